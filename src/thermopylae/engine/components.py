@@ -1,0 +1,64 @@
+"""Component data files: read, validate, digest.
+
+Each game keeps its printed values (cards, units, charts) in one data file, and tags every
+value with where it comes from, so that players always know which numbers are guesses.
+A user who owns a box loads the printed values with `--components FILE`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from thermopylae.engine.errors import ComponentError
+
+Source = Literal["rulebook", "public-source", "provisional"]
+"""`rulebook`: printed in the rules; `public-source`: stated by a public source other than
+the rulebook; `provisional`: chosen by this project because the printed value is unknown."""
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def read_data(path: Path) -> dict[str, Any]:
+    """A TOML or JSON file as a dict; a file that does not parse raises `ComponentError`."""
+    name = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ComponentError(name, [f"cannot read the file: {exc.strerror}"]) from exc
+    try:
+        if path.suffix.lower() == ".json":
+            data = json.loads(text)
+        else:
+            data = tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ComponentError(name, [f"not valid {path.suffix.lstrip('.').upper()}: {exc}"]) from exc
+    if not isinstance(data, dict):
+        raise ComponentError(name, ["the file must hold a table (an object) at its top level"])
+    return data
+
+
+def validate(model: type[M], data: dict[str, Any], source: str) -> M:
+    """Validate `data` against a game's schema, with one readable message per problem."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ComponentError(source, [_describe(err) for err in exc.errors()]) from exc
+
+
+def _describe(err: Any) -> str:
+    where = ".".join(str(p) if not isinstance(p, int) else f"[{p + 1}]" for p in err["loc"])
+    where = where.replace(".[", "[")
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    return f"{where}: {msg}" if where else msg
+
+
+def digest(data: Any) -> str:
+    """A short, stable fingerprint of component values (records name the set they used)."""
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]

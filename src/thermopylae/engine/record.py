@@ -1,0 +1,266 @@
+"""Game records and positions.
+
+A *record* (like a PGN) is the game id, the component set's digest, the options, the seats,
+an optional starting position, and every step, decision or chance outcome, in the game's
+notation. Replaying it re-runs the rules and checks every step. A *position* (like a FEN)
+is one state, so a rule question, a bug report or a puzzle fits in one file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from thermopylae.engine.components import digest
+from thermopylae.engine.errors import RecordError, ThermopylaeError
+from thermopylae.engine.protocol import CHANCE, JSON, Outcome
+
+RECORD_FORMAT = "thermopylae-record"
+POSITION_FORMAT = "thermopylae-position"
+CHANCE_NAME = "chance"
+
+
+class _RecordFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    format: Literal["thermopylae-record"]
+    version: Literal[1]
+    game: str
+    components: str
+    options: dict[str, Any]
+    seats: list[str]
+    seed: int | None = None
+    start: dict[str, Any] | None = None
+    steps: list[tuple[str, str]]
+    final: str | None = None
+    outcome: dict[str, Any] | None = None
+
+
+class _PositionFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    format: Literal["thermopylae-position"]
+    version: Literal[1]
+    game: str
+    components: str
+    options: dict[str, Any]
+    seats: list[str]
+    state: dict[str, Any]
+
+
+def state_digest(game: Any, state: Any) -> str:
+    """A fingerprint of a whole state (hidden parts included), to compare replays."""
+    return digest(game.state_to_json(state))
+
+
+def seat_name(game: Any, options: dict[str, Any], seat: int) -> str:
+    return CHANCE_NAME if seat == CHANCE else str(game.seats(options)[seat])
+
+
+@dataclass
+class Record:
+    """A game as it was played; `steps` holds (who, action in notation) pairs."""
+
+    game: str
+    components: str
+    options: dict[str, Any]
+    seats: list[str]
+    seed: int | None = None
+    start: dict[str, Any] | None = None
+    steps: list[tuple[str, str]] = field(default_factory=list)
+    final: str | None = None
+    outcome: dict[str, Any] | None = None
+
+    @classmethod
+    def begin(cls, game: Any, options: dict[str, Any], seed: int | None = None,
+              start: Any = None) -> Record:
+        return cls(
+            game=game.id,
+            components=game.components_digest,
+            options=dict(options),
+            seats=list(game.seats(options)),
+            seed=seed,
+            start=None if start is None else game.state_to_json(start),
+        )
+
+    def add(self, who: str, action: str) -> None:
+        self.steps.append((who, action))
+
+    def close(self, game: Any, state: Any) -> None:
+        """Stamp the final state's digest and outcome, so a replay can check them."""
+        self.final = state_digest(game, state)
+        out: Outcome | None = game.outcome(state)
+        self.outcome = None if out is None else out.to_json()
+
+    def to_json(self) -> JSON:
+        return {
+            "format": RECORD_FORMAT,
+            "version": 1,
+            "game": self.game,
+            "components": self.components,
+            "options": self.options,
+            "seats": self.seats,
+            "seed": self.seed,
+            "start": self.start,
+            "steps": [list(s) for s in self.steps],
+            "final": self.final,
+            "outcome": self.outcome,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, source: str = "record") -> Record:
+        if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
+            raise RecordError(f"{source}: this is a position file, not a game record")
+        try:
+            f = _RecordFile.model_validate(data)
+        except ValidationError as exc:
+            raise RecordError(f"{source}: not a valid game record: {_first(exc)}") from exc
+        return cls(f.game, f.components, f.options, f.seats, f.seed, f.start,
+                   [tuple(s) for s in f.steps], f.final, f.outcome)  # type: ignore[misc]
+
+    def save(self, path: Path) -> None:
+        _write(path, self.to_json())
+
+    @classmethod
+    def load(cls, path: Path) -> Record:
+        return cls.from_json(_read(path), str(path))
+
+
+@dataclass
+class Position:
+    """One state of one game, with what is needed to rebuild it."""
+
+    game: str
+    components: str
+    options: dict[str, Any]
+    seats: list[str]
+    state: dict[str, Any]
+
+    @classmethod
+    def of(cls, game: Any, options: dict[str, Any], state: Any) -> Position:
+        return cls(game.id, game.components_digest, dict(options),
+                   list(game.seats(options)), game.state_to_json(state))
+
+    def to_json(self) -> JSON:
+        return {"format": POSITION_FORMAT, "version": 1, "game": self.game,
+                "components": self.components, "options": self.options,
+                "seats": self.seats, "state": self.state}
+
+    @classmethod
+    def from_json(cls, data: Any, source: str = "position") -> Position:
+        try:
+            f = _PositionFile.model_validate(data)
+        except ValidationError as exc:
+            raise RecordError(f"{source}: not a valid position: {_first(exc)}") from exc
+        return cls(f.game, f.components, f.options, f.seats, f.state)
+
+    def save(self, path: Path) -> None:
+        _write(path, self.to_json())
+
+    @classmethod
+    def load(cls, path: Path) -> Position:
+        return cls.from_json(_read(path), str(path))
+
+    def restore(self, game: Any) -> Any:
+        """The state, after checking that it belongs to `game` and its components."""
+        check_match(game, self.game, self.components, "position")
+        try:
+            return game.state_from_json(self.state)
+        except RecordError:
+            raise
+        except (ThermopylaeError, KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"position: bad state: {exc}") from exc
+
+
+def check_match(game: Any, game_id: str, components: str, what: str) -> None:
+    if game_id != game.id:
+        raise RecordError(f"this {what} is for the game {game_id!r}, not {game.id!r}")
+    if components != game.components_digest:
+        raise RecordError(
+            f"this {what} was made with the component set {components}, but the loaded set "
+            f"is {game.components_digest}; pass the same file with --components"
+        )
+
+
+@dataclass
+class ReplayReport:
+    """What `replay` found: `ok` only if every step was legal and the end matched."""
+
+    ok: bool
+    steps_checked: int
+    problems: list[str]
+    state: Any
+    outcome: Outcome | None
+
+
+def replay(game: Any, record: Record) -> ReplayReport:
+    """Re-run a record from its start; stop at the first step that is not legal."""
+    check_match(game, record.game, record.components, "record")
+    try:
+        options = game.options(record.options)
+        if list(game.seats(options)) != record.seats:
+            raise RecordError(f"seats {record.seats} do not match the options "
+                              f"(expected {list(game.seats(options))})")
+        state = (game.new(options) if record.start is None
+                 else game.state_from_json(record.start))
+    except ThermopylaeError as exc:
+        return ReplayReport(False, 0, [str(exc)], None, None)
+    for number, (who, text) in enumerate(record.steps, start=1):
+        problem = _step(game, options, state, who, text)
+        if problem:
+            return ReplayReport(False, number - 1, [f"step {number} ({who}: {text}): {problem}"],
+                                state, game.outcome(state))
+    problems = []
+    if record.final is not None and state_digest(game, state) != record.final:
+        problems.append("the final state differs from the one the record was saved with")
+    outcome = game.outcome(state)
+    if record.outcome is not None and (outcome is None or outcome.to_json() != record.outcome):
+        problems.append(f"the outcome differs: record says {record.outcome}, replay gives "
+                        f"{None if outcome is None else outcome.to_json()}")
+    return ReplayReport(not problems, len(record.steps), problems, state, outcome)
+
+
+def _step(game: Any, options: dict[str, Any], state: Any, who: str, text: str) -> str | None:
+    seat = game.to_act(state)
+    if seat is None:
+        return "the game is already over"
+    expected = seat_name(game, options, seat)
+    if who != expected:
+        return f"it is {expected}'s step, not {who}'s"
+    try:
+        game.apply(state, game.parse(text), quiet=True)
+    except ThermopylaeError as exc:
+        return str(exc)
+    return None
+
+
+def load_any(path: Path) -> Record | Position:
+    """A record or a position, whichever the file holds."""
+    data = _read(path)
+    if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
+        return Position.from_json(data, str(path))
+    return Record.from_json(data, str(path))
+
+
+def _first(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"]) or "file"
+    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return f"{where}: {err['msg']}{more}"
+
+
+def _read(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read: {exc.strerror}") from exc
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: not valid JSON: {exc}") from exc
+
+
+def _write(path: Path, data: JSON) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)

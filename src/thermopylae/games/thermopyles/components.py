@@ -1,0 +1,161 @@
+"""The Thermopyles component set: the schema of its data file and the derived tables.
+
+Cards that print the same values are the same *kind*: a Spartan card is its combat value,
+a Persian card its (combat, annihilation, bonus). Hands and decks are multisets of kinds,
+so equal cards are interchangeable everywhere (notation, views, search).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from thermopylae.engine.components import Source, digest, read_data, validate
+
+SPARTAN_MIN, SPARTAN_MAX = 10, 20  # "Valor de Combate (10-20)" (seed 001)
+MAX_SUPPORT = 4  # "4 cartas de suporte" (seed 001)
+LOCATIONS = 7  # the map card's 7 locations (seed 001, "7ª local")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SpartanCard(_Strict):
+    value: int = Field(ge=SPARTAN_MIN, le=SPARTAN_MAX)
+    source: Source | None = None
+
+
+class PersianCard(_Strict):
+    combat: int = Field(ge=1, le=99)
+    annihilation: int = Field(ge=1, le=99)
+    bonus: bool = False
+    source: Source | None = None
+
+    @model_validator(mode="after")
+    def _annihilation_at_least_combat(self) -> PersianCard:
+        if self.annihilation < self.combat:
+            raise ValueError(
+                f"annihilation value {self.annihilation} is below the combat value "
+                f"{self.combat} (the rules say it is always at least as high)"
+            )
+        return self
+
+
+class Location(_Strict):
+    number: int = Field(ge=1, le=LOCATIONS)
+    name: str | None = None
+    die: bool = False
+    source: Source | None = None
+
+
+class SupportCards(_Strict):
+    count: int = Field(ge=0, le=MAX_SUPPORT)
+    source: Source | None = None
+
+
+class ComponentFile(_Strict):
+    title: str
+    default_source: Source
+    note: str = ""
+    support_cards: SupportCards
+    map: list[Location] = Field(min_length=LOCATIONS, max_length=LOCATIONS)
+    spartan: list[SpartanCard] = Field(min_length=20, max_length=20)
+    persian: list[PersianCard] = Field(min_length=28, max_length=28)
+
+    @model_validator(mode="after")
+    def _map_in_order(self) -> ComponentFile:
+        numbers = [loc.number for loc in self.map]
+        if numbers != list(range(1, LOCATIONS + 1)):
+            raise ValueError(f"map locations must be numbered 1 to 7 in order, not {numbers}")
+        return self
+
+
+@dataclass(frozen=True)
+class PersianKind:
+    combat: int
+    annihilation: int
+    bonus: bool
+
+    @property
+    def text(self) -> str:
+        """Notation: combat/annihilation, with ^ for the bonus symbol (as seed 001 prints it)."""
+        return f"{self.combat}/{self.annihilation}{'^' if self.bonus else ''}"
+
+
+@dataclass(frozen=True)
+class Components:
+    """The validated set with the tables the rules use."""
+
+    title: str
+    note: str
+    digest: str
+    spartan: tuple[int, ...]  # the 20 values, sorted
+    persian_kinds: tuple[PersianKind, ...]  # distinct kinds, sorted
+    persian: tuple[int, ...]  # the 28 cards as kind indices, sorted
+    support: int
+    locations: tuple[Location, ...]
+    die_locations: frozenset[int]
+    sources: dict[str, int]  # how many values come from each source
+    origin: str  # "default" or the path the set was loaded from
+
+    @property
+    def provisional(self) -> bool:
+        return self.sources.get("provisional", 0) > 0
+
+    def location_name(self, number: int) -> str:
+        name = self.locations[number - 1].name
+        return name or f"Location {number}"
+
+
+def load(path: Path | None = None) -> Components:
+    """The default set shipped with the package, or the file at `path`."""
+    if path is None:
+        ref = resources.files(__package__).joinpath("components.toml")
+        with resources.as_file(ref) as default:
+            return _build(read_data(default), "default")
+    return _build(read_data(path), str(path))
+
+
+def _build(data: dict[str, Any], origin: str) -> Components:
+    f = validate(ComponentFile, data, origin)
+    kinds = sorted({PersianKind(c.combat, c.annihilation, c.bonus) for c in f.persian},
+                   key=lambda k: (k.combat, k.annihilation, k.bonus))
+    index = {k: i for i, k in enumerate(kinds)}
+    sources: dict[str, int] = {}
+
+    def tag(source: str | None, values: int) -> None:
+        key = source or f.default_source
+        sources[key] = sources.get(key, 0) + values
+
+    tag(f.support_cards.source, 1)
+    for loc in f.map:
+        tag(loc.source, 2)
+    for s in f.spartan:
+        tag(s.source, 1)
+    for p in f.persian:
+        tag(p.source, 3)
+    values = {
+        "support": f.support_cards.count,
+        "map": [[loc.number, loc.name, loc.die] for loc in f.map],
+        "spartan": sorted(s.value for s in f.spartan),
+        "persian": sorted([p.combat, p.annihilation, p.bonus] for p in f.persian),
+    }
+    return Components(
+        title=f.title,
+        note=f.note,
+        digest=digest(values),
+        spartan=tuple(sorted(s.value for s in f.spartan)),
+        persian_kinds=tuple(kinds),
+        persian=tuple(sorted(index[PersianKind(p.combat, p.annihilation, p.bonus)]
+                             for p in f.persian)),
+        support=f.support_cards.count,
+        locations=tuple(f.map),
+        die_locations=frozenset(loc.number for loc in f.map if loc.die),
+        sources=sources,
+        origin=origin,
+    )

@@ -1,0 +1,160 @@
+"""Positions: a Thermopyles state to and from JSON (readable, like FEN for chess).
+
+Decks are written sorted: they are multisets, and their order is never part of the game.
+Loading checks the shape and that every card of the component set is somewhere, once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from thermopylae.engine.errors import RecordError
+from thermopylae.engine.protocol import JSON
+from thermopylae.games.thermopyles.actions import seat_name
+from thermopylae.games.thermopyles.components import Components
+from thermopylae.games.thermopyles.state import OVER, PHASES, State
+
+Seat = str
+Phase = Literal["setup", "turn", "roll", "refill", "recipient", "full-hand", "draw",
+                "discard", "over"]
+
+
+class _Fight(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    card: int
+    support: int = Field(ge=0, le=4)
+    dice: list[int]
+
+
+class _StateFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    players: int = Field(ge=1, le=4)
+    open_hands: bool
+    phase: Phase
+    active: Seat
+    marker: int = Field(ge=1, le=7)
+    hands: list[list[int]]
+    spartan_deck: list[int]
+    spartan_discard: list[int]
+    persian_deck: list[str]
+    slots: list[str | None] = Field(min_length=2, max_length=2)
+    persian_discard: list[str]
+    graveyard: list[str]
+    support: int = Field(ge=0, le=4)
+    fight: _Fight | None
+    draws: int = Field(ge=0)
+    recipient: Seat | None
+    result: Literal["win", "loss"] | None
+    reason: str
+    turn: int = Field(ge=0)
+
+
+def state_to_json(c: Components, s: State) -> JSON:
+    kinds = c.persian_kinds
+
+    def texts(cards: list[int]) -> list[str]:
+        return [kinds[k].text for k in cards]
+
+    return {
+        "players": s.players,
+        "open_hands": s.open_hands,
+        "phase": PHASES[s.phase],
+        "active": seat_name(s.active),
+        "marker": s.marker,
+        "hands": [list(h) for h in s.hands],
+        "spartan_deck": sorted(s.sdeck),
+        "spartan_discard": list(s.sdiscard),
+        "persian_deck": texts(sorted(s.pdeck)),
+        "slots": [kinds[k].text if k >= 0 else None for k in s.slots],
+        "persian_discard": texts(s.pdiscard),
+        "graveyard": texts(s.graveyard),
+        "support": s.support,
+        "fight": ({"card": s.card, "support": s.committed, "dice": list(s.dice)}
+                  if s.card else None),
+        "draws": s.draws,
+        "recipient": seat_name(s.recipient) if s.recipient >= 0 else None,
+        "result": {1: "win", -1: "loss"}.get(s.result),
+        "reason": s.reason,
+        "turn": s.turn,
+    }
+
+
+def state_from_json(c: Components, data: Mapping[str, Any]) -> State:
+    try:
+        f = _StateFile.model_validate(dict(data))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise RecordError(f"state.{where}: {err['msg']}") from exc
+    index = {k.text: i for i, k in enumerate(c.persian_kinds)}
+
+    def kind(text: str, where: str) -> int:
+        if text not in index:
+            raise RecordError(f"state.{where}: no Persian card {text!r} in this component set")
+        return index[text]
+
+    def seat(name: str, where: str) -> int:
+        if name not in [seat_name(i) for i in range(f.players)]:
+            raise RecordError(f"state.{where}: no seat {name!r} at a {f.players}-player table")
+        return int(name[1:]) - 1
+
+    if len(f.hands) != f.players:
+        raise RecordError(f"state.hands: {len(f.hands)} hands for {f.players} players")
+    s = State(f.players, f.open_hands, list(f.spartan_deck),
+              [kind(t, "persian_deck") for t in f.persian_deck], f.support)
+    s.phase = PHASES.index(f.phase)
+    s.active = seat(f.active, "active")
+    s.marker = f.marker
+    s.hands = [sorted(h) for h in f.hands]
+    s.sdiscard = list(f.spartan_discard)
+    s.slots = [-1 if t is None else kind(t, "slots") for t in f.slots]
+    s.pdiscard = [kind(t, "persian_discard") for t in f.persian_discard]
+    s.graveyard = [kind(t, "graveyard") for t in f.graveyard]
+    if f.fight is not None:
+        s.card, s.committed, s.dice = f.fight.card, f.fight.support, list(f.fight.dice)
+    s.draws = f.draws
+    s.recipient = -1 if f.recipient is None else seat(f.recipient, "recipient")
+    s.result = {"win": 1, "loss": -1, None: 0}[f.result]
+    s.reason = f.reason
+    s.turn = f.turn
+    _check_accounting(c, s)
+    if (s.phase == OVER) != (s.result != 0):
+        raise RecordError("state.result: a result is set exactly when the phase is 'over'")
+    return s
+
+
+def _check_accounting(c: Components, s: State) -> None:
+    """Every card of the set is in exactly one place."""
+    spartan = Counter(s.sdeck) + Counter(s.sdiscard) + Counter(v for h in s.hands for v in h)
+    if s.card:
+        spartan[s.card] += 1
+    if spartan != Counter(c.spartan):
+        raise RecordError(f"state: the Spartan cards do not match the component set "
+                          f"({_diff(spartan, Counter(c.spartan))})")
+    persian = (Counter(s.pdeck) + Counter(s.pdiscard) + Counter(s.graveyard)
+               + Counter(k for k in s.slots if k >= 0))
+    if persian != Counter(c.persian):
+        raise RecordError(f"state: the Persian cards do not match the component set "
+                          f"({_diff(persian, Counter(c.persian), c)})")
+    if s.support + s.committed > c.support:
+        raise RecordError(f"state.support: more than the set's {c.support} support cards")
+    if any(not 1 <= d <= 6 for d in s.dice):
+        raise RecordError("state.fight.dice: a die shows 1 to 6")
+
+
+def _diff(have: Counter[int], want: Counter[int], c: Components | None = None) -> str:
+    def name(k: int) -> str:
+        return c.persian_kinds[k].text if c else str(k)
+
+    extra = sorted((have - want).elements())
+    missing = sorted((want - have).elements())
+    parts = []
+    if extra:
+        parts.append("extra: " + " ".join(name(k) for k in extra))
+    if missing:
+        parts.append("missing: " + " ".join(name(k) for k in missing))
+    return "; ".join(parts)
