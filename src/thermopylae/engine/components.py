@@ -32,10 +32,7 @@ def read_data(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise ComponentError(name, [f"cannot read the file: {exc.strerror}"]) from exc
     try:
-        if path.suffix.lower() == ".json":
-            data = json.loads(text)
-        else:
-            data = tomllib.loads(text)
+        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ComponentError(name, [f"not valid {path.suffix.lstrip('.').upper()}: {exc}"]) from exc
     if not isinstance(data, dict):

@@ -138,6 +138,14 @@ class Game(Protocol[S, A]):
         """One line of the log for an event."""
         ...
 
+    def render(self, view: JSON) -> str:
+        """A view as plain text, for the terminal."""
+        ...
+
+    def rules_text(self) -> str:
+        """The rules in brief and the components with their sources."""
+        ...
+
     def agents(self) -> Mapping[str, Any]:
         """Game-specific agent factories (e.g. `heuristic`), by name."""
         ...

@@ -1,0 +1,1 @@
+"""Analysis: many games at once, statistics, benchmarks."""

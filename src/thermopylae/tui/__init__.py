@@ -1,0 +1,1 @@
+"""Terminal faces: playing a game at a prompt."""

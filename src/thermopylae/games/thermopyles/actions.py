@@ -147,8 +147,9 @@ class Notation:
 
     def parse(self, text: str) -> Action:
         t = " ".join(text.strip().lower().split())
-        if t in ("retreat", "take", "refuse"):
-            return {"retreat": RETREAT, "take": TAKE, "refuse": REFUSE}[t]
+        simple: dict[str, Action] = {"retreat": RETREAT, "take": TAKE, "refuse": REFUSE}
+        if t in simple:
+            return simple[t]
         verb, _, arg = t.partition(" ")
         if m := _FIGHT.fullmatch(t):
             return self._fight(int(m[1]), int(m[2] or 0), text)

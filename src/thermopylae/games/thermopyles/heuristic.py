@@ -77,18 +77,19 @@ class Heuristic:
 
     def _charge_value(self, card: int, dice: int, s1: JSON, s2: JSON) -> float:
         def defeat(slot: JSON) -> float:
-            return 1.0 + BONUS * slot["bonus"]
+            return 1.0 + BONUS * bool(slot["bonus"])
 
         p1 = at_least(dice, s1["combat"] - card)
         both = at_least(dice, max(s1["combat"], s2["combat"]) - card)
         ann1 = at_least(dice, s1["annihilation"] - card)
         ann2 = at_least(dice, max(s1["combat"], s2["annihilation"]) - card)
-        return (p1 * defeat(s1) + both * defeat(s2) + ANNIHILATE * (ann1 + ann2)) - (1 - p1)
+        value: float = p1 * defeat(s1) + both * defeat(s2) + ANNIHILATE * (ann1 + ann2)
+        return value - (1 - p1)
 
     def _retreat_value(self, v: JSON, hand: list[int]) -> float:
         if v["marker"] >= 6:
             return -10.0  # a retreat from 6 loses the game
-        value = RETREAT_BASE if v["spartan_deck"] and len(hand) < 5 else 0.0
+        value: float = RETREAT_BASE if v["spartan_deck"] and len(hand) < 5 else 0.0
         if v["marker"] > SAFE_MARKER:
             value -= 0.6
-        return value - 0.15 * (v["marker"] - 1)
+        return value - 0.15 * (int(v["marker"]) - 1)

@@ -122,9 +122,9 @@ class Thermopyles:
 
     def to_act(self, s: State) -> int | None:
         ph = s.phase
-        if ph == TURN or ph == RECIPIENT:
+        if ph in (TURN, RECIPIENT):
             return s.active
-        if ph == FULL_HAND or ph == DISCARD:
+        if ph in (FULL_HAND, DISCARD):
             return s.recipient
         if ph == OVER:
             return None
@@ -156,7 +156,7 @@ class Thermopyles:
             return "roll"
         if ph == REFILL or (ph == SETUP and (s.slots[0] < 0 or s.slots[1] < 0)):
             return "reveal"
-        if ph == DRAW or ph == SETUP:
+        if ph in (DRAW, SETUP):
             return "draw"
         raise IllegalAction(f"no chance event is due now (phase {PHASES[ph]})")
 
@@ -414,6 +414,12 @@ class Thermopyles:
 
     def describe(self, event: Event) -> str:
         return text.describe(event)
+
+    def render(self, v: JSON) -> str:
+        return text.render(v)
+
+    def rules_text(self) -> str:
+        return text.rules_text(self.components)
 
     def parse(self, t: str) -> Action:
         return self.notation.parse(t)

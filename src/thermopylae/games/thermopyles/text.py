@@ -111,3 +111,45 @@ def describe(e: Event) -> str:
             word = "win" if d["result"] == "win" else "lose"
             return f"The Spartans {word}: {d['reason']}"
     return f"{e.kind} {dict(d)}"
+
+
+RULES = """\
+Thermopyles: 1 to 4 players together are the Spartans holding the pass.
+Setup: two Persian cards face up in slots 1 and 2; each player draws 3 Spartan cards
+(4 when playing alone); the 4 support cards lie face up; the marker is on location 1.
+Hand limit 5: a player with 5 cards may refuse a draw, or take it and discard down to 5.
+On your turn, either
+  retreat: the marker moves one location back; the team may draw one Spartan card and
+    chooses who receives it (a player with no card must retreat), or
+  fight: play one card; discard any number of support cards, rolling one die for each;
+    on location 3 (the Hot Gates) or 6 (the Last Stand) roll one more die. The total
+    fights slot 1: below its combat value the charge fails and the turn ends; at least
+    the combat value repels it (Persian discard pile); at least the annihilation value
+    annihilates it (graveyard). After a win the same total fights slot 2. Defeated slots
+    are refilled (slot 2 slides into slot 1 first). Each defeated card with the bonus
+    symbol gives the team a draw. The played card is always discarded.
+The team loses on retreating onto location 7, or when no player holds a card and the
+Spartan deck is empty. It wins when the 12th Persian card enters the graveyard, or when
+the Persian deck cannot refill the slots after a battle.
+Notation: retreat | fight N [support K] | give pN | take | refuse | discard N."""
+
+
+def rules_text(c: Any) -> str:
+    """The rules in brief, then every component value with its source."""
+    lines = [RULES, "", f"Components: {c.title}  (from {c.origin}, digest {c.digest})"]
+    if c.provisional:
+        lines.append("PROVISIONAL: the card values below are the project's own choice; the "
+                     "printed distribution is not public. Load yours with --components FILE.")
+    if c.note:
+        lines.append(c.note)
+    lines.append("Values by source: " + ", ".join(f"{k} {v}" for k, v in sorted(c.sources.items())))
+    lines.append(f"Support cards: {c.support}")
+    lines.append("Map: " + ", ".join(
+        f"{loc.number} {c.location_name(loc.number)}{' (die)' if loc.die else ''}"
+        for loc in c.locations))
+    lines.append(f"Spartan cards ({len(c.spartan)}, total {sum(c.spartan)}): "
+                 + " ".join(map(str, c.spartan)))
+    persian = [c.persian_kinds[k].text for k in c.persian]
+    lines.append(f"Persian cards ({len(persian)}, combat/annihilation, ^ = bonus): "
+                 + " ".join(persian))
+    return "\n".join(lines)

@@ -1,0 +1,259 @@
+"""The `thermopylae` command line: list, learn, play, replay, simulate and benchmark games."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from thermopylae.ai.base import agent_names, make_agent
+from thermopylae.engine import registry
+from thermopylae.engine.errors import ComponentError, RecordError, ThermopylaeError
+from thermopylae.engine.record import Position, Record, load_any, replay
+
+app = typer.Typer(
+    help="Play and study the three '300' board games: Thermopyles, 300: The Board Game, "
+    "300: Earth & Water.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+GameArg = Annotated[str, typer.Argument(help="Game id (see `thermopylae games`).")]
+ComponentsOpt = Annotated[
+    Path | None,
+    typer.Option("--components", help="Component data file (TOML or JSON) to use instead of "
+                 "the default set, e.g. the printed values of your own box."),
+]
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(f"error: {message}", markup=False)
+    return typer.Exit(code)
+
+
+def _game(game_id: str, components: Path | None) -> Any:
+    try:
+        return registry.get(game_id, components)
+    except ComponentError as exc:
+        raise _fail(str(exc)) from exc
+    except ThermopylaeError as exc:
+        raise _fail(str(exc)) from exc
+
+
+@app.command()
+def games() -> None:
+    """List the games and their player counts."""
+    table = Table("id", "title", "players")
+    for gid in registry.game_ids():
+        title, lo, hi = registry.summary(gid)
+        table.add_row(gid, title, f"{lo}-{hi}" if lo != hi else str(lo))
+    out.print(table)
+
+
+@app.command()
+def rules(game_id: GameArg, components: ComponentsOpt = None) -> None:
+    """Summarise a game's rules and list its components, each value with its source.
+
+    With --components, the file is checked first and every problem in it is listed.
+    """
+    game = _game(game_id, components)
+    out.print(game.rules_text(), markup=False)
+
+
+def _parse_ai(specs: list[str], game: Any, options: dict[str, Any]) -> dict[int, Any]:
+    seats = list(game.seats(options))
+    agents: dict[int, Any] = {}
+    for spec in specs:
+        seat, eq, agent = spec.partition("=")
+        if not eq:
+            raise _fail(f"--ai takes SEAT=AGENT (e.g. {seats[0]}=heuristic), not {spec!r}")
+        if seat not in seats:
+            raise _fail(f"--ai {spec}: no seat {seat!r}; the seats are {', '.join(seats)}")
+        try:
+            agents[seats.index(seat)] = make_agent(agent, game)
+        except ThermopylaeError as exc:
+            raise _fail(str(exc)) from exc
+    return agents
+
+
+@app.command()
+def play(
+    game_id: GameArg,
+    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the cards and dice "
+                                             "(random if not given; printed).")] = None,
+    ai: Annotated[list[str] | None, typer.Option(
+        "--ai", help="SEAT=AGENT: let an agent play a seat (repeatable), e.g. p2=heuristic."
+    )] = None,
+    from_file: Annotated[Path | None, typer.Option(
+        "--from", help="Start from a saved position, or continue a saved record.")] = None,
+    record: Annotated[Path | None, typer.Option(
+        help="Write the game record to this file when the session ends.")] = None,
+    open_hands: Annotated[bool, typer.Option(
+        "--open-hands", help="Every player sees every hand (Thermopyles).")] = False,
+    components: ComponentsOpt = None,
+) -> None:
+    """Play a game at the terminal (answers may also be piped in, one per line).
+
+    Type `help` at the prompt for the commands: undo, save FILE, position FILE, quit.
+    """
+    from thermopylae.tui.terminal import Session
+
+    game = _game(game_id, components)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    try:
+        start, steps, options = _start(game, from_file, players, open_hands)
+    except ThermopylaeError as exc:
+        raise _fail(str(exc)) from exc
+    agents = _parse_ai(ai or [], game, options)
+    rec = Record.begin(game, options, seed, start if steps is None else None)
+    state = start if start is not None else game.new(options)
+    if steps is not None:
+        rec.steps = steps
+    if game.provisional:
+        out.print(f"Note: {game.title} is played with provisional component values "
+                  "(see `thermopylae rules`).", markup=False)
+    out.print(f"{game.title}: seats {', '.join(game.seats(options))}; seed {seed}. "
+              "Type help for commands.", markup=False)
+    render = game.render
+    Session(game, options, state, rec, agents, seed, out, sys.stdin, render, record).run()
+
+
+def _start(game: Any, path: Path | None, players: int | None, open_hands: bool
+           ) -> tuple[Any, list[tuple[str, str]] | None, dict[str, Any]]:
+    """(state to start from or None, record steps already played or None, options)."""
+    if path is None:
+        opts: dict[str, Any] = {"open_hands": open_hands} if open_hands else {}
+        if players is not None:
+            opts["players"] = players
+        return None, None, game.options(opts)
+    loaded = load_any(path)
+    if isinstance(loaded, Position):
+        return loaded.restore(game), None, game.options(loaded.options)
+    report = replay(game, loaded)
+    bad = [p for p in report.problems if "final state" not in p and "outcome" not in p]
+    if bad:
+        raise RecordError(f"{path} does not replay: {bad[0]}")
+    return report.state, list(loaded.steps), game.options(loaded.options)
+
+
+@app.command("replay")
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
+    components: ComponentsOpt = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v",
+                                          help="Print every step.")] = False,
+) -> None:
+    """Re-run a game record: check that every step was legal and the end matches."""
+    try:
+        rec = Record.load(file)
+    except ThermopylaeError as exc:
+        raise _fail(str(exc)) from exc
+    game = _game(rec.game, components)
+    if verbose:
+        for n, (who, action) in enumerate(rec.steps, start=1):
+            out.print(f"{n:4d} {who}: {action}", markup=False)
+    try:
+        report = replay(game, rec)
+    except ThermopylaeError as exc:
+        raise _fail(str(exc)) from exc
+    if not report.ok:
+        for problem in report.problems:
+            err.print(f"replay failed: {problem}", markup=False)
+        raise typer.Exit(1)
+    result = ("game not over" if report.outcome is None else
+              f"{', '.join(report.outcome.results)} ({report.outcome.reason})")
+    out.print(f"OK: {report.steps_checked} steps replayed, all legal; final state matches; "
+              f"{result}.", markup=False)
+
+
+@app.command()
+def simulate(
+    game_id: GameArg,
+    agent: Annotated[str, typer.Option(help="Agent on every seat (random, heuristic, ...).")]
+    = "heuristic",
+    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 1000,
+    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the run (same seed, same games).")] = 0,
+    workers: Annotated[int | None, typer.Option(
+        min=1, help="Worker processes (default: one per core).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    components: ComponentsOpt = None,
+) -> None:
+    """Play many games with the same agent on every seat; report the win rate with its
+    95% confidence interval. The same seed gives the same games with any --workers."""
+    from thermopylae.sim.simulate import simulate as run
+
+    game = _game(game_id, components)
+    options = {} if players is None else {"players": players}
+    try:
+        options = game.options(options)
+        make_agent(agent, game)
+    except ThermopylaeError as exc:
+        raise _fail(str(exc)) from exc
+    show = not as_json and sys.stderr.isatty()
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=err,
+                  disable=not show) as bar:
+        task = bar.add_task(f"{game_id} / {agent}", total=games)
+        summary = run(game_id, agent, games, options, seed, workers, components,
+                      lambda n: bar.advance(task, n))
+    if as_json:
+        print(json.dumps(summary.to_json()))
+        return
+    lo, hi = summary.ci95
+    out.print(f"{game.title}, {options}, agent {agent}, seed {seed}, {summary.workers} worker(s)")
+    out.print(f"games {summary.games}   wins {summary.wins}   win rate "
+              f"{summary.win_rate:.1%} (95% CI {lo:.1%} to {hi:.1%})")
+    out.print(f"mean turns {summary.mean_turns:.1f}   "
+              f"{summary.games_per_second:,.0f} games/s ({summary.seconds:.1f} s)")
+    for reason, n in summary.reasons.items():
+        out.print(f"  {n:7d}  {reason}", markup=False)
+
+
+@app.command()
+def bench(
+    game_id: GameArg,
+    seconds: Annotated[float, typer.Option(help="Seconds per measurement.")] = 3.0,
+    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
+    agents: Annotated[str, typer.Option(help="Comma-separated agents to time.")]
+    = "random,heuristic",
+) -> None:
+    """Games per second on one core, played through the full game protocol."""
+    from thermopylae.sim.bench import bench as run
+
+    game = _game(game_id, None)
+    options = {} if players is None else {"players": players}
+    table = Table("playout", "games/s", "steps/s", "games", "seconds")
+    for name in agents.split(","):
+        try:
+            r = run(game, name.strip(), options, seconds)
+        except ThermopylaeError as exc:
+            raise _fail(str(exc)) from exc
+        table.add_row(name, f"{r.games_per_second:,.0f}", f"{r.steps_per_second:,.0f}",
+                      str(r.games), f"{r.seconds:.1f}")
+    out.print(f"{game.title}, {game.options(options)}, one process")
+    out.print(table)
+
+
+@app.command()
+def agents(game_id: GameArg) -> None:
+    """List the agents that can play a game."""
+    game = _game(game_id, None)
+    for name in agent_names(game):
+        out.print(name)
+
+
+def main() -> None:
+    app()

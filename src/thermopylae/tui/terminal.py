@@ -1,0 +1,231 @@
+"""Play any registered game at a text prompt (a terminal, or a script piped in).
+
+The session asks the game for everything: whose turn, the legal actions, the view to draw
+and the log lines. It adds only what a player at a prompt needs: numbered choices, undo,
+saving, help. Undo snapshots are dropped whenever a card or die is revealed, so undo can
+never re-deal (as on Rally the Troops).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from rich.console import Console
+
+from thermopylae.engine.errors import ThermopylaeError
+from thermopylae.engine.protocol import CHANCE, Event
+from thermopylae.engine.record import Position, Record, seat_name
+
+HELP = """\
+Answer with the number of a listed action, or the action itself (e.g. `fight 15 support 1`).
+An empty answer plays the only legal action when there is just one.
+Commands:
+  undo           take back your last decision (not past a revealed card or die)
+  save FILE      save the game record (JSON; `thermopylae replay FILE` checks it)
+  position FILE  save the current position (JSON; `thermopylae play --from FILE` resumes)
+  board          show the table again
+  help           this text
+  quit           stop (the record is saved if --record was given)"""
+
+
+@dataclass
+class _Snapshot:
+    state: Any
+    steps: int
+    action: str
+
+
+class Session:
+    """One game at the prompt; `run()` returns when the game is over and the user quits."""
+
+    def __init__(self, game: Any, options: dict[str, Any], state: Any, record: Record,
+                 agents: dict[int, Any], seed: int, console: Console, stdin: TextIO,
+                 render: Callable[[dict[str, Any]], str], record_path: Path | None = None
+                 ) -> None:
+        self.game = game
+        self.options = options
+        self.state = state
+        self.record = record
+        self.agents = agents
+        self.humans = [i for i in range(len(game.seats(options))) if i not in agents]
+        self.chance_rng = random.Random(seed)
+        self.agent_rng = random.Random(f"{seed}:agents")
+        self.console = console
+        self.stdin = stdin
+        self.render = render
+        self.record_path = record_path
+        self.undo: list[_Snapshot] = []
+        self.dirty = True
+
+    def say(self, text: str = "") -> None:
+        self.console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    def run(self) -> None:
+        try:
+            self._loop()
+        finally:
+            if self.record_path is not None:
+                self._save(self.record_path)
+
+    def _loop(self) -> None:
+        self.dirty = True  # the table changed since it was last drawn
+        while (seat := self.game.to_act(self.state)) is not None:
+            if seat == CHANCE:
+                self._step(seat, self.game.sample_chance(self.state, self.chance_rng))
+                self.undo.clear()
+            elif seat in self.agents:
+                self._step(seat, self.agents[seat].act(self.game, self.state, self.agent_rng))
+            else:
+                if self.dirty:
+                    self._board(seat)
+                    self.dirty = False
+                if not self._ask(seat):
+                    return
+        self._board(self.humans[0] if self.humans else None)
+        outcome = self.game.outcome(self.state)
+        assert outcome is not None
+        self.say(f"Game over: {', '.join(outcome.results)} ({outcome.reason}), "
+                 f"after {outcome.turns} turns.")
+        self.say("Type `save FILE` or `position FILE` to keep it, or `quit`.")
+        while (line := self._read("> ")) is not None:
+            cmd, _, arg = line.partition(" ")
+            if cmd in ("quit", "q", "exit"):
+                return
+            if not self._command(cmd, arg.strip(), None):
+                self.say("The game is over: save FILE, position FILE, help or quit.")
+
+    def _board(self, seat: int | None) -> None:
+        self.say()
+        self.say(self.render(self.game.view(self.state, seat)))
+
+    def _step(self, seat: int, action: Any) -> None:
+        who = seat_name(self.game, self.options, seat)
+        self.record.add(who, self.game.format(action))
+        events = self.game.apply(self.state, action)
+        self.dirty = True
+        self._log(events)
+        if self.game.to_act(self.state) is None:
+            self.record.close(self.game, self.state)
+
+    def _log(self, events: list[Event]) -> None:
+        for e in events:
+            if e.to is None or e.to in self.humans:
+                self.say(f"  . {self.game.describe(e)}")
+
+    def _read(self, prompt: str) -> str | None:
+        self.console.print(prompt, end="", markup=False, highlight=False)
+        line = self.stdin.readline()
+        if not line:
+            self.say()
+            return None
+        if not self.stdin.isatty():
+            self.say(line.rstrip("\n"))  # echo scripted answers so the transcript reads well
+        return line.strip()
+
+    def _ask(self, seat: int) -> bool:
+        """One answer from the human at `seat`; False when the player quits."""
+        legal = list(self.game.legal(self.state))
+        name = seat_name(self.game, self.options, seat)
+        self._list(legal)
+        line = self._read(f"{name}> ")
+        if line is None:
+            return False
+        cmd, _, arg = line.partition(" ")
+        if cmd in ("quit", "q", "exit"):
+            return False
+        if self._command(cmd, arg.strip(), seat):
+            return True
+        action = self._choose(line, legal)
+        if action is not None:
+            self.undo.append(_Snapshot(self.game.copy(self.state), len(self.record.steps),
+                                       self.game.format(action)))
+            self._step(seat, action)
+        return True
+
+    def _list(self, legal: list[Any]) -> None:
+        texts = [f"{i:>2}) {self.game.format(a)}" for i, a in enumerate(legal, start=1)]
+        width = max(map(len, texts)) + 2
+        per_line = max(1, min(5, 90 // width))
+        self.say("Legal actions:")
+        for row in range(0, len(texts), per_line):
+            self.say("  " + "".join(x.ljust(width) for x in texts[row:row + per_line]).rstrip())
+
+    def _choose(self, line: str, legal: list[Any]) -> Any:
+        if line == "" and len(legal) == 1:
+            return legal[0]
+        if line.isdigit():
+            if 1 <= int(line) <= len(legal):
+                return legal[int(line) - 1]
+            self.say(f"Refused: there is no choice {line}; choose 1 to {len(legal)}.")
+            return None
+        if line == "":
+            self.say("Choose one of the legal actions (or type help).")
+            return None
+        try:
+            action = self.game.parse(line)
+        except ThermopylaeError as exc:
+            self.say(f"Refused: {exc}")
+            return None
+        if action not in legal:
+            self.say(f"Refused: {self.game.format(action)!r} is not legal now{self._why(action)}.")
+            return None
+        return action
+
+    def _why(self, action: Any) -> str:
+        """The rules' own reason, found by trying the action on a copy."""
+        try:
+            self.game.apply(self.game.copy(self.state), action, quiet=True)
+        except ThermopylaeError as exc:
+            return f": {exc}"
+        return ""
+
+    def _command(self, cmd: str, arg: str, seat: int | None) -> bool:
+        """Handle a command; False if `cmd` is not one (then it is an action)."""
+        if cmd in ("help", "?"):
+            self.say(HELP)
+        elif cmd == "board":
+            self._board(seat)
+        elif cmd in ("save", "position"):
+            if not arg:
+                self.say(f"Usage: {cmd} FILE")
+            elif cmd == "save":
+                self._save(Path(arg))
+            else:
+                self._save_position(Path(arg))
+        elif cmd == "undo":
+            self._undo()
+        else:
+            return False
+        return True
+
+    def _undo(self) -> None:
+        if not self.undo:
+            self.say("Nothing to undo: a card or die has been revealed since your last decision.")
+            return
+        snap = self.undo.pop()
+        self.state = snap.state
+        del self.record.steps[snap.steps:]
+        self.record.final = self.record.outcome = None
+        self.say(f"Undone: {snap.action}.")
+        self.dirty = True
+
+    def _save(self, path: Path) -> None:
+        self.record.close(self.game, self.state)  # stamp the position reached, for replay
+        try:
+            self.record.save(path)
+        except OSError as exc:
+            self.say(f"Could not save the record to {path}: {exc.strerror}")
+            return
+        self.say(f"Record saved to {path} ({len(self.record.steps)} steps).")
+
+    def _save_position(self, path: Path) -> None:
+        try:
+            Position.of(self.game, self.options, self.state).save(path)
+        except OSError as exc:
+            self.say(f"Could not save the position to {path}: {exc.strerror}")
+            return
+        self.say(f"Position saved to {path}.")
