@@ -32,9 +32,9 @@ def bench(game: Any, agent: str, options: dict[str, Any], seconds: float = 3.0,
     options = game.options(options)
     agents = [make_agent(agent, game) for _ in game.seats(options)]
     games = steps = 0
+    chance_rng, agent_rng = rngs(seed, 0)  # one stream for all games: seeding is not playing
     started = time.perf_counter()
     while (elapsed := time.perf_counter() - started) < seconds:
-        chance_rng, agent_rng = rngs(seed, games)
         _, n = play(game, options, agents, chance_rng, agent_rng)
         games += 1
         steps += n

@@ -23,7 +23,8 @@ def rngs(seed: int, index: int) -> tuple[random.Random, random.Random]:
     Each game's sources depend only on (seed, index), so a run gives the same games
     whatever the number of workers or the size of the chunks.
     """
-    return random.Random(f"{seed}:{index}:chance"), random.Random(f"{seed}:{index}:agents")
+    base = (abs(seed) << 41) | (index << 1)
+    return random.Random(base), random.Random(base | 1)
 
 
 def play(game: Any, options: dict[str, Any], agents: list[Any], chance_rng: random.Random,

@@ -176,10 +176,11 @@ class Thermopyles:
         n = self.notation
         if ph == ROLL:
             return n.roll[int(rng.random() * 6) + 1]
-        kind = self._chance_kind(s)
-        if kind == "reveal":
+        if ph == REFILL or (ph == SETUP and (s.slots[0] < 0 or s.slots[1] < 0)):
             return n.reveal[s.pdeck[int(rng.random() * len(s.pdeck))]]
-        return n.draw[s.sdeck[int(rng.random() * len(s.sdeck))]]
+        if ph == DRAW or ph == SETUP:
+            return n.draw[s.sdeck[int(rng.random() * len(s.sdeck))]]
+        raise IllegalAction(f"no chance event is due now (phase {PHASES[ph]})")
 
     # -- applying actions ----------------------------------------------------------------
 
@@ -187,8 +188,6 @@ class Thermopyles:
         handler = self._handlers.get(type(action))
         if handler is None:
             raise IllegalAction(f"{action!r} is not a Thermopyles action")
-        if s.phase == OVER:
-            raise IllegalAction("the game is over")
         ev: list[Event] | None = None if quiet else []
         handler(s, action, ev)
         return ev if ev is not None else []
@@ -286,7 +285,8 @@ class Thermopyles:
         s.phase = REFILL
 
     def _reveal(self, s: State, a: Reveal, ev: Events) -> None:
-        if s.phase not in (REFILL, SETUP) or self._chance_kind(s) != "reveal":
+        ph = s.phase
+        if ph != REFILL and not (ph == SETUP and (s.slots[0] < 0 or s.slots[1] < 0)):
             self._expect(s, REFILL, a)
         if a.kind not in s.pdeck:
             raise IllegalAction(f"no Persian card {self._text(a.kind)} is left in the deck")
@@ -301,7 +301,8 @@ class Thermopyles:
             self._next_draw(s, ev)
 
     def _draw(self, s: State, a: Draw, ev: Events) -> None:
-        if s.phase not in (DRAW, SETUP) or self._chance_kind(s) != "draw":
+        ph = s.phase
+        if ph != DRAW and not (ph == SETUP and s.slots[0] >= 0 and s.slots[1] >= 0):
             self._expect(s, DRAW, a)
         if a.card not in s.sdeck:
             raise IllegalAction(f"no Spartan card {a.card} is left in the deck")
