@@ -25,8 +25,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 GameArg = Annotated[str, typer.Argument(help="Game id (see `thermopylae games`).")]
 ComponentsOpt = Annotated[
@@ -37,7 +37,7 @@ ComponentsOpt = Annotated[
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"error: {message}", markup=False)
+    err.print(f"error: {message}", markup=False, soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -142,9 +142,8 @@ def _start(game: Any, path: Path | None, players: int | None, open_hands: bool
     if isinstance(loaded, Position):
         return loaded.restore(game), None, game.options(loaded.options)
     report = replay(game, loaded)
-    bad = [p for p in report.problems if "final state" not in p and "outcome" not in p]
-    if bad:
-        raise RecordError(f"{path} does not replay: {bad[0]}")
+    if not report.ok:
+        raise RecordError(f"{path} does not replay: {report.problems[0]}")
     return report.state, list(loaded.steps), game.options(loaded.options)
 
 
@@ -170,7 +169,7 @@ def replay_cmd(
         raise _fail(str(exc)) from exc
     if not report.ok:
         for problem in report.problems:
-            err.print(f"replay failed: {problem}", markup=False)
+            err.print(f"replay failed: {problem}", markup=False, soft_wrap=True)
         raise typer.Exit(1)
     result = ("game not over" if report.outcome is None else
               f"{', '.join(report.outcome.results)} ({report.outcome.reason})")

@@ -52,6 +52,9 @@ def _describe(err: Any) -> str:
     where = ".".join(str(p) if not isinstance(p, int) else f"[{p + 1}]" for p in err["loc"])
     where = where.replace(".[", "[")
     msg = str(err["msg"]).removeprefix("Value error, ")
+    given = err.get("input")
+    if isinstance(given, str | int | float | bool) and err["type"] != "value_error":
+        msg += f" (got {given!r})"
     return f"{where}: {msg}" if where else msg
 
 

@@ -52,6 +52,8 @@ class Session:
         self.record = record
         self.agents = agents
         self.humans = [i for i in range(len(game.seats(options))) if i not in agents]
+        # whose eyes the screen uses: the humans at the keyboard, or p1 when only agents play
+        self.viewers = self.humans or [0]
         self.chance_rng = random.Random(seed)
         self.agent_rng = random.Random(f"{seed}:agents")
         self.console = console
@@ -85,7 +87,7 @@ class Session:
                     self.dirty = False
                 if not self._ask(seat):
                     return
-        self._board(self.humans[0] if self.humans else None)
+        self._board(self.viewers[0])
         outcome = self.game.outcome(self.state)
         assert outcome is not None
         self.say(f"Game over: {', '.join(outcome.results)} ({outcome.reason}), "
@@ -113,7 +115,7 @@ class Session:
 
     def _log(self, events: list[Event]) -> None:
         for e in events:
-            if e.to is None or e.to in self.humans:
+            if e.to is None or e.to in self.viewers:
                 self.say(f"  . {self.game.describe(e)}")
 
     def _read(self, prompt: str) -> str | None:

@@ -178,7 +178,7 @@ class Thermopyles:
             return n.roll[int(rng.random() * 6) + 1]
         if ph == REFILL or (ph == SETUP and (s.slots[0] < 0 or s.slots[1] < 0)):
             return n.reveal[s.pdeck[int(rng.random() * len(s.pdeck))]]
-        if ph == DRAW or ph == SETUP:
+        if ph in (DRAW, SETUP):
             return n.draw[s.sdeck[int(rng.random() * len(s.sdeck))]]
         raise IllegalAction(f"no chance event is due now (phase {PHASES[ph]})")
 

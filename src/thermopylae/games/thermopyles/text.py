@@ -49,7 +49,8 @@ def render(v: JSON) -> str:
     lines = []
     if v["provisional"]:
         lines.append(PROVISIONAL_BANNER)
-    lines.append(f"Thermopyles, {v['players']} player(s), turn {v['turn'] + 1}")
+    when = (f"game over after {v['turn']} turns" if v["result"] else f"turn {v['turn'] + 1}")
+    lines.append(f"Thermopyles, {v['players']} player(s), {when}")
     cells = []
     for loc in v["locations"]:
         n = loc["number"]
