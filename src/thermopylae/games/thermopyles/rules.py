@@ -79,6 +79,9 @@ class Thermopyles:
         self._annihilation = [k.annihilation for k in kinds]
         self._bonus = [k.bonus for k in kinds]
         self._die = [n in components.die_locations for n in range(LOST_LOCATION + 2)]
+        self.kind_texts = tuple(k.text for k in kinds)
+        self.locations = tuple({"number": loc.number, "name": components.location_name(loc.number),
+                                "die": loc.die} for loc in components.locations)
         self._turn_cache: dict[tuple[tuple[int, ...], int], tuple[Action, ...]] = {}
         self._handlers: dict[type, Callable[[State, Any, Events], None]] = {
             Retreat: self._retreat,
@@ -453,4 +456,4 @@ class Thermopyles:
         return {"heuristic": Heuristic}
 
     def _text(self, kind: int) -> str:
-        return self.components.persian_kinds[kind].text
+        return self.kind_texts[kind]

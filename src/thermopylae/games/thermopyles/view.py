@@ -27,7 +27,7 @@ def card(game: Thermopyles, kind: int) -> JSON | None:
 
 def view(game: Thermopyles, s: State, seat: int | None) -> JSON:
     c = game.components
-    kinds = c.persian_kinds
+    texts = game.kind_texts
     to_act = game.to_act(s)
     return {
         "game": game.id,
@@ -41,8 +41,7 @@ def view(game: Thermopyles, s: State, seat: int | None) -> JSON:
         "recipient": seat_name(s.recipient) if s.recipient >= 0 else None,
         "turn": s.turn,
         "marker": s.marker,
-        "locations": [{"number": loc.number, "name": c.location_name(loc.number),
-                       "die": loc.die} for loc in c.locations],
+        "locations": [dict(loc) for loc in game.locations],
         "slots": [card(game, k) for k in s.slots],
         "support": s.support,
         "support_total": c.support,
@@ -54,8 +53,8 @@ def view(game: Thermopyles, s: State, seat: int | None) -> JSON:
         "spartan_deck": len(s.sdeck),
         "spartan_discard": list(s.sdiscard),
         "persian_deck": len(s.pdeck),
-        "persian_discard": [kinds[k].text for k in s.pdiscard],
-        "graveyard": [kinds[k].text for k in s.graveyard],
+        "persian_discard": [texts[k] for k in s.pdiscard],
+        "graveyard": [texts[k] for k in s.graveyard],
         "fight": None if not s.card else {
             "card": s.card, "support": s.committed, "dice": list(s.dice),
             "location_die": bool(game._die[s.marker]), "total": s.card + sum(s.dice)},
