@@ -220,7 +220,7 @@ class Thermopyles:
             raise IllegalAction(f"{seat_name(s.active)} holds no {a.card}"
                                 + (f" (hand: {' '.join(map(str, hand))})" if hand else
                                    " (the hand is empty: the player must retreat)"))
-        if a.support > s.support:
+        if not 0 <= a.support <= s.support:
             raise IllegalAction(f"only {s.support} support card(s) remain, not {a.support}")
         s.turn += 1
         hand.remove(a.card)
@@ -239,6 +239,8 @@ class Thermopyles:
     def _roll(self, s: State, a: Roll, ev: Events) -> None:
         """One support die per support card, then the location die on locations 3 and 6."""
         self._expect(s, ROLL, a)
+        if not 1 <= a.face <= 6:
+            raise IllegalAction(f"a die shows 1 to 6, not {a.face}")
         s.dice.append(a.face)
         if ev is not None:
             die = "support" if len(s.dice) <= s.committed else "location"
@@ -291,6 +293,8 @@ class Thermopyles:
         ph = s.phase
         if ph != REFILL and not (ph == SETUP and (s.slots[0] < 0 or s.slots[1] < 0)):
             self._expect(s, REFILL, a)
+        if not 0 <= a.kind < len(self.kind_texts):
+            raise IllegalAction(f"there is no Persian card kind {a.kind} in this set")
         if a.kind not in s.pdeck:
             raise IllegalAction(f"no Persian card {self._text(a.kind)} is left in the deck")
         s.pdeck.remove(a.kind)
@@ -328,7 +332,7 @@ class Thermopyles:
         """"Os jogadores juntos decidem qual jogador receberá a carta" (the active player
         speaks for the team)."""
         self._expect(s, RECIPIENT, a)
-        if a.seat >= s.players:
+        if not 0 <= a.seat < s.players:
             raise IllegalAction(f"there is no {seat_name(a.seat)} at this table")
         if ev is not None:
             ev.append(Event("give", {"seat": seat_name(s.active), "to": seat_name(a.seat)}))
