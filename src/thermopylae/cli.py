@@ -113,14 +113,11 @@ def play(
     if seed is None:
         seed = secrets.randbelow(2**31)
     try:
-        start, steps, options = _start(game, from_file, players, open_hands)
+        state, rec = _start(game, from_file, players, open_hands, seed)
     except ThermopylaeError as exc:
         raise _fail(str(exc)) from exc
+    options = rec.options
     agents = _parse_ai(ai or [], game, options)
-    rec = Record.begin(game, options, seed, start if steps is None else None)
-    state = start if start is not None else game.new(options)
-    if steps is not None:
-        rec.steps = steps
     if game.provisional:
         out.print(f"Note: {game.title} is played with provisional component values "
                   "(see `thermopylae rules`).", markup=False)
@@ -130,21 +127,25 @@ def play(
     Session(game, options, state, rec, agents, seed, out, sys.stdin, render, record).run()
 
 
-def _start(game: Any, path: Path | None, players: int | None, open_hands: bool
-           ) -> tuple[Any, list[tuple[str, str]] | None, dict[str, Any]]:
-    """(state to start from or None, record steps already played or None, options)."""
+def _start(game: Any, path: Path | None, players: int | None, open_hands: bool, seed: int
+           ) -> tuple[Any, Record]:
+    """The state to play from and the record that leads to it (new, from a position, or
+    a saved record continued)."""
     if path is None:
         opts: dict[str, Any] = {"open_hands": open_hands} if open_hands else {}
         if players is not None:
             opts["players"] = players
-        return None, None, game.options(opts)
+        options = game.options(opts)
+        return game.new(options), Record.begin(game, options, seed)
     loaded = load_any(path)
     if isinstance(loaded, Position):
-        return loaded.restore(game), None, game.options(loaded.options)
+        state = loaded.restore(game)
+        return state, Record.begin(game, game.options(loaded.options), seed, start=state)
     report = replay(game, loaded)
     if not report.ok:
         raise RecordError(f"{path} does not replay: {report.problems[0]}")
-    return report.state, list(loaded.steps), game.options(loaded.options)
+    loaded.seed = seed  # the steps to come are drawn from this session's seed
+    return report.state, loaded
 
 
 @app.command("replay")

@@ -197,8 +197,8 @@ class ReplayReport:
 
 def replay(game: Any, record: Record) -> ReplayReport:
     """Re-run a record from its start; stop at the first step that is not legal."""
-    check_match(game, record.game, record.components, "record")
     try:
+        check_match(game, record.game, record.components, "record")
         options = game.options(record.options)
         if list(game.seats(options)) != record.seats:
             raise RecordError(f"seats {record.seats} do not match the options "

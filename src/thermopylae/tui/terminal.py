@@ -52,8 +52,10 @@ class Session:
         self.record = record
         self.agents = agents
         self.humans = [i for i in range(len(game.seats(options))) if i not in agents]
-        # whose eyes the screen uses: the humans at the keyboard, or p1 when only agents play
-        self.viewers = self.humans or [0]
+        # whose eyes the log uses: the one human at the keyboard, or p1 when only agents
+        # play; several humans at one screen see only public events in the log (each
+        # sees their own hand on the board when it is their decision)
+        self.viewers = self.humans if len(self.humans) == 1 else [] if self.humans else [0]
         self.chance_rng = random.Random(seed)
         self.agent_rng = random.Random(f"{seed}:agents")
         self.console = console
@@ -87,7 +89,7 @@ class Session:
                     self.dirty = False
                 if not self._ask(seat):
                     return
-        self._board(self.viewers[0])
+        self._board(self.viewers[0] if self.viewers else None)
         outcome = self.game.outcome(self.state)
         assert outcome is not None
         self.say(f"Game over: {', '.join(outcome.results)} ({outcome.reason}), "

@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from thermopylae.engine.components import Source, digest, read_data, validate
+from thermopylae.engine.errors import ComponentError
 
 SPARTAN_MIN, SPARTAN_MAX = 10, 20  # "Valor de Combate (10-20)" (seed 001)
 MAX_SUPPORT = 4  # "4 cartas de suporte" (seed 001)
@@ -63,14 +64,14 @@ class ComponentFile(_Strict):
     default_source: Source
     note: str = ""
     support_cards: SupportCards
-    map: list[Location] = Field(min_length=LOCATIONS, max_length=LOCATIONS)
-    spartan: list[SpartanCard] = Field(min_length=20, max_length=20)
-    persian: list[PersianCard] = Field(min_length=28, max_length=28)
+    map: list[Location]
+    spartan: list[SpartanCard]
+    persian: list[PersianCard]
 
     @model_validator(mode="after")
     def _map_in_order(self) -> ComponentFile:
         numbers = [loc.number for loc in self.map]
-        if numbers != list(range(1, LOCATIONS + 1)):
+        if len(numbers) == LOCATIONS and numbers != list(range(1, LOCATIONS + 1)):
             raise ValueError(f"map locations must be numbered 1 to 7 in order, not {numbers}")
         return self
 
@@ -102,6 +103,7 @@ class Components:
     die_locations: frozenset[int]
     sources: dict[str, int]  # how many values come from each source
     origin: str  # "default" or the path the set was loaded from
+    warnings: tuple[str, ...] = ()  # known facts this set departs from (it still loads)
 
     @property
     def provisional(self) -> bool:
@@ -121,8 +123,28 @@ def load(path: Path | None = None) -> Components:
     return _build(read_data(path), str(path))
 
 
+COUNTS = {"map": LOCATIONS, "spartan": 20, "persian": 28}  # seed 001's component list
+
+
+def _count_problems(data: dict[str, Any]) -> list[str]:
+    """Wrong card counts, checked apart from the schema so that they are reported even
+    when some of the cards are wrong too (the schema stops at the first)."""
+    problems = []
+    for key, want in COUNTS.items():
+        items = data.get(key)
+        if isinstance(items, list) and len(items) != want:
+            problems.append(f"{key}: the set has {want} of these, not {len(items)}")
+    return problems
+
+
 def _build(data: dict[str, Any], origin: str) -> Components:
-    f = validate(ComponentFile, data, origin)
+    counts = _count_problems(data)
+    try:
+        f = validate(ComponentFile, data, origin)
+    except ComponentError as exc:
+        raise ComponentError(origin, counts + exc.problems) from exc
+    if counts:
+        raise ComponentError(origin, counts)
     kinds = sorted({PersianKind(c.combat, c.annihilation, c.bonus) for c in f.persian},
                    key=lambda k: (k.combat, k.annihilation, k.bonus))
     index = {k: i for i, k in enumerate(kinds)}
@@ -158,4 +180,22 @@ def _build(data: dict[str, Any], origin: str) -> Components:
         die_locations=frozenset(loc.number for loc in f.map if loc.die),
         sources=sources,
         origin=origin,
+        warnings=tuple(_departures(f)),
     )
+
+
+def _departures(f: ComponentFile) -> list[str]:
+    """Known facts the set does not meet: worth a warning, not a refusal (a designer may
+    study a variant on purpose)."""
+    out = []
+    values = [s.value for s in f.spartan]
+    if sum(values) != 300:
+        out.append(f"the Spartan values add up to {sum(values)}, not 300")
+    if values.count(20) != 1:
+        out.append(f"{values.count(20)} Spartan cards of value 20, not exactly one")
+    dice = [loc.number for loc in f.map if loc.die]
+    if dice != [3, 6]:
+        out.append(f"the location die is on {dice or 'no location'}, not on 3 and 6")
+    if f.support_cards.count != MAX_SUPPORT:
+        out.append(f"{f.support_cards.count} support cards, not {MAX_SUPPORT}")
+    return out

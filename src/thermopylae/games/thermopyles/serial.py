@@ -16,7 +16,19 @@ from thermopylae.engine.errors import RecordError
 from thermopylae.engine.protocol import JSON
 from thermopylae.games.thermopyles.actions import seat_name
 from thermopylae.games.thermopyles.components import Components
-from thermopylae.games.thermopyles.state import OVER, PHASES, State
+from thermopylae.games.thermopyles.state import (
+    DISCARD,
+    DRAW,
+    FULL_HAND,
+    OVER,
+    PHASES,
+    RECIPIENT,
+    REFILL,
+    ROLL,
+    SETUP,
+    TURN,
+    State,
+)
 
 Seat = str
 Phase = Literal["setup", "turn", "roll", "refill", "recipient", "full-hand", "draw",
@@ -122,9 +134,32 @@ def state_from_json(c: Components, data: Mapping[str, Any]) -> State:
     s.reason = f.reason
     s.turn = f.turn
     _check_accounting(c, s)
+    _check_phase(s)
+    return s
+
+
+def _check_phase(s: State) -> None:
+    """The phase agrees with the table: a state the rules could have reached."""
+    phase = PHASES[s.phase]
     if (s.phase == OVER) != (s.result != 0):
         raise RecordError("state.result: a result is set exactly when the phase is 'over'")
-    return s
+    full = s.slots[0] >= 0 and s.slots[1] >= 0
+    if s.phase in (TURN, ROLL, RECIPIENT, FULL_HAND, DRAW, DISCARD) and not full:
+        raise RecordError(f"state.slots: both slots hold a Persian card in phase {phase!r}")
+    if s.phase == REFILL and full:
+        raise RecordError("state.slots: phase 'refill' needs an empty slot")
+    if s.slots[0] < 0 <= s.slots[1] and s.phase not in (SETUP, OVER):
+        raise RecordError("state.slots: slot 2 is filled only after slot 1")
+    if (s.phase == ROLL) != bool(s.card):
+        raise RecordError("state.fight: a fight is under way exactly in phase 'roll'")
+    if s.phase in (FULL_HAND, DRAW, DISCARD) and s.recipient < 0:
+        raise RecordError(f"state.recipient: phase {phase!r} needs a recipient")
+    if s.phase in (RECIPIENT, FULL_HAND, DRAW, DISCARD) and s.draws < 1:
+        raise RecordError(f"state.draws: phase {phase!r} needs a draw owed")
+    limit = 6 if s.phase == DISCARD else 5
+    for p, hand in enumerate(s.hands):
+        if len(hand) > (limit if p == s.recipient else 5):
+            raise RecordError(f"state.hands: p{p + 1} holds {len(hand)} cards (limit 5)")
 
 
 def _check_accounting(c: Components, s: State) -> None:

@@ -143,6 +143,8 @@ def rules_text(c: Any) -> str:
                      "printed distribution is not public. Load yours with --components FILE.")
     if c.note:
         lines.append(c.note)
+    for w in c.warnings:
+        lines.append(f"WARNING: {w} (this set departs from the known rules).")
     lines.append("Values by source: " + ", ".join(f"{k} {v}" for k, v in sorted(c.sources.items())))
     lines.append(f"Support cards: {c.support}")
     lines.append("Map: " + ", ".join(
