@@ -16,6 +16,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from thermopylae.engine.errors import ComponentError
+from thermopylae.engine.validation import problems
 
 Source = Literal["rulebook", "public-source", "provisional"]
 """`rulebook`: printed in the rules; `public-source`: stated by a public source other than
@@ -45,17 +46,7 @@ def validate(model: type[M], data: dict[str, Any], source: str) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise ComponentError(source, [_describe(err) for err in exc.errors()]) from exc
-
-
-def _describe(err: Any) -> str:
-    where = ".".join(str(p) if not isinstance(p, int) else f"[{p + 1}]" for p in err["loc"])
-    where = where.replace(".[", "[")
-    msg = str(err["msg"]).removeprefix("Value error, ")
-    given = err.get("input")
-    if isinstance(given, str | int | float | bool) and err["type"] != "value_error":
-        msg += f" (got {given!r})"
-    return f"{where}: {msg}" if where else msg
+        raise ComponentError(source, problems(exc)) from exc
 
 
 def digest(data: Any) -> str:

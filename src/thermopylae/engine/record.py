@@ -18,20 +18,24 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from thermopylae.engine.components import digest
 from thermopylae.engine.errors import RecordError, ThermopylaeError
 from thermopylae.engine.protocol import CHANCE, JSON, Outcome
+from thermopylae.engine.validation import first_problem
 
 RECORD_FORMAT = "thermopylae-record"
 POSITION_FORMAT = "thermopylae-position"
 CHANCE_NAME = "chance"
 
 
-class _RecordFile(BaseModel):
+class _Header(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    format: Literal["thermopylae-record"]
     version: Literal[1]
     game: str
     components: str
     options: dict[str, Any]
     seats: list[str]
+
+
+class _RecordFile(_Header):
+    format: Literal["thermopylae-record"]
     seed: int | None = None
     start: dict[str, Any] | None = None
     steps: list[tuple[str, str]]
@@ -39,14 +43,8 @@ class _RecordFile(BaseModel):
     outcome: dict[str, Any] | None = None
 
 
-class _PositionFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _PositionFile(_Header):
     format: Literal["thermopylae-position"]
-    version: Literal[1]
-    game: str
-    components: str
-    options: dict[str, Any]
-    seats: list[str]
     state: dict[str, Any]
 
 
@@ -116,7 +114,7 @@ class Record:
         try:
             f = _RecordFile.model_validate(data)
         except ValidationError as exc:
-            raise RecordError(f"{source}: not a valid game record: {_first(exc)}") from exc
+            raise RecordError(f"{source}: not a valid game record: {first_problem(exc)}") from exc
         return cls(f.game, f.components, f.options, f.seats, f.seed, f.start,
                    [tuple(s) for s in f.steps], f.final, f.outcome)  # type: ignore[misc]
 
@@ -153,7 +151,7 @@ class Position:
         try:
             f = _PositionFile.model_validate(data)
         except ValidationError as exc:
-            raise RecordError(f"{source}: not a valid position: {_first(exc)}") from exc
+            raise RecordError(f"{source}: not a valid position: {first_problem(exc)}") from exc
         return cls(f.game, f.components, f.options, f.seats, f.state)
 
     def save(self, path: Path) -> None:
@@ -242,13 +240,6 @@ def load_any(path: Path) -> Record | Position:
     if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
         return Position.from_json(data, str(path))
     return Record.from_json(data, str(path))
-
-
-def _first(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"]) or "file"
-    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-    return f"{where}: {err['msg']}{more}"
 
 
 def _read(path: Path) -> Any:

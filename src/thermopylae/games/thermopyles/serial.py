@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from thermopylae.engine.errors import RecordError
 from thermopylae.engine.protocol import JSON
+from thermopylae.engine.validation import first_problem
 from thermopylae.games.thermopyles.actions import seat_name
 from thermopylae.games.thermopyles.components import Components
 from thermopylae.games.thermopyles.state import (
@@ -99,9 +100,7 @@ def state_from_json(c: Components, data: Mapping[str, Any]) -> State:
     try:
         f = _StateFile.model_validate(dict(data))
     except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise RecordError(f"state.{where}: {err['msg']}") from exc
+        raise RecordError(first_problem(exc, "state")) from exc
     index = {k.text: i for i, k in enumerate(c.persian_kinds)}
 
     def kind(text: str, where: str) -> int:
