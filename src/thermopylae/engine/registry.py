@@ -15,7 +15,7 @@ _FACTORIES: dict[str, GameFactory] = {}
 _SUMMARIES: dict[str, tuple[str, int, int]] = {}
 
 # The game packages shipped with thermopylae; importing one registers it.
-_BUILTIN = ("thermopylae.games.thermopyles",)
+_BUILTIN = ("thermopylae.games.thermopyles", "thermopylae.games.earth_and_water")
 
 
 def register(game_id: str, title: str, players: tuple[int, int], factory: GameFactory) -> None:

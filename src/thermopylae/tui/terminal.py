@@ -151,7 +151,8 @@ class Session:
         return True
 
     def _list(self, legal: list[Any]) -> None:
-        texts = [f"{i:>2}) {self.game.format(a)}" for i, a in enumerate(legal, start=1)]
+        label = getattr(self.game, "label", self.game.format)
+        texts = [f"{i:>2}) {label(a)}" for i, a in enumerate(legal, start=1)]
         width = max(map(len, texts)) + 2
         per_line = max(1, min(5, 90 // width))
         self.say("Legal actions:")

@@ -1,0 +1,280 @@
+"""Land and naval battles (RB 7): rounds of dice, losses, retreats, and their reactions.
+
+Each side rolls one die per army (or fleet), at most 3, and keeps its highest die; a
+Persian die counts at most 4, or 5 in Abydos and Ephesos. The loser of a round removes one
+unit, both on a tie. After a round, the attacker then the defender may retreat. A die
+throw is one chance node whose outcome is the highest die (all that the rules read).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from thermopylae.engine.protocol import Event
+from thermopylae.games.earth_and_water import board
+from thermopylae.games.earth_and_water.actions import Act
+from thermopylae.games.earth_and_water.state import (
+    BT_CHOICE,
+    GREECE,
+    PERSIA,
+    ROLL,
+    SIDES,
+    State,
+)
+
+if TYPE_CHECKING:
+    from thermopylae.games.earth_and_water.components import Components
+
+Ev = list[Event] | None
+
+# The battle in progress, `s.bt`:
+(KIND, CITY, ATT, GDICE, CAV, SCORE, IMM, PSTART, CARRY, STAGE, AROLL, GCARD, SEAFROM,
+ FROM, NORETREAT) = range(15)
+LAND, SEA = 0, 1
+MAX_DICE = 3
+
+# P(the highest of n dice is f), n = 0..6
+_HIGHEST = [[0.0] * 7] + [[(f**n - (f - 1) ** n) / 6**n if f else 0.0 for f in range(7)]
+                         for n in range(1, 7)]
+
+
+class Battles:
+    c: Components
+    abydos: int
+    ephesos: int
+
+    if TYPE_CHECKING:
+        def _resume(self, s: State, ev: Ev) -> None: ...
+        def end_move(self, s: State, ev: Ev) -> None: ...
+        def disembark(self, s: State, k: int, ev: Ev) -> None: ...
+        def open_window(self, s: State, window: int, ev: Ev) -> bool: ...
+        def add_score(self, s: State, points: int) -> None: ...
+        def separate_peace_roll(self, s: State, face: int, ev: Ev) -> None: ...
+
+    # -- starting ---------------------------------------------------------------------------
+
+    def start_land_battle(self, s: State, city: int, side: int, ev: Ev) -> None:
+        from thermopylae.games.earth_and_water.moves import (
+            CAVALRY,
+            EVANGELION,
+            FLAG,
+            GREAT_KING,
+            LEONIDAS,
+            MODE,
+            ORIGIN,
+        )
+        mv = s.mv
+        flag = mv[FLAG]
+        s.bt = [LAND, city, side, 2 if flag == LEONIDAS else 0, int(flag == CAVALRY),
+                flag if flag in (GREAT_KING, EVANGELION) else 0, 0, s.arm[PERSIA][city], 0,
+                0, 0, LEONIDAS if flag == LEONIDAS else 0, mv[MODE], mv[ORIGIN],
+                int(s.used & 32 != 0)]
+        if ev is not None:
+            ev.append(Event("battle", {"kind": "land", "city": self.c.names[city],
+                                       "attacker": SIDES[side]}))
+        s.stack.append(("round",))
+        window = 1 if side == PERSIA else 2  # Greek reactions before the first round
+        if self.open_window(s, window, ev):
+            return
+        self._resume(s, ev)
+
+    def start_naval_battle(self, s: State, city: int, side: int, ev: Ev) -> None:
+        from thermopylae.games.earth_and_water.moves import CARRY, ORIGIN
+        mv = s.mv
+        s.bt = [SEA, city, side, 0, 0, 0, 0, 0, mv[CARRY], 0, 0, 0, 1, mv[ORIGIN],
+                int(s.used & 32 != 0)]
+        if ev is not None:
+            ev.append(Event("battle", {"kind": "naval", "city": self.c.names[city],
+                                       "attacker": SIDES[side]}))
+        self._k_round(s, ev)
+
+    # -- rounds -----------------------------------------------------------------------------
+
+    def _k_round(self, s: State, ev: Ev) -> None:
+        s.bt[STAGE] = 0
+        s.phase = ROLL
+
+    def _dice(self, s: State, side: int) -> int:
+        bt = s.bt
+        city = bt[CITY]
+        if bt[KIND] == SEA:
+            return min(MAX_DICE, s.flt[side][city])
+        if side == GREECE and bt[GDICE]:
+            return bt[GDICE]  # Miltiades, 300 Spartans: 3 dice; Leonidas: 2
+        return min(MAX_DICE, s.arm[side][city])
+
+    def _roller(self, s: State) -> int:
+        return s.bt[ATT] if s.bt[STAGE] == 0 else 1 - s.bt[ATT]
+
+    def _roll_distribution(self, s: State) -> list[tuple[Act, float]]:
+        if s.bt and s.bt[STAGE] >= 2:  # Separate Peace: one die each
+            return [(Act("roll", f), 1 / 6) for f in range(1, 7)]
+        n = self._dice(s, self._roller(s))
+        return [(Act("roll", f), _HIGHEST[n][f]) for f in range(1, 7) if _HIGHEST[n][f] > 0]
+
+    def _sample_roll(self, s: State, rng: random.Random) -> Act:
+        n = 1 if s.bt[STAGE] >= 2 else self._dice(s, self._roller(s))
+        best = 0
+        for _ in range(n):
+            d = int(rng.random() * 6) + 1
+            if d > best:
+                best = d
+        return Act("roll", best)
+
+    def _value(self, s: State, side: int, face: int) -> int:
+        """A Persian die counts at most 4, 5 in Abydos and Ephesos, 6 with the Cavalry."""
+        if side == GREECE:
+            return face
+        bt = s.bt
+        if bt[KIND] == LAND and bt[CAV]:
+            return face
+        cap = 5 if bt[CITY] in (self.abydos, self.ephesos) else 4
+        return min(face, cap)
+
+    def _rolled(self, s: State, face: int, ev: Ev) -> None:
+        bt = s.bt
+        if bt[STAGE] >= 2:
+            return self.separate_peace_roll(s, face, ev)
+        side = self._roller(s)
+        if ev is not None:
+            ev.append(Event("roll", {"side": SIDES[side], "dice": self._dice(s, side),
+                                     "highest": face, "counts": self._value(s, side, face)}))
+        if bt[STAGE] == 0:
+            bt[AROLL] = face
+            bt[STAGE] = 1
+            return
+        att = bt[ATT]
+        a = self._value(s, att, bt[AROLL])
+        d = self._value(s, 1 - att, face)
+        losers = [att, 1 - att] if a == d else [att] if a < d else [1 - att]
+        persia_lost_fleet = False
+        for loser in losers:
+            self._lose_one(s, loser, ev)
+            persia_lost_fleet |= loser == PERSIA and bt[KIND] == SEA
+        s.stack.append(("after_round",))
+        city = bt[CITY]
+        if bt[KIND] == LAND and not s.arm[PERSIA][city] and self.open_window(s, 4, ev):
+            return  # The Immortals
+        if persia_lost_fleet and s.flt[PERSIA][city] and self.open_window(s, 5, ev):
+            return  # Artemisia I
+        self._resume(s, ev)
+
+    def _lose_one(self, s: State, side: int, ev: Ev) -> None:
+        bt = s.bt
+        city = bt[CITY]
+        if bt[KIND] == LAND:
+            if s.arm[side][city]:
+                s.arm[side][city] -= 1
+                s.res_arm[side] += 1
+        elif s.flt[side][city]:
+            s.flt[side][city] -= 1
+            s.res_flt[side] += 1
+            self.sink_carried(s, side, ev)
+        if ev is not None:
+            ev.append(Event("loss", {"side": SIDES[side], "unit": ("army", "fleet")[bt[KIND]],
+                                     "city": self.c.names[city]}))
+
+    def sink_carried(self, s: State, side: int, ev: Ev) -> None:
+        """A carried army sinks when fewer fleets remain than armies carried (RB 7.2)."""
+        bt = s.bt
+        if side == bt[ATT] and bt[CARRY] > s.flt[side][bt[CITY]]:
+            bt[CARRY] -= 1
+            s.res_arm[side] += 1
+            if ev is not None:
+                ev.append(Event("sunk", {"side": SIDES[side]}))
+
+    def _k_after_round(self, s: State, ev: Ev) -> None:
+        bt = s.bt
+        city, att = bt[CITY], bt[ATT]
+        units = s.arm if bt[KIND] == LAND else s.flt
+        if not units[att][city] or not units[1 - att][city]:
+            return self._end_battle(s, ev)
+        self._offer_retreat(s, att, ev)
+
+    def _offer_retreat(self, s: State, side: int, ev: Ev) -> None:
+        if s.bt[NORETREAT] or not self.retreats(s, side):
+            return self._next_decider(s, side, ev)
+        s.side = side
+        s.phase = BT_CHOICE
+
+    def _next_decider(self, s: State, side: int, ev: Ev) -> None:
+        if side == s.bt[ATT]:
+            return self._offer_retreat(s, 1 - side, ev)
+        self._k_round(s, ev)
+
+    def retreats(self, s: State, side: int) -> list[Act]:
+        """Where `side` may retreat to from the battle (RB 7.1, 7.2; docs for decisions)."""
+        c, bt = self.c, s.bt
+        city = bt[CITY]
+        attacker = side == bt[ATT]
+        if attacker:
+            if bt[SEAFROM]:
+                return [Act("retreat", bt[FROM], 1)] if s.flt[side][city] else []
+            near = board.neighbours(c, s, city)
+            if bt[FROM] in near:
+                return [Act("retreat", bt[FROM], 0)]
+            return [Act("retreat", x, 0) for x in near if board.controls(c, s, side, x)]
+        out = []
+        if bt[KIND] == LAND:
+            out += [Act("retreat", x, 0) for x in board.neighbours(c, s, city)
+                    if board.controls(c, s, side, x) and not s.arm[1 - side][x]]
+            if s.flt[side][city] < s.arm[side][city]:
+                return out
+        out += [Act("retreat", x, 1) for x in range(len(c.names))
+                if c.port[x] and x != city and board.controls(c, s, side, x)
+                and not s.flt[1 - side][x]]
+        return out
+
+    def battle_step(self, s: State, a: Act, ev: Ev) -> None:
+        side = s.side
+        if a.verb == "continue":
+            return self._next_decider(s, side, ev)
+        self._retreat(s, side, a.a, a.b == 1, ev)
+        self._end_battle(s, ev)
+
+    def _retreat(self, s: State, side: int, to: int, by_sea: bool, ev: Ev) -> None:
+        bt = s.bt
+        city = bt[CITY]
+        if bt[KIND] == LAND or side == bt[ATT]:
+            s.arm[side][to] += s.arm[side][city]
+            s.arm[side][city] = 0
+        if by_sea:
+            s.flt[side][to] += s.flt[side][city]
+            s.flt[side][city] = 0
+        if side == bt[ATT] and bt[KIND] == SEA:
+            s.arm[side][to] += bt[CARRY]  # the carried armies disembark at home
+            bt[CARRY] = 0
+        if ev is not None:
+            ev.append(Event("retreat", {"side": SIDES[side], "from": self.c.names[city],
+                                        "to": self.c.names[to], "by_sea": by_sea}))
+
+    def _end_battle(self, s: State, ev: Ev) -> None:
+        bt = s.bt
+        city, att = bt[CITY], bt[ATT]
+        if bt[KIND] == SEA:
+            carry = bt[CARRY]
+            won = s.flt[att][city] > 0 and not s.flt[1 - att][city]
+            if not s.flt[att][city] and carry:  # every carrying fleet lost: armies lost
+                s.res_arm[att] += carry
+            s.bt = []
+            if ev is not None:
+                ev.append(Event("battle-end", {"kind": "naval", "city": self.c.names[city]}))
+            return self.disembark(s, carry if won else 0, ev)
+        if bt[SCORE]:
+            self._event_points(s, bt[SCORE], city, ev)
+        s.bt = []
+        if ev is not None:
+            ev.append(Event("battle-end", {"kind": "land", "city": self.c.names[city]}))
+        self.end_move(s, ev)
+
+    def _event_points(self, s: State, card: int, city: int, ev: Ev) -> None:
+        """The Great King (7) and Evangelion (10): points when the battle they caused ends."""
+        mover = PERSIA if card == 7 else GREECE
+        enemy = 1 - mover
+        gain = 1 if not s.arm[enemy][city] else 0
+        loss = 0 if board.controls(self.c, s, mover, city) else 1
+        sign = 1 if mover == PERSIA else -1
+        self.add_score(s, sign * (gain - loss))
+        if ev is not None and (gain or loss):
+            ev.append(Event("event-points", {"card": card, "score": s.score}))

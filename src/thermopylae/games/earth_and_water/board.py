@@ -1,0 +1,104 @@
+"""Map questions: who controls a city, where a group may go, what is supplied, what scores.
+
+Pure functions of the component set and the state (rulebook sections 2, 6.3-6.5, 8, 9).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from thermopylae.games.earth_and_water.state import State
+
+if TYPE_CHECKING:
+    from thermopylae.games.earth_and_water.components import Components
+
+
+def controls(c: Components, s: State, side: int, city: int) -> bool:
+    """A side controls a city where it has armies, and its own major cities while no
+    enemy army stands there. Fleets never give control."""
+    if s.arm[side][city]:
+        return True
+    if s.arm[1 - side][city]:
+        return False
+    return c.major[city] == side
+
+
+def neighbours(c: Components, s: State, city: int) -> tuple[int, ...]:
+    """Cities joined to `city` by a usable road (Abydos-Pella only while the bridge stands)."""
+    near = c.roads[city]
+    if s.bridge or city not in c.bridge:
+        return near
+    other = c.bridge[1] if city == c.bridge[0] else c.bridge[0]
+    return tuple(n for n in near if n != other)
+
+
+def land_destinations(c: Components, s: State, side: int, origin: int) -> list[int]:
+    """Every city a land group from `origin` can reach: it may pass only through cities
+    its side controls, and stops on entering any other city (rulebook 6.4)."""
+    seen = {origin}
+    frontier = [origin]
+    out = []
+    while frontier:
+        city = frontier.pop()
+        for n in neighbours(c, s, city):
+            if n in seen:
+                continue
+            seen.add(n)
+            out.append(n)
+            if controls(c, s, side, n) and not s.arm[1 - side][n]:
+                frontier.append(n)
+    return sorted(out)
+
+
+def land_origins(c: Components, s: State, side: int, locked: int = -1) -> list[int]:
+    """Cities from which `side` can make a land move (`locked`: a city whose armies may
+    not move, Sparta under the Carneia Festival)."""
+    return [city for city, n in enumerate(s.arm[side])
+            if n and city != locked and neighbours(c, s, city)]
+
+
+def ports(c: Components) -> list[int]:
+    return [city for city, p in enumerate(c.port) if p]
+
+
+def sea_origins(c: Components, s: State, side: int) -> list[int]:
+    return [city for city, n in enumerate(s.flt[side]) if n]
+
+
+def supplied(c: Components, s: State, side: int) -> set[int]:
+    """Cities in supply for `side` (rulebook 8.2, lines of communication): reached by road
+    from one of its controlled major cities through cities the enemy does not control, or
+    ports holding its fleets while one of its controlled major cities has no enemy fleet."""
+    majors = [city for city, m in enumerate(c.major) if m == side and controls(c, s, side, city)]
+    reached = set(majors)
+    frontier = list(majors)
+    while frontier:
+        city = frontier.pop()
+        for n in neighbours(c, s, city):
+            if n not in reached and not controls(c, s, 1 - side, n):
+                reached.add(n)
+                frontier.append(n)
+    if any(not s.flt[1 - side][m] for m in majors):
+        reached.update(city for city, n in enumerate(s.flt[side]) if n)
+    return reached
+
+
+def points(c: Components, s: State, side: int) -> int:
+    """Scoring: 1 point per controlled city, 2 per major city; Athenai scores for no one in
+    a campaign when the Acropolis burned."""
+    athenai = c.city["Athenai"]
+    return sum(c.points[city] for city in range(len(c.names))
+               if controls(c, s, side, city) and not (s.acropolis and city == athenai))
+
+
+def capacity(c: Components, s: State, side: int) -> tuple[int, list[int]]:
+    """(amphorae available, cities whose armies count) for attrition (rulebook 8.2).
+    Persian armies in Abydos and Ephesos are always fed and do not count."""
+    cities = range(len(c.names))
+    if side == 0:
+        asia = {c.city["Abydos"], c.city["Ephesos"]}
+        counted = [x for x in cities if x not in asia]
+    else:
+        counted = list(cities)
+    food = sum(c.amphorae[x] for x in counted if controls(c, s, side, x))
+    return food, counted

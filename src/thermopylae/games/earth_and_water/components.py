@@ -1,0 +1,179 @@
+"""The 300: Earth & Water component set: the schema of its data file and derived tables.
+
+Cities are referred to by index everywhere in the rules; `Components.city` maps names to
+indices. The rules name a few cities (the four major cities, Thebai, Pella for the bridge),
+so a file must keep those names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from thermopylae.engine.components import Source, digest, read_data, validate
+
+Side = Literal["persia", "greece"]
+NAMED = ("Abydos", "Ephesos", "Athenai", "Sparta", "Thebai", "Pella")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Pieces(_Strict):
+    armies: int = Field(ge=1, le=60)
+    fleets: int = Field(ge=1, le=30)
+
+
+class PiecesBySide(_Strict):
+    persia: Pieces
+    greece: Pieces
+
+
+class Prices(_Strict):
+    persia_budget: int = Field(ge=0)
+    persia_budget_kept_card: int = Field(ge=0)
+    greece_budget: int = Field(ge=0)
+    card: int = Field(ge=1)
+    army: int = Field(ge=1)
+    persia_fleet: int = Field(ge=1)
+    persia_fleet_cheap: int = Field(ge=1)
+    greece_fleet: int = Field(ge=1)
+    bridge: int = Field(ge=1)
+    max_cards: int = Field(ge=0)
+    max_fleets: int = Field(ge=0)
+
+
+class City(_Strict):
+    name: str
+    major: Side | None = None
+    port: bool
+    amphorae: int = Field(ge=0)
+    source: Source | None = None
+
+
+class Placed(_Strict):
+    armies: int = Field(default=0, ge=0)
+    fleets: int = Field(default=0, ge=0)
+
+
+class Card(_Strict):
+    number: int = Field(ge=1, le=16)
+    greece: str
+    persia: str
+    source: Source | None = None
+
+
+class ComponentFile(_Strict):
+    title: str
+    default_source: Source
+    pieces: PiecesBySide
+    prices: Prices
+    city: list[City]
+    roads: list[list[str]]
+    bridge_road: list[str]
+    setup: dict[Side, dict[str, Placed]]
+    card: list[Card]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ComponentFile:
+        names = [c.name for c in self.city]
+        problems = []
+        if len(set(names)) != len(names):
+            problems.append("city names must be unique")
+        for need in NAMED:
+            if need not in names:
+                problems.append(f"the rules need a city named {need}")
+        for road in [*self.roads, self.bridge_road]:
+            if len(road) != 2:
+                problems.append(f"a road joins two cities, not {road}")
+                continue
+            a, b = road
+            for n in (a, b):
+                if n not in names:
+                    problems.append(f"road {a}-{b}: no city {n}")
+        if sorted(self.bridge_road) not in [sorted(r) for r in self.roads]:
+            problems.append("bridge_road must be one of the roads")
+        for side, places in self.setup.items():
+            for n in places:
+                if n not in names:
+                    problems.append(f"setup.{side}: no city {n}")
+        if sorted(c.number for c in self.card) != list(range(1, 17)):
+            problems.append("the cards must be numbered 1 to 16, once each")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+
+@dataclass(frozen=True)
+class Components:
+    title: str
+    digest: str
+    names: tuple[str, ...]
+    city: dict[str, int]
+    major: tuple[int, ...]  # per city: -1, or the side (0 Persia, 1 Greece) it is major for
+    port: tuple[bool, ...]
+    amphorae: tuple[int, ...]
+    points: tuple[int, ...]  # 2 for a major city, 1 otherwise
+    roads: tuple[tuple[int, ...], ...]  # neighbours, bridge road included
+    bridge: tuple[int, int]
+    armies: tuple[int, int]  # pieces per side (Persia, Greece)
+    fleets: tuple[int, int]
+    setup: tuple[dict[int, tuple[int, int]], dict[int, tuple[int, int]]]  # city: (armies, fleets)
+    prices: Prices
+    greek_names: tuple[str, ...]  # index = card number (0 unused)
+    persian_names: tuple[str, ...]
+    sources: dict[str, int]
+    origin: str
+    provisional: bool = False
+
+
+def load(path: Path | None = None) -> Components:
+    if path is None:
+        ref = resources.files(__package__).joinpath("components.toml")
+        with resources.as_file(ref) as default:
+            return _build(read_data(default), "default")
+    return _build(read_data(path), str(path))
+
+
+def _build(data: dict[str, Any], origin: str) -> Components:
+    f = validate(ComponentFile, data, origin)
+    names = tuple(c.name for c in f.city)
+    idx = {n: i for i, n in enumerate(names)}
+    side = {"persia": 0, "greece": 1}
+    roads: list[list[int]] = [[] for _ in names]
+    for a, b in f.roads:
+        roads[idx[a]].append(idx[b])
+        roads[idx[b]].append(idx[a])
+    setup = tuple({idx[n]: (p.armies, p.fleets) for n, p in f.setup.get(s, {}).items()}
+                  for s in ("persia", "greece"))
+    cards = sorted(f.card, key=lambda c: c.number)
+    sources: dict[str, int] = {}
+    for source in [*(x.source for x in f.city), *(x.source for x in f.card)]:
+        key = source or f.default_source
+        sources[key] = sources.get(key, 0) + 1
+    values = f.model_dump(mode="json")
+    return Components(
+        title=f.title,
+        digest=digest(values),
+        names=names,
+        city=idx,
+        major=tuple(side[c.major] if c.major else -1 for c in f.city),
+        port=tuple(c.port for c in f.city),
+        amphorae=tuple(c.amphorae for c in f.city),
+        points=tuple(2 if c.major else 1 for c in f.city),
+        roads=tuple(tuple(sorted(r)) for r in roads),
+        bridge=(idx[f.bridge_road[0]], idx[f.bridge_road[1]]),
+        armies=(f.pieces.persia.armies, f.pieces.greece.armies),
+        fleets=(f.pieces.persia.fleets, f.pieces.greece.fleets),
+        setup=setup,  # type: ignore[arg-type]
+        prices=f.prices,
+        greek_names=("", *(c.greece for c in cards)),
+        persian_names=("", *(c.persia for c in cards)),
+        sources=sources,
+        origin=origin,
+    )

@@ -1,0 +1,195 @@
+"""Land and naval movement (RB 6.3-6.5), one small decision at a time:
+origin (`land CITY` / `sea CITY`), how many (`armies N` / `fleets N`), how many armies the
+fleets carry (`carry N`), destination (`to CITY`). A group moves together from one origin.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from thermopylae.engine.protocol import Event
+from thermopylae.games.earth_and_water import board
+from thermopylae.games.earth_and_water.actions import Act
+from thermopylae.games.earth_and_water.state import (
+    BRIDGE,
+    GREECE,
+    MV_CARRY,
+    MV_COUNT,
+    MV_DEST,
+    MV_ORIGIN,
+    PERSIA,
+    SIDES,
+    State,
+)
+
+if TYPE_CHECKING:
+    from thermopylae.games.earth_and_water.components import Components
+
+Ev = list[Event] | None
+
+# The move in progress, `s.mv`:
+SIDE, KIND, MODE, ORIGIN, COUNT, CARRY, FLAG, EXCLUDE, DEST = range(9)
+ANY, LAND_ONLY, FLEETS_ONLY = 0, 1, 2  # which moves are allowed
+LAND, SEA = 0, 1
+MAX_CARRY = 3  # "at most 3 armies" carried by one naval move (RB 6.5)
+# FLAG: the event that made the move, for its battle (card numbers): 1 Cavalry of
+# Mardonius, 7 The Great King, 8 Leonidas, 10 Evangelion, 5 Themistocles, 12 Molon Labe.
+CAVALRY, GREAT_KING, LEONIDAS, EVANGELION, THEMISTOCLES_MOVE, MOLON_LABE = 1, 7, 8, 10, 5, 12
+
+
+class Moves:
+    c: Components
+    ports: list[int]
+    abydos: int
+    sparta: int
+
+    if TYPE_CHECKING:
+        def _resume(self, s: State, ev: Ev) -> None: ...
+        def start_land_battle(self, s: State, city: int, side: int, ev: Ev) -> None: ...
+        def start_naval_battle(self, s: State, city: int, side: int, ev: Ev) -> None: ...
+        def open_window(self, s: State, window: int, ev: Ev) -> bool: ...
+
+    def _locked(self, s: State, side: int) -> int:
+        """Under the Carneia Festival, Greek armies in Sparta may not move by land."""
+        return self.sparta if (s.carneia and side == GREECE) else -1
+
+    def can_move_with(self, s: State, side: int) -> bool:
+        return bool(board.land_origins(self.c, s, side, self._locked(s, side))
+                    or board.sea_origins(self.c, s, side))
+
+    def can_move_land(self, s: State, side: int) -> bool:
+        return bool(board.land_origins(self.c, s, side, self._locked(s, side)))
+
+    def begin_move(self, s: State, side: int, ev: Ev, kind: int = ANY, flag: int = 0,
+                   exclude: int = -1) -> None:
+        s.mv = [side, kind, -1, -1, 0, 0, flag, exclude, -1]
+        s.side = side
+        s.phase = MV_ORIGIN
+        options = self.move_options(s)
+        if not options:  # nothing can move (an event's move with no group left): no move
+            s.mv = []
+            return self._resume(s, ev)
+
+    def move_options(self, s: State) -> list[Act]:
+        mv = s.mv
+        side, phase = mv[SIDE], s.phase
+        if phase == MV_ORIGIN:
+            out = []
+            if mv[KIND] != FLEETS_ONLY:
+                out += [Act("land", x)
+                        for x in board.land_origins(self.c, s, side, self._locked(s, side))
+                        if board.land_destinations(self.c, s, side, x)]
+            if mv[KIND] != LAND_ONLY:
+                out += [Act("sea", x) for x in board.sea_origins(self.c, s, side)
+                        if x != mv[EXCLUDE]]
+            return out
+        if phase == MV_COUNT:
+            if mv[MODE] == LAND:
+                return [Act("armies", n) for n in range(1, s.arm[side][mv[ORIGIN]] + 1)]
+            return [Act("fleets", n) for n in range(1, s.flt[side][mv[ORIGIN]] + 1)]
+        if phase == MV_CARRY:
+            return [Act("carry", n) for n in range(self._max_carry(s) + 1)]
+        if phase == MV_DEST:
+            if mv[MODE] == LAND:
+                return [Act("to", x)
+                        for x in board.land_destinations(self.c, s, side, mv[ORIGIN])]
+            return [Act("to", x) for x in self.ports if x != mv[ORIGIN]]
+        return []
+
+    def _max_carry(self, s: State) -> int:
+        mv = s.mv
+        side = mv[SIDE]
+        if mv[KIND] == FLEETS_ONLY or mv[FLAG] in (THEMISTOCLES_MOVE,):
+            return 0
+        if s.carneia and side == GREECE and mv[ORIGIN] == self.sparta:
+            return 0  # Carneia: Greek fleets leaving Sparta carry no armies
+        return min(mv[COUNT], MAX_CARRY, s.arm[side][mv[ORIGIN]])
+
+    def move_step(self, s: State, a: Act, ev: Ev) -> None:
+        mv = s.mv
+        if a.verb in ("land", "sea"):
+            mv[MODE] = LAND if a.verb == "land" else SEA
+            mv[ORIGIN] = a.a
+            if mv[MODE] == LAND and mv[FLAG] == LEONIDAS:
+                mv[COUNT] = 1  # Leonidas moves exactly one army
+                s.phase = MV_DEST
+            else:
+                s.phase = MV_COUNT
+        elif a.verb in ("armies", "fleets"):
+            mv[COUNT] = a.a
+            if mv[MODE] == SEA and self._max_carry(s) > 0:
+                s.phase = MV_CARRY
+            else:
+                s.phase = MV_DEST
+        elif a.verb == "carry":
+            mv[CARRY] = a.a
+            s.phase = MV_DEST
+        elif a.verb == "to":
+            mv[DEST] = a.a
+            if mv[MODE] == LAND:
+                return self._land_move(s, ev)
+            return self._sea_move(s, ev)
+
+    def _land_move(self, s: State, ev: Ev) -> None:
+        mv = s.mv
+        side, origin, n, dest = mv[SIDE], mv[ORIGIN], mv[COUNT], mv[DEST]
+        s.arm[side][origin] -= n
+        s.arm[side][dest] += n
+        if ev is not None:
+            ev.append(Event("land-move", {"side": SIDES[side], "from": self.c.names[origin],
+                                          "to": self.c.names[dest], "armies": n}))
+        if s.arm[1 - side][dest]:
+            return self.start_land_battle(s, dest, side, ev)
+        self.end_move(s, ev)
+
+    def _sea_move(self, s: State, ev: Ev) -> None:
+        mv = s.mv
+        side, origin, n, k, dest = mv[SIDE], mv[ORIGIN], mv[COUNT], mv[CARRY], mv[DEST]
+        s.flt[side][origin] -= n  # the group is at sea
+        s.arm[side][origin] -= k
+        if ev is not None:
+            ev.append(Event("sea-move", {"side": SIDES[side], "from": self.c.names[origin],
+                                         "to": self.c.names[dest], "fleets": n, "armies": k}))
+        s.stack.append(("sea_arrive", *mv))
+        if side == PERSIA and self.open_window(s, 3, ev):  # Themistocles may answer
+            return
+        self._resume(s, ev)
+
+    def _k_sea_arrive(self, s: State, ev: Ev, *mv: Any) -> None:
+        s.mv = list(mv)
+        side, n, k, dest = mv[SIDE], mv[COUNT], mv[CARRY], mv[DEST]
+        if s.flt[1 - side][dest]:
+            s.flt[side][dest] += n
+            return self.start_naval_battle(s, dest, side, ev)
+        s.flt[side][dest] += n
+        self.disembark(s, k, ev)
+
+    def disembark(self, s: State, k: int, ev: Ev) -> None:
+        """Carried armies land where their fleets arrived; a land battle if the enemy is there."""
+        side, dest = s.mv[SIDE], s.mv[DEST]
+        if k <= 0:
+            return self.end_move(s, ev)
+        s.arm[side][dest] += k
+        if s.arm[1 - side][dest]:
+            return self.start_land_battle(s, dest, side, ev)
+        self.end_move(s, ev)
+
+    def end_move(self, s: State, ev: Ev) -> None:
+        """After a Greek move ends in Abydos with Greece in control, Greece may destroy the
+        pontoon bridge (RB 7.1; decision: any Greek move, as the designer's notes allow)."""
+        mv = s.mv
+        if (mv and mv[SIDE] == GREECE and s.bridge and mv[DEST] == self.abydos
+                and board.controls(self.c, s, GREECE, self.abydos)):
+            s.side = GREECE
+            s.phase = BRIDGE
+            return
+        s.mv = []
+        self._resume(s, ev)
+
+    def bridge_step(self, s: State, a: Act, ev: Ev) -> None:
+        if a.verb == "destroy bridge":
+            s.bridge = False
+            if ev is not None:
+                ev.append(Event("bridge-destroyed", {}))
+        s.mv = []
+        self._resume(s, ev)

@@ -1,0 +1,134 @@
+"""Positions: an Earth & Water state to and from JSON, with every piece and card
+accounted for on load."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from thermopylae.engine.errors import RecordError
+from thermopylae.engine.protocol import JSON
+from thermopylae.engine.validation import first_problem
+from thermopylae.games.earth_and_water.state import PHASES, State
+
+if TYPE_CHECKING:
+    from thermopylae.games.earth_and_water.rules import EarthAndWater
+
+
+class _StateFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    options: dict[str, Any]
+    campaign: int = Field(ge=1, le=5)
+    score: int = Field(ge=-6, le=6)
+    phase: str
+    side: int = Field(ge=0, le=1)
+    active: int = Field(ge=0, le=1)
+    armies: list[list[int]]
+    fleets: list[list[int]]
+    reserve_armies: list[int]
+    reserve_fleets: list[int]
+    portraits: list[int]
+    kings: int = Field(ge=0, le=2)
+    used: int = Field(ge=0)
+    bridge: bool
+    hands: list[list[int]]
+    deck: list[int]
+    discard: list[int]
+    carneia: bool
+    acropolis: bool
+    acropolis_penalty: bool
+    passes: int
+    talents: int
+    fleets_built: int
+    draws: int
+    draw_to: int
+    window: int
+    choice: int
+    arg: int
+    move: list[int]
+    battle: list[int]
+    stack: list[list[Any]]
+    result: int = Field(ge=-1, le=2)
+    reason: str
+    turns: int = Field(ge=0)
+
+
+def state_to_json(g: EarthAndWater, s: State) -> JSON:
+    return {
+        "options": dict(s.options), "campaign": s.campaign, "score": s.score,
+        "phase": PHASES[s.phase], "side": s.side, "active": s.active,
+        "armies": [list(x) for x in s.arm], "fleets": [list(x) for x in s.flt],
+        "reserve_armies": list(s.res_arm), "reserve_fleets": list(s.res_flt),
+        "portraits": list(s.portraits), "kings": s.kings, "used": s.used,
+        "bridge": s.bridge, "hands": [sorted(h) for h in s.hands], "deck": sorted(s.deck),
+        "discard": list(s.discard), "carneia": s.carneia, "acropolis": s.acropolis,
+        "acropolis_penalty": s.acropolis_penalty, "passes": s.passes, "talents": s.talents,
+        "fleets_built": s.fleets_built, "draws": s.draws, "draw_to": s.draw_to,
+        "window": s.window, "choice": s.choice, "arg": s.arg, "move": list(s.mv),
+        "battle": list(s.bt), "stack": [list(k) for k in s.stack], "result": s.result,
+        "reason": s.reason, "turns": s.turns,
+    }
+
+
+def state_from_json(g: EarthAndWater, data: Mapping[str, Any]) -> State:
+    try:
+        f = _StateFile.model_validate(dict(data))
+    except ValidationError as exc:
+        raise RecordError(first_problem(exc, "state")) from exc
+    if f.phase not in PHASES:
+        raise RecordError(f"state.phase: unknown phase {f.phase!r}")
+    n = len(g.c.names)
+    s = State(n, g.options(f.options))
+    for name in ("armies", "fleets"):
+        rows = getattr(f, name)
+        if len(rows) != 2 or any(len(r) != n or min(r, default=0) < 0 for r in rows):
+            raise RecordError(f"state.{name}: two rows of {n} counts, none negative")
+    s.campaign, s.score, s.phase = f.campaign, f.score, PHASES.index(f.phase)
+    s.side, s.active = f.side, f.active
+    s.arm, s.flt = [list(r) for r in f.armies], [list(r) for r in f.fleets]
+    s.res_arm, s.res_flt, s.portraits = list(f.reserve_armies), list(f.reserve_fleets), \
+        list(f.portraits)
+    s.kings, s.used, s.bridge = f.kings, f.used, f.bridge
+    s.hands, s.deck, s.discard = [list(h) for h in f.hands], list(f.deck), list(f.discard)
+    s.carneia, s.acropolis, s.acropolis_penalty = f.carneia, f.acropolis, f.acropolis_penalty
+    s.passes, s.talents, s.fleets_built = f.passes, f.talents, f.fleets_built
+    s.draws, s.draw_to, s.window, s.choice, s.arg = f.draws, f.draw_to, f.window, f.choice, f.arg
+    s.mv, s.bt = list(f.move), list(f.battle)
+    s.stack = [tuple(k) for k in f.stack]
+    s.result, s.reason, s.turns = f.result, f.reason, f.turns
+    check(g, s)
+    return s
+
+
+def check(g: EarthAndWater, s: State) -> None:
+    """Every piece and card is in one place: map, reserve, portrait, at sea, hand, pile."""
+    from thermopylae.games.earth_and_water.battle import CARRY as BT_CARRY
+    from thermopylae.games.earth_and_water.moves import CARRY, COUNT, SIDE
+    if len(s.res_arm) != 2 or len(s.res_flt) != 2 or len(s.portraits) != 3 \
+            or len(s.hands) != 2:
+        raise RecordError("state: reserves, portraits and hands have one entry per side")
+    at_sea_arm, at_sea_flt = [0, 0], [0, 0]
+    for item in s.stack:  # a move waiting while Themistocles answers it
+        if item and item[0] == "sea_arrive":
+            mv = item[1:]
+            at_sea_flt[mv[SIDE]] += mv[COUNT]
+            at_sea_arm[mv[SIDE]] += mv[CARRY]
+    if s.bt and s.bt[0] == 1 and len(s.bt) > BT_CARRY:  # armies carried in a naval battle
+        at_sea_arm[s.bt[2]] += s.bt[BT_CARRY]
+    for side in (0, 1):
+        armies = (sum(s.arm[side]) + s.res_arm[side] + s.portraits[side]
+                  + at_sea_arm[side])
+        if armies != g.c.armies[side]:
+            raise RecordError(f"state: side {side} has {armies} armies in all, "
+                              f"not {g.c.armies[side]}")
+        fleets = (sum(s.flt[side]) + s.res_flt[side] + (s.portraits[2] if side == 0 else 0)
+                  + at_sea_flt[side])
+        if fleets != g.c.fleets[side]:
+            raise RecordError(f"state: side {side} has {fleets} fleets in all, "
+                              f"not {g.c.fleets[side]}")
+    cards = Counter(s.deck) + Counter(s.discard) + Counter(s.hands[0]) + Counter(s.hands[1])
+    if cards != Counter(range(1, 17)):
+        raise RecordError("state: the 16 cards are not each in exactly one place")

@@ -1,0 +1,81 @@
+"""What each side may see. The one place where hidden information is filtered.
+
+Hidden: the order and contents of the draw pile, and the other side's hand (its size is
+public) — except while Hippias lets Persia look at the Greek hand to pick a card.
+Everything on the map, the discard pile, tracks, portraits and the move or battle under
+way are public.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from thermopylae.engine.protocol import CHANCE, JSON
+from thermopylae.games.earth_and_water import board
+from thermopylae.games.earth_and_water.state import CHOOSE, GREECE, PERSIA, PHASES, SIDES, State
+
+if TYPE_CHECKING:
+    from thermopylae.games.earth_and_water.rules import EarthAndWater
+
+ONCE = {1: "Miltiades", 2: "Themistocles", 4: "Leonidas", 8: "Artemisia I"}
+
+
+def hand_visible(s: State, owner: int, seat: int | None) -> bool:
+    if seat == owner:
+        return True
+    from thermopylae.games.earth_and_water.cards import C_HIPPIAS
+    return (owner == GREECE and seat == PERSIA and s.phase == CHOOSE
+            and s.choice == C_HIPPIAS)
+
+
+def view(g: EarthAndWater, s: State, seat: int | None) -> JSON:
+    c = g.c
+    to_act = g.to_act(s)
+
+    def control(x: int) -> str | None:
+        for side in (PERSIA, GREECE):
+            if board.controls(c, s, side, x):
+                return SIDES[side]
+        return None
+
+    return {
+        "game": g.id,
+        "seat": None if seat is None else SIDES[seat],
+        "phase": PHASES[s.phase],
+        "to_act": "chance" if to_act == CHANCE else None if to_act is None else SIDES[to_act],
+        "active": SIDES[s.active],
+        "campaign": s.campaign,
+        "score": s.score,
+        "cities": [
+            {"name": c.names[x], "major": SIDES[c.major[x]] if c.major[x] >= 0 else None,
+             "port": c.port[x], "amphorae": c.amphorae[x],
+             "armies": {"persia": s.arm[PERSIA][x], "greece": s.arm[GREECE][x]},
+             "fleets": {"persia": s.flt[PERSIA][x], "greece": s.flt[GREECE][x]},
+             "control": control(x)}
+            for x in g.cities
+        ],
+        "bridge": s.bridge,
+        "reserve": {side: {"armies": s.res_arm[i], "fleets": s.res_flt[i]}
+                    for i, side in enumerate(SIDES)},
+        "portraits": {"persia": s.portraits[0], "greece": s.portraits[1],
+                      "artemisia": s.portraits[2]},
+        "kings_dead": s.kings,
+        "once_used": [name for bit, name in ONCE.items() if s.used & bit],
+        "hands": {
+            side: {"count": len(s.hands[i]),
+                   "cards": sorted(s.hands[i]) if hand_visible(s, i, seat) else None}
+            for i, side in enumerate(SIDES)
+        },
+        "draw_pile": len(s.deck),
+        "discard": list(s.discard),
+        "carneia": s.carneia,
+        "acropolis": s.acropolis,
+        "acropolis_penalty": s.acropolis_penalty,
+        "talents": s.talents if s.phase in (0, 2) else None,
+        "passes": s.passes,
+        "move": list(s.mv) or None,
+        "battle": list(s.bt) or None,
+        "window": s.window if s.phase == 8 else None,
+        "result": None if s.result < 0 else {
+            "winner": (*SIDES, None)[s.result], "reason": s.reason},
+    }
