@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from thermopylae.ai.base import agent_names, make_agent
+from thermopylae.ai.base import agent_names, make_agent, seat_agents
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ComponentError, RecordError, ThermopylaeError
 from thermopylae.engine.record import Position, Record, load_any, replay
@@ -181,8 +181,9 @@ def replay_cmd(
 @app.command()
 def simulate(
     game_id: GameArg,
-    agent: Annotated[str, typer.Option(help="Agent on every seat (random, heuristic, ...).")]
-    = "heuristic",
+    agent: Annotated[str, typer.Option(
+        help="Agent on every seat (random, heuristic, ...), or one per seat: "
+        "SEAT=AGENT,SEAT=AGENT (e.g. persia=heuristic,greece=random).")] = "heuristic",
     games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 1000,
     players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the run (same seed, same games).")] = 0,
@@ -199,7 +200,8 @@ def simulate(
     options = {} if players is None else {"players": players}
     try:
         options = game.options(options)
-        make_agent(agent, game)
+        for spec in seat_agents(agent, game.seats(options)):
+            make_agent(spec, game)
     except ThermopylaeError as exc:
         raise _fail(str(exc)) from exc
     show = not as_json and sys.stderr.isatty()
@@ -212,10 +214,18 @@ def simulate(
     if as_json:
         print(json.dumps(summary.to_json()))
         return
-    lo, hi = summary.ci95
-    out.print(f"{game.title}, {options}, agent {agent}, seed {seed}, {summary.workers} worker(s)")
-    out.print(f"games {summary.games}   wins {summary.wins}   win rate "
-              f"{summary.win_rate:.1%} (95% CI {lo:.1%} to {hi:.1%})")
+    out.print(f"{game.title}, {options}, agents {summary.agents}, seed {seed}, "
+              f"{summary.workers} worker(s)")
+    wins, rates, cis = summary.wins, summary.win_rate, summary.ci95
+    if isinstance(wins, int) and isinstance(rates, float) and isinstance(cis, tuple):
+        out.print(f"games {summary.games}   wins {wins}   win rate "
+                  f"{rates:.1%} (95% CI {cis[0]:.1%} to {cis[1]:.1%})")
+    elif isinstance(wins, dict) and isinstance(rates, dict) and isinstance(cis, dict):
+        out.print(f"games {summary.games}   draws {summary.draws}")
+        for seat, w in wins.items():
+            lo, hi = cis[seat]
+            out.print(f"  {seat:<8} wins {w:6d}   win rate {rates[seat]:.1%} "
+                      f"(95% CI {lo:.1%} to {hi:.1%})")
     out.print(f"mean turns {summary.mean_turns:.1f}   "
               f"{summary.games_per_second:,.0f} games/s ({summary.seconds:.1f} s)")
     for reason, n in summary.reasons.items():

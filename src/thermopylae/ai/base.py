@@ -61,6 +61,30 @@ def _number(text: str) -> Any:
     return text
 
 
+def seat_agents(spec: str, seats: tuple[str, ...] | list[str]) -> list[str]:
+    """One agent spec per seat, from `AGENT` (every seat) or `SEAT=AGENT,SEAT=AGENT`
+    (seats not named play `random`). Agent parameters may contain commas:
+    `persia=ismcts:iterations=200,c=1.4,greece=heuristic`."""
+    first = spec.split(",", 1)[0].split("=", 1)[0].strip()
+    if first not in seats:
+        return [spec] * len(seats)
+    chosen: dict[str, str] = {}
+    current = ""
+    for token in spec.split(","):
+        key, eq, value = token.partition("=")
+        if eq and key.strip() in seats:
+            current = key.strip()
+            if current in chosen:
+                raise ThermopylaeError(f"agent for {current} given twice in {spec!r}")
+            chosen[current] = value.strip()
+        else:
+            chosen[current] += "," + token
+    for seat, agent in chosen.items():
+        if not agent:
+            raise ThermopylaeError(f"no agent named for {seat} in {spec!r}")
+    return [chosen.get(seat, "random") for seat in seats]
+
+
 def agent_names(game: Any) -> list[str]:
     return sorted({*GENERIC, *game.agents()})
 

@@ -72,6 +72,7 @@ class Game(Protocol[S, A]):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    cooperative: ClassVar[bool]  # every seat shares one result
     provisional: bool
     components_digest: str
 

@@ -16,7 +16,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from thermopylae.ai.base import make_agent
+from thermopylae.ai.base import make_agent, seat_agents
 from thermopylae.engine import registry
 from thermopylae.sim.match import play_indexed
 from thermopylae.sim.stats import wilson
@@ -26,15 +26,20 @@ Progress = Callable[[int], None]
 
 @dataclass
 class Summary:
+    """Results of a run. In a co-operative game (every seat shares one result) `wins`,
+    `win_rate` and `ci95` are the team's; otherwise they are dicts by seat, and `draws`
+    counts the drawn games."""
+
     game: str
-    agent: str
+    agents: dict[str, str]
     options: dict[str, Any]
     seed: int
     workers: int
     games: int
-    wins: int
-    win_rate: float
-    ci95: tuple[float, float]
+    wins: int | dict[str, int]
+    draws: int
+    win_rate: float | dict[str, float]
+    ci95: tuple[float, float] | dict[str, tuple[float, float]]
     mean_turns: float
     games_per_second: float
     seconds: float
@@ -42,7 +47,10 @@ class Summary:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        data["ci95"] = list(self.ci95)
+        if isinstance(self.ci95, dict):
+            data["ci95"] = {k: list(v) for k, v in self.ci95.items()}
+        else:
+            data["ci95"] = list(self.ci95)
         return data
 
 
@@ -51,36 +59,42 @@ class _Job:
     game: str
     components: str | None
     options: dict[str, Any]
-    agent: str
+    agents: tuple[str, ...]
     seed: int
     start: int
     stop: int
 
 
-def _run_chunk(job: _Job) -> list[tuple[int, bool, int, str]]:
+Row = tuple[int, tuple[str, ...], int, str]  # index, results per seat, turns, reason
+
+
+def _run_chunk(job: _Job) -> list[Row]:
     game = registry.get(job.game, Path(job.components) if job.components else None)
-    seats = len(game.seats(job.options))
-    agents = [make_agent(job.agent, game) for _ in range(seats)]
+    agents = [make_agent(spec, game) for spec in job.agents]
     out = []
     for i in range(job.start, job.stop):
         r = play_indexed(game, job.options, agents, job.seed, i)
-        out.append((i, r.outcome.results[0] == "win", r.outcome.turns, r.outcome.reason))
+        out.append((i, r.outcome.results, r.outcome.turns, r.outcome.reason))
     return out
 
 
 def simulate(game_id: str, agent: str, games: int, options: dict[str, Any], seed: int = 0,
              workers: int | None = None, components: Path | None = None,
              progress: Progress | None = None) -> Summary:
-    """Play `games` games with `agent` on every seat; `progress(n)` is told of each chunk."""
+    """Play `games` games; `agent` is one spec for every seat or `SEAT=AGENT,...`;
+    `progress(n)` is told of each finished chunk."""
     game = registry.get(game_id, components)
     options = game.options(options)
-    make_agent(agent, game)  # fail fast on a bad name, before any worker starts
+    seats = tuple(game.seats(options))
+    specs = tuple(seat_agents(agent, seats))
+    for spec in specs:
+        make_agent(spec, game)  # fail fast on a bad name, before any worker starts
     workers = max(1, workers or os.cpu_count() or 1)
     chunk = max(1, min(200, games // (workers * 8) or 1))
-    jobs = [_Job(game_id, str(components) if components else None, options, agent, seed,
+    jobs = [_Job(game_id, str(components) if components else None, options, specs, seed,
                  start, min(games, start + chunk)) for start in range(0, games, chunk)]
     started = time.perf_counter()
-    rows: list[tuple[int, bool, int, str]] = []
+    rows: list[Row] = []
     if workers == 1:
         for job in jobs:
             rows += _run_chunk(job)
@@ -95,12 +109,23 @@ def simulate(game_id: str, agent: str, games: int, options: dict[str, Any], seed
                     job = futures[future]
                     progress(job.stop - job.start)
     seconds = time.perf_counter() - started
-    wins = sum(r[1] for r in rows)
+    n = games or 1
+    per_seat = {seat: sum(r[1][i] == "win" for r in rows) for i, seat in enumerate(seats)}
+    draws = sum(r[1][0] == "draw" for r in rows)
+    shared = getattr(game, "cooperative", False)  # one team: every seat shares the result
+    wins: int | dict[str, int]
+    if shared:
+        wins = per_seat[seats[0]]
+        rate: float | dict[str, float] = wins / n
+        ci: tuple[float, float] | dict[str, tuple[float, float]] = wilson(wins, games)
+    else:
+        wins = per_seat
+        rate = {seat: w / n for seat, w in per_seat.items()}
+        ci = {seat: wilson(w, games) for seat, w in per_seat.items()}
     return Summary(
-        game=game_id, agent=agent, options=options, seed=seed, workers=workers,
-        games=games, wins=wins, win_rate=wins / games if games else 0.0,
-        ci95=wilson(wins, games),
-        mean_turns=sum(r[2] for r in rows) / games if games else 0.0,
+        game=game_id, agents=dict(zip(seats, specs, strict=True)), options=options, seed=seed,
+        workers=workers, games=games, wins=wins, draws=draws, win_rate=rate, ci95=ci,
+        mean_turns=sum(r[2] for r in rows) / n,
         games_per_second=games / seconds if seconds > 0 else 0.0, seconds=seconds,
         reasons=dict(Counter(r[3] for r in rows).most_common()),
     )

@@ -57,6 +57,7 @@ class EarthAndWater(Moves, Battles, Events):
     title: ClassVar[str] = "300: Earth & Water"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    cooperative: ClassVar[bool] = False
     provisional = False
 
     def __init__(self, components: Components) -> None:

@@ -68,6 +68,7 @@ class Thermopyles:
     title: ClassVar[str] = "Thermopyles"
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = MAX_PLAYERS
+    cooperative: ClassVar[bool] = True  # the players win or lose together
 
     def __init__(self, components: Components) -> None:
         self.components = components
