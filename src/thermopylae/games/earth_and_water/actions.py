@@ -15,7 +15,7 @@ taken at random from a hand).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from thermopylae.engine.errors import NotationError
 
@@ -28,10 +28,10 @@ CHANCE_VERBS = ("draw", "roll", "lot")
 MAX_COUNT = 24
 
 
-@dataclass(frozen=True, slots=True)
-class Act:
+class Act(NamedTuple):
     """`verb` with up to two integer arguments (a city index, a card number or a count;
-    `b` is 1 for a retreat by sea)."""
+    `b` is 1 for a retreat by sea). A named tuple: comparing and hashing run at C speed,
+    and `apply` checks membership in the legal list at every step."""
 
     verb: str
     a: int = -1

@@ -236,7 +236,7 @@ class Battles:
     def _retreat(self, s: State, side: int, to: int, by_sea: bool, ev: Ev) -> None:
         bt = s.bt
         city = bt[CITY]
-        if bt[KIND] == LAND or side == bt[ATT]:
+        if bt[KIND] == LAND:  # in a naval battle the armies in the city stay ashore
             s.arm[side][to] += s.arm[side][city]
             s.arm[side][city] = 0
         if by_sea:

@@ -38,6 +38,7 @@ def land_destinations(c: Components, s: State, side: int, origin: int) -> list[i
     seen = {origin}
     frontier = [origin]
     out = []
+    mine, theirs, major = s.arm[side], s.arm[1 - side], c.major
     while frontier:
         city = frontier.pop()
         for n in neighbours(c, s, city):
@@ -45,7 +46,8 @@ def land_destinations(c: Components, s: State, side: int, origin: int) -> list[i
                 continue
             seen.add(n)
             out.append(n)
-            if controls(c, s, side, n) and not s.arm[1 - side][n]:
+            # pass on only through a city the mover controls (inlined `controls`)
+            if not theirs[n] and (mine[n] or major[n] == side):
                 frontier.append(n)
     return sorted(out)
 

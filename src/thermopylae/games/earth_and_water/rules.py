@@ -175,7 +175,7 @@ class EarthAndWater(Moves, Battles, Events):
         if ph == OVER:
             raise IllegalAction("the game is over")
         if ph in (DRAW, ROLL, LOT):
-            if action not in dict(self.chance(s)):
+            if not self._chance_ok(s, action):
                 raise IllegalAction(f"{self.format(action)!r} cannot happen now: "
                                     f"{text.waiting_for(self, s)}")
         elif action not in self.legal(s):
@@ -186,6 +186,15 @@ class EarthAndWater(Moves, Battles, Events):
         self._dispatch(s, action, ev)
         s._legal = None
         return ev if ev is not None else []
+
+    def _chance_ok(self, s: State, a: Act) -> bool:
+        """The same support as `chance`, checked without building the distribution."""
+        ph = s.phase
+        if ph == DRAW:
+            return a.verb == "draw" and a.a in (s.deck or s.discard)
+        if ph == LOT:
+            return a.verb == "lot" and a.a in s.hands[GREECE]
+        return a.verb == "roll" and a in dict(self._roll_distribution(s))
 
     def _dispatch(self, s: State, a: Act, ev: Ev) -> None:
         ph = s.phase
@@ -344,10 +353,11 @@ class EarthAndWater(Moves, Battles, Events):
     def _ops_options(self, s: State) -> list[Act]:
         side = s.active
         out = [Act("pass")]
+        movable = self.can_move_with(s, side)
         for k in sorted(set(s.hands[side])):
             if self.can_event(s, side, k):
                 out.append(Act("event", k))
-            if self.can_move_with(s, side):
+            if movable:
                 out.append(Act("move", k))
         return out
 
