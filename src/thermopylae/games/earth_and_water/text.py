@@ -72,7 +72,9 @@ def render(v: JSON) -> str:
                  + (f"   Talents: {v['talents']}" if v["talents"] is not None else ""))
     for side in SIDES:
         h = v["hands"][side]
-        cards = " ".join(map(str, h["cards"])) if h["cards"] is not None else "hidden"
+        names = v["card_names"][side]
+        cards = (", ".join(f"{k} {names[k]}" for k in h["cards"])
+                 if h["cards"] is not None else "hidden")
         me = " (you)" if v["seat"] == side else ""
         lines.append(f"Hand {side}{me}: {cards or '(empty)'} [{h['count']}]")
     if v["result"]:
@@ -103,6 +105,43 @@ def describe(g: EarthAndWater, e: Event) -> str:
     if k == "roll":
         return (f"{d['side']} rolls {d['dice']} die/dice: highest {d['highest']}, "
                 f"counts {d['counts']}")
+    if k == "buy":
+        return f"{d['side']} buys {d['cards']} card(s)"
+    if k == "build":
+        if d["what"] == "done":
+            return f"{d['side']} ends its preparation"
+        if d["what"] == "bridge":
+            return f"{d['side']} builds the pontoon bridge"
+        unit = "an army" if d["what"] == "army" else "a fleet"
+        return f"{d['side']} raises {unit} in {d['city']}"
+    if k == "preparation":
+        return f"campaign {d['campaign']}: {d['side']} prepares with {d['talents']} talents"
+    if k == "operations":
+        return f"campaign {d['campaign']}: operations begin"
+    if k == "pass":
+        return f"{d['side']} passes"
+    if k == "battle":
+        return f"{d['kind']} battle in {d['city']}, {d['attacker']} attacking"
+    if k == "battle-end":
+        return f"the {d['kind']} battle in {d['city']} ends"
+    if k == "loss":
+        return f"{d['side']} loses a {d['unit']} in {d['city']}"
+    if k == "retreat":
+        how = " by sea" if d["by_sea"] else ""
+        return f"{d['side']} retreats{how} from {d['from']} to {d['to']}"
+    if k == "attrition":
+        return f"{d['side']} loses an army in {d['city']} (beyond its supply)"
+    if k == "out-of-supply":
+        return f"{d['side']} loses {d['armies']} army(ies) in {d['city']} (cut off)"
+    if k == "keep":
+        return f"{d['side']} keeps {d['cards']} card(s)"
+    if k == "discard":
+        how = " at random" if d.get("at_random") else ""
+        return f"{d['side']} discards card {d['card']}{how}"
+    if k == "sudden-death":
+        return f"Sudden Death of the Great King: {d['king']} dies ({d['during']})"
+    if k == "reshuffle":
+        return "the discard pile is shuffled into a new draw pile"
     if k == "drew":
         return f"{d['side']} drew card {d['card']}"
     if k == "draw":

@@ -76,6 +76,7 @@ def view(g: EarthAndWater, s: State, seat: int | None) -> JSON:
         "move": list(s.mv) or None,
         "battle": list(s.bt) or None,
         "window": s.window if s.phase == 8 else None,
+        "card_names": {"greece": list(c.greek_names), "persia": list(c.persian_names)},
         "result": None if s.result < 0 else {
             "winner": (*SIDES, None)[s.result], "reason": s.reason},
     }
