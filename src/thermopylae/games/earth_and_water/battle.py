@@ -214,7 +214,9 @@ class Battles:
             near = board.neighbours(c, s, city)
             if bt[FROM] in near:
                 return [Act("retreat", bt[FROM], 0)]
-            return [Act("retreat", x, 0) for x in near if board.controls(c, s, side, x)]
+            # after a long move: back to an adjacent city the move may have come through
+            route = board.route_cities(c, s, side, bt[FROM])
+            return [Act("retreat", x, 0) for x in near if x in route and x != city]
         out = []
         if bt[KIND] == LAND:
             out += [Act("retreat", x, 0) for x in board.neighbours(c, s, city)

@@ -52,6 +52,22 @@ def land_destinations(c: Components, s: State, side: int, origin: int) -> list[i
     return sorted(out)
 
 
+def route_cities(c: Components, s: State, side: int, origin: int) -> set[int]:
+    """The cities a land group from `origin` may pass through: the origin and every city
+    its side controls that it can reach through such cities (the cities a move may have
+    come through before it stopped)."""
+    mine, theirs, major = s.arm[side], s.arm[1 - side], c.major
+    seen = {origin}
+    frontier = [origin]
+    while frontier:
+        city = frontier.pop()
+        for n in neighbours(c, s, city):
+            if n not in seen and not theirs[n] and (mine[n] or major[n] == side):
+                seen.add(n)
+                frontier.append(n)
+    return seen
+
+
 def land_origins(c: Components, s: State, side: int, locked: int = -1) -> list[int]:
     """Cities from which `side` can make a land move (`locked`: a city whose armies may
     not move, Sparta under the Carneia Festival)."""

@@ -1,16 +1,1257 @@
-"""A placeholder: replaced below."""
+"""A rule-based 300: Earth & Water player for either side, reading only its own seat's view.
+
+It keeps a small model of the map (armies and fleets per city, the bridge, the reserves),
+built from `game.view(state, seat)` and the public component data (roads, ports,
+amphorae), and values a position by:
+
+* the projected score of the coming Scoring Phase: both sides' lines of communication are
+  traced as the Supply Phase will (Persia first), then cities are counted, and the result
+  is added to the score track (clamped at 6) and bent towards its sign as the last
+  campaign nears; automatic victories count as a large win or loss;
+* the pieces on the map (Persian armies only up to what its amphorae will feed);
+* the best single attack each side could make next (land or by sea), weighted by who
+  moves next and whether it still holds cards: a threat to a city one holds costs, an
+  opportunity counts a little.
+
+Battles are valued with exact round-by-round odds (one die per unit, at most 3; the
+highest die counts; a Persian die counts at most 4, 5 in Abydos and Ephesos, 6 with the
+Cavalry; overrides for Miltiades, 300 Spartans and Leonidas). Every move, event and
+reaction is valued by the expected value of the positions it leads to; a multi-step move
+is planned whole and re-derived at each of its small decisions. Preparation follows a
+budget plan (the bridge first for Persia, then cards, then forces where they threaten or
+protect most); Supply keeps the Greek cards worth most and drops the armies worth least.
+"""
+
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Callable
+from functools import cache
+from itertools import compress
 from typing import Any
+
+from thermopylae.engine.protocol import JSON
+from thermopylae.games.earth_and_water.battle import ATT, CAV, CITY, FROM, GDICE, KIND, PSTART
+from thermopylae.games.earth_and_water.battle import CARRY as BT_CARRY
+from thermopylae.games.earth_and_water.moves import (
+    CARRY,
+    CAVALRY,
+    COUNT,
+    DEST,
+    EVANGELION,
+    EXCLUDE,
+    FLAG,
+    FLEETS_ONLY,
+    GREAT_KING,
+    LAND_ONLY,
+    LEONIDAS,
+    MODE,
+    ORIGIN,
+    THEMISTOCLES_MOVE,
+)
+from thermopylae.games.earth_and_water.moves import KIND as MV_KIND
+
+P, G = 0, 1
+SIDE_INDEX = {"persia": P, "greece": G}
+LAND, SEA = 0, 1
+WIN = 40.0  # an automatic victory, in score points
+AUTO_THREAT = 7.0  # what taking the enemy's last major city is worth as a threat
+
+# The pull of the score's sign, per campaign: only the sign counts after the 5th.
+SIGN_PULL = {1: 0.4, 2: 0.7, 3: 1.0, 4: 1.8, 5: 6.0}
+# Pieces on the map, in score points.
+ARMY = (0.14, 0.45)
+FLEET = (0.30, 0.25)
+# Weights of the best attack the side to move next (and the other) could make.
+THREAT_NEXT = 0.75
+THREAT_LATER = 0.3
+THREAT_IDLE = 0.12  # the side has no card left: only next campaign
+# Preparation: cards to buy, the bridge.
+P_CARDS = 5
+P_CARDS_BRIDGE = 4
+BRIDGE_FROM, BRIDGE_UNTIL = 1, 4
+G_HAND_TARGET = 5
+G_CARDS_MAX = 4
+PREP_NEXT_PERSIA = True
+# What a Greek card is worth in hand (kept for later, or as a reaction).
+GREEK_KEEP = {1: 1.4, 2: 0.35, 3: 0.5, 4: 1.5, 5: 0.9, 6: 0.25, 7: 0.35, 8: 0.8, 9: 0.5,
+              10: 0.7, 11: 0.6, 12: 0.7, 13: 0.45, 14: 0.55, 15: 1.4, 16: 0.8}
+GREEK_ONCE = {4: "Miltiades", 5: "Themistocles", 8: "Leonidas", 9: "Artemisia I"}
+GREEK_REACTIONS = frozenset({4, 5, 6, 9, 12, 15})
+SPARTA_CARDS = frozenset({6, 8, 11, 15})
+TRIBUTE = frozenset({2, 3, 13})
+# Reaction windows (cards.py).
+W_PRE_PERSIAN_LAND, W_GREEK_LAND, W_PERSIAN_NAVAL, W_IMMORTALS, W_ARTEMISIA, W_MOLON = range(1, 7)
+
+
+# -- dice ------------------------------------------------------------------------------------
+
+@cache
+def _highest(n: int, cap: int) -> tuple[float, ...]:
+    """P(the highest of n dice, counted at most `cap`, is v), v = 0..6."""
+    out = [0.0] * 7
+    if n <= 0:
+        out[0] = 1.0
+        return tuple(out)
+    for f in range(1, 7):
+        out[min(f, cap)] += (f ** n - (f - 1) ** n) / 6 ** n
+    return tuple(out)
+
+
+@cache
+def _round(na: int, nd: int, cap_a: int, cap_d: int) -> tuple[float, float, float]:
+    """(attacker wins the round, tie, defender wins)."""
+    ha, hd = _highest(na, cap_a), _highest(nd, cap_d)
+    win = tie = 0.0
+    for a in range(1, 7):
+        if ha[a]:
+            win += ha[a] * sum(hd[1:a])
+            tie += ha[a] * hd[a]
+    return win, tie, 1.0 - win - tie
+
+
+@cache
+def battle(a: int, d: int, att_persian: bool, gdice: int, cap: int
+           ) -> tuple[float, float, float, float, float]:
+    """A battle fought to the end: (P attacker wins, its mean survivors if so,
+    P defender wins, its mean survivors if so, P both wiped out). Greek dice are
+    `gdice` every round when given (Miltiades, 300 Spartans, Leonidas)."""
+    if a <= 0 or d <= 0:
+        if a > 0:
+            return 1.0, float(a), 0.0, 0.0, 0.0
+        if d > 0:
+            return 0.0, 0.0, 1.0, float(d), 0.0
+        return 0.0, 0.0, 0.0, 0.0, 1.0
+    if att_persian:
+        na, nd, cap_a, cap_d = min(3, a), gdice or min(3, d), cap, 6
+    else:
+        na, nd, cap_a, cap_d = gdice or min(3, a), min(3, d), 6, cap
+    w, t, lo = _round(na, nd, cap_a, cap_d)
+    total = [0.0] * 5
+    for p, (a2, d2) in ((w, (a, d - 1)), (t, (a - 1, d - 1)), (lo, (a - 1, d))):
+        if p <= 0:
+            continue
+        r = battle(a2, d2, att_persian, gdice, cap)
+        total[0] += p * r[0]
+        total[1] += p * r[0] * r[1]
+        total[2] += p * r[2]
+        total[3] += p * r[2] * r[3]
+        total[4] += p * r[4]
+    pw, pl = total[0], total[2]
+    return (pw, total[1] / pw if pw else 0.0, pl, total[3] / pl if pl else 0.0, total[4])
+
+
+def _mix(x: tuple[float, ...], y: tuple[float, ...], q: float) -> tuple[float, ...]:
+    """Battle summaries mixed: `y` with probability q."""
+    if q <= 0:
+        return x
+    pw = (1 - q) * x[0] + q * y[0]
+    pl = (1 - q) * x[2] + q * y[2]
+    ea = ((1 - q) * x[0] * x[1] + q * y[0] * y[1]) / pw if pw else 0.0
+    ed = ((1 - q) * x[2] * x[3] + q * y[2] * y[3]) / pl if pl else 0.0
+    return pw, ea, pl, ed, (1 - q) * x[4] + q * y[4]
+
+
+# -- the map and a position ------------------------------------------------------------------
+
+class Map:
+    """The public, fixed part of the game: cities, roads, ports, amphorae."""
+
+    def __init__(self, c: Any) -> None:
+        self.n: int = len(c.names)
+        self.names: tuple[str, ...] = tuple(c.names)
+        self.major: tuple[int, ...] = tuple(c.major)
+        self.port: tuple[bool, ...] = tuple(c.port)
+        self.amph: tuple[int, ...] = tuple(c.amphorae)
+        self.pts: tuple[int, ...] = tuple(c.points)
+        b0, b1 = c.bridge
+        self.bridge_ends = (b0, b1)
+        self.roads_open: tuple[tuple[int, ...], ...] = tuple(tuple(r) for r in c.roads)
+        self.roads_shut: tuple[tuple[int, ...], ...] = tuple(
+            tuple(y for y in r if {x, y} != {b0, b1}) for x, r in enumerate(c.roads))
+        self.ports = [x for x in range(self.n) if c.port[x]]
+        self.majors = ([x for x in range(self.n) if c.major[x] == P],
+                       [x for x in range(self.n) if c.major[x] == G])
+        self.city = dict(c.city)
+        self.abydos = c.city["Abydos"]
+        self.sparta = c.city["Sparta"]
+        self.athenai = c.city["Athenai"]
+        self.thebai = c.city["Thebai"]
+        self.asia = frozenset(self.majors[P])
+        self.total_armies = tuple(c.armies)
+        self.total_fleets = tuple(c.fleets)
+        # Tables over sets of cities (bit masks): neighbours by road (bridge shut, open),
+        # points and amphorae.
+        full = 1 << self.n
+        self.all = full - 1
+        self.major_mask = (sum(1 << x for x in self.majors[P]), sum(1 << x for x in self.majors[G]))
+        self.asia_mask = self.major_mask[P]
+        self.port_mask = sum(1 << x for x in self.ports)
+        near: list[list[int]] = []
+        for rd in (self.roads_shut, self.roads_open):
+            adj = [sum(1 << y for y in rd[x]) for x in range(self.n)]
+            table = [0] * full
+            for mask in range(1, full):
+                low = mask & -mask
+                table[mask] = table[mask ^ low] | adj[low.bit_length() - 1]
+            near.append(table)
+        self.near = near
+        self.points_of = [0] * full
+        self.amph_of = [0] * full
+        for mask in range(1, full):
+            low = mask & -mask
+            x = low.bit_length() - 1
+            self.points_of[mask] = self.points_of[mask ^ low] + self.pts[x]
+            self.amph_of[mask] = self.amph_of[mask ^ low] + self.amph[x]
+
+
+class Pos:
+    """Armies and fleets per side and city, the bridge, reserves."""
+
+    __slots__ = ("acro", "arm", "bridge", "flt", "res", "resf")
+
+    def __init__(self, arm: list[list[int]], flt: list[list[int]], bridge: bool,
+                 res: list[int], resf: list[int], acro: bool) -> None:
+        self.arm = arm
+        self.flt = flt
+        self.bridge = bridge
+        self.res = res
+        self.resf = resf
+        self.acro = acro
+
+    def copy(self) -> Pos:
+        return Pos([self.arm[0][:], self.arm[1][:]], [self.flt[0][:], self.flt[1][:]],
+                   self.bridge, self.res[:], self.resf[:], self.acro)
+
+    def key(self) -> tuple[Any, ...]:
+        return (*self.arm[0], *self.arm[1], *self.flt[0], *self.flt[1], self.bridge, self.acro)
+
+
+def ctrl(m: Map, arm: list[list[int]], side: int, x: int) -> bool:
+    if arm[side][x]:
+        return True
+    if arm[1 - side][x]:
+        return False
+    return m.major[x] == side
+
+
+def roads(m: Map, pos: Pos) -> tuple[tuple[int, ...], ...]:
+    return m.roads_open if pos.bridge else m.roads_shut
+
+
+def land_dests(m: Map, pos: Pos, side: int, origin: int) -> list[int]:
+    """Where a land group from `origin` may go (through cities its side controls)."""
+    rd = roads(m, pos)
+    arm = pos.arm
+    seen = {origin}
+    frontier = [origin]
+    out = []
+    while frontier:
+        x = frontier.pop()
+        for y in rd[x]:
+            if y in seen:
+                continue
+            seen.add(y)
+            out.append(y)
+            if not arm[1 - side][y] and (arm[side][y] or m.major[y] == side):
+                frontier.append(y)
+    return out
+
+
+_DESTS: dict[tuple[int, bool, int, int], tuple[int, ...]] = {}
+_DEST_MASKS: dict[tuple[bool, int, int], int] = {}
+
+
+def dests_cached(m: Map, bridge: bool, passable: int, origin: int) -> tuple[int, ...]:
+    """`land_dests` by the set of cities the mover may pass through (a bit mask)."""
+    key = (id(m), bridge, passable, origin)
+    got = _DESTS.get(key)
+    if got is not None:
+        return got
+    rd = m.roads_open if bridge else m.roads_shut
+    seen = {origin}
+    frontier = [origin]
+    out = []
+    while frontier:
+        x = frontier.pop()
+        for y in rd[x]:
+            if y not in seen:
+                seen.add(y)
+                out.append(y)
+                if passable >> y & 1:
+                    frontier.append(y)
+    got = _DESTS[key] = tuple(out)
+    return got
+
+
+_BITS = [1 << x for x in range(64)]
+
+
+def _mask(units: list[int]) -> int:
+    """The cities where `units` are (a bit mask)."""
+    return sum(compress(_BITS, units))
+
+
+def supplied_mask(m: Map, near: list[int], arm_me: int, arm_opp: int, flt_me: int,
+                  flt_opp: int, side: int) -> int:
+    """Cities in supply for `side` (rules 8.2: lines of communication), as a bit mask."""
+    opp_ctrl = arm_opp | (m.major_mask[1 - side] & ~arm_me)
+    majors = m.major_mask[side] & ~arm_opp  # the own major cities it controls
+    reach = majors
+    open_ = m.all & ~opp_ctrl
+    while True:
+        more = (reach | near[reach]) & (open_ | majors)
+        if more == reach:
+            break
+        reach = more
+    if majors & ~flt_opp:
+        reach |= flt_me
+    return reach
+
+
+def project(m: Map, pos: Pos, masks: tuple[int, int, int, int] | None = None
+            ) -> tuple[int, int, int, int]:
+    """The coming scoring after supply: (Persian points, Greek points, automatic winner or
+    -1, Persian armies outside Asia that supply will feed). `masks`: the cities holding
+    Persian armies, Greek armies, Persian fleets, Greek fleets, if already known."""
+    near = m.near[1 if pos.bridge else 0]
+    if masks is None:
+        masks = (_mask(pos.arm[P]), _mask(pos.arm[G]), _mask(pos.flt[P]), _mask(pos.flt[G]))
+    ap, ag, fp, fg = masks
+    ap &= supplied_mask(m, near, ap, ag, fp, fg, P)
+    ag &= supplied_mask(m, near, ag, ap, fg, fp, G)
+    cp = ap | (m.major_mask[P] & ~ag)
+    cg = ag | (m.major_mask[G] & ~ap)
+    gmaj = m.major_mask[G]
+    if cp & gmaj == gmaj:
+        return 0, 0, P, 0
+    pmaj = m.major_mask[P]
+    if cg & pmaj == pmaj:
+        return 0, 0, G, 0
+    burnt = (1 << m.athenai) if pos.acro else 0
+    outside = ap & ~m.asia_mask
+    fed = 0
+    if outside:
+        arm = pos.arm[P]
+        fed = min(sum(arm[x] for x in range(m.n) if outside >> x & 1), m.amph_of[outside])
+    return m.points_of[cp & ~burnt], m.points_of[cg & ~burnt], -1, fed
+
+
+# -- the agent's view of the game ------------------------------------------------------------
+
+class Ctx:
+    """What this seat knows, and how it values positions."""
+
+    def __init__(self, game: Any, m: Map, v: JSON, seat: int) -> None:
+        self.game = game
+        self.m = m
+        self.v = v
+        self.me = seat
+        self.opp = 1 - seat
+        self.sign = 1.0 if seat == P else -1.0
+        self.campaign: int = v["campaign"]
+        self.score: int = v["score"]
+        cities = v["cities"]
+        arm = [[c["armies"]["persia"] for c in cities], [c["armies"]["greece"] for c in cities]]
+        flt = [[c["fleets"]["persia"] for c in cities], [c["fleets"]["greece"] for c in cities]]
+        r = v["reserve"]
+        self.pos = Pos(arm, flt, bool(v["bridge"]),
+                       [r["persia"]["armies"], r["greece"]["armies"]],
+                       [r["persia"]["fleets"], r["greece"]["fleets"]], bool(v["acropolis"]))
+        hands = v["hands"]
+        side_name = ("persia", "greece")
+        self.hand: list[int] = list(hands[side_name[seat]]["cards"] or [])
+        self.counts: list[int] = [hands["persia"]["count"], hands["greece"]["count"]]
+        self.opp_cards: list[int] | None = hands[side_name[self.opp]]["cards"]
+        self.discard: list[int] = list(v["discard"])
+        self.once_used: set[str] = set(v["once_used"])
+        self.carneia: bool = bool(v["carneia"])
+        self.kings: int = v["kings_dead"]
+        self.phase: str = v["phase"]
+        # Cards whose place we do not know: the draw pile and the other hand.
+        self.unknown = [k for k in range(1, 17) if k not in self.hand and k not in self.discard]
+        self.q_defence = self._greek_defence_chance()
+        self.next_side = self.opp  # who is expected to move after the decision being valued
+        self.cards_after = [self.counts[0], self.counts[1]]
+        self._cache: dict[tuple[Any, ...], float] = {}
+        self._pwin: dict[tuple[int, bool, int, int, int], float] = {}
+
+    # -- knowledge about cards
+
+    def p_holds(self, card: int) -> float:
+        """P(the opponent holds `card`), from what this seat has seen."""
+        if self.opp_cards is not None:
+            return 1.0 if card in self.opp_cards else 0.0
+        if card not in self.unknown or not self.unknown:
+            return 0.0
+        return min(1.0, self.counts[self.opp] / len(self.unknown))
+
+    def _greek_defence_chance(self) -> float:
+        """For Persia: P(Greece answers a land attack with 3 dice). For Greece: 1 if it
+        holds a card that does."""
+        cards = []
+        if "Miltiades" not in self.once_used:
+            cards.append(4)
+        if not self.carneia:
+            cards.append(15)
+        if self.me == G:
+            return 1.0 if any(k in self.hand for k in cards) else 0.0
+        q = 1.0
+        for k in cards:
+            q *= 1 - self.p_holds(k)
+        return 1 - q
+
+    def greek_attack_dice(self) -> int:
+        """Greek dice when Greece (this seat) attacks by land: Miltiades if held."""
+        if self.me == G and 4 in self.hand and "Miltiades" not in self.once_used:
+            return 3
+        return 0
+
+    def locked(self, side: int) -> int:
+        return self.m.sparta if (self.carneia and side == G) else -1
+
+    # -- battles as positions
+
+    def land_battle(self, att: int, city: int, a: int, d: int, gdice: int = -1,
+                    cavalry: bool = False) -> tuple[float, ...]:
+        """Summary of a land battle; gdice -1: Greek reactions as this seat expects them."""
+        cap = 6 if cavalry else (5 if city in self.m.asia else 4)
+        if gdice >= 0:
+            return battle(a, d, att == P, gdice, cap)
+        if att == G:
+            return battle(a, d, False, self.greek_attack_dice() if self.me == G else 0, cap)
+        base = battle(a, d, True, 0, cap)
+        return _mix(base, battle(a, d, True, 3, cap), self.q_defence)
+
+    def naval_battle(self, att: int, city: int, a: int, d: int) -> tuple[float, ...]:
+        return battle(a, d, att == P, 0, 5 if city in self.m.asia else 4)
+
+    # -- valuing positions
+
+    def util(self, total: float) -> float:
+        t = max(-6.0, min(6.0, total))
+        return t + SIGN_PULL.get(self.campaign, 1.0) * math.tanh(0.8 * t)
+
+    def value(self, pos: Pos, delta: int = 0) -> float:
+        """This seat's value of `pos` (`delta`: score points already added by an event)."""
+        key = (*pos.key(), delta, self.next_side, *self.cards_after)
+        got = self._cache.get(key)
+        if got is not None:
+            return got
+        m = self.m
+        arm, flt = pos.arm, pos.flt
+        masks = (_mask(arm[P]), _mask(arm[G]), _mask(flt[P]), _mask(flt[G]))
+        pp, gp, auto, fed = project(m, pos, masks)
+        if auto == P:
+            val = WIN
+        elif auto == G:
+            val = -WIN
+        else:
+            val = self.util(self.score + delta + pp - gp)
+        late = 1.0 if self.campaign < 5 else 0.35
+        asia = sum(arm[P][x] for x in m.asia)
+        val += late * (ARMY[P] * (asia + fed) + FLEET[P] * sum(flt[P])
+                       - ARMY[G] * sum(arm[G]) - FLEET[G] * sum(flt[G]))
+        if auto < 0:
+            for side in (P, G):
+                w = self._threat_weight(side)
+                if w > 0:
+                    g = self.best_gain(pos, side, masks)
+                    val += w * g if side == P else -w * g
+        val *= self.sign
+        self._cache[key] = val
+        return val
+
+    def _threat_weight(self, side: int) -> float:
+        if self.cards_after[side] <= 0:
+            return THREAT_IDLE if self.campaign < 5 else 0.0
+        return THREAT_NEXT if side == self.next_side else THREAT_LATER
+
+    def best_gain(self, pos: Pos, side: int, masks: tuple[int, int, int, int]) -> float:
+        """About how many points `side`'s best single attack would swing: for each city,
+        the strongest stack that can reach it by land, or land there from the sea."""
+        m = self.m
+        opp = 1 - side
+        mine, theirs = pos.arm[side], pos.arm[opp]
+        mine_m, theirs_m = masks[side], masks[opp]
+        locked = self.locked(side)
+        bridge = pos.bridge
+        reach = [0] * m.n
+        passable = (mine_m | m.major_mask[side]) & ~theirs_m
+        stacks = sorted(((mine[o], o) for o in compress(range(m.n), mine) if o != locked),
+                        reverse=True)
+        covered = 0
+        for a, o in stacks:
+            key = (bridge, passable, o)
+            dm = _DEST_MASKS.get(key)
+            if dm is None:
+                dm = 0
+                for d in dests_cached(m, bridge, passable, o):
+                    dm |= 1 << d
+                _DEST_MASKS[key] = dm
+            new = dm & ~covered
+            covered |= dm
+            while new:
+                low = new & -new
+                new ^= low
+                reach[low.bit_length() - 1] = a
+        if masks[2 + side]:
+            fl = pos.flt[side]
+            their_flt = pos.flt[opp]
+            for o in m.ports:
+                f = fl[o]
+                if not f or not mine[o] or (side == G and self.carneia and o == m.sparta):
+                    continue
+                c = min(f, 3, mine[o])
+                for d in m.ports:
+                    if d == o or c <= reach[d]:
+                        continue
+                    ef = their_flt[d]
+                    if ef and self.p_win(side, d, f, ef, SEA) < 0.3:
+                        continue
+                    reach[d] = c
+                    covered |= 1 << d
+        best = 0.0
+        pts = m.pts
+        major = m.major
+        targets = covered & ~mine_m
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            d = low.bit_length() - 1
+            if theirs[d]:
+                p = self.p_win(side, d, reach[d], theirs[d], LAND)
+                g = p * 2 * pts[d]
+            elif major[d] == opp:
+                p = 1.0
+                g = 2.0 * pts[d]
+            elif major[d] == side:
+                continue
+            else:
+                p = 1.0
+                g = float(pts[d])
+            if major[d] == opp:  # and the enemy's other major city: an automatic victory
+                for x in m.majors[opp]:
+                    if x != d and (mine[x] or (not theirs[x] and major[x] == side)):
+                        g += p * AUTO_THREAT
+            if g > best:
+                best = g
+        return best
+
+    def p_win(self, att: int, city: int, a: int, d: int, kind: int) -> float:
+        key = (att, city in self.m.asia, a, d, kind)
+        got = self._pwin.get(key)
+        if got is None:
+            if kind == LAND:
+                got = self.land_battle(att, city, a, d)[0]
+            else:
+                got = self.naval_battle(att, city, a, d)[0]
+            self._pwin[key] = got
+        return got
+
+
+# -- moves -----------------------------------------------------------------------------------
+
+Move = tuple[int, int, int, int, int]  # mode, origin, count (armies or fleets), carry, dest
+
+
+def _counts(n: int) -> list[int]:
+    return sorted({c for c in (1, n // 2, n - 1, n) if 1 <= c <= n})
+
+
+class Planner:
+    """Enumerates and values whole moves for one seat."""
+
+    def __init__(self, ctx: Ctx, plans: dict[tuple[Any, ...], tuple[float, Move]]) -> None:
+        self.ctx = ctx
+        self.m = ctx.m
+        self.plans = plans  # the best whole move found, per position, for its later steps
+
+    def moves(self, side: int, kind: int, flag: int, exclude: int = -1) -> list[Move]:
+        ctx, m, pos = self.ctx, self.m, self.ctx.pos
+        out: list[Move] = []
+        rd = roads(m, pos)
+        opp = 1 - side
+        if kind != FLEETS_ONLY:
+            locked = ctx.locked(side)
+            for o in range(m.n):
+                n = pos.arm[side][o]
+                if not n or o == locked or not rd[o]:
+                    continue
+                dests = land_dests(m, pos, side, o)
+                counts = [1] if flag == LEONIDAS else _counts(n)
+                for c in counts:
+                    for d in dests:
+                        out.append((LAND, o, c, 0, d))
+        if kind != LAND_ONLY:
+            for o in m.ports:
+                f = pos.flt[side][o]
+                if not f or o == exclude:
+                    continue
+                groups = {(f, 0)}
+                top = self.max_carry(side, o, f, kind, flag)
+                if top:
+                    groups |= {(f, top), (top, top)}
+                for nf, c in groups:
+                    for d in m.ports:
+                        if d == o:
+                            continue
+                        if not c and not (pos.flt[opp][d] or m.major[d] == side
+                                          or (pos.arm[side][d] and not pos.flt[side][d])):
+                            continue  # an empty fleet goes to fight, to supply or home
+                        out.append((SEA, o, nf, c, d))
+        return out
+
+    def max_carry(self, side: int, origin: int, nf: int, kind: int, flag: int) -> int:
+        if kind == FLEETS_ONLY or flag == THEMISTOCLES_MOVE:
+            return 0
+        if self.ctx.carneia and side == G and origin == self.m.sparta:
+            return 0
+        return min(nf, 3, self.ctx.pos.arm[side][origin])
+
+    def value(self, mv: Move, side: int, flag: int) -> float:
+        mode, o, n, c, d = mv
+        pos = self.ctx.pos.copy()
+        if mode == LAND:
+            pos.arm[side][o] -= n
+            return self.land_arrive(pos, side, d, n, flag)
+        pos.flt[side][o] -= n
+        pos.arm[side][o] -= c
+        return self.sea_arrive(pos, side, o, d, n, c)
+
+    def land_arrive(self, pos: Pos, side: int, d: int, n: int, flag: int,
+                    gdice: int = -1, cavalry: bool | None = None) -> float:
+        """The value of `n` armies of `side` arriving by land (or landing) in `d`."""
+        ctx = self.ctx
+        opp = 1 - side
+        e = pos.arm[opp][d]
+        if not e:
+            pos.arm[side][d] += n
+            self._bridge_burnt(pos, side, d)
+            return ctx.value(pos)
+        if flag == LEONIDAS and gdice < 0:
+            gdice = 2
+        cav = flag == CAVALRY if cavalry is None else cavalry
+        s = ctx.land_battle(side, d, n, e, gdice, cav)
+        total = 0.0
+        scoring = flag in (GREAT_KING, EVANGELION)
+        sgn = 1 if side == P else -1
+        if s[0] > 0:
+            w = pos.copy()
+            w.arm[opp][d] = 0
+            w.arm[side][d] = max(1, round(s[1]))
+            self._bridge_burnt(w, side, d)
+            total += s[0] * ctx.value(w, sgn if scoring else 0)
+        if s[2] > 0:
+            lo = pos.copy()
+            lo.arm[opp][d] = max(1, round(s[3]))
+            total += s[2] * ctx.value(lo, -sgn if scoring else 0)
+        if s[4] > 0:
+            z = pos.copy()
+            z.arm[opp][d] = 0
+            delta = 0
+            if scoring:  # nobody left: the mover gains a point, and loses one without control
+                delta = sgn * (1 - (0 if self.m.major[d] == side else 1))
+            total += s[4] * ctx.value(z, delta)
+        return total
+
+    def _bridge_burnt(self, pos: Pos, side: int, d: int) -> None:
+        if side == G and pos.bridge and d == self.m.abydos and pos.arm[G][d]:
+            pos.bridge = False
+
+    def sea_arrive(self, pos: Pos, side: int, origin: int, d: int, nf: int, c: int) -> float:
+        """The value of a naval group (already gone from `origin`) arriving in `d`."""
+        ctx = self.ctx
+        opp = 1 - side
+        ef = pos.flt[opp][d]
+        if not ef:
+            pos.flt[side][d] += nf
+            if c:
+                return self.land_arrive(pos, side, d, c, 0)
+            self._bridge_burnt(pos, side, d)
+            return ctx.value(pos)
+        s = ctx.naval_battle(side, d, nf, ef)
+        total = 0.0
+        if s[0] > 0:
+            w = pos.copy()
+            w.flt[opp][d] = 0
+            fs = max(1, round(s[1]))
+            w.flt[side][d] = fs
+            carried = min(c, fs)
+            total += s[0] * (self.land_arrive(w, side, d, carried, 0) if carried
+                             else ctx.value(w))
+        if s[2] > 0:
+            lo = pos.copy()
+            lo.flt[opp][d] = max(1, round(s[3]))
+            total += s[2] * ctx.value(lo)
+        if s[4] > 0:
+            z = pos.copy()
+            z.flt[opp][d] = 0
+            total += s[4] * ctx.value(z)
+        return total
+
+    def best(self, side: int, kind: int, flag: int, exclude: int = -1,
+             keep: Callable[[Move], bool] | None = None) -> tuple[float, Move | None]:
+        best_v, best_m = -math.inf, None
+        for mv in self.moves(side, kind, flag, exclude):
+            if keep is not None and not keep(mv):
+                continue
+            val = self.value(mv, side, flag)
+            if val > best_v + 1e-9:
+                best_v, best_m = val, mv
+        if keep is None and best_m is not None:
+            self.plans[self.plan_key(side, kind, flag, exclude)] = (best_v, best_m)
+        return best_v, best_m
+
+    def plan_key(self, side: int, kind: int, flag: int, exclude: int) -> tuple[Any, ...]:
+        return (side, kind, flag, exclude, *self.ctx.pos.key())
+
+
+# -- the agent -------------------------------------------------------------------------------
+
+_MAPS: dict[str, Map] = {}
+
+
+def _map(game: Any) -> Map:
+    key = str(game.components_digest)
+    m = _MAPS.get(key)
+    if m is None:
+        m = _MAPS[key] = Map(game.components)
+    return m
 
 
 class Heuristic:
+    """A rule-based agent for Persia or Greece (`--agent heuristic`)."""
+
     name = "heuristic"
 
     def __init__(self, **params: Any) -> None:
-        pass
+        if params:
+            raise ValueError(f"the heuristic agent takes no parameters, not {sorted(params)}")
+        self._plans: dict[tuple[Any, ...], tuple[float, Move]] = {}
 
     def act(self, game: Any, state: Any, rng: random.Random) -> Any:
+        seat = game.to_act(state)
         legal = game.legal(state)
-        return legal[int(rng.random() * len(legal))]
+        if len(legal) == 1:
+            return legal[0]
+        v = game.view(state, seat)
+        texts = {game.format(a): a for a in legal}
+        ctx = Ctx(game, _map(game), v, seat)
+        if len(self._plans) > 64:
+            self._plans.clear()
+        handler = getattr(self, "_" + str(v["phase"]).replace("-", "_"), None)
+        choice = handler(ctx, texts) if handler is not None else None
+        if choice is None or choice not in texts:
+            return legal[0]
+        return texts[choice]
+
+    # -- Preparation
+
+    def _prep_buy(self, ctx: Ctx, texts: dict[str, Any]) -> str:
+        talents = ctx.v["talents"] or 0
+        most = max(int(t.split()[1]) for t in texts)
+        if ctx.me == P:
+            want = P_CARDS
+            if self._wants_bridge(ctx):
+                want = min(P_CARDS_BRIDGE, talents - 6)
+        else:
+            hand = len(ctx.hand)
+            want = max(1, min(G_CARDS_MAX, G_HAND_TARGET - hand))
+            want = min(want, talents - 2)
+        return f"buy {max(0, min(want, most))}"
+
+    def _wants_bridge(self, ctx: Ctx) -> bool:
+        pos = ctx.pos
+        return (not pos.bridge and BRIDGE_FROM <= ctx.campaign <= BRIDGE_UNTIL
+                and ctrl(ctx.m, pos.arm, P, ctx.m.abydos) and (ctx.v["talents"] or 0) >= 6)
+
+    def _prep_build(self, ctx: Ctx, texts: dict[str, Any]) -> str:
+        if "bridge" in texts and ctx.me == P and self._wants_bridge(ctx):
+            return "bridge"
+        ctx.next_side = P if PREP_NEXT_PERSIA else ctx.opp  # Persia opens the Operations
+        ctx.cards_after = [max(c, 3) for c in ctx.counts]  # both will hold cards
+        base = ctx.value(ctx.pos)
+        best, best_gain = "done", -math.inf
+        m = ctx.m
+        fleet_price = 2 if ctx.me == P else 1
+        for t in texts:
+            verb, _, name = t.partition(" ")
+            if verb not in ("army", "fleet"):
+                continue
+            x = m.city[name]
+            pos = ctx.pos.copy()
+            if verb == "army":
+                pos.arm[ctx.me][x] += 1
+                pos.res[ctx.me] -= 1
+                price = 1
+            else:
+                pos.flt[ctx.me][x] += 1
+                pos.resf[ctx.me] -= 1
+                price = fleet_price
+            gain = (ctx.value(pos) - base) / price
+            if gain > best_gain + 1e-9:
+                best, best_gain = t, gain
+        return best
+
+    # -- Operations
+
+    def _operations(self, ctx: Ctx, texts: dict[str, Any]) -> str:
+        me = ctx.me
+        ctx.cards_after = list(ctx.counts)
+        ctx.cards_after[me] -= 1
+        ctx.next_side = ctx.opp if ctx.counts[ctx.opp] else me
+        plan = Planner(ctx, self._plans)
+        base = ctx.value(ctx.pos)
+        move_value = -math.inf
+        if any(t.startswith("move ") for t in texts):
+            move_value = plan.best(me, 0, 0)[0]
+        options: list[tuple[float, str]] = []
+        events: dict[int, float] = {}
+        for t in texts:
+            verb, _, arg = t.partition(" ")
+            if verb == "event":
+                k = int(arg)
+                events[k] = self._event_value(ctx, plan, k)
+        for t in texts:
+            verb, _, arg = t.partition(" ")
+            if verb not in ("event", "move"):
+                continue
+            k = int(arg)
+            gain = (events[k] if verb == "event" else move_value) - base
+            options.append((gain - self._hold_value(ctx, k, max(0.0, events.get(k, base) - base)),
+                            t))
+        if not options:
+            return "pass"
+        options.sort(key=lambda o: -o[0])
+        gain, best = options[0]
+        threshold = 0.05 if me == P else 0.15
+        if ctx.campaign == 5 or me == P:
+            threshold = 0.02
+        return best if gain > threshold else "pass"
+
+    def _hold_value(self, ctx: Ctx, k: int, event_gain: float) -> float:
+        """What keeping card `k` is worth (given its event's gain now)."""
+        if ctx.me == P:
+            hold = 0.45 * event_gain
+            if k == 5 and ctx.kings < 2:
+                hold += 0.35
+            return hold
+        keep = GREEK_KEEP.get(k, 0.3)
+        once = GREEK_ONCE.get(k)
+        if once is not None and once in ctx.once_used:
+            keep = 0.25
+        if k in SPARTA_CARDS and ctx.carneia and k in GREEK_REACTIONS:
+            keep *= 0.6
+        if ctx.campaign == 5 and k not in GREEK_REACTIONS:
+            keep = 0.0
+        return max(keep * 0.8, 0.6 * event_gain)
+
+    def _event_value(self, ctx: Ctx, plan: Planner, k: int) -> float:
+        """The expected value of playing card `k`'s event now."""
+        m, pos = ctx.m, ctx.pos
+        base = ctx.value(pos)
+        if ctx.me == P:
+            if k == 1:
+                return plan.best(P, LAND_ONLY, CAVALRY)[0]
+            if k == 7:
+                return plan.best(P, LAND_ONLY, GREAT_KING)[0]
+            if k in TRIBUTE:
+                best = -math.inf
+                for x in range(m.n):
+                    if ctrl(m, pos.arm, P, x) or ctrl(m, pos.arm, G, x):
+                        continue
+                    p2 = pos.copy()
+                    p2.arm[P][x] += 1
+                    p2.res[P] -= 1
+                    val = ctx.value(p2)
+                    best = max(best, val - 0.6 * ctx.p_holds(12) * (val - base))
+                return best
+            greek_hand: int = ctx.counts[G]
+            if k == 4:  # Carneia Festival
+                spartans = pos.arm[G][m.sparta]
+                return base + (0.25 + 0.12 * min(spartans, 3) if greek_hand else 0.1)
+            if k == 6:
+                return base + (0.45 if greek_hand else -1)
+            if k == 9:
+                return base + (0.7 if greek_hand else -1)
+            if k == 10:
+                return base + 0.2 * min(greek_hand, 3) * 0.4
+            if k == 8:
+                best = -math.inf
+                for x in m.majors[P]:
+                    p2 = pos.copy()
+                    if p2.arm[G][x]:
+                        p2.res[G] += p2.arm[G][x]
+                        p2.arm[G][x] = 0
+                    else:
+                        n = min(3, p2.res[P])
+                        if not n:
+                            continue
+                        p2.arm[P][x] += n
+                        p2.res[P] -= n
+                    best = max(best, ctx.value(p2))
+                return best
+            if k == 12:
+                th = m.thebai
+                p2 = pos.copy()
+                if p2.arm[G][th]:
+                    refuge = m.athenai if ctrl(m, p2.arm, G, m.athenai) else m.sparta
+                    p2.arm[G][refuge] += p2.arm[G][th]
+                    p2.arm[G][th] = 0
+                if p2.res[P]:
+                    p2.arm[P][th] += 1
+                    p2.res[P] -= 1
+                return ctx.value(p2)
+            if k == 15:
+                p2 = pos.copy()
+                p2.acro = True
+                return ctx.value(p2) + 0.4
+            if k == 16:
+                return base + 0.15
+            return -math.inf
+        # Greece
+        if k == 1:
+            return base + (1.6 if ctx.campaign < 5 else 1.0)
+        if k == 2:
+            best = -math.inf
+            for x in m.majors[P]:
+                if pos.arm[P][x]:
+                    p2 = pos.copy()
+                    p2.arm[P][x] -= 1
+                    best = max(best, ctx.value(p2))
+            return best
+        if k == 3:
+            best = -math.inf
+            for x in m.ports:
+                if pos.flt[P][x]:
+                    p2 = pos.copy()
+                    p2.flt[P][x] -= 1
+                    best = max(best, ctx.value(p2))
+            return best
+        if k == 16:
+            best = -math.inf
+            for x in range(m.n):
+                if pos.arm[P][x]:
+                    p2 = pos.copy()
+                    p2.arm[P][x] -= 1
+                    best = max(best, ctx.value(p2))
+            return best
+        if k == 7:
+            rest = [c for c in ctx.hand if c != 7]
+            worth = sum(self._hold_value(ctx, c, 0.0) for c in rest)
+            return base + 0.5 * (len(rest) + 1) - worth
+        if k == 8:
+            return plan.best(G, LAND_ONLY, LEONIDAS)[0] - 0.4
+        if k == 10:
+            return plan.best(G, LAND_ONLY, EVANGELION)[0]
+        if k == 11:
+            p2 = pos.copy()
+            p2.arm[G][m.sparta] += 1
+            return ctx.value(p2)
+        if k == 13:
+            return max(base, plan.best(G, FLEETS_ONLY, 0)[0]) + 0.05
+        if k == 14:
+            return base + 0.28 * pos.resf[G]
+        return -math.inf
+
+    # -- the steps of a move
+
+    def _move(self, ctx: Ctx, texts: dict[str, Any]) -> str | None:
+        mv = ctx.v["move"]
+        if not mv:
+            return None
+        side = ctx.me
+        kind, flag, exclude = mv[MV_KIND], mv[FLAG], mv[EXCLUDE]
+        ctx.cards_after = list(ctx.counts)
+        ctx.next_side = ctx.opp if ctx.counts[ctx.opp] else side
+        plan = Planner(ctx, self._plans)
+        phase = ctx.phase
+        if flag == THEMISTOCLES_MOVE:
+            return self._themistocles_move(ctx, texts, mv)
+
+        def fits(x: Move) -> bool:
+            if phase == "move-origin":
+                return True
+            if x[0] != mv[MODE] or x[1] != mv[ORIGIN]:
+                return False
+            if phase in ("move-carry", "move-destination"):
+                if flag == LEONIDAS and x[0] == LAND:
+                    return x[2] == 1
+                if x[2] != mv[COUNT]:
+                    return False
+            return not (phase == "move-destination" and x[0] == SEA and x[3] != mv[CARRY])
+
+        cached = self._plans.get(plan.plan_key(side, kind, flag, exclude))
+        best: Move | None
+        if cached is not None and fits(cached[1]):
+            val, best = cached
+        else:
+            val, best = plan.best(side, kind, flag, exclude, fits)
+            if best is not None and phase == "move-origin":
+                self._plans[plan.plan_key(side, kind, flag, exclude)] = (val, best)
+        if "skip" in texts:
+            ctx_val = ctx.value(ctx.pos)
+            if best is None or val <= ctx_val:
+                return "skip"
+        if best is None:
+            return None
+        mode, o, n, c, d = best
+        name = ctx.m.names
+        if phase == "move-origin":
+            return f"{'land' if mode == LAND else 'sea'} {name[o]}"
+        if phase == "move-count":
+            if mode == LAND:
+                return f"armies {n}"
+            return f"fleets {n}"
+        if phase == "move-carry":
+            return f"carry {c}"
+        return f"to {name[d]}"
+
+    _move_origin = _move
+    _move_count = _move
+    _move_carry = _move
+    _move_destination = _move
+
+    def _themistocles_move(self, ctx: Ctx, texts: dict[str, Any], mv: list[int]) -> str | None:
+        """Greek fleets join the defence of the Persian destination: the biggest group."""
+        m, pos = ctx.m, ctx.pos
+        dest = mv[EXCLUDE]
+        phase = ctx.phase
+        if phase == "move-origin":
+            best = max((x for x in m.ports if pos.flt[G][x] and x != dest),
+                       key=lambda x: pos.flt[G][x], default=None)
+            return None if best is None else f"sea {m.names[best]}"
+        if phase == "move-count":
+            return f"fleets {pos.flt[G][mv[ORIGIN]]}"
+        return f"to {m.names[dest]}"
+
+    # -- reactions
+
+    def _reaction(self, ctx: Ctx, texts: dict[str, Any]) -> str:
+        w = ctx.v["window"]
+        reacts = [t for t in texts if t.startswith("react")]
+        if not reacts:
+            return "decline"
+        if w in (W_ARTEMISIA, W_MOLON):
+            return reacts[0]
+        bt = ctx.v["battle"]
+        pos, m = ctx.pos, ctx.m
+        ctx.cards_after = list(ctx.counts)
+        ctx.next_side = ctx.opp
+        plan = Planner(ctx, self._plans)
+        if w == W_IMMORTALS and bt:
+            city = bt[CITY]
+            n = min(3, bt[PSTART], pos.res[P])
+            if n <= 0:
+                return "decline"
+            g = pos.arm[G][city]
+            now = ctx.value(pos)
+            p2 = pos.copy()
+            p2.arm[G][city] = 0
+            p2.arm[P][city] = n
+            cap = 6 if bt[CAV] else (5 if city in m.asia else 4)
+            s = battle(n, g, True, bt[GDICE], cap)
+            if bt[ATT] == G:  # Persia defends: the Greeks attack the restored armies
+                s = battle(g, n, False, bt[GDICE], cap)
+                s = (s[2], s[3], s[0], s[1], s[4])
+            w_pos = pos.copy()
+            w_pos.arm[G][city] = 0
+            w_pos.arm[P][city] = max(1, round(s[1]))
+            later = s[0] * ctx.value(w_pos) + (1 - s[0]) * now
+            return "react 5" if later - now > 0.3 else "decline"
+        if w in (W_PRE_PERSIAN_LAND, W_GREEK_LAND) and bt:
+            return self._battle_reaction(ctx, texts, bt)
+        if w == W_PERSIAN_NAVAL and "react 5" in texts:
+            return self._themistocles(ctx, plan)
+        return "decline"
+
+    def _battle_reaction(self, ctx: Ctx, texts: dict[str, Any], bt: list[int]) -> str:
+        """Miltiades, 300 Spartans, Pausanias: the best odds for what they cost."""
+        city, att = bt[CITY], bt[ATT]
+        pos, m = ctx.pos, ctx.m
+        a, d = pos.arm[att][city], pos.arm[1 - att][city]
+        cav = bool(bt[CAV])
+        cap = 6 if cav else (5 if city in m.asia else 4)
+        gd = bt[GDICE]
+        late = ctx.campaign < 5
+
+        def worth(gdice: int, capx: int) -> float:
+            return self._battle_end_value(ctx, pos, city, att, battle(a, d, att == P, gdice, capx))
+
+        options = {"decline": worth(gd, cap)}
+        if "react 4" in texts:
+            options["react 4"] = worth(3, cap) - (0.9 if late else 0.45)
+        if "react 15" in texts:
+            options["react 15"] = worth(3, cap) - (0.6 if late else 0.05)
+        if "react 6" in texts and cav:
+            options["react 6"] = worth(gd, 5 if city in m.asia else 4) - (0.2 if late else 0.0)
+        return max(options, key=lambda t: options[t])
+
+    def _themistocles(self, ctx: Ctx, plan: Planner) -> str:
+        mv = ctx.v["move"]
+        if not mv:
+            return "decline"
+        pos, m = ctx.pos, ctx.m
+        dest, nf, c = mv[DEST], mv[COUNT], mv[CARRY]
+        origin = mv[ORIGIN]
+        now = plan.sea_arrive(pos.copy(), P, origin, dest, nf, c)
+        src = max((x for x in m.ports if pos.flt[G][x] and x != dest),
+                  key=lambda x: pos.flt[G][x], default=None)
+        if src is None:
+            return "decline"
+        p2 = pos.copy()
+        p2.flt[G][dest] += p2.flt[G][src]
+        p2.flt[G][src] = 0
+        later = plan.sea_arrive(p2, P, origin, dest, nf, c) - 0.5
+        return "react 5" if later > now + 0.2 else "decline"
+
+    # -- battles
+
+    def _battle(self, ctx: Ctx, texts: dict[str, Any]) -> str:
+        bt = ctx.v["battle"]
+        if not bt:
+            return "continue"
+        me = ctx.me
+        pos, m = ctx.pos, ctx.m
+        city, att, kind = bt[CITY], bt[ATT], bt[KIND]
+        ctx.cards_after = list(ctx.counts)
+        ctx.next_side = G if ctx.v["active"] == "persia" else P
+        plan = Planner(ctx, self._plans)
+        options: dict[str, float] = {}
+        if kind == LAND:
+            a = pos.arm[att][city]
+            d = pos.arm[1 - att][city]
+            p2 = pos.copy()
+            p2.arm[att][city] = 0
+            if att == me:
+                options["continue"] = plan.land_arrive(
+                    p2, att, city, a, 0, gdice=bt[GDICE], cavalry=bool(bt[CAV]))
+            else:
+                cap = 6 if bt[CAV] else (5 if city in m.asia else 4)
+                s = battle(a, d, att == P, bt[GDICE], cap)
+                options["continue"] = self._battle_end_value(ctx, pos, city, att, s)
+        else:
+            a = pos.flt[att][city]
+            carried = bt[BT_CARRY]
+            p2 = pos.copy()
+            p2.flt[att][city] = 0
+            options["continue"] = plan.sea_arrive(p2, att, bt[FROM], city, a, carried)
+        for t in texts:
+            if not t.startswith("retreat"):
+                continue
+            by_sea = t.startswith("retreat by sea ")
+            name = t.removeprefix("retreat by sea ").removeprefix("retreat ")
+            to = m.city[name]
+            q = pos.copy()
+            if kind == LAND or me == att:
+                q.arm[me][to] += q.arm[me][city]
+                q.arm[me][city] = 0
+            if by_sea:
+                q.flt[me][to] += q.flt[me][city]
+                q.flt[me][city] = 0
+            if me == att and kind == SEA:
+                q.arm[me][to] += bt[BT_CARRY]
+            options[t] = ctx.value(q)
+        return max(options, key=lambda t: options[t])
+
+    def _battle_end_value(self, ctx: Ctx, pos: Pos, city: int, att: int,
+                      s: tuple[float, ...]) -> float:
+        total = 0.0
+        dfd = 1 - att
+        if s[0] > 0:
+            q = pos.copy()
+            q.arm[dfd][city] = 0
+            q.arm[att][city] = max(1, round(s[1]))
+            total += s[0] * ctx.value(q)
+        if s[2] > 0:
+            q = pos.copy()
+            q.arm[att][city] = 0
+            q.arm[dfd][city] = max(1, round(s[3]))
+            total += s[2] * ctx.value(q)
+        if s[4] > 0:
+            q = pos.copy()
+            q.arm[att][city] = q.arm[dfd][city] = 0
+            total += s[4] * ctx.value(q)
+        return total
+
+    # -- the bridge, event choices, supply
+
+    def _bridge(self, ctx: Ctx, texts: dict[str, Any]) -> str:
+        return "destroy bridge"
+
+    def _choose(self, ctx: Ctx, texts: dict[str, Any]) -> str | None:
+        m, pos = ctx.m, ctx.pos
+        top = ctx.discard[-1] if ctx.discard else 0
+        ctx.cards_after = list(ctx.counts)
+        ctx.next_side = ctx.opp
+        verbs = {t.partition(" ")[0] for t in texts}
+        if "pick" in verbs:  # Hippias: the Greek card Persia fears most
+            return max((t for t in texts if t.startswith("pick")),
+                       key=lambda t: self._greek_card_worth(ctx, int(t.split()[1])))
+        if "count" in verbs:
+            return max(texts, key=lambda t: int(t.split()[1]) if t.startswith("count") else -1)
+        if "discard" in verbs or "done" in verbs:  # Pacification
+            for t in sorted(texts):
+                if t.startswith("discard") and int(t.split()[1]) in (14, 11, 6, 10):
+                    return t
+            return "done"
+
+        def scored(t: str) -> float:
+            verb, _, name = t.partition(" ")
+            x = m.city[name]
+            q = pos.copy()
+            me = ctx.me
+            if verb == "remove":
+                if me == P or top in (4, 5, 8):  # a leader's or king's army to a portrait
+                    q.arm[me][x] -= 1
+                elif top == 3:
+                    q.flt[P][x] -= 1
+                else:
+                    q.arm[P][x] -= 1
+            elif me == P:
+                if top == 8 and q.arm[G][x]:
+                    q.arm[G][x] = 0
+                else:
+                    q.arm[P][x] += 3 if top == 8 else 1
+            elif top == 14:
+                q.flt[G][x] += 1
+            else:  # Defection of Thebes: the Greeks leave Thebai
+                q.arm[G][x] += q.arm[G][m.thebai]
+                q.arm[G][m.thebai] = 0
+                q.arm[P][m.thebai] += 1
+            return ctx.value(q)
+
+        cands = [t for t in texts if t.partition(" ")[0] in ("remove", "place")]
+        if not cands:
+            return None
+        return max(cands, key=scored)
+
+    def _greek_card_worth(self, ctx: Ctx, k: int) -> float:
+        once = GREEK_ONCE.get(k)
+        if once is not None and once in ctx.once_used:
+            return 0.2
+        if k in SPARTA_CARDS and ctx.carneia:
+            return GREEK_KEEP[k] * 0.7
+        return GREEK_KEEP.get(k, 0.3)
+
+    def _supply_keep(self, ctx: Ctx, texts: dict[str, Any]) -> str:
+        if ctx.me == P:
+            return "keep none"
+        return min((t for t in texts if t.startswith("discard")),
+                   key=lambda t: self._greek_card_worth(ctx, int(t.split()[1])))
+
+    def _supply_remove(self, ctx: Ctx, texts: dict[str, Any]) -> str:
+        m, pos = ctx.m, ctx.pos
+        ctx.cards_after = [0, 0]
+        me = ctx.me
+
+        def scored(t: str) -> float:
+            x = m.city[t.partition(" ")[2]]
+            q = pos.copy()
+            q.arm[me][x] -= 1
+            return ctx.value(q) + 0.01 * pos.arm[me][x]
+
+        return max(texts, key=scored)
+
