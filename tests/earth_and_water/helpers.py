@@ -41,7 +41,7 @@ def position(
                 s.flt[side][g.c.city[name]] = f
             s.res_arm[side] = g.c.armies[side] - sum(s.arm[side])
             s.res_flt[side] = g.c.fleets[side] - sum(s.flt[side])
-    s.hands = [list(hands[0]), list(hands[1])]
+    s.hands = [sorted(hands[0]), sorted(hands[1])]
     s.discard = list(discard or [])
     s.deck = [k for k in range(1, 17) if k not in s.hands[0] + s.hands[1] + s.discard]
     s.phase = OPS

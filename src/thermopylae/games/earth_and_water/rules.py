@@ -12,6 +12,7 @@ Legality has one source: `legal(state)`. `apply` accepts exactly the actions it 
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -272,7 +273,7 @@ class EarthAndWater(Moves, Battles, Events):
 
     def _next_draw(self, s: State, ev: Ev) -> None:
         if s.draws > 0 and not s.deck and s.discard:
-            s.deck, s.discard = s.discard, []  # RB 5.4: the discards are shuffled in
+            s.deck, s.discard = sorted(s.discard), []  # RB 5.4: the discards are shuffled in
             if ev is not None:
                 ev.append(Event("reshuffle", {}))
         if s.draws > 0 and s.deck:
@@ -283,7 +284,7 @@ class EarthAndWater(Moves, Battles, Events):
 
     def _drawn(self, s: State, card: int, ev: Ev) -> None:
         s.deck.remove(card)
-        s.hands[s.draw_to].append(card)
+        insort(s.hands[s.draw_to], card)  # hands and pile kept sorted: draws are by chance
         s.draws -= 1
         if ev is not None:
             ev.append(Event("draw", {"side": SIDES[s.draw_to]}))
@@ -408,7 +409,7 @@ class EarthAndWater(Moves, Battles, Events):
         self.pay_portrait(s, PERSIA, ev)
 
     def _k_after_sudden_death(self, s: State, ev: Ev, during: str) -> None:
-        s.deck.extend(s.discard)  # the draw pile and the discards are shuffled together
+        s.deck = sorted(s.deck + s.discard)  # the pile and the discards shuffled together
         s.discard = []
         if during == "operations":
             s.stack = []

@@ -92,7 +92,7 @@ def state_from_json(g: EarthAndWater, data: Mapping[str, Any]) -> State:
     s.res_arm, s.res_flt, s.portraits = list(f.reserve_armies), list(f.reserve_fleets), \
         list(f.portraits)
     s.kings, s.used, s.bridge = f.kings, f.used, f.bridge
-    s.hands, s.deck, s.discard = [list(h) for h in f.hands], list(f.deck), list(f.discard)
+    s.hands, s.deck, s.discard = [sorted(h) for h in f.hands], sorted(f.deck), list(f.discard)
     s.carneia, s.acropolis, s.acropolis_penalty = f.carneia, f.acropolis, f.acropolis_penalty
     s.passes, s.talents, s.fleets_built = f.passes, f.talents, f.fleets_built
     s.draws, s.draw_to, s.window, s.choice, s.arg = f.draws, f.draw_to, f.window, f.choice, f.arg
