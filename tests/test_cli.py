@@ -441,3 +441,128 @@ def test_bench_runs() -> None:
     r = run("bench", "thermopyles", "--seconds", "0.3")
     assert r.returncode == 0, r.stderr
     assert "random" in r.stdout and "heuristic" in r.stdout and "games/s" in r.stdout
+
+
+# -- 300: Earth & Water ---------------------------------------------------------------------
+
+EW_CARDS = [
+    "Mines of Laurion / Cavalry of Mardonius", "Ionian Revolt / Tribute of Earth and Water",
+    "Wrath of Poseidon / Tribute of Earth and Water", "Miltiades / Carneia Festival",
+    "Themistocles / The Immortals", "Pausanias / Ostracism",
+    "Oracle of Delphi / The Great King", "Leonidas / The Royal Road",
+    "Artemisia I / Hippias", "Evangelion / Separate Peace",
+    "Melas Zomos / Sudden Death of the Great King", "Molon Labe / Defection of Thebes",
+    "Triremes / Tribute of Earth and Water", "Support from Syracuse / Alliance with Carthage",
+    "300 Spartans / Acropolis on Fire",
+    "Desertion of Greek Soldiers / Pacification of Babylon or Egypt",
+]
+
+
+def test_games_lists_earth_and_water() -> None:
+    r = run("games")
+    assert r.returncode == 0, r.stderr
+    line = next(ln for ln in r.stdout.splitlines() if "earth-and-water" in ln)
+    assert "300: Earth & Water" in line
+    cells = [word for word in line.split() if word not in ("│", "┃", "|")]
+    assert cells[-1] == "2"  # players: exactly 2
+
+
+def test_rules_earth_and_water_list_the_16_cards() -> None:
+    r = run("rules", "earth-and-water")
+    assert r.returncode == 0, r.stderr
+    out = flat(r.stdout)
+    assert "PROVISIONAL" not in r.stdout
+    for number, card in enumerate(EW_CARDS, start=1):
+        assert f"{number}: {card}" in out, card
+    assert "17:" not in out
+    for city in ("Abydos", "Ephesos", "Athenai", "Sparta", "Eretria", "Naxos"):
+        assert city in out
+
+
+def test_agents_earth_and_water() -> None:
+    r = run("agents", "earth-and-water")
+    assert r.returncode == 0, r.stderr
+    assert {"random", "heuristic"} <= set(r.stdout.split())
+
+
+@pytest.mark.parametrize("seed", [5, 17])
+def test_earth_and_water_human_against_ai_to_the_end_then_replay(tmp_path: Path,
+                                                                 seed: int) -> None:
+    """Persia at the keyboard always answers 1: the first legal action is always a safe
+    one (buy 0, done, pass, decline, continue, keep none, ...)."""
+    rec = tmp_path / "ew.json"
+    r = run("play", "earth-and-water", "--ai", "greece=heuristic", "--seed", str(seed),
+            answers=["1"] * 400 + [f"save {rec}", "quit"])
+    assert r.returncode == 0, r.stderr
+    out = flat(r.stdout)
+    assert "Game over:" in out
+    assert "Refused" not in out
+    assert f"Record saved to {rec}" in out
+    assert "Traceback" not in r.stderr
+    # the human is Persia: the Greek hand is never shown, nor Greek draws logged
+    assert all("hidden" in ln for ln in r.stdout.splitlines() if ln.startswith("Hand greece"))
+    assert "greece drew" not in r.stdout
+    data = json.loads(rec.read_text())
+    assert data["game"] == "earth-and-water" and data["seats"] == ["persia", "greece"]
+    assert data["seed"] == seed
+    assert data["outcome"] is not None and data["final"] is not None
+    assert {"persia", "greece", "chance"} <= {who for who, _ in data["steps"]}
+    rp = run("replay", str(rec))
+    assert rp.returncode == 0, rp.stderr
+    assert rp.stdout.startswith("OK:")
+    assert f"{len(data['steps'])} steps replayed" in flat(rp.stdout)
+
+
+def test_earth_and_water_ai_against_ai_runs_to_the_end(tmp_path: Path) -> None:
+    rec = tmp_path / "ai.json"
+    r = run("play", "earth-and-water", "--ai", "persia=random", "--ai", "greece=random",
+            "--seed", "9", "--record", str(rec))
+    assert r.returncode == 0, r.stderr
+    assert "Game over:" in r.stdout
+    assert "Traceback" not in r.stderr
+    data = json.loads(rec.read_text())
+    assert data["outcome"] is not None
+    rp = run("replay", str(rec))
+    assert rp.returncode == 0, rp.stderr
+    assert rp.stdout.startswith("OK:")
+
+
+def test_earth_and_water_tampered_record_fails_replay(tmp_path: Path) -> None:
+    rec = tmp_path / "ew.json"
+    run("play", "earth-and-water", "--ai", "persia=random", "--ai", "greece=random",
+        "--seed", "9", "--record", str(rec))
+    data = json.loads(rec.read_text())
+    k = next(i for i, (who, _) in enumerate(data["steps"]) if who == "greece")
+    data["steps"][k][1] = "bridge"
+    rec.write_text(json.dumps(data))
+    r = run("replay", str(rec))
+    assert r.returncode == 1
+    assert r.stdout == ""
+    assert flat(r.stderr).startswith(f"replay failed: step {k + 1} (greece: bridge)")
+
+
+def test_simulate_earth_and_water_json() -> None:
+    r = run("simulate", "earth-and-water", "--agent", "random", "--games", "50", "--seed",
+            "3", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert {"games", "wins", "win_rate", "ci95", "mean_turns",
+            "games_per_second"} <= set(data)
+    assert data["games"] == 50
+    assert data["mean_turns"] > 0 and data["games_per_second"] > 0
+    wins, rates, cis = data["wins"], data["win_rate"], data["ci95"]
+    if isinstance(wins, dict):  # a two-sided game: per seat, and the draws
+        assert set(wins) == set(rates) == set(cis) == {"persia", "greece"}
+        assert sum(wins.values()) + data.get("draws", 0) == 50
+        checks = [(wins[s], rates[s], cis[s]) for s in wins]
+    else:
+        checks = [(wins, rates, cis)]
+    for w, rate, (lo, hi) in checks:
+        assert 0 <= w <= 50
+        assert rate == pytest.approx(w / 50)
+        assert 0 <= lo <= rate <= hi <= 1
+    again = run("simulate", "earth-and-water", "--agent", "random", "--games", "50",
+                "--seed", "3", "--json", "--workers", "1")
+    assert again.returncode == 0, again.stderr
+    same = json.loads(again.stdout)
+    assert same["wins"] == data["wins"] and same["mean_turns"] == data["mean_turns"]

@@ -62,17 +62,18 @@ AUTO_THREAT = 7.0  # what taking the enemy's last major city is worth as a threa
 SIGN_PULL = {1: 0.4, 2: 0.7, 3: 1.0, 4: 1.8, 5: 6.0}
 # Pieces on the map, in score points.
 ARMY = (0.14, 0.45)
-FLEET = (0.30, 0.25)
+FLEET = (0.40, 0.25)
 # Weights of the best attack the side to move next (and the other) could make.
-THREAT_NEXT = 0.75
-THREAT_LATER = 0.3
+THREAT_NEXT = (0.9, 0.75)  # per seat valuing: Persia, Greece
+THREAT_LATER = (0.45, 0.3)
 THREAT_IDLE = 0.12  # the side has no card left: only next campaign
 # Preparation: cards to buy, the bridge.
-P_CARDS = 5
+P_CARDS = 6
 P_CARDS_BRIDGE = 4
-BRIDGE_FROM, BRIDGE_UNTIL = 1, 4
+BRIDGE_FROM, BRIDGE_UNTIL = 9, 4  # never: the fleets carry the war (measured)
 G_HAND_TARGET = 5
 G_CARDS_MAX = 4
+G_FORCES = 2  # talents Greece keeps for armies and fleets
 PREP_NEXT_PERSIA = True
 # What a Greek card is worth in hand (kept for later, or as a reaction).
 GREEK_KEEP = {1: 1.4, 2: 0.35, 3: 0.5, 4: 1.5, 5: 0.9, 6: 0.25, 7: 0.35, 8: 0.8, 9: 0.5,
@@ -294,8 +295,9 @@ def _mask(units: list[int]) -> int:
 
 
 def supplied_mask(m: Map, near: list[int], arm_me: int, arm_opp: int, flt_me: int,
-                  flt_opp: int, side: int) -> int:
-    """Cities in supply for `side` (rules 8.2: lines of communication), as a bit mask."""
+                  flt_opp: int, side: int) -> tuple[int, int]:
+    """Cities in supply for `side` (rules 8.2: lines of communication), as bit masks: those
+    reached by road, and those supplied by sea (own fleets in port)."""
     opp_ctrl = arm_opp | (m.major_mask[1 - side] & ~arm_me)
     majors = m.major_mask[side] & ~arm_opp  # the own major cities it controls
     reach = majors
@@ -305,37 +307,42 @@ def supplied_mask(m: Map, near: list[int], arm_me: int, arm_opp: int, flt_me: in
         if more == reach:
             break
         reach = more
-    if majors & ~flt_opp:
-        reach |= flt_me
-    return reach
+    return reach, (flt_me if majors & ~flt_opp else 0)
 
 
-def project(m: Map, pos: Pos, masks: tuple[int, int, int, int] | None = None
-            ) -> tuple[int, int, int, int]:
+Projection = tuple[int, int, int, int, tuple[int, int]]
+
+
+def project(m: Map, pos: Pos, masks: tuple[int, int, int, int] | None = None) -> Projection:
     """The coming scoring after supply: (Persian points, Greek points, automatic winner or
-    -1, Persian armies outside Asia that supply will feed). `masks`: the cities holding
-    Persian armies, Greek armies, Persian fleets, Greek fleets, if already known."""
+    -1, Persian armies outside Asia that supply will feed, per side the cities whose
+    armies only their fleets keep in supply). `masks`: the cities holding Persian armies,
+    Greek armies, Persian fleets, Greek fleets, if already known."""
     near = m.near[1 if pos.bridge else 0]
     if masks is None:
         masks = (_mask(pos.arm[P]), _mask(pos.arm[G]), _mask(pos.flt[P]), _mask(pos.flt[G]))
     ap, ag, fp, fg = masks
-    ap &= supplied_mask(m, near, ap, ag, fp, fg, P)
-    ag &= supplied_mask(m, near, ag, ap, fg, fp, G)
+    land, sea = supplied_mask(m, near, ap, ag, fp, fg, P)
+    ap &= land | sea
+    fragile_p = ap & ~land
+    land, sea = supplied_mask(m, near, ag, ap, fg, fp, G)
+    ag &= land | sea
+    fragile = (fragile_p, ag & ~land)
     cp = ap | (m.major_mask[P] & ~ag)
     cg = ag | (m.major_mask[G] & ~ap)
     gmaj = m.major_mask[G]
     if cp & gmaj == gmaj:
-        return 0, 0, P, 0
+        return 0, 0, P, 0, fragile
     pmaj = m.major_mask[P]
     if cg & pmaj == pmaj:
-        return 0, 0, G, 0
+        return 0, 0, G, 0, fragile
     burnt = (1 << m.athenai) if pos.acro else 0
     outside = ap & ~m.asia_mask
     fed = 0
     if outside:
         arm = pos.arm[P]
         fed = min(sum(arm[x] for x in range(m.n) if outside >> x & 1), m.amph_of[outside])
-    return m.points_of[cp & ~burnt], m.points_of[cg & ~burnt], -1, fed
+    return m.points_of[cp & ~burnt], m.points_of[cg & ~burnt], -1, fed, fragile
 
 
 # -- the agent's view of the game ------------------------------------------------------------
@@ -442,7 +449,7 @@ class Ctx:
         m = self.m
         arm, flt = pos.arm, pos.flt
         masks = (_mask(arm[P]), _mask(arm[G]), _mask(flt[P]), _mask(flt[G]))
-        pp, gp, auto, fed = project(m, pos, masks)
+        pp, gp, auto, fed, fragile = project(m, pos, masks)
         if auto == P:
             val = WIN
         elif auto == G:
@@ -457,7 +464,7 @@ class Ctx:
             for side in (P, G):
                 w = self._threat_weight(side)
                 if w > 0:
-                    g = self.best_gain(pos, side, masks)
+                    g = self.best_gain(pos, side, masks, fragile[1 - side])
                     val += w * g if side == P else -w * g
         val *= self.sign
         self._cache[key] = val
@@ -466,11 +473,15 @@ class Ctx:
     def _threat_weight(self, side: int) -> float:
         if self.cards_after[side] <= 0:
             return THREAT_IDLE if self.campaign < 5 else 0.0
-        return THREAT_NEXT if side == self.next_side else THREAT_LATER
+        if side == self.next_side:
+            return THREAT_NEXT[self.me]
+        return THREAT_LATER[self.me]
 
-    def best_gain(self, pos: Pos, side: int, masks: tuple[int, int, int, int]) -> float:
+    def best_gain(self, pos: Pos, side: int, masks: tuple[int, int, int, int],
+                  fragile: int = 0) -> float:
         """About how many points `side`'s best single attack would swing: for each city,
-        the strongest stack that can reach it by land, or land there from the sea."""
+        the strongest stack that can reach it by land, or land there from the sea; or
+        sinking the fleets that alone keep an enemy-held city (`fragile`) in supply."""
         m = self.m
         opp = 1 - side
         mine, theirs = pos.arm[side], pos.arm[opp]
@@ -513,6 +524,16 @@ class Ctx:
                     reach[d] = c
                     covered |= 1 << d
         best = 0.0
+        if fragile and masks[2 + side]:
+            most = max(pos.flt[side])  # (never in `d`: both sides' fleets in one port)
+            their_flt = pos.flt[opp]
+            while fragile:
+                low = fragile & -fragile
+                fragile ^= low
+                d = low.bit_length() - 1
+                g = self.p_win(side, d, most, their_flt[d], SEA) * m.pts[d]
+                if g > best:
+                    best = g
         pts = m.pts
         major = m.major
         targets = covered & ~mine_m
@@ -759,7 +780,7 @@ class Heuristic:
         else:
             hand = len(ctx.hand)
             want = max(1, min(G_CARDS_MAX, G_HAND_TARGET - hand))
-            want = min(want, talents - 2)
+            want = min(want, talents - G_FORCES)
         return f"buy {max(0, min(want, most))}"
 
     def _wants_bridge(self, ctx: Ctx) -> bool:

@@ -100,7 +100,68 @@ def state_from_json(g: EarthAndWater, data: Mapping[str, Any]) -> State:
     s.stack = [tuple(k) for k in f.stack]
     s.result, s.reason, s.turns = f.result, f.reason, f.turns
     check(g, s)
+    check_phase(g, s)
     return s
+
+
+# The continuations a state may wait on, with the number of their arguments.
+CONTINUATIONS = {"ops_next": 0, "after_buy": 1, "after_sudden_death": 1, "sea_arrive": 9,
+                 "round": 0, "after_round": 0, "reopen": 1, "event_move": 3,
+                 "event_move_excluding": 4, "pacified": 0}
+
+
+def check_phase(g: EarthAndWater, s: State) -> None:
+    """The phase has the context it needs (a move, a battle, a window, a choice), so that a
+    hand-made position either plays on or is refused here, never half-way."""
+    from thermopylae.games.earth_and_water.state import (
+        BT_CHOICE,
+        CHOOSE,
+        DRAW,
+        LOT,
+        MV_CARRY,
+        MV_COUNT,
+        MV_DEST,
+        MV_ORIGIN,
+        OVER,
+        REACT,
+        ROLL,
+        SUP_REMOVE,
+    )
+    phase = PHASES[s.phase]
+
+    def bad(why: str) -> RecordError:
+        return RecordError(f"state: phase {phase!r} {why}")
+
+    for item in s.stack:
+        if not item or item[0] not in CONTINUATIONS or len(item) - 1 != CONTINUATIONS[item[0]]:
+            raise RecordError(f"state.stack: unknown step {list(item)!r}")
+    if (s.phase == OVER) != (s.result >= 0):
+        raise bad("and the result disagree")
+    if s.phase in (MV_ORIGIN, MV_COUNT, MV_CARRY, MV_DEST) and len(s.mv) != 9:
+        raise bad("needs a move in progress")
+    if s.phase in (ROLL, BT_CHOICE) and len(s.bt) != 15:
+        raise bad("needs a battle in progress")
+    if s.phase == REACT:
+        if not 1 <= s.window <= 6:
+            raise bad("needs a reaction window (1 to 6)")
+        if s.window in (1, 2, 4, 5) and len(s.bt) != 15:
+            raise bad("needs a battle in progress")
+        if s.window == 3 and not (s.stack and s.stack[-1][0] == "sea_arrive"):
+            raise bad("needs a Persian naval move waiting")
+    if s.phase == CHOOSE and not 1 <= s.choice <= 11:
+        raise bad("needs an event choice (1 to 11)")
+    if s.phase == DRAW and (s.draws <= 0 or not (s.deck or s.discard)):
+        raise bad("needs cards owed and cards to draw")
+    if s.phase == LOT and not s.hands[1]:
+        raise bad("needs a Greek hand to draw from")
+    if s.phase == SUP_REMOVE and s.draws <= 0:
+        raise bad("needs armies owed to attrition")
+    cities = range(len(g.c.names))
+    for row in (s.mv[3:4] + s.mv[8:9]) if len(s.mv) == 9 else []:
+        if row != -1 and row not in cities:
+            raise RecordError("state.move: a city index out of range")
+    if len(s.bt) == 15 and s.bt[1] not in cities and s.bt[9] < 2:
+        raise RecordError("state.battle: the battle city is out of range")
 
 
 def check(g: EarthAndWater, s: State) -> None:
@@ -118,6 +179,17 @@ def check(g: EarthAndWater, s: State) -> None:
             at_sea_arm[mv[SIDE]] += mv[CARRY]
     if s.bt and s.bt[0] == 1 and len(s.bt) > BT_CARRY:  # armies carried in a naval battle
         at_sea_arm[s.bt[2]] += s.bt[BT_CARRY]
+    if min(s.res_arm + s.res_flt + s.portraits) < 0:
+        raise RecordError("state: a reserve or portrait count is negative")
+    if s.portraits[0] > s.kings:  # (one fewer while Persia picks it from the map)
+        raise RecordError(f"state.portraits: {s.portraits[0]} Persian portrait armies for "
+                          f"{s.kings} dead king(s)")
+    leaders = bin(s.used & 7).count("1")  # Miltiades, Themistocles, Leonidas played
+    if s.portraits[1] > leaders:
+        raise RecordError(f"state.portraits: {s.portraits[1]} Greek portrait armies for "
+                          f"{leaders} leader(s) played")
+    if s.portraits[2] > (1 if s.used & 8 else 0):
+        raise RecordError("state.portraits: an Artemisia fleet without Artemisia I played")
     for side in (0, 1):
         armies = (sum(s.arm[side]) + s.res_arm[side] + s.portraits[side]
                   + at_sea_arm[side])

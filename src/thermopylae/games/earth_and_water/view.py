@@ -74,7 +74,7 @@ def view(g: EarthAndWater, s: State, seat: int | None) -> JSON:
         "talents": s.talents if s.phase in (0, 2) else None,
         "passes": s.passes,
         "move": list(s.mv) or None,
-        "battle": list(s.bt) or None,
+        "battle": list(s.bt) if s.bt and s.bt[9] < 2 else None,  # 9: stage (2+: a die each)
         "window": s.window if s.phase == 8 else None,
         "card_names": {"greece": list(c.greek_names), "persia": list(c.persian_names)},
         "result": None if s.result < 0 else {
