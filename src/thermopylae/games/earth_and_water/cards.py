@@ -71,6 +71,55 @@ LIGHTNING: tuple[set[int], set[int]] = ({5}, {4, 5, 6, 9, 12, 15})  # per side: 
 # Never played as events: Sudden Death (it strikes when drawn), Alliance with Carthage.
 NEVER: tuple[set[int], set[int]] = ({11, 14}, set())
 
+# What each half does, in our own words (not the printed text), for `rules` and screens.
+# Index: card number; (Greek half, Persian half). "L:" marks a lightning (reaction) card.
+EFFECTS: dict[int, tuple[str, str]] = {
+    1: ("An extra Greek preparation with 3 talents, with no limit on fleets.",
+        "A Persian land move; in the battle it causes, Persian dice are not capped."),
+    2: ("Remove one Persian army from Abydos or Ephesos.",
+        "Put a reserve Persian army into a city that no side controls."),
+    3: ("Remove one Persian fleet from the map.",
+        "Put a reserve Persian army into a city that no side controls."),
+    4: ("L: Greece rolls 3 dice in every round of a land battle; once per game; "
+        "a Greek army goes to his portrait.",
+        "Until the campaign ends, no Sparta events; Greek armies in Sparta stay put and "
+        "Greek fleets leaving Sparta carry none."),
+    5: ("L: after a Persian naval move is declared, Greek fleets move first (no armies, "
+        "no retreats); once per game; a Greek army goes to his portrait.",
+        "L: when every Persian army in a land battle has fallen, the armies Persia "
+        "started with (at most 3) come back from reserve; not after Xerxes' death."),
+    6: ("L: cancels the Cavalry of Mardonius bonus before the first round (Sparta card).",
+        "A random card of the Greek hand is discarded."),
+    7: ("Discard your hand, then draw one card more than you discarded.",
+        "A Persian land move; when its battle ends, +1 to Persia if no Greek army is left, "
+        "+1 to Greece if Persia does not hold the city."),
+    8: ("Move exactly one Greek army by land; it rolls 2 dice in its battle; once per "
+        "game; a Greek army goes to his portrait (Sparta card).",
+        "In Abydos or Ephesos: remove every Greek army there, or else add 1 to 3 "
+        "Persian armies from reserve."),
+    9: ("L: after a naval round in which Persia lost a fleet, Persia loses one more "
+        "for good; once per game.",
+        "Persia looks at the Greek hand and chooses a card to discard."),
+    10: ("A Greek land move; when its battle ends, +1 to Greece if no Persian army is "
+         "left, +1 to Persia if Greece does not hold the city.",
+         "A die each; if Persia rolls higher, Greece discards all its Sparta cards."),
+    11: ("Put a reserve Greek army into Sparta, if Greece controls it (Sparta card).",
+         "Never played: drawn by Persia, a Great King dies (Sudden Death)."),
+    12: ("L: after a Tribute army is placed, remove it; Greece may then move by land.",
+         "Greek armies in Thebai go to another Greek city; then a Persian army enters "
+         "Thebai from reserve."),
+    13: ("Two naval moves of Greek fleets, without armies (the second may be skipped).",
+         "Put a reserve Persian army into a city that no side controls."),
+    14: ("Every Greek fleet in reserve goes to a port of a Greek city without "
+         "Persian fleets.",
+         "Never playable as an event (as in the public implementation)."),
+    15: ("L: Greece rolls 3 dice in every round of a Persian land attack (Sparta card).",
+         "With Persian armies in Athenai: Athenai scores for no one this campaign, and "
+         "Greece has one talent less at its next preparation."),
+    16: ("Remove one Persian army from the map.",
+         "Discard any number of cards, then draw one more than you discarded."),
+}
+
 # Reaction windows: who may react, and when.
 PRE_PERSIAN_LAND, GREEK_LAND, PERSIAN_NAVAL, IMMORTALS, ARTEMISIA_W, MOLON = 1, 2, 3, 4, 5, 6
 REACTOR = {1: GREECE, 2: GREECE, 3: GREECE, 4: PERSIA, 5: GREECE, 6: GREECE}

@@ -171,9 +171,14 @@ Card effects are written in the project's own words (see docs/rules/earth-and-wa
 def rules_text(g: EarthAndWater) -> str:
     c = g.c
     lines = [RULES, "", f"Components: {c.title} (from {c.origin}, digest {c.digest})"]
-    lines.append("Cards (number: Greek event / Persian event):")
+    from thermopylae.games.earth_and_water.cards import EFFECTS
+    lines.append("Cards (number: Greek event / Persian event). Effects in our own words, "
+                 "not the printed text; L: = lightning card, played as a reaction:")
     for k in range(1, 17):
+        greek, persian = EFFECTS[k]
         lines.append(f"  {k:2d}: {c.greek_names[k]} / {c.persian_names[k]}")
+        lines.append(f"      Greece: {greek}")
+        lines.append(f"      Persia: {persian}")
     lines.append("Cities: " + ", ".join(
         f"{n}{' (major ' + SIDES[c.major[i]] + ')' if c.major[i] >= 0 else ''}"
         for i, n in enumerate(c.names)))
