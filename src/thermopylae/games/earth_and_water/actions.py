@@ -38,6 +38,16 @@ class Act(NamedTuple):
     b: int = -1
 
 
+# Interned actions: the rules hand these out instead of building new ones at every step.
+# A[verb][n] is Act(verb, n); P[verb] an action without argument; RETREAT[by_sea][city].
+A: dict[str, tuple[Act, ...]] = {
+    v: tuple(Act(v, n) for n in range(MAX_COUNT + 1))
+    for v in (*CITY_VERBS, *CARD_VERBS, *COUNT_VERBS)
+}
+P: dict[str, Act] = {v: Act(v) for v in PLAIN if v != "keep none"}
+RETREAT = tuple(tuple(Act("retreat", c, b) for c in range(MAX_COUNT + 1)) for b in (0, 1))
+
+
 class Notation:
     def __init__(self, city_names: tuple[str, ...]) -> None:
         self.names = city_names

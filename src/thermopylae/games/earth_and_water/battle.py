@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.earth_and_water import board
-from thermopylae.games.earth_and_water.actions import Act
+from thermopylae.games.earth_and_water.actions import RETREAT, A, Act
 from thermopylae.games.earth_and_water.state import (
     BT_CHOICE,
     GREECE,
@@ -109,9 +109,9 @@ class Battles:
 
     def _roll_distribution(self, s: State) -> list[tuple[Act, float]]:
         if s.bt and s.bt[STAGE] >= 2:  # Separate Peace: one die each
-            return [(Act("roll", f), 1 / 6) for f in range(1, 7)]
+            return [(A["roll"][f], 1 / 6) for f in range(1, 7)]
         n = self._dice(s, self._roller(s))
-        return [(Act("roll", f), _HIGHEST[n][f]) for f in range(1, 7) if _HIGHEST[n][f] > 0]
+        return [(A["roll"][f], _HIGHEST[n][f]) for f in range(1, 7) if _HIGHEST[n][f] > 0]
 
     def _sample_roll(self, s: State, rng: random.Random) -> Act:
         n = 1 if s.bt[STAGE] >= 2 else self._dice(s, self._roller(s))
@@ -120,7 +120,7 @@ class Battles:
             d = int(rng.random() * 6) + 1
             if d > best:
                 best = d
-        return Act("roll", best)
+        return A["roll"][best]
 
     def _value(self, s: State, side: int, face: int) -> int:
         """A Persian die counts at most 4, 5 in Abydos and Ephesos, 6 with the Cavalry."""
@@ -210,20 +210,20 @@ class Battles:
         attacker = side == bt[ATT]
         if attacker:
             if bt[SEAFROM]:
-                return [Act("retreat", bt[FROM], 1)] if s.flt[side][city] else []
+                return [RETREAT[1][bt[FROM]]] if s.flt[side][city] else []
             near = board.neighbours(c, s, city)
             if bt[FROM] in near:
-                return [Act("retreat", bt[FROM], 0)]
+                return [RETREAT[0][bt[FROM]]]
             # after a long move: back to an adjacent city the move may have come through
             route = board.route_cities(c, s, side, bt[FROM])
-            return [Act("retreat", x, 0) for x in near if x in route and x != city]
+            return [RETREAT[0][x] for x in near if x in route and x != city]
         out = []
         if bt[KIND] == LAND:
-            out += [Act("retreat", x, 0) for x in board.neighbours(c, s, city)
+            out += [RETREAT[0][x] for x in board.neighbours(c, s, city)
                     if board.controls(c, s, side, x) and not s.arm[1 - side][x]]
             if s.flt[side][city] < s.arm[side][city]:
                 return out
-        out += [Act("retreat", x, 1) for x in range(len(c.names))
+        out += [RETREAT[1][x] for x in range(len(c.names))
                 if c.port[x] and x != city and board.controls(c, s, side, x)
                 and not s.flt[1 - side][x]]
         return out

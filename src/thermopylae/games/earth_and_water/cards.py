@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.earth_and_water import board
-from thermopylae.games.earth_and_water.actions import Act
+from thermopylae.games.earth_and_water.actions import A, Act, P
 from thermopylae.games.earth_and_water.battle import (
     AROLL,
     ATT,
@@ -338,27 +338,27 @@ class Events:
     def choice_options(self, s: State) -> list[Act]:
         kind = s.choice
         if kind == C_PORTRAIT:
-            return [Act("remove", x) for x in self.cities if self._portrait_from(s, x)]
+            return [A["remove"][x] for x in self.cities if self._portrait_from(s, x)]
         if kind == C_IONIAN:
-            return [Act("remove", x) for x in (self.abydos, self.ephesos) if s.arm[PERSIA][x]]
+            return [A["remove"][x] for x in (self.abydos, self.ephesos) if s.arm[PERSIA][x]]
         if kind == C_TRIBUTE:
-            return [Act("place", x) for x in self._neutral(s)]
+            return [A["place"][x] for x in self._neutral(s)]
         if kind == C_POSEIDON:
-            return [Act("remove", x) for x in self.cities if s.flt[PERSIA][x]]
+            return [A["remove"][x] for x in self.cities if s.flt[PERSIA][x]]
         if kind == C_ROYAL_CITY:
-            return [Act("place", x) for x in self._royal_road_cities(s)]
+            return [A["place"][x] for x in self._royal_road_cities(s)]
         if kind == C_ROYAL_COUNT:
-            return [Act("count", n) for n in range(1, min(3, s.res_arm[PERSIA]) + 1)]
+            return [A["count"][n] for n in range(1, min(3, s.res_arm[PERSIA]) + 1)]
         if kind == C_HIPPIAS:
-            return [Act("pick", k) for k in sorted(set(s.hands[GREECE]))]
+            return [A["pick"][k] for k in sorted(set(s.hands[GREECE]))]
         if kind == C_THEBES:
-            return [Act("place", x) for x in self._thebes_refuges(s)]
+            return [A["place"][x] for x in self._thebes_refuges(s)]
         if kind == C_SYRACUSE:
-            return [Act("place", x) for x in self._syracuse_ports(s)]
+            return [A["place"][x] for x in self._syracuse_ports(s)]
         if kind == C_DESERTION:
-            return [Act("remove", x) for x in self.cities if s.arm[PERSIA][x]]
+            return [A["remove"][x] for x in self.cities if s.arm[PERSIA][x]]
         if kind == C_PACIFY:
-            return [Act("done"), *(Act("discard", k) for k in sorted(set(s.hands[PERSIA])))]
+            return [P["done"], *(A["discard"][k] for k in sorted(set(s.hands[PERSIA])))]
         return []
 
     def _portrait_from(self, s: State, city: int) -> bool:
@@ -462,25 +462,25 @@ class Events:
     def reaction_options(self, s: State) -> list[Act]:
         hand = s.hands[s.side]
         w, bt = s.window, s.bt
-        out = [Act("decline")]
+        out = [P["decline"]]
         if w in (PRE_PERSIAN_LAND, GREEK_LAND) and 4 in hand and not s.used & MILTIADES \
                 and not bt[GCARD]:
-            out.append(Act("react", 4))
+            out.append(A["react"][4])
         if w == PRE_PERSIAN_LAND and not s.carneia:
             if 6 in hand and bt[CAV]:
-                out.append(Act("react", 6))
+                out.append(A["react"][6])
             if 15 in hand and not bt[GCARD]:
-                out.append(Act("react", 15))
+                out.append(A["react"][15])
         if w == PERSIAN_NAVAL and 5 in hand and not s.used & THEMISTOCLES:
             dest = s.stack[-1][1 + DEST]  # the Persian move waiting in "sea_arrive"
             if any(n for x, n in enumerate(s.flt[GREECE]) if x != dest):
-                out.append(Act("react", 5))
+                out.append(A["react"][5])
         if w == IMMORTALS and 5 in hand and s.kings < 2 and not bt[IMM] and s.res_arm[PERSIA]:
-            out.append(Act("react", 5))
+            out.append(A["react"][5])
         if w == ARTEMISIA_W and 9 in hand and not s.used & ARTEMISIA:
-            out.append(Act("react", 9))
+            out.append(A["react"][9])
         if w == MOLON and 12 in hand:
-            out.append(Act("react", 12))
+            out.append(A["react"][12])
         return out
 
     def react(self, s: State, a: Act, ev: Ev) -> None:
@@ -548,14 +548,14 @@ class Events:
         if ph in (MV_ORIGIN, MV_COUNT, MV_CARRY, MV_DEST):
             out = self.move_options(s)
             if ph == MV_ORIGIN and s.mv[FLAG] in (MOLON_LABE, TRIREMES_2):
-                out.append(Act("skip"))  # decision: these extra moves are optional
+                out.append(P["skip"])  # decision: these extra moves are optional
             return out
         if ph == REACT:
             return self.reaction_options(s)
         if ph == BT_CHOICE:
-            return [Act("continue"), *self.retreats(s, s.side)]
+            return [P["continue"], *self.retreats(s, s.side)]
         if ph == BRIDGE:
-            return [Act("destroy bridge"), Act("spare bridge")]
+            return [P["destroy bridge"], P["spare bridge"]]
         if ph == CHOOSE:
             return self.choice_options(s)
         return []

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.earth_and_water import board
-from thermopylae.games.earth_and_water.actions import Act
+from thermopylae.games.earth_and_water.actions import A, Act
 from thermopylae.games.earth_and_water.state import (
     BRIDGE,
     GREECE,
@@ -75,25 +75,24 @@ class Moves:
         side, phase = mv[SIDE], s.phase
         if phase == MV_ORIGIN:
             out = []
-            if mv[KIND] != FLEETS_ONLY:
-                out += [Act("land", x)
-                        for x in board.land_origins(self.c, s, side, self._locked(s, side))
-                        if board.land_destinations(self.c, s, side, x)]
+            if mv[KIND] != FLEETS_ONLY:  # (a city with a road always has a destination)
+                out += [A["land"][x]
+                        for x in board.land_origins(self.c, s, side, self._locked(s, side))]
             if mv[KIND] != LAND_ONLY:
-                out += [Act("sea", x) for x in board.sea_origins(self.c, s, side)
+                out += [A["sea"][x] for x in board.sea_origins(self.c, s, side)
                         if x != mv[EXCLUDE]]
             return out
         if phase == MV_COUNT:
             if mv[MODE] == LAND:
-                return [Act("armies", n) for n in range(1, s.arm[side][mv[ORIGIN]] + 1)]
-            return [Act("fleets", n) for n in range(1, s.flt[side][mv[ORIGIN]] + 1)]
+                return [A["armies"][n] for n in range(1, s.arm[side][mv[ORIGIN]] + 1)]
+            return [A["fleets"][n] for n in range(1, s.flt[side][mv[ORIGIN]] + 1)]
         if phase == MV_CARRY:
-            return [Act("carry", n) for n in range(self._max_carry(s) + 1)]
+            return [A["carry"][n] for n in range(self._max_carry(s) + 1)]
         if phase == MV_DEST:
             if mv[MODE] == LAND:
-                return [Act("to", x)
+                return [A["to"][x]
                         for x in board.land_destinations(self.c, s, side, mv[ORIGIN])]
-            return [Act("to", x) for x in self.ports if x != mv[ORIGIN]]
+            return [A["to"][x] for x in self.ports if x != mv[ORIGIN]]
         return []
 
     def _max_carry(self, s: State) -> int:

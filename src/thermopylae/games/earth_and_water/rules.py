@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
 from thermopylae.games.earth_and_water import board, text, view
-from thermopylae.games.earth_and_water.actions import Act, Notation
+from thermopylae.games.earth_and_water.actions import A, Act, Notation, P
 from thermopylae.games.earth_and_water.battle import Battles
 from thermopylae.games.earth_and_water.cards import NO_RETREAT, SUDDEN_DEATH, Events
 from thermopylae.games.earth_and_water.components import Components
@@ -124,7 +124,7 @@ class EarthAndWater(Moves, Battles, Events):
     def _legal(self, s: State) -> list[Act]:
         ph = s.phase
         if ph == PREP_BUY:
-            return [Act("buy", n) for n in range(self._max_buy(s) + 1)]
+            return [A["buy"][n] for n in range(self._max_buy(s) + 1)]
         if ph == PREP_BUILD:
             return self._build_options(s)
         if ph == OPS:
@@ -132,11 +132,11 @@ class EarthAndWater(Moves, Battles, Events):
         if ph == SUP_KEEP:
             hand = sorted(set(s.hands[s.side]))
             if s.side == PERSIA:
-                return [Act("keep", 0), *(Act("keep", k) for k in hand)]
-            return [Act("discard", k) for k in hand]
+                return [A["keep"][0], *(A["keep"][k] for k in hand)]
+            return [A["discard"][k] for k in hand]
         if ph == SUP_REMOVE:
             _, counted = board.capacity(self.c, s, s.side)
-            return [Act("remove", x) for x in counted if s.arm[s.side][x]]
+            return [A["remove"][x] for x in counted if s.arm[s.side][x]]
         if ph in (DRAW, ROLL, LOT, OVER):
             return []
         return self._step_options(s)  # moves, battles, reactions, event choices
@@ -146,11 +146,11 @@ class EarthAndWater(Moves, Battles, Events):
         if ph == DRAW:
             pile = s.deck or s.discard
             counts = Counter(pile)
-            return [(Act("draw", k), n / len(pile)) for k, n in sorted(counts.items())]
+            return [(A["draw"][k], n / len(pile)) for k, n in sorted(counts.items())]
         if ph == LOT:
             hand = Counter(s.hands[GREECE])
             total = len(s.hands[GREECE])
-            return [(Act("lot", k), n / total) for k, n in sorted(hand.items())]
+            return [(A["lot"][k], n / total) for k, n in sorted(hand.items())]
         if ph == ROLL:
             return self._roll_distribution(s)
         return []
@@ -159,10 +159,10 @@ class EarthAndWater(Moves, Battles, Events):
         ph = s.phase
         if ph == DRAW:
             pile = s.deck or s.discard
-            return Act("draw", pile[int(rng.random() * len(pile))])
+            return A["draw"][pile[int(rng.random() * len(pile))]]
         if ph == LOT:
             hand = s.hands[GREECE]
-            return Act("lot", hand[int(rng.random() * len(hand))])
+            return A["lot"][hand[int(rng.random() * len(hand))]]
         if ph == ROLL:
             return self._sample_roll(s, rng)
         raise IllegalAction(f"no chance event is due now (phase {PHASES[ph]})")
@@ -296,17 +296,17 @@ class EarthAndWater(Moves, Battles, Events):
     def _build_options(self, s: State) -> list[Act]:
         side = s.side
         p = self.c.prices
-        out = [Act("done")]
+        out = [P["done"]]
         if s.talents >= p.army and s.res_arm[side]:
-            out += [Act("army", x) for x in self.cities if board.controls(self.c, s, side, x)]
+            out += [A["army"][x] for x in self.cities if board.controls(self.c, s, side, x)]
         price = self._fleet_price(s)
         if (s.talents >= price and s.res_flt[side]
                 and (s.fleets_built < 0 or s.fleets_built < p.max_fleets)):
-            out += [Act("fleet", x) for x in self.ports
+            out += [A["fleet"][x] for x in self.ports
                     if board.controls(self.c, s, side, x) and not s.flt[1 - side][x]]
         if (side == PERSIA and not s.bridge and s.talents >= p.bridge
                 and board.controls(self.c, s, PERSIA, self.abydos)):
-            out.append(Act("bridge"))
+            out.append(P["bridge"])
         return out
 
     def _fleet_price(self, s: State) -> int:
@@ -353,13 +353,13 @@ class EarthAndWater(Moves, Battles, Events):
 
     def _ops_options(self, s: State) -> list[Act]:
         side = s.active
-        out = [Act("pass")]
+        out = [P["pass"]]
         movable = self.can_move_with(s, side)
         for k in sorted(set(s.hands[side])):
             if self.can_event(s, side, k):
-                out.append(Act("event", k))
+                out.append(A["event"][k])
             if movable:
-                out.append(Act("move", k))
+                out.append(A["move"][k])
         return out
 
     def _ops(self, s: State, a: Act, ev: Ev) -> None:
