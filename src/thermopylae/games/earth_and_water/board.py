@@ -23,6 +23,14 @@ def controls(c: Components, s: State, side: int, city: int) -> bool:
     return c.major[city] == side
 
 
+def controllers(c: Components, s: State) -> list[int]:
+    """Who controls each city: 0 Persia, 1 Greece, -1 no one — `controls` for every city
+    at once, outside battles (a city where both sides' armies fight gives -1)."""
+    persia, greece, major = s.arm[0], s.arm[1], c.major
+    return [0 if persia[x] and not greece[x] else 1 if greece[x] and not persia[x]
+            else -1 if persia[x] else major[x] for x in range(len(major))]
+
+
 def neighbours(c: Components, s: State, city: int) -> tuple[int, ...]:
     """Cities joined to `city` by a usable road (Abydos-Pella only while the bridge stands)."""
     near = c.roads[city]
@@ -87,13 +95,14 @@ def supplied(c: Components, s: State, side: int) -> set[int]:
     """Cities in supply for `side` (rulebook 8.2, lines of communication): reached by road
     from one of its controlled major cities through cities the enemy does not control, or
     ports holding its fleets while one of its controlled major cities has no enemy fleet."""
-    majors = [city for city, m in enumerate(c.major) if m == side and controls(c, s, side, city)]
+    who = controllers(c, s)
+    majors = [city for city, m in enumerate(c.major) if m == side and who[city] == side]
     reached = set(majors)
     frontier = list(majors)
     while frontier:
         city = frontier.pop()
         for n in neighbours(c, s, city):
-            if n not in reached and not controls(c, s, 1 - side, n):
+            if n not in reached and who[n] != 1 - side:
                 reached.add(n)
                 frontier.append(n)
     if any(not s.flt[1 - side][m] for m in majors):
@@ -105,8 +114,9 @@ def points(c: Components, s: State, side: int) -> int:
     """Scoring: 1 point per controlled city, 2 per major city; Athenai scores for no one in
     a campaign when the Acropolis burned."""
     athenai = c.city["Athenai"]
+    who = controllers(c, s)
     return sum(c.points[city] for city in range(len(c.names))
-               if controls(c, s, side, city) and not (s.acropolis and city == athenai))
+               if who[city] == side and not (s.acropolis and city == athenai))
 
 
 def capacity(c: Components, s: State, side: int) -> tuple[int, list[int]]:
@@ -118,5 +128,6 @@ def capacity(c: Components, s: State, side: int) -> tuple[int, list[int]]:
         counted = [x for x in cities if x not in asia]
     else:
         counted = list(cities)
-    food = sum(c.amphorae[x] for x in counted if controls(c, s, side, x))
+    who = controllers(c, s)
+    food = sum(c.amphorae[x] for x in counted if who[x] == side)
     return food, counted

@@ -205,21 +205,20 @@ class Events:
         return False
 
     def _neutral(self, s: State) -> list[int]:
-        c = self.c
-        return [x for x in self.cities if not board.controls(c, s, PERSIA, x)
-                and not board.controls(c, s, GREECE, x)]
+        who = board.controllers(self.c, s)
+        return [x for x in self.cities if who[x] < 0]
 
     def _royal_road_cities(self, s: State) -> list[int]:
         return [x for x in (self.abydos, self.ephesos)
                 if s.arm[GREECE][x] or s.res_arm[PERSIA]]
 
     def _thebes_refuges(self, s: State) -> list[int]:
-        return [x for x in self.cities
-                if x != self.thebai and board.controls(self.c, s, GREECE, x)]
+        who = board.controllers(self.c, s)
+        return [x for x in self.cities if x != self.thebai and who[x] == GREECE]
 
     def _syracuse_ports(self, s: State) -> list[int]:
-        return [x for x in self.ports
-                if board.controls(self.c, s, GREECE, x) and not s.flt[PERSIA][x]]
+        who = board.controllers(self.c, s)
+        return [x for x in self.ports if who[x] == GREECE and not s.flt[PERSIA][x]]
 
     # -- playing an event -----------------------------------------------------------------------
 

@@ -297,13 +297,14 @@ class EarthAndWater(Moves, Battles, Events):
         side = s.side
         p = self.c.prices
         out = [P["done"]]
+        who = board.controllers(self.c, s)
         if s.talents >= p.army and s.res_arm[side]:
-            out += [A["army"][x] for x in self.cities if board.controls(self.c, s, side, x)]
+            out += [A["army"][x] for x in self.cities if who[x] == side]
         price = self._fleet_price(s)
         if (s.talents >= price and s.res_flt[side]
                 and (s.fleets_built < 0 or s.fleets_built < p.max_fleets)):
             out += [A["fleet"][x] for x in self.ports
-                    if board.controls(self.c, s, side, x) and not s.flt[1 - side][x]]
+                    if who[x] == side and not s.flt[1 - side][x]]
         if (side == PERSIA and not s.bridge and s.talents >= p.bridge
                 and board.controls(self.c, s, PERSIA, self.abydos)):
             out.append(P["bridge"])
