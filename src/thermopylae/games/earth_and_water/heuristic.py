@@ -17,9 +17,14 @@ Battles are valued with exact round-by-round odds (one die per unit, at most 3; 
 highest die counts; a Persian die counts at most 4, 5 in Abydos and Ephesos, 6 with the
 Cavalry; overrides for Miltiades, 300 Spartans and Leonidas). Every move, event and
 reaction is valued by the expected value of the positions it leads to; a multi-step move
-is planned whole and re-derived at each of its small decisions. Preparation follows a
-budget plan (the bridge first for Persia, then cards, then forces where they threaten or
-protect most); Supply keeps the Greek cards worth most and drops the armies worth least.
+is planned whole (every candidate ranked quickly without the threats, the best few
+valued in full) and followed through its small decisions. Preparation follows a budget
+plan: Persia buys six cards, builds the bridge only when the road it opens is worth it
+now, and spends the rest on fleets (they carry the war: up to 3 armies a move) and
+armies; Greece buys cards up to a hand of five and raises forces where they protect or
+threaten most. Greece holds its cards (reactions above all) unless a play gains clearly;
+Persia plays whatever gains. Supply keeps the Greek cards worth most and drops the armies
+worth least. The weights were tuned in heuristic-against-heuristic matches.
 """
 
 from __future__ import annotations
@@ -53,31 +58,41 @@ from thermopylae.games.earth_and_water.moves import (
 from thermopylae.games.earth_and_water.moves import KIND as MV_KIND
 
 P, G = 0, 1
-SIDE_INDEX = {"persia": P, "greece": G}
 LAND, SEA = 0, 1
-WIN = 40.0  # an automatic victory, in score points
-AUTO_THREAT = 7.0  # what taking the enemy's last major city is worth as a threat
 
-# The pull of the score's sign, per campaign: only the sign counts after the 5th.
-SIGN_PULL = {1: 0.4, 2: 0.7, 3: 1.0, 4: 1.8, 5: 6.0}
-# Pieces on the map, in score points.
-ARMY = (0.14, 0.45)
-FLEET = (0.40, 0.25)
-# Weights of the best attack the side to move next (and the other) could make.
-THREAT_NEXT = (0.9, 0.75)  # per seat valuing: Persia, Greece
-THREAT_LATER = (0.45, 0.3)
-THREAT_IDLE = 0.12  # the side has no card left: only next campaign
-# Preparation: cards to buy, the bridge.
-P_CARDS = 6
-P_CARDS_BRIDGE = 4
-BRIDGE_FROM, BRIDGE_UNTIL = 9, 4  # never: the fleets carry the war (measured)
-G_HAND_TARGET = 5
+# Valuing a position (score points). The numbers were tuned in heuristic-against-
+# heuristic matches (hundreds of games per change, both seats).
+WIN = 40.0  # an automatic victory
+AUTO_THREAT = 7.0  # a threat to take the enemy's last major city
+SIGN_PULL = {1: 0.0, 2: 0.0, 3: 0.1, 4: 0.3, 5: 2.0}  # per campaign: only the sign counts at last
+ARMY = (0.14, 0.45)  # a Persian, a Greek army on the map
+FLEET = (0.40, 0.25)  # a Persian, a Greek fleet on the map
+THREAT_NEXT = (0.9, 0.75)  # weight of the best attack of the side to move next (per seat)
+THREAT_LATER = (0.45, 0.3)  # ... of the other side
+SHORTLIST = 7  # moves valued in full, of those ranked without the threats
+
+# Preparation.
+P_CARDS = 6  # cards Persia buys
+P_CARDS_BRIDGE = 4  # ... when it builds the bridge too
+BRIDGE_UNTIL = 4  # the last campaign in which Persia may build the bridge
+BRIDGE_GAIN = 0.3  # the value the bridge must add now
+G_HAND_TARGET = 5  # Greece buys cards up to this hand (kept cards included)
 G_CARDS_MAX = 4
 G_FORCES = 2  # talents Greece keeps for armies and fleets
-PREP_NEXT_PERSIA = True
+
+# Operations and Supply: playing, holding and keeping cards.
+P_HOLD = 0.45  # share of a card's event value Persia gives up to play it otherwise
+P_PASS = 0.02  # the least gain for which Persia plays a card
+G_HOLD = 1.2  # how much Greece values holding a card over playing it
+G_PASS = 0.4  # the least gain for which Greece plays a card
 # What a Greek card is worth in hand (kept for later, or as a reaction).
 GREEK_KEEP = {1: 1.4, 2: 0.35, 3: 0.5, 4: 1.5, 5: 0.9, 6: 0.25, 7: 0.35, 8: 0.8, 9: 0.5,
               10: 0.7, 11: 0.6, 12: 0.7, 13: 0.45, 14: 0.55, 15: 1.4, 16: 0.8}
+# What a Persian card is worth kept for the next campaign (in talents).
+PERSIAN_KEEP = {8: 2.5, 1: 1.5, 7: 1.5, 9: 1.2, 12: 1.2, 2: 1.0, 3: 1.0, 13: 1.0, 4: 1.0,
+                5: 1.0, 6: 0.8, 16: 0.6, 10: 0.5, 15: 0.5}
+P_KEEP_MIN = 2.0  # Persia keeps a card worth this much (2 talents: the budget it costs)
+
 GREEK_ONCE = {4: "Miltiades", 5: "Themistocles", 8: "Leonidas", 9: "Artemisia I"}
 GREEK_REACTIONS = frozenset({4, 5, 6, 9, 12, 15})
 SPARTA_CARDS = frozenset({6, 8, 11, 15})
@@ -161,13 +176,13 @@ class Map:
 
     def __init__(self, c: Any) -> None:
         self.n: int = len(c.names)
+        self.cities = range(self.n)
         self.names: tuple[str, ...] = tuple(c.names)
         self.major: tuple[int, ...] = tuple(c.major)
         self.port: tuple[bool, ...] = tuple(c.port)
         self.amph: tuple[int, ...] = tuple(c.amphorae)
         self.pts: tuple[int, ...] = tuple(c.points)
         b0, b1 = c.bridge
-        self.bridge_ends = (b0, b1)
         self.roads_open: tuple[tuple[int, ...], ...] = tuple(tuple(r) for r in c.roads)
         self.roads_shut: tuple[tuple[int, ...], ...] = tuple(
             tuple(y for y in r if {x, y} != {b0, b1}) for x, r in enumerate(c.roads))
@@ -180,15 +195,12 @@ class Map:
         self.athenai = c.city["Athenai"]
         self.thebai = c.city["Thebai"]
         self.asia = frozenset(self.majors[P])
-        self.total_armies = tuple(c.armies)
-        self.total_fleets = tuple(c.fleets)
         # Tables over sets of cities (bit masks): neighbours by road (bridge shut, open),
         # points and amphorae.
         full = 1 << self.n
         self.all = full - 1
         self.major_mask = (sum(1 << x for x in self.majors[P]), sum(1 << x for x in self.majors[G]))
         self.asia_mask = self.major_mask[P]
-        self.port_mask = sum(1 << x for x in self.ports)
         near: list[list[int]] = []
         for rd in (self.roads_shut, self.roads_open):
             adj = [sum(1 << y for y in rd[x]) for x in range(self.n)]
@@ -198,12 +210,20 @@ class Map:
                 table[mask] = table[mask ^ low] | adj[low.bit_length() - 1]
             near.append(table)
         self.near = near
+        self.minor_mask = self.all & ~self.major_mask[P] & ~self.major_mask[G]
+        # per city: the other major city of the same side (-1 for a minor city)
+        self.other_major = tuple(
+            next((y for y in self.majors[self.major[x]] if y != x), -1) if self.major[x] >= 0
+            else -1 for x in range(self.n))
         self.points_of = [0] * full
+        self.minor_top = [0] * full  # the most points among the cities of a set
         self.amph_of = [0] * full
+        self.members = [tuple(mask >> x & 1 for x in range(self.n)) for mask in range(full)]
         for mask in range(1, full):
             low = mask & -mask
             x = low.bit_length() - 1
             self.points_of[mask] = self.points_of[mask ^ low] + self.pts[x]
+            self.minor_top[mask] = max(self.minor_top[mask ^ low], self.pts[x])
             self.amph_of[mask] = self.amph_of[mask ^ low] + self.amph[x]
 
 
@@ -341,7 +361,7 @@ def project(m: Map, pos: Pos, masks: tuple[int, int, int, int] | None = None) ->
     fed = 0
     if outside:
         arm = pos.arm[P]
-        fed = min(sum(arm[x] for x in range(m.n) if outside >> x & 1), m.amph_of[outside])
+        fed = min(sum(compress(arm, m.members[outside])), m.amph_of[outside])
     return m.points_of[cp & ~burnt], m.points_of[cg & ~burnt], -1, fed, fragile
 
 
@@ -350,8 +370,7 @@ def project(m: Map, pos: Pos, masks: tuple[int, int, int, int] | None = None) ->
 class Ctx:
     """What this seat knows, and how it values positions."""
 
-    def __init__(self, game: Any, m: Map, v: JSON, seat: int) -> None:
-        self.game = game
+    def __init__(self, m: Map, v: JSON, seat: int) -> None:
         self.m = m
         self.v = v
         self.me = seat
@@ -381,8 +400,14 @@ class Ctx:
         self.q_defence = self._greek_defence_chance()
         self.next_side = self.opp  # who is expected to move after the decision being valued
         self.cards_after = [self.counts[0], self.counts[1]]
-        self._cache: dict[tuple[Any, ...], float] = {}
+        self._cache: dict[tuple[Any, ...], float] = {}  # values with the threats
+        # values without them (they do not depend on who moves next)
+        self._static: dict[tuple[Any, ...], tuple[float, int, tuple[int, int, int, int],
+                                                  tuple[int, int]]] = {}
         self._pwin: dict[tuple[int, bool, int, int, int], float] = {}
+        self.lite = False  # value without the threats (to rank many moves quickly)
+        self.pull = SIGN_PULL.get(self.campaign, 1.0)
+        self.late = 1.0 if self.campaign < 5 else 0.35  # pieces matter less in the last one
 
     # -- knowledge about cards
 
@@ -436,16 +461,43 @@ class Ctx:
 
     # -- valuing positions
 
+    def expect(self, next_side: int, cards_after: list[int]) -> None:
+        """Who is expected to move after the decision being valued, and how many cards
+        each side will then hold (they weigh the threats)."""
+        self.next_side = next_side
+        self.cards_after = cards_after
+        self._cache.clear()
+
     def util(self, total: float) -> float:
         t = max(-6.0, min(6.0, total))
-        return t + SIGN_PULL.get(self.campaign, 1.0) * math.tanh(0.8 * t)
+        return t + self.pull * math.tanh(0.8 * t) if self.pull else t
 
     def value(self, pos: Pos, delta: int = 0) -> float:
         """This seat's value of `pos` (`delta`: score points already added by an event)."""
-        key = (*pos.key(), delta, self.next_side, *self.cards_after)
-        got = self._cache.get(key)
-        if got is not None:
-            return got
+        arm, flt = pos.arm, pos.flt
+        key = (bytes(arm[0] + arm[1] + flt[0] + flt[1]), pos.bridge, pos.acro, delta)
+        static = self._static.get(key)
+        if static is None:
+            static = self._static[key] = self._static_value(pos, delta)
+        val, auto, masks, fragile = static
+        if self.lite or auto >= 0:
+            return val
+        full = self._cache.get(key)
+        if full is not None:
+            return full
+        threats = 0.0
+        for side in (P, G):
+            w = self._threat_weight(side)
+            if w > 0:
+                g = self.best_gain(pos, side, masks, fragile[1 - side])
+                threats += w * g if side == P else -w * g
+        full = self._cache[key] = val + threats * self.sign
+        return full
+
+    def _static_value(self, pos: Pos, delta: int
+                      ) -> tuple[float, int, tuple[int, int, int, int], tuple[int, int]]:
+        """The value without the threats (this seat's), the automatic winner or -1, and
+        what the threats are worked out from."""
         m = self.m
         arm, flt = pos.arm, pos.flt
         masks = (_mask(arm[P]), _mask(arm[G]), _mask(flt[P]), _mask(flt[G]))
@@ -456,23 +508,14 @@ class Ctx:
             val = -WIN
         else:
             val = self.util(self.score + delta + pp - gp)
-        late = 1.0 if self.campaign < 5 else 0.35
-        asia = sum(arm[P][x] for x in m.asia)
-        val += late * (ARMY[P] * (asia + fed) + FLEET[P] * sum(flt[P])
-                       - ARMY[G] * sum(arm[G]) - FLEET[G] * sum(flt[G]))
-        if auto < 0:
-            for side in (P, G):
-                w = self._threat_weight(side)
-                if w > 0:
-                    g = self.best_gain(pos, side, masks, fragile[1 - side])
-                    val += w * g if side == P else -w * g
-        val *= self.sign
-        self._cache[key] = val
-        return val
+        aby, eph = m.majors[P]
+        val += self.late * (ARMY[P] * (arm[P][aby] + arm[P][eph] + fed) + FLEET[P] * sum(flt[P])
+                            - ARMY[G] * sum(arm[G]) - FLEET[G] * sum(flt[G]))
+        return val * self.sign, auto, masks, fragile
 
     def _threat_weight(self, side: int) -> float:
         if self.cards_after[side] <= 0:
-            return THREAT_IDLE if self.campaign < 5 else 0.0
+            return 0.0  # it cannot act before the Scoring (weighing next campaign: no better)
         if side == self.next_side:
             return THREAT_NEXT[self.me]
         return THREAT_LATER[self.me]
@@ -490,10 +533,13 @@ class Ctx:
         bridge = pos.bridge
         reach = [0] * m.n
         passable = (mine_m | m.major_mask[side]) & ~theirs_m
-        stacks = sorted(((mine[o], o) for o in compress(range(m.n), mine) if o != locked),
-                        reverse=True)
+        stacks = list(compress(m.cities, mine))
+        stacks.sort(key=mine.__getitem__, reverse=True)
         covered = 0
-        for a, o in stacks:
+        for o in stacks:
+            if o == locked:
+                continue
+            a = mine[o]
             key = (bridge, passable, o)
             dm = _DEST_MASKS.get(key)
             if dm is None:
@@ -507,16 +553,23 @@ class Ctx:
                 low = new & -new
                 new ^= low
                 reach[low.bit_length() - 1] = a
-        if masks[2 + side]:
+        if masks[2 + side] & mine_m:  # landings: the two biggest groups fleets can carry
             fl = pos.flt[side]
             their_flt = pos.flt[opp]
-            for o in m.ports:
-                f = fl[o]
-                if not f or not mine[o] or (side == G and self.carneia and o == m.sparta):
+            c1 = c2 = f1 = f2 = 0
+            o1 = -1
+            for o in compress(range(m.n), fl):
+                if not mine[o] or (side == G and self.carneia and o == m.sparta):
                     continue
-                c = min(f, 3, mine[o])
+                c = min(fl[o], 3, mine[o])
+                if c > c1:
+                    c2, f2, c1, f1, o1 = c1, f1, c, fl[o], o
+                elif c > c2:
+                    c2, f2 = c, fl[o]
+            if c1:
                 for d in m.ports:
-                    if d == o or c <= reach[d]:
+                    c, f = (c1, f1) if d != o1 else (c2, f2)
+                    if c <= reach[d] or mine[d]:
                         continue
                     ef = their_flt[d]
                     if ef and self.p_win(side, d, f, ef, SEA) < 0.3:
@@ -534,28 +587,30 @@ class Ctx:
                 g = self.p_win(side, d, most, their_flt[d], SEA) * m.pts[d]
                 if g > best:
                     best = g
-        pts = m.pts
-        major = m.major
         targets = covered & ~mine_m
-        while targets:
-            low = targets & -targets
-            targets ^= low
+        if targets & m.minor_mask & ~theirs_m:  # a city nobody holds, for the taking
+            best = max(best, m.minor_top[targets & m.minor_mask & ~theirs_m])
+        pts = m.pts
+        pwin = self._pwin
+        asia = m.asia
+        other = m.other_major
+        major = m.major
+        enemy = targets & (theirs_m | m.major_mask[opp])  # held by the enemy
+        while enemy:
+            low = enemy & -enemy
+            enemy ^= low
             d = low.bit_length() - 1
-            if theirs[d]:
-                p = self.p_win(side, d, reach[d], theirs[d], LAND)
+            e = theirs[d]
+            if e:
+                p = pwin.get((side, d in asia, reach[d], e, LAND))
+                if p is None:
+                    p = self.p_win(side, d, reach[d], e, LAND)
                 g = p * 2 * pts[d]
-            elif major[d] == opp:
+            else:  # an enemy major city left empty
                 p = 1.0
                 g = 2.0 * pts[d]
-            elif major[d] == side:
-                continue
-            else:
-                p = 1.0
-                g = float(pts[d])
-            if major[d] == opp:  # and the enemy's other major city: an automatic victory
-                for x in m.majors[opp]:
-                    if x != d and (mine[x] or (not theirs[x] and major[x] == side)):
-                        g += p * AUTO_THREAT
+            if major[d] == opp and mine[other[d]]:  # both enemy majors: automatic victory
+                g += p * AUTO_THREAT
             if g > best:
                 best = g
         return best
@@ -575,10 +630,12 @@ class Ctx:
 # -- moves -----------------------------------------------------------------------------------
 
 Move = tuple[int, int, int, int, int]  # mode, origin, count (armies or fleets), carry, dest
+BATTLE_FLAGS = frozenset({CAVALRY, GREAT_KING, LEONIDAS, EVANGELION})
 
 
 def _counts(n: int) -> list[int]:
-    return sorted({c for c in (1, n // 2, n - 1, n) if 1 <= c <= n})
+    """How many armies of a stack of n to move: all, all but one (to hold), or one."""
+    return sorted({c for c in (1, n - 1, n) if c >= 1})
 
 
 class Planner:
@@ -589,7 +646,9 @@ class Planner:
         self.m = ctx.m
         self.plans = plans  # the best whole move found, per position, for its later steps
 
-    def moves(self, side: int, kind: int, flag: int, exclude: int = -1) -> list[Move]:
+    def moves(self, side: int, kind: int, flag: int, exclude: int = -1,
+              battles_only: bool = False) -> list[Move]:
+        """Candidate whole moves (`battles_only`: land moves into enemy armies)."""
         ctx, m, pos = self.ctx, self.m, self.ctx.pos
         out: list[Move] = []
         rd = roads(m, pos)
@@ -601,6 +660,8 @@ class Planner:
                 if not n or o == locked or not rd[o]:
                     continue
                 dests = land_dests(m, pos, side, o)
+                if battles_only:
+                    dests = [d for d in dests if pos.arm[opp][d]]
                 counts = [1] if flag == LEONIDAS else _counts(n)
                 for c in counts:
                     for d in dests:
@@ -613,7 +674,7 @@ class Planner:
                 groups = {(f, 0)}
                 top = self.max_carry(side, o, f, kind, flag)
                 if top:
-                    groups |= {(f, top), (top, top)}
+                    groups.add((f, top))  # (splitting the fleets measured no better)
                 for nf, c in groups:
                     for d in m.ports:
                         if d == o:
@@ -714,10 +775,20 @@ class Planner:
 
     def best(self, side: int, kind: int, flag: int, exclude: int = -1,
              keep: Callable[[Move], bool] | None = None) -> tuple[float, Move | None]:
+        """The best whole move: all ranked without threats, the most promising valued.
+        A land move made by an event that changes only its battle (Cavalry, Great King,
+        Leonidas, Evangelion) is worth playing as the event only for a battle: without
+        one, the card's plain move does the same."""
+        battles_only = flag in BATTLE_FLAGS and keep is None
+        moves = [mv for mv in self.moves(side, kind, flag, exclude, battles_only)
+                 if keep is None or keep(mv)]
+        if len(moves) > SHORTLIST:
+            self.ctx.lite = True
+            ranked = sorted(moves, key=lambda mv: -self.value(mv, side, flag))
+            self.ctx.lite = False
+            moves = ranked[:SHORTLIST]
         best_v, best_m = -math.inf, None
-        for mv in self.moves(side, kind, flag, exclude):
-            if keep is not None and not keep(mv):
-                continue
+        for mv in moves:
             val = self.value(mv, side, flag)
             if val > best_v + 1e-9:
                 best_v, best_m = val, mv
@@ -753,18 +824,20 @@ class Heuristic:
         self._plans: dict[tuple[Any, ...], tuple[float, Move]] = {}
 
     def act(self, game: Any, state: Any, rng: random.Random) -> Any:
+        """One of `game.legal(state)`, chosen from the view of the seat to act (the agent
+        is deterministic: `rng` is not needed)."""
         seat = game.to_act(state)
         legal = game.legal(state)
         if len(legal) == 1:
             return legal[0]
         v = game.view(state, seat)
         texts = {game.format(a): a for a in legal}
-        ctx = Ctx(game, _map(game), v, seat)
+        ctx = Ctx(_map(game), v, seat)
         if len(self._plans) > 64:
             self._plans.clear()
         handler = getattr(self, "_" + str(v["phase"]).replace("-", "_"), None)
         choice = handler(ctx, texts) if handler is not None else None
-        if choice is None or choice not in texts:
+        if choice is None or choice not in texts:  # (never seen: a safety net)
             return legal[0]
         return texts[choice]
 
@@ -784,15 +857,26 @@ class Heuristic:
         return f"buy {max(0, min(want, most))}"
 
     def _wants_bridge(self, ctx: Ctx) -> bool:
+        """The bridge (6 talents) when the road it opens is worth that much now: armies
+        in Thrace or Macedonia to supply or to reach by land. (A bridge built early, as
+        a matter of course, measured worse than fleets and cards.)"""
         pos = ctx.pos
-        return (not pos.bridge and BRIDGE_FROM <= ctx.campaign <= BRIDGE_UNTIL
-                and ctrl(ctx.m, pos.arm, P, ctx.m.abydos) and (ctx.v["talents"] or 0) >= 6)
+        if (pos.bridge or ctx.campaign > BRIDGE_UNTIL or (ctx.v["talents"] or 0) < 6
+                or not ctrl(ctx.m, pos.arm, P, ctx.m.abydos)):
+            return False
+        self._expect_preparation(ctx)
+        bridged = pos.copy()
+        bridged.bridge = True
+        return ctx.value(bridged) - ctx.value(pos) >= BRIDGE_GAIN
+
+    def _expect_preparation(self, ctx: Ctx) -> None:
+        # Persia opens the Operations, and both will hold cards.
+        ctx.expect(P, [max(c, 3) for c in ctx.counts])
 
     def _prep_build(self, ctx: Ctx, texts: dict[str, Any]) -> str:
         if "bridge" in texts and ctx.me == P and self._wants_bridge(ctx):
             return "bridge"
-        ctx.next_side = P if PREP_NEXT_PERSIA else ctx.opp  # Persia opens the Operations
-        ctx.cards_after = [max(c, 3) for c in ctx.counts]  # both will hold cards
+        self._expect_preparation(ctx)
         base = ctx.value(ctx.pos)
         best, best_gain = "done", -math.inf
         m = ctx.m
@@ -820,9 +904,9 @@ class Heuristic:
 
     def _operations(self, ctx: Ctx, texts: dict[str, Any]) -> str:
         me = ctx.me
-        ctx.cards_after = list(ctx.counts)
-        ctx.cards_after[me] -= 1
-        ctx.next_side = ctx.opp if ctx.counts[ctx.opp] else me
+        after = list(ctx.counts)
+        after[me] -= 1  # a card played
+        ctx.expect(ctx.opp if ctx.counts[ctx.opp] else me, after)
         plan = Planner(ctx, self._plans)
         base = ctx.value(ctx.pos)
         move_value = -math.inf
@@ -847,15 +931,15 @@ class Heuristic:
             return "pass"
         options.sort(key=lambda o: -o[0])
         gain, best = options[0]
-        threshold = 0.05 if me == P else 0.15
-        if ctx.campaign == 5 or me == P:
-            threshold = 0.02
+        threshold = P_PASS if me == P else G_PASS
+        if ctx.campaign == 5:
+            threshold = min(threshold, 0.02)
         return best if gain > threshold else "pass"
 
     def _hold_value(self, ctx: Ctx, k: int, event_gain: float) -> float:
         """What keeping card `k` is worth (given its event's gain now)."""
         if ctx.me == P:
-            hold = 0.45 * event_gain
+            hold = P_HOLD * event_gain
             if k == 5 and ctx.kings < 2:
                 hold += 0.35
             return hold
@@ -867,7 +951,7 @@ class Heuristic:
             keep *= 0.6
         if ctx.campaign == 5 and k not in GREEK_REACTIONS:
             keep = 0.0
-        return max(keep * 0.8, 0.6 * event_gain)
+        return max(keep * G_HOLD, 0.6 * event_gain)
 
     def _event_value(self, ctx: Ctx, plan: Planner, k: int) -> float:
         """The expected value of playing card `k`'s event now."""
@@ -985,8 +1069,7 @@ class Heuristic:
             return None
         side = ctx.me
         kind, flag, exclude = mv[MV_KIND], mv[FLAG], mv[EXCLUDE]
-        ctx.cards_after = list(ctx.counts)
-        ctx.next_side = ctx.opp if ctx.counts[ctx.opp] else side
+        ctx.expect(ctx.opp if ctx.counts[ctx.opp] else side, list(ctx.counts))
         plan = Planner(ctx, self._plans)
         phase = ctx.phase
         if flag == THEMISTOCLES_MOVE:
@@ -1059,8 +1142,7 @@ class Heuristic:
             return reacts[0]
         bt = ctx.v["battle"]
         pos, m = ctx.pos, ctx.m
-        ctx.cards_after = list(ctx.counts)
-        ctx.next_side = ctx.opp
+        ctx.expect(ctx.opp, list(ctx.counts))
         plan = Planner(ctx, self._plans)
         if w == W_IMMORTALS and bt:
             city = bt[CITY]
@@ -1069,9 +1151,6 @@ class Heuristic:
                 return "decline"
             g = pos.arm[G][city]
             now = ctx.value(pos)
-            p2 = pos.copy()
-            p2.arm[G][city] = 0
-            p2.arm[P][city] = n
             cap = 6 if bt[CAV] else (5 if city in m.asia else 4)
             s = battle(n, g, True, bt[GDICE], cap)
             if bt[ATT] == G:  # Persia defends: the Greeks attack the restored armies
@@ -1137,8 +1216,7 @@ class Heuristic:
         me = ctx.me
         pos, m = ctx.pos, ctx.m
         city, att, kind = bt[CITY], bt[ATT], bt[KIND]
-        ctx.cards_after = list(ctx.counts)
-        ctx.next_side = G if ctx.v["active"] == "persia" else P
+        ctx.expect(G if ctx.v["active"] == "persia" else P, list(ctx.counts))
         plan = Planner(ctx, self._plans)
         options: dict[str, float] = {}
         if kind == LAND:
@@ -1166,7 +1244,7 @@ class Heuristic:
             name = t.removeprefix("retreat by sea ").removeprefix("retreat ")
             to = m.city[name]
             q = pos.copy()
-            if kind == LAND or me == att:
+            if kind == LAND:  # (after a naval battle the armies ashore stay)
                 q.arm[me][to] += q.arm[me][city]
                 q.arm[me][city] = 0
             if by_sea:
@@ -1178,7 +1256,8 @@ class Heuristic:
         return max(options, key=lambda t: options[t])
 
     def _battle_end_value(self, ctx: Ctx, pos: Pos, city: int, att: int,
-                      s: tuple[float, ...]) -> float:
+                          s: tuple[float, ...]) -> float:
+        """The expected value of how the land battle in `city` ends (summary `s`)."""
         total = 0.0
         dfd = 1 - att
         if s[0] > 0:
@@ -1205,8 +1284,7 @@ class Heuristic:
     def _choose(self, ctx: Ctx, texts: dict[str, Any]) -> str | None:
         m, pos = ctx.m, ctx.pos
         top = ctx.discard[-1] if ctx.discard else 0
-        ctx.cards_after = list(ctx.counts)
-        ctx.next_side = ctx.opp
+        ctx.expect(ctx.opp, list(ctx.counts))
         verbs = {t.partition(" ")[0] for t in texts}
         if "pick" in verbs:  # Hippias: the Greek card Persia fears most
             return max((t for t in texts if t.startswith("pick")),
@@ -1214,8 +1292,9 @@ class Heuristic:
         if "count" in verbs:
             return max(texts, key=lambda t: int(t.split()[1]) if t.startswith("count") else -1)
         if "discard" in verbs or "done" in verbs:  # Pacification
+            weak = {14, 11, 6, 10} | ({5} if ctx.kings >= 2 else set())  # dead or feeble
             for t in sorted(texts):
-                if t.startswith("discard") and int(t.split()[1]) in (14, 11, 6, 10):
+                if t.startswith("discard") and int(t.split()[1]) in weak:
                     return t
             return "done"
 
@@ -1258,14 +1337,18 @@ class Heuristic:
         return GREEK_KEEP.get(k, 0.3)
 
     def _supply_keep(self, ctx: Ctx, texts: dict[str, Any]) -> str:
-        if ctx.me == P:
+        if ctx.me == P:  # a kept card costs 2 talents of the next budget: only a strong one
+            kept = [t for t in texts if t != "keep none"]
+            best = max(kept, key=lambda t: PERSIAN_KEEP.get(int(t.split()[1]), 0.0), default="")
+            if best and PERSIAN_KEEP.get(int(best.split()[1]), 0.0) >= P_KEEP_MIN:
+                return best
             return "keep none"
         return min((t for t in texts if t.startswith("discard")),
                    key=lambda t: self._greek_card_worth(ctx, int(t.split()[1])))
 
     def _supply_remove(self, ctx: Ctx, texts: dict[str, Any]) -> str:
         m, pos = ctx.m, ctx.pos
-        ctx.cards_after = [0, 0]
+        ctx.expect(ctx.opp, [0, 0])
         me = ctx.me
 
         def scored(t: str) -> float:
