@@ -59,6 +59,41 @@ from thermopylae.games.earth_and_water.moves import KIND as MV_KIND
 
 P, G = 0, 1
 LAND, SEA = 0, 1
+SIDE_INDEX = {"persia": P, "greece": G}
+
+
+def _city(m: Any, name: str | None) -> int:
+    return -1 if name is None else int(m.names.index(name))
+
+
+def _move_list(v: JSON, m: Any) -> list[int]:
+    """The view's move as a list laid out like the rules' own (indices from moves.py)."""
+    mv = v["move"]
+    if not mv:
+        return []
+    out = [0] * 9
+    out[0] = SIDE_INDEX[mv["side"]]
+    out[MV_KIND] = ("any", "land", "fleets").index(mv["allowed"])
+    out[MODE] = -1 if mv["by"] is None else ("land", "sea").index(mv["by"])
+    out[ORIGIN] = _city(m, mv["origin"])
+    out[COUNT], out[CARRY], out[FLAG] = mv["count"], mv["carry"], mv["event"]
+    out[EXCLUDE] = _city(m, mv["not_from"])
+    out[DEST] = _city(m, mv["destination"])
+    return out
+
+
+def _battle_list(v: JSON, m: Any) -> list[int]:
+    """The view's battle as a list laid out like the rules' own (indices from battle.py)."""
+    bt = v["battle"]
+    if not bt:
+        return []
+    out = [0] * 15
+    out[KIND] = 0 if bt["kind"] == "land" else 1
+    out[CITY] = _city(m, bt["city"])
+    out[ATT] = SIDE_INDEX[bt["attacker"]]
+    out[GDICE], out[CAV], out[PSTART] = bt["greek_dice"], int(bt["cavalry"]), bt["persian_start"]
+    out[BT_CARRY], out[FROM] = bt["carried"], _city(m, bt["from"])
+    return out
 
 # Valuing a position (score points). The numbers were tuned in heuristic-against-
 # heuristic matches (hundreds of games per change, both seats).
@@ -1064,7 +1099,7 @@ class Heuristic:
     # -- the steps of a move
 
     def _move(self, ctx: Ctx, texts: dict[str, Any]) -> str | None:
-        mv = ctx.v["move"]
+        mv = _move_list(ctx.v, ctx.m)
         if not mv:
             return None
         side = ctx.me
@@ -1140,7 +1175,7 @@ class Heuristic:
             return "decline"
         if w in (W_ARTEMISIA, W_MOLON):
             return reacts[0]
-        bt = ctx.v["battle"]
+        bt = _battle_list(ctx.v, ctx.m)
         pos, m = ctx.pos, ctx.m
         ctx.expect(ctx.opp, list(ctx.counts))
         plan = Planner(ctx, self._plans)
@@ -1190,7 +1225,7 @@ class Heuristic:
         return max(options, key=lambda t: options[t])
 
     def _themistocles(self, ctx: Ctx, plan: Planner) -> str:
-        mv = ctx.v["move"]
+        mv = _move_list(ctx.v, ctx.m)
         if not mv:
             return "decline"
         pos, m = ctx.pos, ctx.m
@@ -1210,7 +1245,7 @@ class Heuristic:
     # -- battles
 
     def _battle(self, ctx: Ctx, texts: dict[str, Any]) -> str:
-        bt = ctx.v["battle"]
+        bt = _battle_list(ctx.v, ctx.m)
         if not bt:
             return "continue"
         me = ctx.me

@@ -73,10 +73,56 @@ def view(g: EarthAndWater, s: State, seat: int | None) -> JSON:
         "acropolis_penalty": s.acropolis_penalty,
         "talents": s.talents if s.phase in (0, 2) else None,
         "passes": s.passes,
-        "move": list(s.mv) or None,
-        "battle": list(s.bt) if s.bt and s.bt[9] < 2 else None,  # 9: stage (2+: a die each)
+        "move": move_view(g, s),
+        "battle": battle_view(g, s),
         "window": s.window if s.phase == 8 else None,
         "card_names": {"greece": list(c.greek_names), "persia": list(c.persian_names)},
         "result": None if s.result < 0 else {
             "winner": (*SIDES, None)[s.result], "reason": s.reason},
+    }
+
+
+def _name(g: EarthAndWater, city: int) -> str | None:
+    return g.c.names[city] if city >= 0 else None
+
+
+def move_view(g: EarthAndWater, s: State) -> JSON | None:
+    """The move under way, in named fields (what has been declared so far is public)."""
+    from thermopylae.games.earth_and_water import moves as m
+    if not s.mv:
+        return None
+    mv = s.mv
+    return {
+        "side": SIDES[mv[m.SIDE]],
+        "allowed": ("any", "land", "fleets")[mv[m.KIND]],
+        "by": None if mv[m.MODE] < 0 else ("land", "sea")[mv[m.MODE]],
+        "origin": _name(g, mv[m.ORIGIN]),
+        "count": mv[m.COUNT],
+        "carry": mv[m.CARRY],
+        "event": mv[m.FLAG],  # the card whose event made the move (0: a movement card)
+        "not_from": _name(g, mv[m.EXCLUDE]),  # Themistocles: not from the Persian target
+        "destination": _name(g, mv[m.DEST]),
+    }
+
+
+def battle_view(g: EarthAndWater, s: State) -> JSON | None:
+    """The battle under way, in named fields (Separate Peace's dice are no battle)."""
+    from thermopylae.games.earth_and_water import battle as b
+    if not s.bt or s.bt[b.STAGE] >= 2:
+        return None
+    bt = s.bt
+    return {
+        "kind": ("land", "naval")[bt[b.KIND]],
+        "city": g.c.names[bt[b.CITY]],
+        "attacker": SIDES[bt[b.ATT]],
+        "greek_dice": bt[b.GDICE],  # 0: one per army; 2 Leonidas; 3 Miltiades, 300 Spartans
+        "greek_card": bt[b.GCARD],
+        "cavalry": bool(bt[b.CAV]),
+        "scoring_event": bt[b.SCORE],  # 7 The Great King, 10 Evangelion, 0 none
+        "immortals_used": bool(bt[b.IMM]),
+        "persian_start": bt[b.PSTART],
+        "carried": bt[b.CARRY],
+        "from": _name(g, bt[b.FROM]),
+        "by_sea": bool(bt[b.SEAFROM]),
+        "no_retreat": bool(bt[b.NORETREAT]),
     }
