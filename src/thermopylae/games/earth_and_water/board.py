@@ -79,8 +79,9 @@ def route_cities(c: Components, s: State, side: int, origin: int) -> set[int]:
 def land_origins(c: Components, s: State, side: int, locked: int = -1) -> list[int]:
     """Cities from which `side` can make a land move (`locked`: a city whose armies may
     not move, Sparta under the Carneia Festival)."""
+    solid = c.solid
     return [city for city, n in enumerate(s.arm[side])
-            if n and city != locked and neighbours(c, s, city)]
+            if n and city != locked and (solid[city] or neighbours(c, s, city))]
 
 
 def ports(c: Components) -> list[int]:

@@ -190,7 +190,7 @@ class Events:
         if k in (1, 7):  # Cavalry of Mardonius, The Great King
             return self.can_move_land(s, PERSIA)
         if k in (2, 3, 13):  # Tribute of Earth and Water
-            return bool(s.res_arm[PERSIA]) and bool(self._neutral(s))
+            return bool(s.res_arm[PERSIA]) and self._any_neutral(s)
         if k in (4, 16):  # Carneia Festival, Pacification of Babylon or Egypt
             return True
         if k in (6, 9, 10):  # Ostracism, Hippias, Separate Peace
@@ -207,6 +207,11 @@ class Events:
     def _neutral(self, s: State) -> list[int]:
         who = board.controllers(self.c, s)
         return [x for x in self.cities if who[x] < 0]
+
+    def _any_neutral(self, s: State) -> bool:
+        """Is some city controlled by no one? (a city with no army that is no major city)"""
+        persia, greece, major = s.arm[PERSIA], s.arm[GREECE], self.c.major
+        return any(not persia[x] and not greece[x] and major[x] < 0 for x in self.cities)
 
     def _royal_road_cities(self, s: State) -> list[int]:
         return [x for x in (self.abydos, self.ephesos)

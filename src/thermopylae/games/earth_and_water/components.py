@@ -120,6 +120,7 @@ class Components:
     amphorae: tuple[int, ...]
     points: tuple[int, ...]  # 2 for a major city, 1 otherwise
     roads: tuple[tuple[int, ...], ...]  # neighbours, bridge road included
+    solid: tuple[bool, ...]  # has a road other than the bridge road
     bridge: tuple[int, int]
     armies: tuple[int, int]  # pieces per side (Persia, Greece)
     fleets: tuple[int, int]
@@ -167,6 +168,8 @@ def _build(data: dict[str, Any], origin: str) -> Components:
         amphorae=tuple(c.amphorae for c in f.city),
         points=tuple(2 if c.major else 1 for c in f.city),
         roads=tuple(tuple(sorted(r)) for r in roads),
+        solid=tuple(any({i, n} != {idx[f.bridge_road[0]], idx[f.bridge_road[1]]} for n in r)
+                    for i, r in enumerate(roads)),
         bridge=(idx[f.bridge_road[0]], idx[f.bridge_road[1]]),
         armies=(f.pieces.persia.armies, f.pieces.greece.armies),
         fleets=(f.pieces.persia.fleets, f.pieces.greece.fleets),
