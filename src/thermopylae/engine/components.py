@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -39,6 +40,16 @@ def read_data(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ComponentError(name, ["the file must hold a table (an object) at its top level"])
     return data
+
+
+def read_set(package: str, path: Path | None) -> tuple[dict[str, Any], str]:
+    """The data of a game's default `components.toml` (shipped in `package`), or of the
+    user's file at `path`; with the name to report problems under."""
+    if path is None:
+        ref = resources.files(package).joinpath("components.toml")
+        with resources.as_file(ref) as default:
+            return read_data(default), "default"
+    return read_data(path), str(path)
 
 
 def validate(model: type[M], data: dict[str, Any], source: str) -> M:

@@ -8,13 +8,12 @@ so a file must keep those names.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from thermopylae.engine.components import Source, digest, read_data, validate
+from thermopylae.engine.components import Source, digest, read_set, validate
 
 Side = Literal["persia", "greece"]
 NAMED = ("Abydos", "Ephesos", "Athenai", "Sparta", "Thebai", "Pella")
@@ -134,11 +133,7 @@ class Components:
 
 
 def load(path: Path | None = None) -> Components:
-    if path is None:
-        ref = resources.files(__package__).joinpath("components.toml")
-        with resources.as_file(ref) as default:
-            return _build(read_data(default), "default")
-    return _build(read_data(path), str(path))
+    return _build(*read_set(__package__, path))
 
 
 def _build(data: dict[str, Any], origin: str) -> Components:

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
+from thermopylae.engine.notation import NotationMixin
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
 from thermopylae.games.earth_and_water import board, text, view
 from thermopylae.games.earth_and_water.actions import A, Act, Notation, P
@@ -51,7 +52,7 @@ MAX_KINGS = 2  # Darius, then Xerxes (RB 5.3)
 Ev = list[Event] | None
 
 
-class EarthAndWater(Moves, Battles, Events):
+class EarthAndWater(NotationMixin, Moves, Battles, Events):
     """Persia against Greece over five campaigns."""
 
     id: ClassVar[str] = "earth-and-water"
@@ -59,6 +60,7 @@ class EarthAndWater(Moves, Battles, Events):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     cooperative: ClassVar[bool] = False
+    notation: Notation
     provisional = False
 
     def __init__(self, components: Components) -> None:
@@ -558,25 +560,6 @@ class EarthAndWater(Moves, Battles, Events):
 
     def label(self, action: Act) -> str:
         return text.label(self, action)
-
-    def parse(self, t: str) -> Act:
-        return self.notation.parse(t)
-
-    def format(self, action: Act) -> str:
-        return self.notation.format(action)
-
-    def encode(self, action: Act) -> int:
-        return self.notation.encode(action)
-
-    def decode(self, index: int) -> Act:
-        return self.notation.decode(index)
-
-    @property
-    def num_actions(self) -> int:
-        return len(self.notation.table)
-
-    def copy(self, s: State) -> State:
-        return s.copy()
 
     def state_to_json(self, s: State) -> JSON:
         return state_to_json(self, s)

@@ -8,13 +8,12 @@ so equal cards are interchangeable everywhere (notation, views, search).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from thermopylae.engine.components import Source, digest, read_data, validate
+from thermopylae.engine.components import Source, digest, read_set, validate
 from thermopylae.engine.errors import ComponentError
 
 SPARTAN_MIN, SPARTAN_MAX = 10, 20  # "Valor de Combate (10-20)" (seed 001)
@@ -116,11 +115,7 @@ class Components:
 
 def load(path: Path | None = None) -> Components:
     """The default set shipped with the package, or the file at `path`."""
-    if path is None:
-        ref = resources.files(__package__).joinpath("components.toml")
-        with resources.as_file(ref) as default:
-            return _build(read_data(default), "default")
-    return _build(read_data(path), str(path))
+    return _build(*read_set(__package__, path))
 
 
 COUNTS = {"map": LOCATIONS, "spartan": 20, "persian": 28}  # seed 001's component list

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
+from thermopylae.engine.notation import NotationMixin
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
 from thermopylae.games.thermopyles import text, view
 from thermopylae.games.thermopyles.actions import (
@@ -61,7 +62,7 @@ WON, LOST = 1, -1
 Events = list[Event] | None
 
 
-class Thermopyles:
+class Thermopyles(NotationMixin):
     """The co-operative game for 1 to 4 Spartan players, bound to one component set."""
 
     id: ClassVar[str] = "thermopyles"
@@ -69,6 +70,7 @@ class Thermopyles:
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = MAX_PLAYERS
     cooperative: ClassVar[bool] = True  # the players win or lose together
+    notation: Notation
 
     def __init__(self, components: Components) -> None:
         self.components = components
@@ -429,25 +431,6 @@ class Thermopyles:
 
     def rules_text(self) -> str:
         return text.rules_text(self.components)
-
-    def parse(self, t: str) -> Action:
-        return self.notation.parse(t)
-
-    def format(self, action: Action) -> str:
-        return self.notation.format(action)
-
-    def encode(self, action: Action) -> int:
-        return self.notation.encode(action)
-
-    def decode(self, index: int) -> Action:
-        return self.notation.decode(index)
-
-    @property
-    def num_actions(self) -> int:
-        return len(self.notation.table)
-
-    def copy(self, s: State) -> State:
-        return s.copy()
 
     def state_to_json(self, s: State) -> JSON:
         return state_to_json(self.components, s)
