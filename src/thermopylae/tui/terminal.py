@@ -21,7 +21,7 @@ from thermopylae.engine.protocol import CHANCE, Event
 from thermopylae.engine.record import Position, Record, seat_name
 
 HELP = """\
-Answer with the number of a listed action, or the action itself (e.g. `fight 15 support 1`).
+Answer with the number of a listed action, or the action itself as it is listed.
 An empty answer plays the only legal action when there is just one.
 Commands:
   undo           take back your last decision (not past a revealed card or die)
