@@ -30,7 +30,8 @@ Ev = list[Event] | None
 
 # The battle in progress, `s.bt`:
 (KIND, CITY, ATT, GDICE, CAV, SCORE, IMM, PSTART, CARRY, STAGE, AROLL, GCARD, SEAFROM,
- FROM, NORETREAT) = range(15)
+ FROM, NORETREAT, SHIPS) = range(16)
+SIZE = 16  # SHIPS: in a land battle after a landing, the fleets that brought the attackers
 LAND, SEA = 0, 1
 MAX_DICE = 3
 
@@ -57,6 +58,7 @@ class Battles:
     def start_land_battle(self, s: State, city: int, side: int, ev: Ev) -> None:
         from thermopylae.games.earth_and_water.moves import (
             CAVALRY,
+            COUNT,
             EVANGELION,
             FLAG,
             GREAT_KING,
@@ -69,7 +71,7 @@ class Battles:
         s.bt = [LAND, city, side, 2 if flag == LEONIDAS else 0, int(flag == CAVALRY),
                 flag if flag in (GREAT_KING, EVANGELION) else 0, 0, s.arm[PERSIA][city], 0,
                 0, 0, LEONIDAS if flag == LEONIDAS else 0, mv[MODE], mv[ORIGIN],
-                int(s.used & 32 != 0)]
+                int(s.used & 32 != 0), min(mv[COUNT], s.flt[side][city]) if mv[MODE] else 0]
         if ev is not None:
             ev.append(Event("battle", {"kind": "land", "city": self.c.names[city],
                                        "attacker": SIDES[side]}))
@@ -83,7 +85,7 @@ class Battles:
         from thermopylae.games.earth_and_water.moves import CARRY, ORIGIN
         mv = s.mv
         s.bt = [SEA, city, side, 0, 0, 0, 0, 0, mv[CARRY], 0, 0, 0, 1, mv[ORIGIN],
-                int(s.used & 32 != 0)]
+                int(s.used & 32 != 0), 0]
         if ev is not None:
             ev.append(Event("battle", {"kind": "naval", "city": self.c.names[city],
                                        "attacker": SIDES[side]}))
@@ -209,8 +211,9 @@ class Battles:
         city = bt[CITY]
         attacker = side == bt[ATT]
         if attacker:
-            if bt[SEAFROM]:
-                return [RETREAT[1][bt[FROM]]] if s.flt[side][city] else []
+            if bt[SEAFROM]:  # back aboard the fleets that brought them, if any survive
+                ships = bt[SHIPS] if bt[KIND] == LAND else s.flt[side][city]
+                return [RETREAT[1][bt[FROM]]] if min(ships, s.flt[side][city]) else []
             near = board.neighbours(c, s, city)
             if bt[FROM] in near:
                 return [RETREAT[0][bt[FROM]]]
@@ -221,7 +224,8 @@ class Battles:
         if bt[KIND] == LAND:
             out += [RETREAT[0][x] for x in board.neighbours(c, s, city)
                     if board.controls(c, s, side, x) and not s.arm[1 - side][x]]
-            if s.flt[side][city] < s.arm[side][city]:
+            if (s.flt[side][city] < s.arm[side][city]
+                    or s.arm[side][city] > MAX_DICE):  # a naval move carries at most 3
                 return out
         out += [RETREAT[1][x] for x in range(len(c.names))
                 if c.port[x] and x != city and board.controls(c, s, side, x)
@@ -242,8 +246,11 @@ class Battles:
             s.arm[side][to] += s.arm[side][city]
             s.arm[side][city] = 0
         if by_sea:
-            s.flt[side][to] += s.flt[side][city]
-            s.flt[side][city] = 0
+            ships = s.flt[side][city]
+            if side == bt[ATT] and bt[KIND] == LAND and bt[SEAFROM]:
+                ships = min(bt[SHIPS], ships)  # only the fleets that made the landing
+            s.flt[side][to] += ships
+            s.flt[side][city] -= ships
         if side == bt[ATT] and bt[KIND] == SEA:
             s.arm[side][to] += bt[CARRY]  # the carried armies disembark at home
             bt[CARRY] = 0

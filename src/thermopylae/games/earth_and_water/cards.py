@@ -281,7 +281,7 @@ class Events:
         if k == 9:  # Hippias: Persia sees the Greek hand and picks a card to discard
             return self._choose(s, PERSIA, C_HIPPIAS)
         if k == 10:  # Separate Peace: a die each, Greece first
-            s.bt = [0] * 15
+            s.bt = [0] * 16
             s.bt[STAGE] = 2
             s.phase = ROLL
             return None

@@ -87,7 +87,7 @@ def _battle_list(v: JSON, m: Any) -> list[int]:
     bt = v["battle"]
     if not bt:
         return []
-    out = [0] * 15
+    out = [0] * 16
     out[KIND] = 0 if bt["kind"] == "land" else 1
     out[CITY] = _city(m, bt["city"])
     out[ATT] = SIDE_INDEX[bt["attacker"]]

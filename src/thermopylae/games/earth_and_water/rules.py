@@ -286,6 +286,10 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
 
     def _drawn(self, s: State, card: int, ev: Ev) -> None:
         s.deck.remove(card)
+        if not s.deck and s.discard:  # RB 5.4: the discards become the new draw pile
+            s.deck, s.discard = sorted(s.discard), []
+            if ev is not None:
+                ev.append(Event("reshuffle", {}))
         insort(s.hands[s.draw_to], card)  # hands and pile kept sorted: draws are by chance
         s.draws -= 1
         if ev is not None:
@@ -306,7 +310,7 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
         if (s.talents >= price and s.res_flt[side]
                 and (s.fleets_built < 0 or s.fleets_built < p.max_fleets)):
             out += [A["fleet"][x] for x in self.ports
-                    if who[x] == side and not s.flt[1 - side][x]]
+                    if (who[x] == side or self.c.major[x] == side) and not s.flt[1 - side][x]]
         if (side == PERSIA and not s.bridge and s.talents >= p.bridge
                 and board.controls(self.c, s, PERSIA, self.abydos)):
             out.append(P["bridge"])

@@ -139,12 +139,12 @@ def check_phase(g: EarthAndWater, s: State) -> None:
         raise bad("and the result disagree")
     if s.phase in (MV_ORIGIN, MV_COUNT, MV_CARRY, MV_DEST) and len(s.mv) != 9:
         raise bad("needs a move in progress")
-    if s.phase in (ROLL, BT_CHOICE) and len(s.bt) != 15:
+    if s.phase in (ROLL, BT_CHOICE) and len(s.bt) != 16:
         raise bad("needs a battle in progress")
     if s.phase == REACT:
         if not 1 <= s.window <= 6:
             raise bad("needs a reaction window (1 to 6)")
-        if s.window in (1, 2, 4, 5) and len(s.bt) != 15:
+        if s.window in (1, 2, 4, 5) and len(s.bt) != 16:
             raise bad("needs a battle in progress")
         if s.window == 3 and not (s.stack and s.stack[-1][0] == "sea_arrive"):
             raise bad("needs a Persian naval move waiting")
@@ -160,7 +160,7 @@ def check_phase(g: EarthAndWater, s: State) -> None:
     for row in (s.mv[3:4] + s.mv[8:9]) if len(s.mv) == 9 else []:
         if row != -1 and row not in cities:
             raise RecordError("state.move: a city index out of range")
-    if len(s.bt) == 15 and s.bt[1] not in cities and s.bt[9] < 2:
+    if len(s.bt) == 16 and s.bt[1] not in cities and s.bt[9] < 2:
         raise RecordError("state.battle: the battle city is out of range")
 
 

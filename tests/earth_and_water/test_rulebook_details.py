@@ -1,0 +1,59 @@
+"""Rulebook details found in review: sea retreats, fleet placement, the reshuffle."""
+
+from __future__ import annotations
+
+from tests.earth_and_water.helpers import act, city, legal_texts, position
+from thermopylae.games.earth_and_water import game as ew_game
+from thermopylae.games.earth_and_water.state import GREECE, PERSIA, PREP_BUILD
+
+
+def test_defender_retreat_by_sea_carries_at_most_three_armies() -> None:
+    """RB 6.5 and 7.1: a sea retreat is a naval move, which carries at most 3 armies."""
+    g = ew_game()
+    s = position(g, persia={"Larissa": (3, 0)}, greece={"Thebai": (4, 4)}, hands=([4], []))
+    act(g, s, "move 4", "land Larissa", "armies 3", "to Thebai", "roll 3", "roll 4",
+        "continue")
+    assert g.to_act(s) == GREECE
+    assert not [t for t in legal_texts(g, s) if t.startswith("retreat by sea")]
+    s2 = position(g, persia={"Larissa": (3, 0)}, greece={"Thebai": (3, 4)}, hands=([4], []))
+    act(g, s2, "move 4", "land Larissa", "armies 3", "to Thebai", "roll 3", "roll 4",
+        "continue")
+    assert "retreat by sea Sparta" in legal_texts(g, s2)
+
+
+def test_fleet_may_be_raised_in_own_major_city_held_by_enemy_armies() -> None:
+    """RB 5.1-5.2: a new fleet goes to the port of one of your major cities or of a city you
+    control, never where an enemy fleet is."""
+    g = ew_game()
+    s = position(g, persia={"Athenai": (1, 0), "Ephesos": (2, 1)}, greece={"Sparta": (1, 1)})
+    s.phase, s.side, s.talents, s.fleets_built = PREP_BUILD, GREECE, 6, 0
+    s._legal = None
+    options = legal_texts(g, s)
+    assert "fleet Athenai" in options and "army Athenai" not in options
+
+
+def test_retreat_after_a_landing_takes_back_only_the_fleets_that_landed() -> None:
+    """RB 7.1: attackers who came by sea go back to their port on the fleets that brought
+    them; other fleets in that port stay."""
+    g = ew_game()
+    s = position(g, persia={"Ephesos": (3, 2), "Eretria": (0, 1)},
+                 greece={"Eretria": (2, 0), "Athenai": (1, 0)}, hands=([4, 3], []))
+    act(g, s, "move 4", "sea Ephesos", "fleets 1", "carry 1", "to Eretria", "roll 3",
+        "roll 2", "retreat by sea Ephesos")
+    assert s.flt[PERSIA][city(g, "Eretria")] == 1
+    assert s.flt[PERSIA][city(g, "Ephesos")] == 2
+    assert s.arm[PERSIA][city(g, "Ephesos")] == 3
+
+
+def test_discards_become_the_draw_pile_as_soon_as_it_empties() -> None:
+    """RB 5.4: when the draw pile runs out, the discards are shuffled into a new one at
+    once; a card discarded afterwards waits for the next reshuffle."""
+    g = ew_game()
+    persian = [k for k in range(1, 17) if k not in (2, 3, 7, 9)]
+    s = position(g, hands=(persian, [7]), discard=[2, 3], active=GREECE)
+    assert s.deck == [9]
+    act(g, s, "event 7")  # Oracle of Delphi: an empty hand is discarded, one card drawn
+    assert [a.a for a, _ in g.chance(s)] == [9]
+    act(g, s, "draw 9")  # the pile is empty: the discards (2, 3 and the Oracle) form a new one
+    assert s.deck == [2, 3, 7] and s.discard == []
+    assert s.hands[GREECE] == [9]
