@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from thermopylae.engine.errors import IllegalAction, ThermopylaeError
+from thermopylae.engine.errors import IllegalAction, RecordError, ThermopylaeError
 from thermopylae.engine.notation import NotationMixin
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
 from thermopylae.games.earth_and_water import board, text, view
@@ -121,6 +121,11 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
         cached = s._legal
         if cached is None:
             cached = s._legal = tuple(self._legal(s))
+            if not cached and s.phase not in (DRAW, ROLL, LOT, OVER):
+                # never in a game played by the rules (the property tests check it); a
+                # hand-edited position can get here
+                raise RecordError(f"no legal action in phase {PHASES[s.phase]!r}: this "
+                                  "position is inconsistent")
         return cached
 
     def _legal(self, s: State) -> list[Act]:
@@ -223,6 +228,9 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
 
     def _resume(self, s: State, ev: Ev) -> None:
         """A procedure ended: carry on with whatever waited for it."""
+        if not s.stack:  # only a hand-edited position can get here
+            raise RecordError("this position's pending steps are inconsistent: nothing "
+                              "waits for the procedure that just ended")
         item = s.stack.pop()
         getattr(self, "_k_" + item[0])(s, ev, *item[1:])
 

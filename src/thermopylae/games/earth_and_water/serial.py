@@ -40,14 +40,14 @@ class _StateFile(BaseModel):
     carneia: bool
     acropolis: bool
     acropolis_penalty: bool
-    passes: int
-    talents: int
-    fleets_built: int
-    draws: int
-    draw_to: int
-    window: int
-    choice: int
-    arg: int
+    passes: int = Field(ge=0, le=2)
+    talents: int = Field(ge=0, le=99)
+    fleets_built: int = Field(ge=-1, le=99)
+    draws: int = Field(ge=0, le=24)
+    draw_to: int = Field(ge=0, le=1)
+    window: int = Field(ge=0, le=6)
+    choice: int = Field(ge=0, le=11)
+    arg: int = Field(ge=-1, le=24)
     move: list[int]
     battle: list[int]
     stack: list[list[Any]]
@@ -122,9 +122,13 @@ def check_phase(g: EarthAndWater, s: State) -> None:
         MV_COUNT,
         MV_DEST,
         MV_ORIGIN,
+        OPS,
         OVER,
+        PREP_BUILD,
+        PREP_BUY,
         REACT,
         ROLL,
+        SUP_KEEP,
         SUP_REMOVE,
     )
     phase = PHASES[s.phase]
@@ -132,9 +136,52 @@ def check_phase(g: EarthAndWater, s: State) -> None:
     def bad(why: str) -> RecordError:
         return RecordError(f"state: phase {phase!r} {why}")
 
+    n = len(g.c.names)
+
+    def within(value: Any, lo: int, hi: int, what: str) -> None:
+        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+            raise RecordError(f"state.{what}: {value!r} is not within {lo}..{hi}")
+
+    def check_move(mv: list[Any] | tuple[Any, ...], what: str) -> None:
+        for i, (lo, hi) in enumerate(((0, 1), (0, 2), (-1, 1), (-1, n - 1), (0, 24), (0, 3),
+                                      (0, 113), (-1, n - 1), (-1, n - 1))):
+            within(mv[i], lo, hi, f"{what}[{i}]")
+
     for item in s.stack:
         if not item or item[0] not in CONTINUATIONS or len(item) - 1 != CONTINUATIONS[item[0]]:
             raise RecordError(f"state.stack: unknown step {list(item)!r}")
+        if item[0] == "sea_arrive":
+            check_move(item[1:], "stack.sea_arrive")
+        elif item[0] == "after_sudden_death":
+            if item[1] not in ("preparation", "operations"):
+                raise RecordError(f"state.stack: unknown step {list(item)!r}")
+        else:
+            ranges = {"after_buy": ((0, 1),), "reopen": ((1, 6),),
+                      "event_move": ((0, 1), (0, 2), (0, 113)),
+                      "event_move_excluding": ((0, 1), (0, 2), (0, 113), (-1, n - 1))}
+            for i, (v, (lo, hi)) in enumerate(zip(item[1:], ranges.get(item[0], ()),
+                                                  strict=False)):
+                within(v, lo, hi, f"stack.{item[0]}[{i}]")
+    if len(s.mv) == 9:
+        check_move(s.mv, "move")
+    elif s.mv:
+        raise RecordError("state.move: a move has 9 fields")
+    if len(s.bt) == 16:
+        for i, v in enumerate(s.bt):
+            within(v, -1, 99, f"battle[{i}]")
+        within(s.bt[0], 0, 1, "battle[0]")
+        within(s.bt[2], 0, 1, "battle[2]")
+        if s.bt[9] < 2:
+            within(s.bt[1], 0, n - 1, "battle[1]")
+            within(s.bt[13], -1, n - 1, "battle[13]")
+    elif s.bt:
+        raise RecordError("state.battle: a battle has 16 fields")
+    waits = s.phase not in (PREP_BUY, PREP_BUILD, OPS, SUP_KEEP, SUP_REMOVE, OVER) or (
+        s.phase in (PREP_BUY, PREP_BUILD) and s.fleets_built < 0)
+    if waits and not s.stack:
+        raise RecordError(f"state.stack: phase {phase!r} needs what comes after it")
+    if (s.phase == CHOOSE and s.choice == 6) or (s.phase == REACT and s.window == 6):
+        within(s.arg, 0, n - 1, "arg")
     if (s.phase == OVER) != (s.result >= 0):
         raise bad("and the result disagree")
     if s.phase in (MV_ORIGIN, MV_COUNT, MV_CARRY, MV_DEST) and len(s.mv) != 9:
@@ -156,12 +203,6 @@ def check_phase(g: EarthAndWater, s: State) -> None:
         raise bad("needs a Greek hand to draw from")
     if s.phase == SUP_REMOVE and s.draws <= 0:
         raise bad("needs armies owed to attrition")
-    cities = range(len(g.c.names))
-    for row in (s.mv[3:4] + s.mv[8:9]) if len(s.mv) == 9 else []:
-        if row != -1 and row not in cities:
-            raise RecordError("state.move: a city index out of range")
-    if len(s.bt) == 16 and s.bt[1] not in cities and s.bt[9] < 2:
-        raise RecordError("state.battle: the battle city is out of range")
 
 
 def check(g: EarthAndWater, s: State) -> None:
