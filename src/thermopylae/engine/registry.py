@@ -5,9 +5,11 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from thermopylae.engine.errors import ThermopylaeError
+
+G = TypeVar("G")
 
 GameFactory = Callable[[Path | None], Any]
 
@@ -16,6 +18,21 @@ _SUMMARIES: dict[str, tuple[str, int, int]] = {}
 
 # The game packages shipped with thermopylae; importing one registers it.
 _BUILTIN = ("thermopylae.games.thermopyles", "thermopylae.games.earth_and_water")
+
+
+def default_once(build: Callable[[Path | None], G]) -> Callable[[Path | None], G]:
+    """A game factory that builds the default component set once (it is shared, games
+    hold no per-table state) and a user's file each time it is asked."""
+    default: list[G] = []
+
+    def game(components_path: Path | None = None) -> G:
+        if components_path is not None:
+            return build(components_path)
+        if not default:
+            default.append(build(None))
+        return default[0]
+
+    return game
 
 
 def register(game_id: str, title: str, players: tuple[int, int], factory: GameFactory) -> None:
