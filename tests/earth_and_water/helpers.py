@@ -73,3 +73,29 @@ def legal_texts(game: EarthAndWater, s: State) -> list[str]:
 
 def city(game: EarthAndWater, name: str) -> int:
     return game.c.city[name]
+
+
+# -- reading the table through a view (what a player sees) ---------------------------
+
+
+def seen(s: State, seat: int | None = None) -> dict[str, Any]:
+    return ew_game().view(s, seat)
+
+
+def view_city(s: State, name: str) -> dict[str, Any]:
+    return next(c for c in seen(s)["cities"] if c["name"] == name)
+
+
+def armies(s: State, name: str) -> tuple[int, int]:
+    a = view_city(s, name)["armies"]
+    return a["persia"], a["greece"]
+
+
+def fleets(s: State, name: str) -> tuple[int, int]:
+    f = view_city(s, name)["fleets"]
+    return f["persia"], f["greece"]
+
+
+def reserve(s: State, side: str) -> tuple[int, int]:
+    r = seen(s)["reserve"][side]
+    return r["armies"], r["fleets"]

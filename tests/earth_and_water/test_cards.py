@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.earth_and_water.helpers import act, legal_texts, position
+from tests.earth_and_water.helpers import act, armies, fleets, legal_texts, position, reserve, seen
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.games.earth_and_water import game as ew_game
 from thermopylae.games.earth_and_water.state import GREECE, PERSIA, State
@@ -28,27 +28,9 @@ SPARTA_CARDS = (6, 8, 11, 15)
 # -- helpers -------------------------------------------------------------------------------
 
 
-def seen(s: State, seat: int | None = None) -> dict[str, Any]:
-    return G.view(s, seat)
 
 
-def city(s: State, name: str) -> dict[str, Any]:
-    return next(c for c in seen(s)["cities"] if c["name"] == name)
 
-
-def armies(s: State, name: str) -> tuple[int, int]:
-    a = city(s, name)["armies"]
-    return a["persia"], a["greece"]
-
-
-def fleets(s: State, name: str) -> tuple[int, int]:
-    f = city(s, name)["fleets"]
-    return f["persia"], f["greece"]
-
-
-def reserve(s: State, side: str) -> tuple[int, int]:
-    r = seen(s)["reserve"][side]
-    return r["armies"], r["fleets"]
 
 
 def hand(s: State, seat: int) -> list[int]:

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.earth_and_water.helpers import act, legal_texts, position
+from tests.earth_and_water.helpers import act, armies, fleets, legal_texts, position, reserve, seen
+from tests.earth_and_water.helpers import view_city as city
 from thermopylae.engine.errors import IllegalAction
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.games.earth_and_water import game as ew_game
@@ -28,31 +29,13 @@ SETUP_G = {"Athenai": (1, 1), "Sparta": (1, 1), "Korinthos": (1, 0)}
 # -- helpers -------------------------------------------------------------------------------
 
 
-def seen(s: State, seat: int | None = None) -> dict[str, Any]:
-    return G.view(s, seat)
 
 
-def city(s: State, name: str) -> dict[str, Any]:
-    return next(c for c in seen(s)["cities"] if c["name"] == name)
-
-
-def armies(s: State, name: str) -> tuple[int, int]:
-    a = city(s, name)["armies"]
-    return a["persia"], a["greece"]
-
-
-def fleets(s: State, name: str) -> tuple[int, int]:
-    f = city(s, name)["fleets"]
-    return f["persia"], f["greece"]
 
 
 def control(s: State, name: str) -> str | None:
     return city(s, name)["control"]
 
-
-def reserve(s: State, side: str) -> tuple[int, int]:
-    r = seen(s)["reserve"][side]
-    return r["armies"], r["fleets"]
 
 
 def kinds(events: list[Any]) -> list[str]:
