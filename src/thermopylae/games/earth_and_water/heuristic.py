@@ -66,6 +66,18 @@ def _city(m: Any, name: str | None) -> int:
     return -1 if name is None else int(m.names.index(name))
 
 
+def _best_removal(ctx: Any, pos: Any, units: str, cities: Any) -> float:
+    """The best position value after removing one Persian army (`arm`) or fleet (`flt`)
+    from one of `cities` (-inf when there is none to remove)."""
+    best = -math.inf
+    for x in cities:
+        if getattr(pos, units)[P][x]:
+            p2 = pos.copy()
+            getattr(p2, units)[P][x] -= 1
+            best = max(best, ctx.value(p2))
+    return best
+
+
 def _move_list(v: JSON, m: Any) -> list[int]:
     """The view's move as a list laid out like the rules' own (indices from moves.py)."""
     mv = v["move"]
@@ -1054,30 +1066,12 @@ class Heuristic:
         # Greece
         if k == 1:
             return base + (1.6 if ctx.campaign < 5 else 1.0)
-        if k == 2:
-            best = -math.inf
-            for x in m.majors[P]:
-                if pos.arm[P][x]:
-                    p2 = pos.copy()
-                    p2.arm[P][x] -= 1
-                    best = max(best, ctx.value(p2))
-            return best
-        if k == 3:
-            best = -math.inf
-            for x in m.ports:
-                if pos.flt[P][x]:
-                    p2 = pos.copy()
-                    p2.flt[P][x] -= 1
-                    best = max(best, ctx.value(p2))
-            return best
-        if k == 16:
-            best = -math.inf
-            for x in range(m.n):
-                if pos.arm[P][x]:
-                    p2 = pos.copy()
-                    p2.arm[P][x] -= 1
-                    best = max(best, ctx.value(p2))
-            return best
+        if k == 2:  # Ionian Revolt: a Persian army leaves Abydos or Ephesos
+            return _best_removal(ctx, pos, "arm", m.majors[P])
+        if k == 3:  # Wrath of Poseidon: a Persian fleet
+            return _best_removal(ctx, pos, "flt", m.ports)
+        if k == 16:  # Desertion: a Persian army anywhere
+            return _best_removal(ctx, pos, "arm", range(m.n))
         if k == 7:
             rest = [c for c in ctx.hand if c != 7]
             worth = sum(self._hold_value(ctx, c, 0.0) for c in rest)
