@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from tests.helpers import position
+from tests.record_helpers import refused_action, roundtrip, state_before
 from thermopylae.ai.base import make_agent
-from thermopylae.engine.errors import IllegalAction, RecordError
+from thermopylae.engine.errors import RecordError
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.engine.record import (
     Position,
@@ -45,29 +46,7 @@ def recorded(game: Thermopyles, options: dict[str, Any], seed: int, stop: int | 
     return rec, s
 
 
-def roundtrip(rec: Record, tmp_path: Path, name: str = "game.json") -> Record:
-    path = tmp_path / name
-    rec.save(path)
-    return Record.load(path)
 
-
-def state_before(game: Thermopyles, rec: Record, k: int) -> Any:
-    """The state just before step `k` (1-based) of a record."""
-    s = game.new(game.options(rec.options))
-    for _, text in rec.steps[: k - 1]:
-        game.apply(s, game.parse(text), quiet=True)
-    return s
-
-
-def refused_action(game: Thermopyles, s: Any) -> str:
-    """Some action of the table that the rules refuse in `s`, in notation."""
-    for i in range(game.num_actions):
-        a = game.decode(i)
-        try:
-            game.apply(game.copy(s), a, quiet=True)
-        except IllegalAction:
-            return game.format(a)
-    raise AssertionError("every action is legal here")
 
 
 # -- saving and replaying -----------------------------------------------------------------
