@@ -1,0 +1,144 @@
+"""300: The Board Game actions: one small frozen value type, its notation and encoding.
+
+Decisions (a march or a set of casualties is several small decisions):
+  move A3-A4 immortal     a unit marches, switches rows or advances (a * marks Wounded:
+                          `move B4-A4 spartan*`)
+  enter A1 beast          a unit comes on the board: from the Reinforcement Boxes or the
+                          Persian Camp (Leaders), the Spartan Camp, or a pulled-back row
+  casualty infantry       the next casualty in your battle space
+  play s12 · pass         a Battle Card (s1-s26 Spartan, p1-p26 Persian), or no card
+  done                    end your march, your advance, or the Persian return
+Chance outcomes: draw s12 (a card into a hand), roll 5 (a Battle Die shows 5).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from thermopylae.engine.errors import NotationError
+from thermopylae.games.hot_gates.components import TYPE_IDS, Components
+from thermopylae.games.hot_gates.state import ROWS, SPACES, WOUNDED, space_name
+
+CODES = len(TYPE_IDS) * 2  # piece codes: type * 2 + wounded
+NSPACES = ROWS * SPACES
+
+
+class Act(NamedTuple):
+    """`verb` with up to three integer arguments (spaces, a piece code, a card number or a
+    die face). A named tuple: hashing and comparing run at C speed."""
+
+    verb: str
+    a: int = -1
+    b: int = -1
+    c: int = -1
+
+
+PASS, DONE = Act("pass"), Act("done")
+
+
+def piece_name(code: int) -> str:
+    return TYPE_IDS[code >> 1] + ("*" if code & WOUNDED else "")
+
+
+def neighbours(space: int) -> tuple[int, ...]:
+    """Spaces a unit can move to in one step: along its row either way, or across."""
+    row, n = divmod(space, SPACES)
+    out = [space + d for d in (-1, 1) if 0 <= n + d < SPACES]
+    out.append((1 - row) * SPACES + n)
+    return tuple(out)
+
+
+class Notation:
+    """Text and integer forms of every action for one component set."""
+
+    def __init__(self, components: Components) -> None:
+        self.cards = components.cards
+        self._card = {c.code: c.number for c in components.cards}
+        self.faces = tuple(sorted(set(components.faces)))
+        self._piece = {piece_name(code): code for code in range(CODES)}
+        table: list[Act] = [PASS, DONE]
+        self.move = {(src, dst, code): Act("move", src, dst, code)
+                     for src in range(NSPACES) for dst in neighbours(src)
+                     for code in range(CODES)}
+        self.enter = {(dst, code): Act("enter", dst, code)
+                      for dst in range(NSPACES) for code in range(CODES)}
+        self.casualty = tuple(Act("casualty", code) for code in range(CODES))
+        self.play = tuple(Act("play", c.number) for c in self.cards)
+        table += [*self.move.values(), *self.enter.values(), *self.casualty, *self.play]
+        self.num_decisions = len(table)
+        self.draw = tuple(Act("draw", c.number) for c in self.cards)
+        self.roll = {f: Act("roll", f) for f in self.faces}
+        table += [*self.draw, *self.roll.values()]
+        self.table: tuple[Act, ...] = tuple(table)
+        self.index = {a: i for i, a in enumerate(table)}
+
+    def format(self, a: Act) -> str:
+        v = a.verb
+        if v in ("pass", "done"):
+            return v
+        if v == "move":
+            return f"move {space_name(a.a)}-{space_name(a.b)} {piece_name(a.c)}"
+        if v == "enter":
+            return f"enter {space_name(a.a)} {piece_name(a.b)}"
+        if v == "casualty":
+            return f"casualty {piece_name(a.a)}"
+        if v in ("play", "draw"):
+            return f"{v} {self.cards[a.a].code}"
+        if v == "roll":
+            return f"roll {a.a}"
+        raise TypeError(f"not a 300: The Board Game action: {a!r}")
+
+    def parse(self, text: str) -> Act:
+        t = " ".join(text.strip().lower().split())
+        if t in ("pass", "done"):
+            return PASS if t == "pass" else DONE
+        verb, _, rest = t.partition(" ")
+        if verb == "move" and (m := re.fullmatch(r"([ab][1-6])\s*-\s*([ab][1-6])\s+(\S+)", rest)):
+            src, dst = _space(m[1]), _space(m[2])
+            key = (src, dst, self._piece_code(m[3], text))
+            if key not in self.move:
+                raise NotationError(f"{text!r}: {m[1].upper()} and {m[2].upper()} are not "
+                                    "next to each other")
+            return self.move[key]
+        if verb == "enter" and (m := re.fullmatch(r"([ab][1-6])\s+(\S+)", rest)):
+            return self.enter[_space(m[1]), self._piece_code(m[2], text)]
+        if verb == "casualty" and rest:
+            return self.casualty[self._piece_code(rest, text)]
+        if verb in ("play", "draw") and rest:
+            code = rest.replace(" ", "")
+            if code not in self._card:
+                raise NotationError(f"{text!r}: cards are s1-s26 (Spartan) and p1-p26 (Persian)")
+            n = self._card[code]
+            return self.play[n] if verb == "play" else self.draw[n]
+        if verb == "roll" and rest.isdigit():
+            if int(rest) not in self.roll:
+                raise NotationError(f"{text!r}: the Battle Dice show "
+                                    f"{', '.join(map(str, self.faces))}")
+            return self.roll[int(rest)]
+        raise NotationError(
+            f"{text!r} is not a 300: The Board Game action; the forms are: move A3-A4 UNIT, "
+            "enter A1 UNIT, casualty UNIT, play s5, pass, done, draw p3, roll N "
+            "(a * after a unit marks its Wounded side)")
+
+    def _piece_code(self, word: str, text: str) -> int:
+        code = self._piece.get(word)
+        if code is None:
+            raise NotationError(f"{text!r}: no unit {word!r}; units are "
+                                f"{', '.join(TYPE_IDS)} (add * for the Wounded side)")
+        return code
+
+    def encode(self, a: Act) -> int:
+        try:
+            return self.index[a]
+        except KeyError:
+            raise NotationError(f"{a!r} has no integer code") from None
+
+    def decode(self, code: int) -> Act:
+        if not 0 <= code < len(self.table):
+            raise NotationError(f"action code {code} is outside 0..{len(self.table) - 1}")
+        return self.table[code]
+
+
+def _space(word: str) -> int:
+    return "ab".index(word[0]) * SPACES + int(word[1]) - 1

@@ -1,0 +1,286 @@
+"""A battle in one row (seed 000, "Battle Phase"): Attack, Casualty, Conquer.
+
+The battle's context lives in `state.bt`, a flat list indexed by the names below, so that
+a position is plain JSON and a copy is cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from thermopylae.engine.protocol import Event
+from thermopylae.games.hot_gates import cards
+from thermopylae.games.hot_gates.actions import DONE, Act, piece_name
+from thermopylae.games.hot_gates.board import (
+    PERSIAN,
+    PERSIAN_OF,
+    SEATS,
+    SPARTAN_OF,
+    SPARTAN_SIDE,
+    spartan_seats,
+)
+from thermopylae.games.hot_gates.components import BEAST, DILIOS, MAX_DICE
+from thermopylae.games.hot_gates.state import (
+    BATTLE_W,
+    CASUALTY,
+    CONQUER,
+    PIECE,
+    SPACES,
+    WOUNDED,
+    State,
+)
+from thermopylae.games.hot_gates.state import space_name as name
+
+if TYPE_CHECKING:
+    from thermopylae.games.hot_gates.rules import HotGates
+
+Ev = list[Event] | None
+DILIOS_TYPE = DILIOS
+
+# Indices into state.bt; the pairs are [Persian, Spartan].
+ROW, PSP, SSP = 0, 1, 2  # the row, the Persian and the Spartan Battle Spaces
+DICE = 3  # bt[DICE + side]: that side's dice
+ATK, XDICE, DMG, SHIELD = 5, 6, 7, 8  # card bonuses: Attack, dice, Damage, shield
+LEFT = 9  # Damage still to be taken by each side
+BOX = 10  # the Reinforcement Box this battle's dead Persians go to (-1: none yet)
+STAGE = 11  # conquer: 0 the advance, 1 the free follow-up
+ADVANCED = 12  # conquer: some unit advanced
+WINNER = 13  # conquer: the side that wiped out the other's space
+
+
+def start(g: HotGates, s: State, row: int, ev: Ev) -> None:
+    """"If the Spartans are adjacent to the Persians in a particular Battle Row, then
+    both of those spaces are considered Battle Spaces"; Battle Start cards first."""
+    spaces = g.t.battle_spaces(s, row)
+    if spaces is None:
+        return g._resume(s, ev)
+    p, q = spaces
+    s.bt = [row, p, q, [], [], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], -1, 0, 0, -1]
+    if ev is not None:
+        ev.append(Event("battle", {"row": "AB"[row], "persian": name(p), "spartan": name(q)}))
+    s.stack.append(("bt_attack",))
+    cards.open_window(g, s, BATTLE_W, ev)
+
+
+def attack_total(g: HotGates, s: State, side: int) -> int:
+    """The sum of the Attack Numbers in the side's Battle Space. "Whenever the Persians
+    attack from a Coastal Plain space into a Hot Gates space", only 3 Units or 1 War Beast
+    count: the choice that adds up to most (no other choice can help)."""
+    t = g.t
+    bt = s.bt
+    pieces = [p & PIECE for p in s.board[bt[PSP] if side == PERSIAN else bt[SSP]]]
+    if side == PERSIAN and bt[PSP] % SPACES == 2:
+        beasts = [t.attack[p] for p in pieces if p >> 1 == BEAST]
+        units = sorted((t.attack[p] for p in pieces if p >> 1 != BEAST), reverse=True)
+        return int(max(max(beasts, default=0), sum(units[:3])) + bt[ATK][side])
+    return int(sum(t.attack[p] for p in pieces) + bt[ATK][side])
+
+
+def dice_count(g: HotGates, s: State, side: int) -> int:
+    """The Battle Chart, plus dice from cards; never more than the 6 Battle Dice."""
+    base = g.components.dice_for(attack_total(g, s, side))
+    return min(MAX_DICE, base + int(s.bt[XDICE][side]))
+
+
+def attack(g: HotGates, s: State, ev: Ev) -> None:
+    """"Each player adds up the Attack Numbers ... consults the Battle Chart ... rolls"."""
+    bt = s.bt
+    counts = [dice_count(g, s, side) for side in (PERSIAN, SPARTAN_SIDE)]
+    for side in (PERSIAN, SPARTAN_SIDE):
+        bt[DICE + side] = [0] * counts[side]
+        s.rolls += [side * 8 + i for i in range(counts[side])]
+    if ev is not None:
+        ev.append(Event("attack", {"row": "AB"[bt[ROW]],
+                                   "persian": attack_total(g, s, PERSIAN),
+                                   "spartan": attack_total(g, s, SPARTAN_SIDE),
+                                   "persian_dice": counts[0], "spartan_dice": counts[1]}))
+    s.stack.append(("bt_rolled",))
+    g._deal(s, ev)
+
+
+def rolled(g: HotGates, s: State, face: int, ev: Ev) -> None:
+    slot = s.rolls.pop(0)
+    side, i = divmod(slot, 8)
+    s.bt[DICE + side][i] = face
+    if ev is not None:
+        ev.append(Event("roll", {"side": ("persian", "spartan")[side], "face": face}))
+
+
+def casualties(g: HotGates, s: State, ev: Ev) -> None:
+    """"After both players receive Damage from their opponents, they each remove Units
+    ... First the Persian player chooses his own Casualties, and then the Spartan"."""
+    bt = s.bt
+    for side in (PERSIAN, SPARTAN_SIDE):
+        enemy = 1 - side
+        bt[LEFT][side] = max(0, sum(bt[DICE + enemy]) + bt[DMG][enemy] - bt[SHIELD][side])
+    if ev is not None:
+        ev.append(Event("damage", {"to_persian": bt[LEFT][PERSIAN],
+                                   "to_spartan": bt[LEFT][SPARTAN_SIDE]}))
+    _next(g, s, PERSIAN, ev)
+
+
+def _next(g: HotGates, s: State, side: int, ev: Ev) -> None:
+    bt = s.bt
+    for sd in (PERSIAN, SPARTAN_SIDE)[side:]:
+        space = bt[PSP] if sd == PERSIAN else bt[SSP]
+        if bt[LEFT][sd] > 0 and s.board[space]:
+            s.phase = CASUALTY
+            s.actor = (PERSIAN_OF if sd == PERSIAN else SPARTAN_OF)[s.players][bt[ROW]]
+            return
+        bt[LEFT][sd] = 0
+    resolve(g, s, ev)
+
+
+def casualty_side(g: HotGates, s: State) -> int:
+    return PERSIAN if s.bt[LEFT][PERSIAN] > 0 else SPARTAN_SIDE
+
+
+def casualty_legal(g: HotGates, s: State) -> list[Act]:
+    side = casualty_side(g, s)
+    space = s.bt[PSP] if side == PERSIAN else s.bt[SSP]
+    return [g.notation.casualty[p] for p in dict.fromkeys(s.board[space])]
+
+
+def casualty(g: HotGates, s: State, code: int, ev: Ev) -> None:
+    """One casualty: it absorbs as much of the remaining Damage as it can. "If any Unit
+    chosen ... has a Defense Number higher than the remaining amount of Damage, then that
+    Unit is not eliminated" but Wounded; a Wounded unit, or one with "Dead" on its back,
+    is always eliminated."""
+    t = g.t
+    bt = s.bt
+    side = casualty_side(g, s)
+    row = bt[ROW]
+    space = bt[PSP] if side == PERSIAN else bt[SSP]
+    left = bt[LEFT][side]
+    defense = t.defense[code]
+    s.board[space].remove(code)
+    if not code & WOUNDED and not t.dead_back[code] and defense > left:
+        s.board[space].append(code | WOUNDED)
+        bt[LEFT][side] = 0
+        if ev is not None:
+            ev.append(Event("wounded", {"unit": piece_name(code), "space": name(space)}))
+    else:
+        bt[LEFT][side] = max(0, left - defense)
+        eliminate(g, s, code, side, row, ev)
+    if bt[LEFT][side] == 0 or not s.board[space]:
+        bt[LEFT][side] = 0
+        _next(g, s, side, ev)
+
+
+def eliminate(g: HotGates, s: State, code: int, side: int, row: int, ev: Ev) -> None:
+    """Persians go to the next Reinforcement Box (Leaders leave the game) and give the
+    row's Spartans their Glory; Spartans leave the game, Dilios costing Glory."""
+    t = g.t
+    unit = code & ~WOUNDED
+    if ev is not None:
+        ev.append(Event("eliminated", {"unit": piece_name(unit), "side": side}))
+    if side == PERSIAN:
+        if t.leader[unit]:
+            s.dead.append(unit)
+        else:
+            if s.bt[BOX] < 0:
+                s.boxes.append([])
+                s.bt[BOX] = len(s.boxes) - 1
+            s.boxes[s.bt[BOX]].append(unit)
+        g.add_glory(s, SPARTAN_OF[s.players][row], t.glory[unit], ev, piece_name(unit))
+        return
+    s.dead.append(unit)
+    s.kills[PERSIAN_OF[s.players][row]] += 1
+    if unit >> 1 == DILIOS:  # "the Spartan Player immediately loses 10 Glory" (5 each)
+        r = g.components.rules
+        loss = r.dilios_2p if s.players == 2 else r.dilios_team
+        for seat in spartan_seats(s.players):
+            g.add_glory(s, seat, -loss, ev, "Dilios fell")
+
+
+def resolve(g: HotGates, s: State, ev: Ev) -> None:
+    """After both sides' casualties: the Glory check (Dilios's loss already counted), a
+    wipe-out, then the Conquer step."""
+    bt = s.bt
+    if g.check_glory(s, ev):
+        return
+    if not g.spartans_left(s):
+        return g.persians_win(s, "the Spartans were wiped out", ev)
+    p_empty, s_empty = not s.board[bt[PSP]], not s.board[bt[SSP]]
+    if p_empty == s_empty:  # both still stand, or both fell
+        return end(g, s, ev)
+    winner = SPARTAN_SIDE if p_empty else PERSIAN
+    bt[WINNER] = winner
+    bt[STAGE] = 0
+    s.phase = CONQUER
+    s.actor = (PERSIAN_OF if winner == PERSIAN else SPARTAN_OF)[s.players][bt[ROW]]
+    if conquer_legal(g, s) == [DONE]:
+        finish_conquer(g, s, ev)
+
+
+def _conquer_spaces(s: State) -> tuple[int, int]:
+    """(from, to) for the current stage of the conquest."""
+    bt = s.bt
+    winner = bt[WINNER]
+    mine, theirs = (bt[PSP], bt[SSP]) if winner == PERSIAN else (bt[SSP], bt[PSP])
+    if bt[STAGE] == 0:
+        return mine, theirs
+    step = -1 if winner == PERSIAN else 1  # the space right behind
+    behind = mine + step
+    if behind // SPACES != mine // SPACES:
+        return -1, mine
+    return behind, mine
+
+
+def conquer_legal(g: HotGates, s: State) -> list[Act]:
+    """"His opponent has the option to immediately move into that space with his
+    successful Units", one by one, then `done`."""
+    src, dst = _conquer_spaces(s)
+    acts: list[Act] = []
+    t = g.t
+    if src >= 0 and s.board[src] and t.side[s.board[src][0] & PIECE] == s.bt[WINNER]:
+        room = t.room(s, dst)
+        acts = [g.notation.move[src, dst, p & PIECE] for p in dict.fromkeys(s.board[src])
+                if room >= t.size[p & PIECE]]
+    acts.append(DONE)
+    return acts
+
+
+def conquer(g: HotGates, s: State, a: Act, ev: Ev) -> None:
+    bt = s.bt
+    if a.verb == "done":
+        return _stage_done(g, s, ev)
+    src, dst, code = a.a, a.b, a.c
+    s.board[src].remove(code)
+    s.board[dst].append(code)
+    bt[ADVANCED] = 1
+    if ev is not None:
+        ev.append(Event("advance" if bt[STAGE] == 0 else "follow",
+                        {"seat": SEATS[s.players][s.actor], "unit": piece_name(code),
+                         "from": name(src), "to": name(dst)}))
+    g.entered(s, code, dst, ev)
+    if s.phase != CONQUER:
+        return
+    if conquer_legal(g, s) == [DONE]:
+        _stage_done(g, s, ev)
+
+
+def _stage_done(g: HotGates, s: State, ev: Ev) -> None:
+    """"If a player's Units advance into a conquered space, then all the Units in the
+    space right behind them also get a free movement forward"."""
+    bt = s.bt
+    if bt[STAGE] == 0 and bt[ADVANCED]:
+        bt[STAGE] = 1
+        if conquer_legal(g, s) != [DONE]:
+            return
+    finish_conquer(g, s, ev)
+
+
+def finish_conquer(g: HotGates, s: State, ev: Ev) -> None:
+    """Spartans on the last Coastal Plain space pull their row back at once."""
+    row = s.bt[ROW]
+    first = s.board[row * SPACES]
+    if first and g.t.side[first[0] & PIECE] == SPARTAN_SIDE:
+        s.bt = []
+        return g.pull_back(s, row, ev)
+    end(g, s, ev)
+
+
+def end(g: HotGates, s: State, ev: Ev) -> None:
+    s.bt = []
+    g._resume(s, ev)

@@ -1,0 +1,158 @@
+"""The board and the seats: spaces, capacities, who controls which row, unit numbers.
+
+Everything here is a pure function of the position or of the component set; the rules
+(rules.py) and the agents ask these questions, so they are answered in one place.
+"""
+
+from __future__ import annotations
+
+from thermopylae.games.hot_gates.components import (
+    BEAST,
+    CAVALRY,
+    DILIOS,
+    IMMORTAL,
+    INFANTRY,
+    LEADERS,
+    SPARTAN,
+    Components,
+)
+from thermopylae.games.hot_gates.state import MOVED, PIECE, SPACES, WOUNDED, State
+
+PERSIAN, SPARTAN_SIDE = 0, 1
+SIDE_NAMES = ("persian", "spartan")
+COASTAL = 3  # spaces 1-3 of a row are the Coastal Plain, 4-6 the Hot Gates
+
+# Seats by player count, and which seat controls each row's Persians and Spartans.
+SEATS = {
+    2: ("persia", "sparta"),
+    3: ("persia", "sparta-a", "sparta-b"),
+    4: ("persia-a", "persia-b", "sparta-a", "sparta-b"),
+}
+PERSIAN_OF = {2: (0, 0), 3: (0, 0), 4: (0, 1)}
+SPARTAN_OF = {2: (1, 1), 3: (1, 2), 4: (2, 3)}
+
+# The set-up diagram (seed 000): space -> units, type ids by index.
+SETUP: dict[int, tuple[int, ...]] = {
+    0: (IMMORTAL,) * 6, 1: (CAVALRY,) * 6, 2: (INFANTRY,) * 6,
+    6: (IMMORTAL,) * 6, 7: (CAVALRY,) * 6, 8: (INFANTRY,) * 6,
+}
+CAMP_SPARTANS = 7
+START_BOX = (BEAST, BEAST)
+
+
+def side_of_seat(players: int, seat: int) -> int:
+    return PERSIAN if seat in PERSIAN_OF[players] else SPARTAN_SIDE
+
+
+def rows_of(players: int, seat: int) -> tuple[int, ...]:
+    """The rows whose units `seat` commands."""
+    owners = PERSIAN_OF[players] if side_of_seat(players, seat) == PERSIAN else SPARTAN_OF[players]
+    return tuple(r for r in (0, 1) if owners[r] == seat)
+
+
+def seat_of(players: int, side: int, row: int) -> int:
+    return (PERSIAN_OF if side == PERSIAN else SPARTAN_OF)[players][row]
+
+
+def spartan_seats(players: int) -> tuple[int, ...]:
+    return tuple(dict.fromkeys(SPARTAN_OF[players]))
+
+
+def persian_seats(players: int) -> tuple[int, ...]:
+    return tuple(dict.fromkeys(PERSIAN_OF[players]))
+
+
+def is_coastal(space: int) -> bool:
+    return space % SPACES < COASTAL
+
+
+class Tables:
+    """Per-piece numbers (indexed by piece code `type * 2 + wounded`) for fast rules."""
+
+    def __init__(self, c: Components) -> None:
+        self.c = c
+        n = len(c.units) * 2
+        self.side = [0] * n
+        self.size = [1] * n
+        self.attack = [0] * n
+        self.defense = [1] * n
+        self.glory = [0] * n
+        self.dead_back = [False] * n
+        self.leader = [False] * n
+        for t, u in enumerate(c.units):
+            for w in (0, 1):
+                code = t * 2 + w
+                self.side[code] = PERSIAN if u.side == "persian" else SPARTAN_SIDE
+                self.size[code] = u.size
+                self.attack[code] = u.wounded_attack if w and u.wounded_attack is not None \
+                    else u.attack
+                self.defense[code] = u.wounded_defense if w and u.wounded_defense is not None \
+                    else u.defense
+                self.glory[code] = u.glory
+                self.dead_back[code] = u.dead_back
+                self.leader[code] = t in LEADERS
+        self.capacity = [c.rules.coastal_capacity if is_coastal(sp) else c.rules.gates_capacity
+                         for sp in range(2 * SPACES)]
+        self.dilios = (DILIOS * 2, DILIOS * 2 + WOUNDED)
+        self.spartan_piece = SPARTAN * 2
+
+    def load(self, pieces: list[int]) -> int:
+        size = self.size
+        return sum(size[p & PIECE] for p in pieces)
+
+    def room(self, s: State, space: int) -> int:
+        return self.capacity[space] - self.load(s.board[space])
+
+    def owner(self, s: State, space: int) -> int:
+        """The side whose units hold `space`, or -1 when it is empty."""
+        pieces = s.board[space]
+        return self.side[pieces[0] & PIECE] if pieces else -1
+
+    def front(self, s: State, row: int, side: int) -> int:
+        """The space of `side`'s leading units in `row` (nearest the enemy), or -1."""
+        base = row * SPACES
+        spaces = range(base + SPACES - 1, base - 1, -1) if side == PERSIAN else \
+            range(base, base + SPACES)
+        for sp in spaces:
+            if s.board[sp] and self.side[s.board[sp][0] & PIECE] == side:
+                return sp
+        return -1
+
+    def battle_spaces(self, s: State, row: int) -> tuple[int, int] | None:
+        """(Persian space, Spartan space) when the two armies are adjacent in `row`."""
+        p = self.front(s, row, PERSIAN)
+        q = self.front(s, row, SPARTAN_SIDE)
+        if p >= 0 and q == p + 1:
+            return p, q
+        return None
+
+    def may_switch(self, s: State, side: int, dst: int) -> bool:
+        """A unit may switch into `dst` only on its own side of the enemy line there."""
+        row, n = divmod(dst, SPACES)
+        enemy = self.front(s, row, 1 - side)
+        if enemy < 0:
+            return True
+        return enemy % SPACES > n if side == PERSIAN else enemy % SPACES < n
+
+    def count_units(self, s: State) -> tuple[int, int]:
+        """Spartan and Persian units anywhere (board, camps, boxes, pool, eliminated);
+        eliminated Persians are in a Reinforcement Box at once, Leaders in `dead`."""
+        spartans = persians = 0
+        side = self.side
+        everywhere = [p for sp in s.board for p in sp] + s.camp + s.pool + s.dead
+        everywhere += [p for box in s.boxes for p in box] + [t * 2 for t in s.leaders]
+        for p in everywhere:
+            if side[p & PIECE] == PERSIAN:
+                persians += 1
+            else:
+                spartans += 1
+        return spartans, persians
+
+
+def strip(pieces: list[int]) -> list[int]:
+    """The pieces without their MOVED flags."""
+    return [p & PIECE for p in pieces]
+
+
+def has_moved(piece: int) -> bool:
+    return bool(piece & MOVED)

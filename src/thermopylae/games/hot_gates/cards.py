@@ -1,0 +1,197 @@
+"""Battle Cards (seed 000, "Playing Battle Cards"): decks, windows and effects.
+
+"Whenever a new Phase begins, the Persian Player has the first opportunity to play a
+Battle Card. After the Persian Player has a chance to play a card, the Spartan player can
+play a card, and so on back and forth until neither player wishes to play any more cards."
+
+A window is open at the start of the March Phase, at each Battle Start, after the dice
+are rolled, before casualties, and at the Ephialtes Phase. Battle windows belong to the
+row's two players; the others to every seat. A seat holding no card it could play is
+passed over without a question (decision 9). Cards take effect when the window closes,
+in the order played, so that a `cancel` can answer any of them (decision 10).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from thermopylae.engine.protocol import Event
+from thermopylae.games.hot_gates.actions import PASS, Act
+from thermopylae.games.hot_gates.board import (
+    PERSIAN_OF,
+    SEATS,
+    SPARTAN_OF,
+    SPARTAN_SIDE,
+    side_of_seat,
+)
+from thermopylae.games.hot_gates.components import CardInfo
+from thermopylae.games.hot_gates.state import (
+    BATTLE_W,
+    CASUALTY_W,
+    PIECE,
+    ROLL_W,
+    WINDOW,
+    WINDOWS,
+    WOUNDED,
+    State,
+)
+
+if TYPE_CHECKING:
+    from thermopylae.games.hot_gates.rules import HotGates
+
+Ev = list[Event] | None
+SEAT, CARD, CANCELLED, TARGET = range(4)  # fields of an entry in `state.played`
+BATTLE_WINDOWS = (BATTLE_W, ROLL_W, CASUALTY_W)
+
+
+def decks(all_cards: tuple[CardInfo, ...], players: int) -> list[list[int]]:
+    """Each seat's deck. 2 players: one deck a side. 3 players: the Spartans split theirs
+    into the A and B decks. 4 players: both sides split ("look for the A and B letters")."""
+    def deck(side: str, letter: str | None = None) -> list[int]:
+        return [c.number for c in all_cards
+                if c.side == side and (letter is None or c.letter == letter)]
+
+    if players == 2:
+        return [deck("persian"), deck("spartan")]
+    if players == 3:
+        return [deck("persian"), deck("spartan", "A"), deck("spartan", "B")]
+    return [deck("persian", "A"), deck("persian", "B"), deck("spartan", "A"),
+            deck("spartan", "B")]
+
+
+def order(s: State, w: int) -> tuple[int, ...]:
+    """Who may play in window `w`, Persians first, alternating with the Spartans."""
+    n = s.players
+    if w in BATTLE_WINDOWS:
+        row = s.bt[0]
+        return PERSIAN_OF[n][row], SPARTAN_OF[n][row]
+    return {2: (0, 1), 3: (0, 1, 2), 4: (0, 2, 1, 3)}[n]
+
+
+def open_window(g: HotGates, s: State, w: int, ev: Ev) -> None:
+    s.window = w
+    s.played = []
+    s.passes = 0
+    s.actor = order(s, w)[0]
+    _next(g, s, ev)
+
+
+def _cancel_target(g: HotGates, s: State, seat: int) -> int:
+    """The last card still in force that an opponent played in this window, or -1."""
+    side = side_of_seat(s.players, seat)
+    for i in range(len(s.played) - 1, -1, -1):
+        entry = s.played[i]
+        if not entry[CANCELLED] and side_of_seat(s.players, entry[SEAT]) != side:
+            return i
+    return -1
+
+
+def playable(g: HotGates, s: State, seat: int, card: int) -> bool:
+    c = g.cards[card]
+    if c.effect == "cancel":
+        return _cancel_target(g, s, seat) >= 0
+    return c.window == WINDOWS[s.window]
+
+
+def legal(g: HotGates, s: State) -> list[Act]:
+    seat = s.actor
+    return [PASS, *(g.notation.play[c] for c in dict.fromkeys(s.hands[seat])
+                    if playable(g, s, seat, c))]
+
+
+def _next(g: HotGates, s: State, ev: Ev) -> None:
+    """Ask the next seat that holds a playable card; close after a full round of passes."""
+    seats = order(s, s.window)
+    while s.passes < len(seats):
+        seat = s.actor
+        if any(playable(g, s, seat, c) for c in s.hands[seat]):
+            s.phase = WINDOW
+            return
+        s.passes += 1
+        s.actor = seats[(seats.index(seat) + 1) % len(seats)]
+    close(g, s, ev)
+
+
+def decide(g: HotGates, s: State, a: Act, ev: Ev) -> None:
+    seat = s.actor
+    seats = order(s, s.window)
+    if a.verb == "pass":
+        s.passes += 1
+    else:
+        card = a.a
+        s.hands[seat].remove(card)
+        s.discards[seat].append(card)
+        target = _cancel_target(g, s, seat) if g.cards[card].effect == "cancel" else -1
+        s.played.append([seat, card, 0, target])
+        if target >= 0:
+            _set_cancelled(g, s, target, True)
+        s.passes = 0
+        if ev is not None:
+            c = g.cards[card]
+            data = {"seat": SEATS[s.players][seat], "card": c.code, "title": c.title,
+                    "text": c.text}
+            if target >= 0:
+                data["cancels"] = g.cards[s.played[target][CARD]].code
+            ev.append(Event("play", data))
+    s.actor = seats[(seats.index(seat) + 1) % len(seats)]
+    _next(g, s, ev)
+
+
+def _set_cancelled(g: HotGates, s: State, i: int, cancelled: bool) -> None:
+    """Cancelling a cancel restores the card it had cancelled."""
+    entry = s.played[i]
+    entry[CANCELLED] = int(cancelled)
+    if g.cards[entry[CARD]].effect == "cancel" and entry[TARGET] >= 0:
+        _set_cancelled(g, s, entry[TARGET], not cancelled)
+
+
+def close(g: HotGates, s: State, ev: Ev) -> None:
+    """The window closes: the cards still in force take effect, in the order played."""
+    played = [(e[SEAT], e[CARD]) for e in s.played if not e[CANCELLED]]
+    s.window = -1
+    s.played = []
+    s.actor = -1
+    for seat, card in played:
+        _effect(g, s, seat, g.cards[card], ev)
+    g._deal(s, ev)
+
+
+def _effect(g: HotGates, s: State, seat: int, c: CardInfo, ev: Ev) -> None:
+    from thermopylae.games.hot_gates import battle as b
+
+    side = side_of_seat(s.players, seat)
+    n = c.amount
+    e = c.effect
+    if e == "attack":
+        s.bt[b.ATK][side] += n
+    elif e == "dice":
+        s.bt[b.XDICE][side] += n
+    elif e == "damage":
+        s.bt[b.DMG][side] += n
+    elif e == "shield":
+        s.bt[b.SHIELD][side] += n
+    elif e == "reroll":
+        dice = s.bt[b.DICE + side]
+        lowest = sorted(range(len(dice)), key=lambda i: (dice[i], i))[:n]
+        for i in lowest:
+            if side * 8 + i not in s.rolls:
+                s.rolls.append(side * 8 + i)
+    elif e == "heal":
+        space = s.bt[b.SSP] if side == SPARTAN_SIDE else s.bt[b.PSP]
+        pieces = s.board[space]
+        wounded = sorted((p for p in pieces if p & WOUNDED),
+                         key=lambda p: -g.t.defense[(p & PIECE) & ~WOUNDED])[:n]
+        for p in wounded:
+            pieces.remove(p)
+            pieces.append(p & ~WOUNDED)
+    elif e == "draw":
+        s.draws += [seat] * n
+    elif e == "march":
+        s.extra[seat] += n
+    elif e == "delay":
+        s.eph_move = 0
+    elif e == "hasten":
+        s.eph_move += n
+    if ev is not None and e != "cancel":
+        ev.append(Event("effect", {"seat": SEATS[s.players][seat], "card": c.code,
+                                   "text": c.text}))

@@ -1,0 +1,136 @@
+"""What each seat may see. The one place where hidden information is filtered.
+
+Hidden: the cards in the other players' hands (their number is public) and the order and
+content of every deck (their sizes are public). Everything else is on the table: the
+units and their wounds, the boxes and camps, the Goat Path, Glory, played cards, dice.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from thermopylae.engine.protocol import CHANCE, JSON
+from thermopylae.games.hot_gates import battle as b
+from thermopylae.games.hot_gates.actions import piece_name
+from thermopylae.games.hot_gates.board import (
+    PERSIAN,
+    SEATS,
+    SIDE_NAMES,
+    persian_seats,
+    rows_of,
+    side_of_seat,
+    spartan_seats,
+)
+from thermopylae.games.hot_gates.components import TYPE_IDS
+from thermopylae.games.hot_gates.state import (
+    CASUALTY,
+    CONQUER,
+    PIECE,
+    SPACES,
+    WINDOWS,
+    WOUNDED,
+    State,
+    space_name,
+)
+
+if TYPE_CHECKING:
+    from thermopylae.games.hot_gates.rules import HotGates
+
+
+def unit(game: HotGates, code: int) -> JSON:
+    u = game.components.units[code >> 1]
+    return {"unit": TYPE_IDS[code >> 1], "name": u.name, "wounded": bool(code & WOUNDED),
+            "code": piece_name(code)}
+
+
+def card(game: HotGates, number: int) -> JSON:
+    c = game.cards[number]
+    return {"code": c.code, "title": c.title, "window": c.window, "effect": c.effect,
+            "amount": c.amount, "letter": c.letter, "text": c.text}
+
+
+def view(game: HotGates, s: State, seat: int | None) -> JSON:
+    t = game.t
+    n = s.players
+    seats = SEATS[n]
+    to_act = game.to_act(s)
+    spaces = []
+    for sp in range(2 * SPACES):
+        pieces = [p & PIECE for p in s.board[sp]]
+        spaces.append({
+            "space": space_name(sp),
+            "zone": "coastal plain" if sp % SPACES < 3 else "hot gates",
+            "capacity": t.capacity[sp],
+            "load": t.load(pieces),
+            "side": SIDE_NAMES[t.side[pieces[0]]] if pieces else None,
+            "units": [unit(game, p) for p in sorted(pieces)],
+            "moved": sum(1 for p in s.board[sp] if p & ~PIECE),
+            "bonus": (game.components.rules.glory_bonus[sp % SPACES]
+                      if sp % SPACES < 3 and not s.bonus_taken & (1 << sp) else 0),
+            "persians_entered": bool(s.gates_entered & (1 << sp)),
+        })
+    return {
+        "game": game.id,
+        "provisional": game.provisional,
+        "players": n,
+        "seats": list(seats),
+        "seat": None if seat is None else seats[seat],
+        "side": None if seat is None else SIDE_NAMES[side_of_seat(n, seat)],
+        "rows": [] if seat is None else ["AB"[r] for r in rows_of(n, seat)],
+        "phase": game.phase_name(s),
+        "to_act": ("chance" if to_act == CHANCE else
+                   None if to_act is None else seats[to_act]),
+        "round": s.round,
+        "goat_path": {"space": s.eph, "length": game.components.goat_path,
+                      "moves_this_round": s.eph_move},
+        "glory": {seats[p]: s.glory[p] for p in spartan_seats(n)},
+        "kills": {seats[p]: s.kills[p] for p in persian_seats(n)},
+        "win_glory": (game.components.rules.win_glory_2p if n == 2
+                      else game.components.rules.win_glory_team),
+        "board": spaces,
+        "spartan_camp": [unit(game, p) for p in sorted(s.camp)],
+        "boxes": [[unit(game, p) for p in sorted(box)] for box in s.boxes],
+        "persian_camp": [unit(game, t_ * 2) for t_ in sorted(s.leaders)],
+        "eliminated": [unit(game, p) for p in sorted(s.dead)],
+        "pulled_back": [unit(game, p) for p in sorted(s.pool)],
+        "breach": s.breach,
+        "hands": [
+            {"seat": seats[p], "count": len(h),
+             "cards": [card(game, c) for c in h] if p == seat else None}
+            for p, h in enumerate(s.hands)
+        ],
+        "decks": {seats[p]: len(d) for p, d in enumerate(s.decks)},
+        "discards": {seats[p]: [card(game, c) for c in d] for p, d in enumerate(s.discards)},
+        "window": None if s.window < 0 else {
+            "name": WINDOWS[s.window],
+            "played": [{"seat": seats[e[0]], "card": card(game, e[1]),
+                        "cancelled": bool(e[2])} for e in s.played],
+        },
+        "extra_marches": {seats[p]: s.extra[p] for p in range(n) if s.extra[p]},
+        "battle": _battle(game, s),
+        "result": None if not s.reason else {
+            "winners": [seats[w] for w in s.winners], "reason": s.reason},
+    }
+
+
+def _battle(game: HotGates, s: State) -> JSON | None:
+    bt = s.bt
+    if len(bt) <= b.WINNER:  # no battle (or a pull-back, which keeps only the row)
+        return {"row": "AB"[bt[0]], "pull_back": True} if bt else None
+    out: JSON = {
+        "row": "AB"[bt[b.ROW]],
+        "persian_space": space_name(bt[b.PSP]),
+        "spartan_space": space_name(bt[b.SSP]),
+        "narrow_entrance": bt[b.PSP] % SPACES == 2,
+        "attack": {"persian": b.attack_total(game, s, PERSIAN),
+                   "spartan": b.attack_total(game, s, 1)},
+        "bonus": {"attack": list(bt[b.ATK]), "dice": list(bt[b.XDICE]),
+                  "damage": list(bt[b.DMG]), "shield": list(bt[b.SHIELD])},
+        "dice": {"persian": list(bt[b.DICE]), "spartan": list(bt[b.DICE + 1])},
+        "damage_left": ({"persian": bt[b.LEFT][0], "spartan": bt[b.LEFT][1]}
+                        if s.phase == CASUALTY else None),
+        "conquer": ({"side": SIDE_NAMES[bt[b.WINNER]],
+                     "stage": ("advance", "follow-up")[bt[b.STAGE]]}
+                    if s.phase == CONQUER else None),
+    }
+    return out
