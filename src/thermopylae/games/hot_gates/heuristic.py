@@ -1,18 +1,313 @@
-"""A sensible player for either side (placeholder: replaced below)."""
+"""A sensible player for any seat of 300: The Board Game, reading only its own view.
+
+* Casualties: a small exhaustive search picks the order that loses least (a unit whose
+  Defense exceeds the remaining Damage is wounded and absorbs all of it, so a sturdy unit
+  first often saves the others); Persians count the Glory they give away, Spartans the
+  strength they lose and Dilios's penalty.
+* March: the Persians push their strongest units to the front and bring reinforcements;
+  the Spartans keep the front space of each row full of their strongest units, bring the
+  camp forward and step into empty Coastal Plain spaces for the bonus.
+* Conquest: the Persians always advance; the Spartans advance where Glory waits.
+* Cards: boosts that add a die, damage that kills one more unit, shields that save one,
+  cancels against the opponent's boosts, Ephialtes cards at once.
+"""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+from thermopylae.games.hot_gates.actions import DONE, PASS, Act
+from thermopylae.games.hot_gates.board import Tables
+from thermopylae.games.hot_gates.components import DILIOS, LEADERS, LEONIDAS, TYPE_IDS
+
+ROW = 6
+# Weights, tuned with `thermopylae simulate hot-gates --agent heuristic`.
+SPARTAN_LOSS = 4.0  # a Spartan unit eliminated, on top of its Attack and Defense
+PERSIAN_STRENGTH = 0.3  # per point of Attack a Persian unit takes with it
+LEADER_ROUND = 1  # Persian Leaders come on from this round
+ADVANCE_MIN = 2  # Spartans advance into a Coastal Plain space worth at least this bonus
+
+
+def _code(u: dict[str, Any]) -> int:
+    return TYPE_IDS.index(u["unit"]) * 2 + int(u["wounded"])
+
 
 class Heuristic:
+    """A rule-based agent (`--agent heuristic`)."""
+
     name = "heuristic"
 
-    def __init__(self, **params: Any) -> None:
-        if params:
-            raise ValueError(f"the heuristic agent takes no parameters, not {sorted(params)}")
+    def __init__(self, advance: float = ADVANCE_MIN, leaders: int = LEADER_ROUND) -> None:
+        self.advance = advance
+        self.leaders = leaders
 
     def act(self, game: Any, state: Any, rng: random.Random) -> Any:
-        legal = game.legal(state)
+        legal = list(game.legal(state))
+        if len(legal) == 1:
+            return legal[0]
+        seat = game.to_act(state)
+        v = game.view(state, seat)
+        me = _Me(game, v, self.advance, self.leaders)
+        phase = v["phase"]
+        if phase.endswith(" cards"):
+            return me.card(legal)
+        if phase == "casualty":
+            return me.casualty(legal)
+        if phase == "march":
+            return max(legal, key=me.march_score)
+        if phase == "conquer":
+            return me.conquer(legal)
+        if phase == "pull-back":
+            return max(legal, key=lambda a: (-(a.a % ROW), me.t.attack[a.b]))
+        if phase == "return":
+            return max(legal, key=me.return_score)
         return legal[int(rng.random() * len(legal))]
+
+
+class _Me:
+    """One decision's reading of the view."""
+
+    def __init__(self, game: Any, v: dict[str, Any], advance: float, leaders: int) -> None:
+        self.g = game
+        self.advance = advance
+        self.leaders = leaders
+        self.t: Tables = game.t
+        self.v = v
+        self.persian = v["side"] == "persian"
+        self.board = [[_code(u) for u in sp["units"]] for sp in v["board"]]
+        self.sides = [sp["side"] for sp in v["board"]]
+        self.bonus = [sp["bonus"] for sp in v["board"]]
+        self.players = v["players"]
+        self.hand = next(h["cards"] for h in v["hands"] if h["cards"] is not None)
+
+    # -- geometry -------------------------------------------------------------------------
+
+    def front(self, row: int, side: str) -> int:
+        spaces = range(row * ROW + ROW - 1, row * ROW - 1, -1) if side == "persian" \
+            else range(row * ROW, row * ROW + ROW)
+        for sp in spaces:
+            if self.sides[sp] == side:
+                return sp
+        return -1
+
+    def strength(self, code: int) -> int:
+        return int(self.t.attack[code] + self.t.defense[code])
+
+    # -- casualties -----------------------------------------------------------------------
+
+    def loss(self, code: int, wounded_only: bool) -> float:
+        t = self.t
+        if self.persian:
+            if wounded_only:
+                return 0.2 + PERSIAN_STRENGTH * (t.attack[code] - t.attack[code | 1])
+            return float(t.glory[code & ~1]) + PERSIAN_STRENGTH * t.attack[code]
+        if wounded_only:
+            return float(t.attack[code] - t.attack[code | 1] + t.defense[code]
+                         - t.defense[code | 1])
+        extra = 0.0
+        if code >> 1 == DILIOS:
+            extra = 10.0 if self.players == 2 else 5.0
+        if code >> 1 == LEONIDAS:
+            extra += 3.0
+        return float(SPARTAN_LOSS + t.attack[code] + t.defense[code] + extra)
+
+    def casualty(self, legal: list[Act]) -> Act:
+        bt = self.v["battle"]
+        left = bt["damage_left"]["persian" if self.persian else "spartan"]
+        space = bt["persian_space" if self.persian else "spartan_space"]
+        sp = next(i for i, s in enumerate(self.v["board"]) if s["space"] == space)
+        _, first = self._best(tuple(sorted(self.board[sp])), left)
+        return next(a for a in legal if a.a == first)
+
+    def _best(self, pieces: tuple[int, ...], left: int) -> tuple[float, int]:
+        return _search(self, pieces, left)
+
+    def damage_cost(self, pieces: list[int], damage: int) -> float:
+        """What `damage` costs the owner of `pieces` after its best casualty choices."""
+        if damage <= 0 or not pieces:
+            return 0.0
+        return _search(self, tuple(sorted(pieces)), damage)[0]
+
+    # -- cards ----------------------------------------------------------------------------
+
+    def card(self, legal: list[Act]) -> Act:
+        plays = [a for a in legal if a.verb == "play"]
+        window = self.v["window"]
+        mine = self.v["seat"]
+        played_by_me = sum(1 for p in window["played"] if p["seat"] == mine
+                           and not p["cancelled"])
+        best, best_score = PASS, 0.0
+        for a in plays:
+            c = self.g.cards[a.a]
+            score = self.card_score(c, window, played_by_me)
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def card_score(self, c: Any, window: dict[str, Any], played_by_me: int) -> float:
+        e, n = c.effect, c.amount
+        many = len(self.hand) >= 4
+        if e in ("draw", "delay", "hasten"):
+            return 5.0
+        if e == "cancel":
+            opp = [p for p in window["played"] if not p["cancelled"]
+                   and (p["seat"].startswith("persia") != self.persian)]
+            if opp and opp[-1]["card"]["effect"] not in ("draw", "march"):
+                return 4.0
+            return 0.0
+        if e == "march":
+            return 0.5 if many else 0.0
+        bt = self.v["battle"]
+        if bt is None:
+            return 0.0
+        me_key, foe_key = ("persian", "spartan") if self.persian else ("spartan", "persian")
+        if played_by_me and not many:
+            return 0.0
+        if e in ("attack", "dice"):
+            total = bt["attack"][me_key]
+            side = 0 if self.persian else 1
+            dice_now = min(6, self.g.components.dice_for(total) + bt["bonus"]["dice"][side])
+            if e == "attack":
+                gain = min(6, self.g.components.dice_for(total + n)
+                           + bt["bonus"]["dice"][side]) - dice_now
+            else:
+                gain = min(6, dice_now + n) - dice_now
+            return 3.0 * gain if gain > 0 and (many or self.important(bt)) else 0.0
+        foe_space = self.space(bt[f"{foe_key}_space"])
+        my_space = self.space(bt[f"{me_key}_space"])
+        dice = bt["dice"]
+        side = 0 if self.persian else 1
+        if e == "damage":
+            bonus = bt["bonus"]
+            dealt = sum(dice[me_key]) + bonus["damage"][side] - bonus["shield"][1 - side]
+            gain = self.enemy_cost(foe_space, dealt + n) - self.enemy_cost(foe_space, dealt)
+            return gain if gain >= 2 or many else 0.0
+        if e == "reroll":
+            low = sorted(dice[me_key])[:n]
+            return 2.0 if low and sum(low) <= 2 * len(low) else 0.0
+        if e == "shield":
+            bonus = bt["bonus"]
+            taken = sum(dice[foe_key]) + bonus["damage"][1 - side] - bonus["shield"][side]
+            saved = self.damage_cost(self.board[my_space], taken) - \
+                self.damage_cost(self.board[my_space], taken - n)
+            return saved if saved >= 2 or (many and taken > 0) else 0.0
+        if e == "heal":
+            return 2.0 if any(p & 1 for p in self.board[my_space]) else 0.0
+        return 0.0
+
+    def important(self, bt: dict[str, Any]) -> bool:
+        """A battle worth a card: the Spartans at the narrow entrance or in a late round."""
+        late = self.v["round"] >= self.v["goat_path"]["length"] - 2
+        return late or len(self.hand) >= 3
+
+    def space(self, name: str) -> int:
+        return next(i for i, s in enumerate(self.v["board"]) if s["space"] == name)
+
+    def enemy_cost(self, space: int, damage: int) -> float:
+        """What the enemy loses to `damage` in `space`, valued from my side (Glory for
+        the Spartans, units for the Persians), assuming it chooses its casualties well."""
+        other = _Me.__new__(_Me)
+        other.__dict__.update(self.__dict__)
+        other.persian = not self.persian
+        return other.damage_cost(self.board[space], damage)
+
+    # -- march ----------------------------------------------------------------------------
+
+    def march_score(self, a: Act) -> float:
+        if a.verb == "done":
+            return 0.0
+        t = self.t
+        if a.verb == "enter":
+            code, dst = a.b, a.a
+            if self.persian:
+                if (code >> 1) in LEADERS:
+                    return 1.0 if self.v["round"] >= self.leaders else -1.0
+                return 5.0 + t.attack[code]
+            return 3.0
+        src, dst, code = a.a, a.b, a.c
+        if src // ROW != dst // ROW:  # switching rows
+            return self.switch_score(src, dst, code)
+        n = dst % ROW
+        if self.persian:
+            return 10.0 + n + 0.5 * t.attack[code]
+        row = dst // ROW
+        foe = self.front(row, "persian")
+        front = self.front(row, "spartan")
+        if foe >= 0 and dst == foe + 1:  # joining the battle front
+            return 8.0 + t.attack[code]
+        if n < 3 and self.bonus[dst] >= self.advance and src == front:
+            return float(self.bonus[dst])
+        if front >= 0 and dst > front:  # closing up behind the front
+            return 2.0
+        return -1.0
+
+    def switch_score(self, src: int, dst: int, code: int) -> float:
+        if self.persian:
+            return -5.0
+        src_row, dst_row = src // ROW, dst // ROW
+        foe = self.front(dst_row, "persian")
+        if foe < 0 or dst != foe + 1:
+            return -1.0
+        load = sum(self.t.size[p] for p in self.board[dst])
+        src_front = self.front(src_row, "spartan")
+        if src == src_front:
+            return -1.0
+        return 6.0 + self.t.attack[code] - 2 * load
+
+    # -- conquest and return ---------------------------------------------------------------
+
+    def conquer(self, legal: list[Act]) -> Act:
+        moves = [a for a in legal if a.verb == "move"]
+        if not moves:
+            return DONE
+        stage = self.v["battle"]["conquer"]["stage"]
+        dst = moves[0].b
+        if not self.persian and stage == "advance":
+            gates = dst % ROW >= 3
+            if not gates and self.bonus[dst] < self.advance and not self.board[dst]:
+                return DONE
+        return max(moves, key=lambda a: self.t.attack[a.c])
+
+    def return_score(self, a: Act) -> float:
+        if a.verb == "done":
+            return 0.0
+        if (a.b >> 1) in LEADERS:
+            return -1.0
+        return 1.0 + a.a % ROW + 0.1 * self.t.attack[a.b]
+
+
+def _search(me: _Me, pieces: tuple[int, ...], left: int) -> tuple[float, int]:
+    """(least loss, first casualty) over every order of casualties."""
+    return _memo(me.t, me.persian, me.players, pieces, left, me)
+
+
+_MEMO: dict[tuple[str, bool, int, tuple[int, ...], int], tuple[float, int]] = {}
+
+
+def _memo(t: Any, persian: bool, players: int, pieces: tuple[int, ...], left: int,
+          me: _Me) -> tuple[float, int]:
+    key = (t.c.digest, persian, players, pieces, left)
+    hit = _MEMO.get(key)
+    if hit is not None:
+        return hit
+    best = (float("inf"), pieces[0])
+    for code in dict.fromkeys(pieces):
+        rest = list(pieces)
+        rest.remove(code)
+        d = t.defense[code]
+        if not code & 1 and not t.dead_back[code] and d > left:
+            cost = me.loss(code, True)
+            remaining = 0
+            rest.append(code | 1)
+        else:
+            cost = me.loss(code, False)
+            remaining = max(0, left - d)
+        if remaining and rest:
+            cost += _memo(t, persian, players, tuple(sorted(rest)), remaining, me)[0]
+        if cost < best[0]:
+            best = (cost, code)
+    if len(_MEMO) > 500_000:
+        _MEMO.clear()
+    _MEMO[key] = best
+    return best

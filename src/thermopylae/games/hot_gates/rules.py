@@ -296,8 +296,8 @@ class HotGates(NotationMixin):
             best = max(s.glory[p] for p in spartans)
             if best >= self.components.rules.win_glory_team:
                 winners = [p for p in spartans if s.glory[p] == best]
-                return self._finish(s, winners, f"{best} Glory at the end of the Battle Phase",
-                                    ev)
+                return self._finish(s, winners, f"a Spartan reached "
+                                    f"{self.components.rules.win_glory_team} Glory", ev)
         self._resume(s, ev)
 
     def _k_ephialtes(self, s: State, ev: Ev) -> None:
@@ -488,7 +488,8 @@ class HotGates(NotationMixin):
         """2 players: 100 Glory wins at once (3-4 players: see `_k_battle_end`)."""
         if (s.players == 2 and s.phase != OVER
                 and s.glory[1] >= self.components.rules.win_glory_2p):
-            self._finish(s, [1], f"the Spartans reached {s.glory[1]} Glory", ev)
+            self._finish(s, [1], f"the Spartans reached "
+                         f"{self.components.rules.win_glory_2p} Glory", ev)
         return s.phase == OVER
 
     # -- the last space of the Coastal Plain ----------------------------------------------
