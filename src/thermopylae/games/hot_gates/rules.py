@@ -351,58 +351,72 @@ class HotGates(NotationMixin):
         t = self.t
         seat = s.actor
         side = side_of_seat(s.players, seat)
+        enemy = 1 - side
         extra = s.extra[seat] > 0
         move = self.notation.move
+        tside, size, cap = t.side, t.size, t.capacity
+        board = s.board
+        owner = [tside[b[0] & PIECE] if b else -1 for b in board]
+        room = [cap[i] - sum(size[p & PIECE] for p in b) for i, b in enumerate(board)]
+        # The enemy's leading space in each row (by number), for switching rows.
+        fronts = []
+        for row in (0, 1):
+            mine = [n for n in range(SPACES) if owner[row * SPACES + n] == enemy]
+            fronts.append((min(mine) if mine else SPACES) if enemy == SPARTAN_SIDE
+                          else (max(mine) if mine else -1))
         acts: dict[Act, None] = {}
         forced = False
-        for row in rows_of(s.players, seat):
+        rows = rows_of(s.players, seat)
+        for row in rows:
+            other = 1 - row
             for n in range(SPACES):
                 sp = row * SPACES + n
-                pieces = s.board[sp]
-                if not pieces or t.side[pieces[0] & PIECE] != side:
+                pieces = board[sp]
+                if not pieces or owner[sp] != side:
                     continue
                 if side == PERSIAN:
                     fwd = sp + 1 if n < SPACES - 1 else -1
+                    may_switch = fronts[other] > n
                 else:
                     fwd = sp - 1 if n > 0 else -1
-                sw = (1 - row) * SPACES + n
-                fwd_room = t.room(s, fwd) if fwd >= 0 and t.owner(s, fwd) != 1 - side else -1
-                sw_room = t.room(s, sw) if (t.owner(s, sw) != 1 - side
-                                            and t.may_switch(s, side, sw)) else -1
+                    may_switch = fronts[other] < n
+                sw = other * SPACES + n
+                fwd_room = room[fwd] if fwd >= 0 and owner[fwd] != enemy else -1
+                sw_room = room[sw] if may_switch and owner[sw] != enemy else -1
+                if fwd_room <= 0 and sw_room <= 0:
+                    continue
                 for p in dict.fromkeys(pieces):
                     moved = p & MOVED
                     if moved and not extra:
                         continue
                     code = p & PIECE
-                    size = t.size[code]
-                    if fwd_room >= size:
+                    need = size[code]
+                    if fwd_room >= need:
                         acts[move[sp, fwd, code]] = None
                         if side == PERSIAN and not moved:
                             forced = True
-                    if sw_room >= size:
+                    if sw_room >= need:
                         acts[move[sp, sw, code]] = None
         enter = self.notation.enter
-        for row in rows_of(s.players, seat):
+        for row in rows:
             if side == PERSIAN:
                 sp = row * SPACES
-                if t.owner(s, sp) == SPARTAN_SIDE:
+                if owner[sp] == SPARTAN_SIDE:
                     continue
-                room = t.room(s, sp)
                 box = s.boxes[0] if s.boxes else []
                 for code in dict.fromkeys(box):
-                    if room >= t.size[code]:
+                    if room[sp] >= size[code]:
                         acts[enter[sp, code]] = None
                         forced = True
                 for lt in dict.fromkeys(s.leaders):
-                    if room >= t.size[lt * 2]:
+                    if room[sp] >= size[lt * 2]:
                         acts[enter[sp, lt * 2]] = None
             else:
                 sp = row * SPACES + SPACES - 1
-                if t.owner(s, sp) == PERSIAN:
+                if owner[sp] == PERSIAN:
                     continue
-                room = t.room(s, sp)
                 for code in dict.fromkeys(s.camp):
-                    if room >= t.size[code]:
+                    if room[sp] >= size[code]:
                         acts[enter[sp, code]] = None
         out = list(acts)
         if not forced:
