@@ -127,9 +127,9 @@ def render(v: JSON) -> str:
         else:
             lines.append(f"{h['seat']} holds {h['count']} card(s)")
     if v["result"]:
-        lines.append(f"Game over: {', '.join(v['result']['winners'])} "
-                     f"win{'s' if len(v['result']['winners']) == 1 else ''} — "
-                     f"{v['result']['reason']}")
+        winners = v["result"]["winners"]
+        verb = "wins" if len(winners) == 1 else "share the victory"
+        lines.append(f"Game over: {' and '.join(winners)} {verb} — {v['result']['reason']}")
     else:
         lines.append(f"Phase: {v['phase']}; to act: {v['to_act']}")
     return "\n".join(lines)
@@ -187,7 +187,8 @@ def describe(g: HotGates, e: Event) -> str:
     if k == "ephialtes":
         return f"Ephialtes moves to space {d['space']} of {d['length']} on the Goat Path"
     if k == "end":
-        return f"Game over: {', '.join(d['winners'])} win — {d['reason']}"
+        verb = "wins" if len(d["winners"]) == 1 else "share the victory"
+        return f"Game over: {' and '.join(d['winners'])} {verb} — {d['reason']}"
     return f"{k} {dict(d)}"
 
 
