@@ -16,7 +16,7 @@ from thermopylae.games.hot_gates.components import (
     SPARTAN,
     Components,
 )
-from thermopylae.games.hot_gates.state import MOVED, PIECE, SPACES, WOUNDED, State
+from thermopylae.games.hot_gates.state import PIECE, SPACES, WOUNDED, State
 
 PERSIAN, SPARTAN_SIDE = 0, 1
 SIDE_NAMES = ("persian", "spartan")
@@ -147,12 +147,3 @@ class Tables:
             else:
                 spartans += 1
         return spartans, persians
-
-
-def strip(pieces: list[int]) -> list[int]:
-    """The pieces without their MOVED flags."""
-    return [p & PIECE for p in pieces]
-
-
-def has_moved(piece: int) -> bool:
-    return bool(piece & MOVED)

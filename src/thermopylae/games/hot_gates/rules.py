@@ -52,6 +52,7 @@ from thermopylae.games.hot_gates.components import (
 )
 from thermopylae.games.hot_gates.serial import state_from_json, state_to_json
 from thermopylae.games.hot_gates.state import (
+    AGAIN,
     CASUALTY,
     CASUALTY_W,
     CONQUER,
@@ -387,7 +388,7 @@ class HotGates(NotationMixin):
                     continue
                 for p in dict.fromkeys(pieces):
                     moved = p & MOVED
-                    if moved and not extra:
+                    if moved and (not extra or p & AGAIN):
                         continue
                     code = p & PIECE
                     need = size[code]
@@ -429,25 +430,27 @@ class HotGates(NotationMixin):
             if ev is not None:
                 ev.append(Event("march-done", {"seat": SEATS[s.players][seat]}))
             return self._resume(s, ev)
+        flag = MOVED
         if a.verb == "move":
             src, dst, code = a.a, a.b, a.c
             pieces = s.board[src]
             if code in pieces:
                 pieces.remove(code)
-            else:
+            else:  # a second march, granted by a card: once per unit (decision 19)
                 pieces.remove(code | MOVED)
                 s.extra[seat] -= 1
+                flag = MOVED | AGAIN
         else:
             dst, code = a.a, a.b
             src = -1
             self._take_reserve(s, code)
-        s.board[dst].append(code | MOVED)
+        s.board[dst].append(code | flag)
         if ev is not None:
             ev.append(Event("move" if src >= 0 else "enter",
                             {"seat": SEATS[s.players][seat], "unit": piece_name(code),
                              "from": space_name(src) if src >= 0 else _reserve_name(self, code),
                              "to": space_name(dst)}))
-        self.entered(s, code, dst, ev)
+        self.entered(s, code, dst, ev, advance=src < 0 or src // SPACES == dst // SPACES)
         if s.phase == OVER:
             return
         if self.t.side[code] == SPARTAN_SIDE and dst % SPACES == 0:
@@ -467,15 +470,16 @@ class HotGates(NotationMixin):
             if not s.boxes[0]:
                 s.boxes.pop(0)  # "the Units in all remaining boxes are pushed forward"
 
-    def entered(self, s: State, code: int, dst: int, ev: Ev) -> None:
+    def entered(self, s: State, code: int, dst: int, ev: Ev, advance: bool = True) -> None:
         """Glory Bonuses and losses, "only the first time" for each space; the Persians in
-        a row's last space will win at the end of the round."""
+        a row's last space will win at the end of the round. A Spartan switching rows does
+        not "advance into" a space: no bonus (decision 2)."""
         t = self.t
         row, n = divmod(dst, SPACES)
         bit = 1 << dst
         r = self.components.rules
         if t.side[code] == SPARTAN_SIDE:
-            if n < 3 and not s.bonus_taken & bit:
+            if advance and n < 3 and not s.bonus_taken & bit:
                 s.bonus_taken |= bit
                 self.add_glory(s, SPARTAN_OF[s.players][row], r.glory_bonus[n], ev,
                                f"first into {space_name(dst)}")
@@ -541,7 +545,7 @@ class HotGates(NotationMixin):
     def _place(self, s: State, a: Act, ev: Ev) -> None:
         dst, code = a.a, a.b
         s.pool.remove(code)
-        s.board[dst].append(code | MOVED)
+        s.board[dst].append(code | _march_flag(s))
         if ev is not None:
             ev.append(Event("place", {"unit": piece_name(code), "to": space_name(dst)}))
         self._pullback_next(s, ev)
@@ -594,7 +598,7 @@ class HotGates(NotationMixin):
             return self._end_return(s, ev)
         dst, code = a.a, a.b
         self._take_reserve(s, code)
-        s.board[dst].append(code | MOVED)
+        s.board[dst].append(code | _march_flag(s))
         if ev is not None:
             ev.append(Event("enter", {"seat": SEATS[s.players][s.actor],
                                       "unit": piece_name(code),
@@ -630,6 +634,8 @@ class HotGates(NotationMixin):
         s.draws = []
         s.rolls = []
         s.window = -1
+        s.played = []
+        s.bt = []
         if ev is not None:
             ev.append(Event("end", {"winners": [SEATS[s.players][w] for w in s.winners],
                                     "reason": reason}))
@@ -671,6 +677,11 @@ class HotGates(NotationMixin):
 
     def phase_name(self, s: State) -> str:
         return PHASES[s.phase] if s.phase != WINDOW else f"{WINDOWS[s.window]} cards"
+
+
+def _march_flag(s: State) -> int:
+    """Units placed by a pull-back during the March Phase have had their march."""
+    return MOVED if any(k[0] == "march_resume" for k in s.stack) else 0
 
 
 def _clear_moved(s: State) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -21,11 +22,20 @@ from thermopylae.games.hot_gates.actions import piece_name
 from thermopylae.games.hot_gates.board import PERSIAN, SPARTAN_SIDE
 from thermopylae.games.hot_gates.components import TYPE_IDS, TYPES
 from thermopylae.games.hot_gates.state import (
+    AGAIN,
+    BATTLE_W,
+    CASUALTY,
+    CASUALTY_W,
+    CONQUER,
     DEAL,
+    MARCH,
     MOVED,
     OVER,
     PHASES,
     PIECE,
+    PULLBACK,
+    RETURN,
+    ROLL_W,
     SPACES,
     WINDOW,
     WINDOWS,
@@ -80,7 +90,8 @@ class _StateFile(BaseModel):
 
 def state_to_json(g: HotGates, s: State) -> JSON:
     def pieces(ps: list[int]) -> list[str]:
-        return [piece_name(p & PIECE) + ("+" if p & MOVED else "") for p in sorted(ps)]
+        return [piece_name(p & PIECE) + ("++" if p & AGAIN else "+" if p & MOVED else "")
+                for p in ps]
 
     def codes(cs: list[int]) -> list[str]:
         return [g.cards[c].code for c in cs]
@@ -92,7 +103,7 @@ def state_to_json(g: HotGates, s: State) -> JSON:
         "board": {SPACE_NAMES[i]: pieces(sp) for i, sp in enumerate(s.board)},
         "spartan_camp": pieces(s.camp),
         "boxes": [pieces(b) for b in s.boxes],
-        "persian_camp": [TYPE_IDS[t] for t in sorted(s.leaders)],
+        "persian_camp": [TYPE_IDS[t] for t in s.leaders],
         "eliminated": pieces(s.dead),
         "pulled_back": pieces(s.pool),
         "glory": list(s.glory),
@@ -193,7 +204,9 @@ def _pieces(words: list[str], where: str, moved: bool = False) -> list[int]:
     out = []
     for w in words:
         flag = 0
-        if moved and w.endswith("+"):
+        if moved and w.endswith("++"):
+            w, flag = w[:-2], MOVED | AGAIN
+        elif moved and w.endswith("+"):
             w, flag = w[:-1], MOVED
         wounded = w.endswith("*")
         out.append(_type(w.rstrip("*"), where) * 2 + wounded + flag)
@@ -249,11 +262,114 @@ def check(g: HotGates, s: State) -> None:
     if sorted(every) != list(range(len(g.cards))) or max(every.values()) > 1:
         raise RecordError("state: each of the 52 Battle Cards must be in exactly one hand, "
                           "deck or discard pile")
+    for b in s.boxes:
+        if not b:
+            raise RecordError("state.boxes: a Reinforcement Box in the queue cannot be empty")
+    if any(t.side[p] == PERSIAN and not t.leader[p] for p in s.dead):
+        raise RecordError("state.eliminated: eliminated Persians go back to a Reinforcement "
+                          "Box; only Spartans and Persian Leaders leave the game")
+    own = cards_of_seats(g, s.players)
+    for seat in range(s.players):
+        for name in ("hands", "decks", "discards"):
+            stray = [c for c in getattr(s, name)[seat] if c not in own[seat]]
+            if stray:
+                raise RecordError(f"state.{name}[{seat + 1}]: card {g.cards[stray[0]].code} "
+                                  "belongs to another seat's deck")
+    if s.phase not in (DEAL, OVER) and not 0 <= s.actor < s.players:
+        raise RecordError(f"state.actor: seats are 0 to {s.players - 1}")
+    _check_stack(g, s)
+    _check_battle(g, s)
+    _check_step(g, s)
+
+
+def cards_of_seats(g: HotGates, players: int) -> list[set[int]]:
+    from thermopylae.games.hot_gates.cards import decks
+
+    return [set(d) for d in decks(g.cards, players)]
+
+
+# The order of the continuations on the stack, bottom to top (see rules._k_round).
+_RANK = {("round",): 0, ("round_end",): 0, ("ephialtes",): 1, ("window", 4): 2,
+         ("battle_end",): 3, ("battle", 1): 4, ("battle", 0): 5, ("bt_attack",): 6,
+         ("bt_rolled",): 6, ("bt_casualties",): 6, ("window", 3): 7, ("march",): 8,
+         ("march_resume",): 9, ("window", 0): 10}
+
+
+def _check_stack(g: HotGates, s: State) -> None:
+    order = g.march_order(s.players)
+    ranks = []
     for k in s.stack:
         if not k or k[0] not in CONTINUATIONS or len(k) != 1 + CONTINUATIONS[k[0]] \
-                or not all(isinstance(x, int) for x in k[1:]):
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in k[1:]):
             raise RecordError(f"state.stack: unknown step {list(k)!r}")
-    _check_step(g, s)
+        key = k[:1] if k[0] in ("march", "march_resume") else tuple(k)
+        if key not in _RANK:
+            raise RecordError(f"state.stack: no such step {list(k)!r}")
+        if k[0] == "march" and not 0 <= k[1] <= len(order):
+            raise RecordError(f"state.stack: {list(k)!r}: there are {len(order)} marches")
+        if k[0] == "march_resume" and not 0 <= k[1] < s.players:
+            raise RecordError(f"state.stack: {list(k)!r}: seats are 0 to {s.players - 1}")
+        ranks.append(_RANK[key])
+    if any(b <= a for a, b in pairwise(ranks)):
+        raise RecordError("state.stack: the pending steps are not in the order of a round")
+    if s.phase == MARCH:
+        top = s.stack[-1] if s.stack else ()
+        if not top or top[0] != "march" or not 1 <= top[1] <= len(order) \
+                or order[top[1] - 1] != s.actor:
+            raise RecordError("state.stack: a march needs its pending step ['march', N] with "
+                              "the marching seat's turn N")
+    marching = s.phase == MARCH or any(k[0] == "march_resume" for k in s.stack)
+    if not marching and any(p & ~PIECE for sp in s.board for p in sp):
+        raise RecordError("state.board: units are marked as marched (+) outside a march")
+
+
+def _check_battle(g: HotGates, s: State) -> None:
+    """The battle's context (`battle`) is there exactly when a step needs it."""
+    bt = s.bt
+    in_battle = (s.phase in (CASUALTY, CONQUER) or bool(s.rolls)
+                 or (s.phase == WINDOW and s.window in (BATTLE_W, ROLL_W, CASUALTY_W))
+                 or any(k[0].startswith("bt_") for k in s.stack))
+    if s.phase in (PULLBACK, RETURN):
+        if len(bt) != 1 or bt[0] not in (0, 1):
+            raise RecordError("state.battle: a pull-back or return keeps only its row: [0] or "
+                              "[1]")
+        if s.phase == PULLBACK and not s.pool:
+            raise RecordError("state.pulled_back: a pull-back needs units to place")
+        return
+    if not in_battle:
+        if bt:
+            raise RecordError("state.battle: no battle is being fought; use []")
+        return
+    faces = set(g.components.faces) | {0}
+
+    def ints(x: Any, n: int) -> bool:
+        return (isinstance(x, list) and len(x) == n
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in x))
+
+    ok = (len(bt) == 14 and all(isinstance(bt[i], int) and not isinstance(bt[i], bool)
+                                for i in (0, 1, 2, 10, 11, 12, 13))
+          and bt[0] in (0, 1) and 0 <= bt[1] - 6 * bt[0] < 5 and bt[2] == bt[1] + 1
+          and all(isinstance(bt[3 + i], list) and len(bt[3 + i]) <= 6
+                  and all(v in faces for v in bt[3 + i]) for i in (0, 1))
+          and all(ints(bt[i], 2) and min(bt[i]) >= 0 for i in range(5, 10))
+          and -1 <= bt[10] < len(s.boxes) and bt[11] in (0, 1) and bt[12] in (0, 1)
+          and bt[13] in (-1, 0, 1))
+    if not ok:
+        raise RecordError("state.battle: a battle in progress needs [row, Persian space, "
+                          "Spartan space, Persian dice, Spartan dice, attack, dice, damage and "
+                          "shield bonuses, damage left (pairs), box, stage, advanced, winner]")
+    for slot in s.rolls:
+        side, i = divmod(slot, 8)
+        if side not in (0, 1) or i >= len(bt[3 + side]):
+            raise RecordError(f"state.rolls: no die {slot} in this battle")
+    if s.phase == CONQUER and bt[13] not in (0, 1):
+        raise RecordError("state.battle: a conquest names the side that won the space")
+    if s.played and s.phase != WINDOW:
+        raise RecordError("state.played: cards are on the table only while a window is open")
+    for e in s.played:
+        if len(e) != 4 or not 0 <= e[0] < s.players or not 0 <= e[1] < len(g.cards) \
+                or e[2] not in (0, 1) or not -1 <= e[3] < len(s.played):
+            raise RecordError(f"state.played: {e!r} is not [seat, card, cancelled, target]")
 
 
 def _check_step(g: HotGates, s: State) -> None:

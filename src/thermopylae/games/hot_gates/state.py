@@ -3,8 +3,9 @@
 The board is 12 spaces, `row * 6 + (number - 1)`: A1..A6 are 0..5, B1..B6 are 6..11.
 Persians advance towards higher numbers, Spartans towards lower ones. A space holds a
 list of *pieces*: `type * 2 + wounded` (type indices in components.py), plus `MOVED`
-while a unit has already marched this phase. Decks are unordered multisets of card
-numbers: a draw is a chance node, so no order is stored to leak.
+while a unit has already marched this phase (and `AGAIN` once it marched twice). Decks
+are unordered multisets of card numbers: a draw is a chance node, so no order is stored
+to leak.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ ROWS = 2
 SPACES = 6
 WOUNDED = 1
 MOVED = 128  # added to a piece that has marched this phase
-PIECE = 127  # mask: the piece without the MOVED flag
+AGAIN = 256  # added to a piece that has marched a second time (a "march" card)
+PIECE = 127  # mask: the piece without its flags
 
 # Phases: who decides, and what about.
 DEAL = 0  # chance: cards drawn (`draws`), then dice rolled (`rolls`)
