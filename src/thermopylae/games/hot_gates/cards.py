@@ -188,9 +188,9 @@ def _effect(g: HotGates, s: State, seat: int, c: CardInfo, ev: Ev) -> None:
         s.draws += [seat] * n
     elif e == "march":
         s.extra[seat] += n
-    elif e == "delay":
+    elif e == "delay":  # "does not move": a hasten played before or after changes nothing
         s.eph_move = 0
-    elif e == "hasten":
+    elif e == "hasten" and s.eph_move > 0:
         s.eph_move += n
     if ev is not None and e != "cancel":
         ev.append(Event("effect", {"seat": SEATS[s.players][seat], "card": c.code,
