@@ -126,13 +126,6 @@ class Tables:
             return p, q
         return None
 
-    def may_switch(self, s: State, side: int, dst: int) -> bool:
-        """A unit may switch into `dst` only on its own side of the enemy line there."""
-        row, n = divmod(dst, SPACES)
-        enemy = self.front(s, row, 1 - side)
-        if enemy < 0:
-            return True
-        return enemy % SPACES > n if side == PERSIAN else enemy % SPACES < n
 
     def count_units(self, s: State) -> tuple[int, int]:
         """Spartan and Persian units anywhere (board, camps, boxes, pool, eliminated);

@@ -209,7 +209,7 @@ def _pieces(words: list[str], where: str, moved: bool = False) -> list[int]:
         elif moved and w.endswith("+"):
             w, flag = w[:-1], MOVED
         wounded = w.endswith("*")
-        out.append(_type(w.rstrip("*"), where) * 2 + wounded + flag)
+        out.append(_type(w[:-1] if wounded else w, where) * 2 + wounded + flag)
     return out
 
 
@@ -312,6 +312,14 @@ def _check_stack(g: HotGates, s: State) -> None:
         ranks.append(_RANK[key])
     if any(b <= a for a, b in pairwise(ranks)):
         raise RecordError("state.stack: the pending steps are not in the order of a round")
+    if (s.draws or s.rolls) and s.phase != DEAL:
+        raise RecordError("state: cards to draw or dice to roll wait only in the deal phase")
+    steps = [k[0] for k in s.stack if k[0].startswith("bt_")]
+    if len(steps) > 1 or (steps and s.phase not in (DEAL, WINDOW)):
+        raise RecordError("state.stack: a battle step is pending only while cards are played "
+                          "or dice rolled, and only one at a time")
+    if any(k[0] == "march_resume" for k in s.stack) and s.phase not in (PULLBACK, RETURN):
+        raise RecordError("state.stack: ['march_resume', seat] waits only for a pull-back")
     if s.phase == MARCH:
         top = s.stack[-1] if s.stack else ()
         if not top or top[0] != "march" or not 1 <= top[1] <= len(order) \
