@@ -65,8 +65,12 @@ def label(g: HotGates, a: Act) -> str:
 
 
 def _units(units: list[dict[str, Any]]) -> str:
-    return " ".join(SHORT.get(u["unit"], u["unit"]) + ("*" if u["wounded"] else "")
-                    for u in units)
+    """`LEO Sp*x2 Sp` style: short names, * for the Wounded side, xN for repeats."""
+    names = [SHORT.get(u["unit"], u["unit"]) + ("*" if u["wounded"] else "") for u in units]
+    counts = dict.fromkeys(names, 0)
+    for n in names:
+        counts[n] += 1
+    return " ".join(n if k == 1 else f"{n}x{k}" for n, k in counts.items())
 
 
 def render(v: JSON) -> str:
@@ -82,7 +86,8 @@ def render(v: JSON) -> str:
     lines.append(f"Glory: {glory} (wins at {v['win_glory']})" +
                  (f"   kills: {', '.join(f'{k} {n}' for k, n in v['kills'].items())}"
                   if v["players"] == 4 else ""))
-    lines.append("Persian Camp > Coastal Plain (max 6) | Hot Gates (max 3) < Spartan Camp")
+    lines.append("Persian Camp > Coastal Plain (spaces 1-3) | Hot Gates (4-6) < Spartan Camp")
+    lines.append("  (+N: Glory bonus still to win; n/m: places used/capacity; *: Wounded)")
     for row in "AB":
         cells = []
         for sp in v["board"]:
@@ -90,8 +95,8 @@ def render(v: JSON) -> str:
                 continue
             mark = f"+{sp['bonus']}" if sp["bonus"] else ""
             content = _units(sp["units"]) or "-"
-            cells.append(f"{sp['space']}{mark}[{content}]")
-        lines.append(f"  {row}: " + "  ".join(cells))
+            cells.append(f"{sp['space']}{mark}[{content}]{sp['load']}/{sp['capacity']}")
+        lines.append(f"  {row}: " + "  ".join(cells[:3]) + "  |  " + "  ".join(cells[3:]))
     lines.append(f"Spartan Camp: {len(v['spartan_camp'])} Spartans   Persian Camp: "
                  f"{_units(v['persian_camp']) or '-'}   Boxes: " +
                  (" | ".join(f"{i + 1}:{_units(b)}" for i, b in enumerate(v["boxes"])) or "-"))
