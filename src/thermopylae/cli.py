@@ -265,5 +265,38 @@ def agents(game_id: GameArg) -> None:
         out.print(name)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8300,
+    db: Annotated[str | None, typer.Option(
+        help="SQLAlchemy database URL, e.g. postgresql+psycopg://user@127.0.0.1/test "
+             "(default: a SQLite file in your data folder).")] = None,
+    redis: Annotated[str | None, typer.Option(
+        help="Redis URL, e.g. redis://127.0.0.1:6379/0: several server processes on one "
+             "database share table updates through it.")] = None,
+    data_dir: Annotated[Path | None, typer.Option(
+        "--data-dir", help="Folder of the default SQLite file.")] = None,
+    allow_origin: Annotated[list[str] | None, typer.Option(
+        help="Another origin whose pages may open WebSockets (repeatable).")] = None,
+) -> None:
+    """Run the game server: the lobby at http://HOST:PORT/, the API under /api (docs at
+    /docs). Every accepted action is stored before anyone is told of it."""
+    import uvicorn
+
+    from thermopylae.server.app import create_app
+    from thermopylae.server.store import StoreError
+
+    try:
+        web = create_app(db=db, redis=redis, data_dir=data_dir,
+                         origins=tuple(allow_origin or ()))
+    except StoreError as exc:
+        raise _fail(str(exc)) from exc
+    where = db or f"the SQLite file in {data_dir or 'your data folder'}"
+    err.print(f"thermopylae server on http://{host}:{port}/ (tables in {where}"
+              f"{', updates shared through ' + redis if redis else ''})", markup=False)
+    uvicorn.run(web, host=host, port=port, ws_max_size=64 * 1024, log_level="warning")
+
+
 def main() -> None:
     app()

@@ -1,0 +1,323 @@
+"""The HTTP and WebSocket API, and the browser client's files (documented in docs/api.md).
+
+Every refusal is a 4xx answer whose `detail` names what was wrong; nothing changes then.
+Every message to a seat or a spectator is built by `Tables.message`, through the game's
+`view`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from thermopylae.engine import registry
+from thermopylae.server.hub import Hub
+from thermopylae.server.store import Store, default_url
+from thermopylae.server.tables import LEVELS, TableError, Tables
+
+log = logging.getLogger("thermopylae.server")
+
+MAX_BODY = 16 * 1024  # bytes of an HTTP request body
+MAX_WS_MESSAGE = 4 * 1024  # characters of a WebSocket message from a client
+RATE = 10.0  # WebSocket messages per second a connection may send, on average
+BURST = 30.0  # ... and in a burst
+WEB = resources.files("thermopylae.server").joinpath("web")
+
+
+class SeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: str = Field(description="`human` (a player with a token) or `ai`")
+    level: str | None = Field(default=None, description="AI level: easy, normal or hard")
+    agent: str | None = Field(default=None, description="an agent spec instead of a level")
+
+
+class TableIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(description="a game id from GET /api/games")
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatIn] | None = Field(default=None, description="one per seat, in order")
+
+
+class ActionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(description="the seat's secret token")
+    move: int = Field(description="the table's move number the action answers")
+    action: str = Field(description="the action in the game's notation")
+
+
+class BodyLimit:
+    """Refuse request bodies over `MAX_BODY` bytes with 413, before they are read whole."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > MAX_BODY:
+            return await _too_large(send)
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            msg = await receive()
+            seen += len(msg.get("body", b""))
+            if seen > MAX_BODY:
+                raise _TooLarge
+            return msg
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await _too_large(send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Send) -> None:
+    body = json.dumps({"detail": f"request body over {MAX_BODY} bytes"}).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def create_app(db: str | None = None, redis: str | None = None, data_dir: Path | None = None,
+               origins: tuple[str, ...] = ()) -> FastAPI:
+    """The server. `db`: a SQLAlchemy URL (default: a SQLite file in `data_dir`);
+    `redis`: share table updates with other processes; `origins`: extra origins whose
+    pages may open WebSockets (the server's own is always allowed)."""
+    if db is None:
+        if data_dir is None:
+            from platformdirs import user_data_path
+
+            data_dir = user_data_path("thermopylae")
+        db = default_url(data_dir)
+    hub = Hub(redis)
+    holder: dict[str, Any] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = await asyncio.to_thread(Store, db)
+        tables = Tables(store, hub.publish)
+        holder["tables"] = tables
+
+        async def remote(table_id: str) -> None:
+            live = await tables.refresh(table_id)
+            if live is not None:
+                hub.wake(table_id, live.move)
+
+        hub.on_remote = remote
+        await hub.start()
+        resume = asyncio.create_task(tables.resume_all())
+        yield
+        resume.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await resume
+        await hub.stop()
+        store.dispose()
+
+    app = FastAPI(title="thermopylae", version="0.1.0", lifespan=lifespan,
+                  description="Play the three '300' board games: tables, seats, actions.")
+    app.add_middleware(BodyLimit)
+
+    def tables() -> Tables:
+        t: Tables = holder["tables"]
+        return t
+
+    @app.exception_handler(TableError)
+    async def _table_error(request: Request, exc: TableError) -> JSONResponse:
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return JSONResponse({"detail": "the request body is not valid JSON"}, 400)
+        parts = []
+        for e in errors:
+            where = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
+            parts.append(f"{where}: {e.get('msg')}" if where else str(e.get("msg")))
+        return JSONResponse({"detail": "; ".join(parts)}, status_code=422)
+
+    # -- the API ---------------------------------------------------------------------------
+
+    @app.get("/api/games", summary="The games, their seats and options")
+    async def games() -> list[dict[str, Any]]:
+        out = []
+        for gid in registry.game_ids():
+            g = registry.get(gid)
+            title, lo, hi = registry.summary(gid)
+            counts = {n: list(g.seats(g.options({"players": n}))) for n in range(lo, hi + 1)} \
+                if lo != hi else {lo: list(g.seats(g.options({})))}
+            out.append({"id": gid, "title": title, "min_players": lo, "max_players": hi,
+                        "seats": counts, "provisional": bool(g.provisional),
+                        "cooperative": bool(getattr(g, "cooperative", False)),
+                        "levels": list(LEVELS)})
+        return out
+
+    @app.post("/api/tables", status_code=201, summary="Create a table")
+    async def create(body: TableIn, request: Request) -> dict[str, Any]:
+        seats = None if body.seats is None else [s.model_dump(exclude_none=True)
+                                                 for s in body.seats]
+        live, tokens = await tables().create(body.game, body.options, seats)
+        base = str(request.base_url).rstrip("/")
+        return {
+            "id": live.row.id,
+            "game": live.game.id,
+            "options": live.options,
+            "move": live.move,
+            "seats": [{"seat": r["seat"], "kind": r["kind"], "level": r.get("level"),
+                       "token": tok,
+                       "invite_url": f"{base}/table/{live.row.id}#token={tok}" if tok else None}
+                      for r, tok in zip(live.row.seats, tokens, strict=True)],
+            "spectator_url": f"{base}/table/{live.row.id}",
+        }
+
+    @app.get("/api/tables/{table_id}", summary="A table as one seat (or a spectator) sees it")
+    async def table(table_id: str, token: str | None = None) -> dict[str, Any]:
+        t = tables()
+        live = await t.get(table_id)
+        seat = t.seat_of(live, token)
+        return t.message(live, seat)
+
+    @app.post("/api/tables/{table_id}/actions", summary="Play an action")
+    async def action(table_id: str, body: ActionIn) -> dict[str, Any]:
+        t = tables()
+        live = await t.submit(table_id, body.token, body.move, body.action)
+        return t.message(live, t.seat_of(live, body.token), since=body.move)
+
+    @app.get("/api/tables/{table_id}/record", summary="The game record, once the game is over")
+    async def record(table_id: str) -> dict[str, Any]:
+        t = tables()
+        return t.record(await t.get(table_id))
+
+    @app.get("/api/health", include_in_schema=False)
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "redis": hub.redis_ok}
+
+    # -- the WebSocket -------------------------------------------------------------------
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def socket(ws: WebSocket, table_id: str, token: str | None = None) -> None:
+        origin = ws.headers.get("origin")
+        if origin and not _same_origin(origin, ws.headers.get("host", ""), origins):
+            await ws.close(code=1008, reason="origin not allowed")
+            return
+        t = tables()
+        try:
+            live = await t.get(table_id)
+            seat = t.seat_of(live, token)
+        except TableError as exc:
+            await ws.accept()
+            await ws.send_json({"type": "error", "status": exc.status, "detail": exc.detail})
+            await ws.close(code=4000 + exc.status, reason=exc.detail[:120])
+            return
+        await ws.accept()
+        watcher = hub.watch(table_id, seat)
+        last = live.move
+        await ws.send_json(t.message(live, seat))
+
+        async def writer() -> None:
+            nonlocal last
+            while True:
+                await watcher.queue.get()
+                while not watcher.queue.empty():
+                    watcher.queue.get_nowait()
+                current = await t.get(table_id)
+                if current.move == last:
+                    continue
+                msg = t.message(current, seat, since=last)
+                last = current.move
+                await ws.send_json(msg)
+
+        send_task = asyncio.create_task(writer())
+        allowance, stamp = BURST, time.monotonic()
+        try:
+            while True:
+                text = await ws.receive_text()
+                now = time.monotonic()
+                allowance = min(BURST, allowance + (now - stamp) * RATE)
+                stamp = now
+                if allowance < 1:
+                    await ws.send_json({"type": "error", "status": 429,
+                                        "detail": "too many messages; slow down"})
+                    continue
+                allowance -= 1
+                await _client_message(t, ws, table_id, token, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            send_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await send_task
+            hub.unwatch(watcher)
+
+    # -- the browser client ----------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(str(WEB.joinpath("index.html")))
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(str(WEB.joinpath("index.html")))
+
+    app.mount("/static", StaticFiles(directory=str(WEB)), name="static")
+    return app
+
+
+async def _client_message(t: Tables, ws: WebSocket, table_id: str, token: str | None,
+                          text: str) -> None:
+    """`{"type": "action", "move": N, "action": "..."}` from a seat; `{"type": "ping"}`."""
+    if len(text) > MAX_WS_MESSAGE:
+        await ws.send_json({"type": "error", "status": 413,
+                            "detail": f"message over {MAX_WS_MESSAGE} characters"})
+        return
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        await ws.send_json({"type": "error", "status": 400, "detail": "not valid JSON"})
+        return
+    if not isinstance(data, dict) or data.get("type") not in ("action", "ping"):
+        await ws.send_json({"type": "error", "status": 400,
+                            "detail": "messages are {\"type\": \"action\", \"move\": N, "
+                                      "\"action\": \"...\"} or {\"type\": \"ping\"}"})
+        return
+    if data["type"] == "ping":
+        await ws.send_json({"type": "pong"})
+        return
+    extra = set(data) - {"type", "move", "action"}
+    if extra:
+        await ws.send_json({"type": "error", "status": 422,
+                            "detail": f"unknown field(s) {sorted(extra)}"})
+        return
+    try:
+        await t.submit(table_id, token, data.get("move"), data.get("action"))
+    except TableError as exc:
+        await ws.send_json({"type": "error", "status": exc.status, "detail": exc.detail})
+
+
+def _same_origin(origin: str, host: str, allowed: tuple[str, ...]) -> bool:
+    if origin in allowed:
+        return True
+    return urlsplit(origin).netloc == host

@@ -1,0 +1,344 @@
+"""Live tables: the rules applied on the server, every step stored before anyone is told.
+
+A table in memory is a cache of its record in the database: the state is rebuilt by
+replaying the stored steps, and before each action the cache catches up with steps another
+server process may have stored. Chance is drawn here with the system's secure random
+source and stored as steps, so a table's record replays exactly. AI seats play in a worker
+thread on a copy of the state, so a slow agent never blocks the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import random
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from thermopylae.ai.base import agent_names, make_agent
+from thermopylae.engine import registry
+from thermopylae.engine.errors import NotationError, ThermopylaeError
+from thermopylae.engine.protocol import CHANCE, Event, visible_events
+from thermopylae.engine.record import Record
+from thermopylae.server.store import Conflict, Store, StoreError, TableRow, now
+
+LEVELS = {"easy": "random", "normal": "heuristic", "hard": "heuristic"}
+"""AI levels offered in the lobby, as agent specs (issue 6's search will take `hard`)."""
+LOG_KEPT = 400  # events kept in memory per table for screens (the record keeps all)
+LOG_SENT = 120  # log lines sent to a screen that connects or reloads
+
+
+class TableError(Exception):
+    """A refused request: an HTTP status and a message naming what was wrong."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Live:
+    row: TableRow
+    game: Any
+    options: dict[str, Any]
+    state: Any
+    steps: list[tuple[str, str]] = field(default_factory=list)
+    log: list[tuple[int, Event]] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    agents: dict[int, Any] = field(default_factory=dict)
+    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+
+    @property
+    def move(self) -> int:
+        return len(self.steps)
+
+    @property
+    def seat_names(self) -> list[str]:
+        return [s["seat"] for s in self.row.seats]
+
+
+Publish = Callable[[str, int], Awaitable[None]]
+
+
+class Tables:
+    """Every table this server process serves."""
+
+    def __init__(self, store: Store, publish: Publish | None = None) -> None:
+        self.store = store
+        self.live: dict[str, Live] = {}
+        self.publish = publish
+        self.chance_rng = random.SystemRandom()
+        self._loading = asyncio.Lock()
+
+    # -- creating and loading ---------------------------------------------------------
+
+    async def create(self, game_id: Any, options: Any, seats: Any) -> tuple[Live, list[str | None]]:
+        """A new table; returns it and one token per seat (None for AI seats)."""
+        if not isinstance(game_id, str) or game_id not in registry.game_ids():
+            raise TableError(422, f"unknown game {game_id!r}; games: "
+                                  f"{', '.join(registry.game_ids())}")
+        game = registry.get(game_id)
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise TableError(422, "options must be an object, e.g. {\"players\": 2}")
+        try:
+            options = game.options(options)
+        except ThermopylaeError as exc:
+            raise TableError(422, f"options: {exc}") from exc
+        names = list(game.seats(options))
+        if seats is None:
+            seats = [{"kind": "human"}] * len(names)
+        if not isinstance(seats, list) or len(seats) != len(names):
+            raise TableError(422, f"seats: give one entry per seat ({', '.join(names)}), each "
+                                  "{\"kind\": \"human\"} or {\"kind\": \"ai\", \"level\": "
+                                  "\"easy|normal|hard\"}")
+        rows: list[dict[str, Any]] = []
+        tokens: list[str | None] = []
+        for name, spec in zip(names, seats, strict=True):
+            seat_row, token = self._seat(game, name, spec)
+            rows.append(seat_row)
+            tokens.append(token)
+        table_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+        row = TableRow(table_id, game.id, game.components_digest, options, rows, now(), False)
+        await asyncio.to_thread(self._store_call, self.store.create, row)
+        live = Live(row, game, options, game.new(options))
+        self._make_agents(live)
+        self.live[table_id] = live
+        async with live.lock:
+            await self._advance(live)
+        return live, tokens
+
+    def _seat(self, game: Any, name: str, spec: Any) -> tuple[dict[str, Any], str | None]:
+        if not isinstance(spec, dict) or spec.get("kind") not in ("human", "ai"):
+            raise TableError(422, f"seat {name}: {{\"kind\": \"human\"}} or "
+                                  "{\"kind\": \"ai\", \"level\": \"normal\"}")
+        if spec["kind"] == "human":
+            token = secrets.token_urlsafe(18)
+            return {"seat": name, "kind": "human", "agent": None,
+                    "token_hash": token_hash(token)}, token
+        agent = spec.get("agent") or LEVELS.get(spec.get("level", "normal"))
+        if not isinstance(agent, str) or (agent.split(":")[0] not in agent_names(game)):
+            asked = spec.get("agent") or spec.get("level")
+            raise TableError(422, f"seat {name}: unknown AI {asked!r}"
+                                  f"; levels: {', '.join(LEVELS)}; agents: "
+                                  f"{', '.join(agent_names(game))}")
+        try:
+            make_agent(agent, game)
+        except ThermopylaeError as exc:
+            raise TableError(422, f"seat {name}: {exc}") from exc
+        return {"seat": name, "kind": "ai", "agent": agent, "level": spec.get("level"),
+                "token_hash": None}, None
+
+    def _make_agents(self, live: Live) -> None:
+        for i, seat in enumerate(live.row.seats):
+            if seat["kind"] == "ai":
+                live.agents[i] = make_agent(seat["agent"], live.game)
+
+    async def get(self, table_id: str) -> Live:
+        """The table, loaded from the database if this process does not hold it yet."""
+        live = self.live.get(table_id)
+        if live is not None:
+            return live
+        async with self._loading:
+            live = self.live.get(table_id)
+            if live is not None:
+                return live
+            row = await asyncio.to_thread(self._store_call, self.store.table, table_id)
+            if row is None:
+                raise TableError(404, f"no table {table_id!r}")
+            try:
+                game = registry.get(row.game)
+            except ThermopylaeError as exc:
+                raise TableError(500, f"table {table_id}: {exc}") from exc
+            live = Live(row, game, dict(row.options), game.new(row.options))
+            self._make_agents(live)
+            await self._catch_up(live)
+            self.live[table_id] = live
+            return live
+
+    async def _catch_up(self, live: Live) -> bool:
+        """Apply the steps other processes (or an earlier life of this one) stored."""
+        new = await asyncio.to_thread(self._store_call, self.store.steps, live.row.id, live.move)
+        for who, text in new:
+            self._apply(live, who, text)
+        return bool(new)
+
+    def _apply(self, live: Live, who: str, text: str) -> None:
+        g = live.game
+        events = g.apply(live.state, g.parse(text))
+        live.steps.append((who, text))
+        n = live.move
+        live.log += [(n, e) for e in events]
+        if len(live.log) > LOG_KEPT:
+            del live.log[: len(live.log) - LOG_KEPT]
+
+    def _store_call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return fn(*args)
+        except StoreError as exc:
+            raise TableError(503, f"{exc}; nothing was changed, try again") from exc
+
+    # -- playing ------------------------------------------------------------------------
+
+    def seat_of(self, live: Live, token: str | None) -> int | None:
+        """The seat a token holds (None: no token, a spectator); a wrong token is refused."""
+        if token is None or token == "":
+            return None
+        if not isinstance(token, str):
+            raise TableError(403, "the token must be a string")
+        h = token_hash(token)
+        for i, seat in enumerate(live.row.seats):
+            if seat["token_hash"] and hmac.compare_digest(seat["token_hash"], h):
+                return i
+        raise TableError(403, "this token holds no seat at this table")
+
+    async def submit(self, table_id: str, token: Any, move: Any, action: Any) -> Live:
+        """A seat's action: applied only if the seat must act now, the move number is the
+        table's and the action is legal; otherwise refused and nothing changes."""
+        live = await self.get(table_id)
+        if not isinstance(token, str) or not token:
+            raise TableError(403, "a seat token is required to act")
+        if not isinstance(move, int) or isinstance(move, bool):
+            raise TableError(422, "move must be the table's move number (an integer)")
+        if not isinstance(action, str) or not action.strip():
+            raise TableError(422, "action must be a non-empty string in the game's notation")
+        async with live.lock:
+            await self._catch_up(live)
+            seat = self.seat_of(live, token)
+            g = live.game
+            to_act = g.to_act(live.state)
+            if to_act is None:
+                raise TableError(409, "the game is over")
+            if move != live.move:
+                raise TableError(409, f"stale move number {move}: the table is at move "
+                                      f"{live.move}; reload and try again")
+            if seat is None or to_act != seat:
+                who = live.seat_names[to_act] if to_act != CHANCE else "chance"
+                raise TableError(409, f"it is not your turn: {who} must act")
+            try:
+                parsed = g.parse(action)
+            except NotationError as exc:
+                raise TableError(400, f"not an action: {exc}") from exc
+            if parsed not in g.legal(live.state):
+                legal = ", ".join(g.format(a) for a in list(g.legal(live.state))[:12])
+                raise TableError(400, f"illegal action {action!r}; legal now: {legal}")
+            await self._commit(live, [(live.seat_names[seat], g.format(parsed))])
+            await self._advance(live)
+        return live
+
+    async def _commit(self, live: Live, new: list[tuple[str, str]]) -> None:
+        """Apply `new` steps to a copy, store them, then make them the table's state."""
+        g = live.game
+        trial = g.copy(live.state)
+        for _who, text in new:
+            g.apply(trial, g.parse(text), quiet=True)
+        over = g.outcome(trial) is not None
+        start = live.move
+        try:
+            await asyncio.to_thread(self.store.append, live.row.id, start, new, over)
+        except Conflict as exc:
+            self.live.pop(live.row.id, None)  # another server moved first: reload next time
+            raise TableError(409, f"{exc}; reload and try again") from exc
+        except StoreError as exc:
+            raise TableError(503, f"{exc}; the action was not stored, try again") from exc
+        for who, text in new:
+            self._apply(live, who, text)
+        if self.publish is not None:
+            await self.publish(live.row.id, live.move)
+
+    async def _advance(self, live: Live) -> None:
+        """Draw chance and let AI seats play until a human must act or the game ends."""
+        g = live.game
+        while True:
+            seat = g.to_act(live.state)
+            if seat is None:
+                return
+            batch: list[tuple[str, str]] = []
+            state = g.copy(live.state)
+            if seat != CHANCE:
+                agent = live.agents.get(seat)
+                if agent is None:
+                    return  # a human's turn
+                action = await asyncio.to_thread(agent.act, g, g.copy(state), live.rng)
+                batch.append((live.seat_names[seat], g.format(action)))
+                g.apply(state, action, quiet=True)
+            while g.to_act(state) == CHANCE:
+                outcome = g.sample_chance(state, self.chance_rng)
+                batch.append(("chance", g.format(outcome)))
+                g.apply(state, outcome, quiet=True)
+            await self._commit(live, batch)
+
+    async def resume_all(self) -> None:
+        """After a restart: tables whose AI or chance must act go on by themselves."""
+        ids = await asyncio.to_thread(self._store_call, self.store.unfinished)
+        for table_id in ids:
+            try:
+                live = await self.get(table_id)
+                async with live.lock:
+                    await self._advance(live)
+            except (TableError, ThermopylaeError):
+                continue
+
+    async def refresh(self, table_id: str) -> Live | None:
+        """Another process stored steps of a table we hold: catch up."""
+        live = self.live.get(table_id)
+        if live is None:
+            return None
+        async with live.lock:
+            await self._catch_up(live)
+        return live
+
+    # -- what a seat is told -------------------------------------------------------------
+
+    def message(self, live: Live, seat: int | None, since: int | None = None) -> dict[str, Any]:
+        """The table as `seat` (None: a spectator) sees it; `log` holds the lines of the
+        steps after move `since` (all kept lines when None). Hidden information is
+        filtered by the game's `view` and `visible_events`, nowhere else."""
+        g = live.game
+        s = live.state
+        to_act = g.to_act(s)
+        events = [e for n, e in live.log if since is None or n > since]
+        lines = [g.describe(e) for e in visible_events(events, seat)]
+        if since is None:
+            lines = lines[-LOG_SENT:]
+        label = getattr(g, "label", g.format)
+        legal = ([{"action": g.format(a), "label": label(a)} for a in g.legal(s)]
+                 if seat is not None and to_act == seat else [])
+        out = g.outcome(s)
+        return {
+            "type": "update",
+            "table": live.row.id,
+            "game": g.id,
+            "title": g.title,
+            "options": live.options,
+            "move": live.move,
+            "seat": None if seat is None else live.seat_names[seat],
+            "seats": [{"seat": r["seat"], "kind": r["kind"], "level": r.get("level"),
+                       "agent": r.get("agent")} for r in live.row.seats],
+            "to_act": ("chance" if to_act == CHANCE else
+                       None if to_act is None else live.seat_names[to_act]),
+            "your_turn": seat is not None and to_act == seat,
+            "view": g.view(s, seat),
+            "legal": legal,
+            "log": lines,
+            "outcome": None if out is None else out.to_json(),
+            "provisional": bool(g.provisional),
+        }
+
+    def record(self, live: Live) -> dict[str, Any]:
+        if live.game.outcome(live.state) is None:
+            raise TableError(409, "the record is published once the game is over")
+        rec = Record.begin(live.game, live.options)
+        rec.steps = list(live.steps)
+        rec.close(live.game, live.state)
+        return rec.to_json()
+
