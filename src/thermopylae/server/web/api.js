@@ -1,0 +1,227 @@
+// The server's API, the tables this browser holds (localStorage), and a seat's live
+// connection (a WebSocket that reconnects by itself).
+
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail);
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+async function request(method, url, body) {
+  let response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError(0, `network error: ${err.message}`);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    /* not JSON */
+  }
+  if (!response.ok) {
+    const detail = data && typeof data.detail === "string" ? data.detail : `HTTP ${response.status}`;
+    throw new ApiError(response.status, detail);
+  }
+  return data;
+}
+
+export const api = {
+  games: () => request("GET", "/api/games"),
+  create: (game, options, seats) => request("POST", "/api/tables", { game, options, seats }),
+  table: (id, token) =>
+    request("GET", `/api/tables/${encodeURIComponent(id)}` + (token ? `?token=${encodeURIComponent(token)}` : "")),
+  act: (id, token, move, action) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}/actions`, { token, move, action }),
+};
+
+// -- what this browser keeps --------------------------------------------------------------
+
+const TABLES = "thermopylae.tables"; // [{id, game, seat, token, created}], one per held seat
+const INVITES = "thermopylae.invites"; // {tableId: [{seat, url}]}
+
+function load(key, fallback) {
+  try {
+    const v = JSON.parse(localStorage.getItem(key));
+    return v ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function save(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    /* storage full or disabled: the page still works, it is just not remembered */
+  }
+}
+
+export const store = {
+  /** Every held seat, newest table first. */
+  all() {
+    const list = load(TABLES, []);
+    return Array.isArray(list) ? list.filter((e) => e && e.id && e.token) : [];
+  },
+  /** The held seats of one table. */
+  held(id) {
+    return store.all().filter((e) => e.id === id);
+  },
+  /** Remember a held seat (replaces an older token of the same seat or the same token). */
+  hold(entry) {
+    const list = store.all();
+    const same = (e) => e.id === entry.id && (e.token === entry.token || (entry.seat && e.seat === entry.seat));
+    const i = list.findIndex(same);
+    if (i >= 0) {
+      const old = list[i];
+      if (old.token === entry.token && old.seat === entry.seat && old.game === entry.game) return;
+      list[i] = { ...old, ...entry, created: old.created || entry.created || new Date().toISOString() };
+    } else {
+      list.unshift({ created: new Date().toISOString(), ...entry });
+    }
+    save(TABLES, list.filter((e, j) => j === (i >= 0 ? i : 0) || !same(e)));
+  },
+  /** Forget one token (it holds no seat). */
+  release(id, token) {
+    save(TABLES, store.all().filter((e) => !(e.id === id && e.token === token)));
+  },
+  forget(id) {
+    save(TABLES, store.all().filter((e) => e.id !== id));
+    const inv = load(INVITES, {});
+    delete inv[id];
+    save(INVITES, inv);
+  },
+  invites(id) {
+    const inv = load(INVITES, {});
+    return Array.isArray(inv[id]) ? inv[id] : [];
+  },
+  setInvites(id, list) {
+    const inv = load(INVITES, {});
+    inv[id] = list;
+    save(INVITES, inv);
+  },
+};
+
+// -- a live connection ---------------------------------------------------------------------
+
+const FATAL = new Set([1008, 4400, 4403, 4404, 4422]);
+
+/**
+ * One WebSocket to a table as one seat (token) or as a spectator (token null).
+ * onUpdate(conn, message, replaced): each "update"; `conn.log` holds the log lines so far
+ * (the first update after each (re)connection carries the whole recent log, later ones only
+ * the new lines). onError(conn, {status, detail}); onStatus(conn, "connecting" | "open" |
+ * "reconnecting" | "closed").
+ */
+export class Connection {
+  constructor(tableId, token, handlers) {
+    this.tableId = tableId;
+    this.token = token;
+    this.handlers = handlers;
+    this.message = null;
+    this.log = [];
+    this.status = "connecting";
+    this.ws = null;
+    this.fresh = true;
+    this.retry = 0;
+    this.stopped = false;
+    this.timer = null;
+    this.ping = null;
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${q}`;
+  }
+
+  open() {
+    if (this.stopped) return;
+    this.setStatus(this.retry ? "reconnecting" : "connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    this.fresh = true;
+    ws.onopen = () => {
+      this.setStatus("open");
+      clearInterval(this.ping);
+      this.ping = setInterval(() => this.send({ type: "ping" }), 25000);
+    };
+    ws.onmessage = (event) => {
+      let data;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (data.type === "update") {
+        this.retry = 0;
+        this.accept(data, this.fresh);
+        this.fresh = false;
+      } else if (data.type === "error") {
+        this.handlers.onError?.(this, data);
+      }
+    };
+    ws.onclose = (event) => {
+      clearInterval(this.ping);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.stopped || FATAL.has(event.code)) {
+        this.stopped = true;
+        this.setStatus("closed");
+        return;
+      }
+      this.retry += 1;
+      const delay = Math.min(5000, 300 * 2 ** Math.min(this.retry, 5));
+      this.setStatus("reconnecting");
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.open(), delay);
+    };
+  }
+
+  /** Take an update: a whole-log one replaces the log, others add their lines. */
+  accept(data, whole) {
+    if (this.message && data.move < this.message.move) return;
+    this.log = whole ? [...(data.log || [])] : this.log.concat(data.log || []);
+    if (this.log.length > 400) this.log = this.log.slice(-400);
+    this.message = data;
+    this.handlers.onUpdate?.(this, data, whole);
+  }
+
+  send(obj) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(obj));
+      return true;
+    }
+    return false;
+  }
+
+  /** Play `action` at move `move`: through the socket, or by HTTP while it is down. */
+  async act(move, action) {
+    if (this.send({ type: "action", move, action })) return;
+    try {
+      const data = await api.act(this.tableId, this.token, move, action);
+      this.accept(data, false);
+    } catch (err) {
+      this.handlers.onError?.(this, { status: err.status, detail: err.detail || err.message });
+    }
+  }
+
+  setStatus(status) {
+    this.status = status;
+    this.handlers.onStatus?.(this, status);
+  }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.ping);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,588 @@
+// A table: the board, whose turn, the legal actions, the log and the result, live.
+//
+// Seats: the token in the URL (#token=...) and every token this browser keeps for the
+// table (localStorage). Several held seats = hot seat: a switcher, and when another held
+// seat must act the page switches to it. No token: the spectator view.
+//
+// Boards: boards/<game-id>.js exports render(container, message, ctx) with
+// ctx = {t, act(actionText), seat, legal, pending, lang}; it draws message.view into the
+// (emptied) container on every update. A game without one gets generic.js.
+
+import { ApiError, Connection, api, store } from "./api.js";
+import { append, clear, copyText, h } from "./dom.js";
+import * as generic from "./generic.js";
+import { lang, t } from "./i18n.js";
+
+const boardCache = new Map();
+
+async function loadBoard(gameId) {
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(gameId)) return generic;
+  if (!boardCache.has(gameId)) {
+    boardCache.set(
+      gameId,
+      import(`./boards/${gameId}.js`)
+        .then((mod) => (typeof mod.render === "function" ? mod : generic))
+        .catch((err) => {
+          console.warn(`no board for ${gameId}; using the generic view`, err);
+          return generic;
+        }),
+    );
+  }
+  return boardCache.get(gameId);
+}
+
+function verbOf(action) {
+  return action.trim().split(/\s+/)[0];
+}
+
+export function mountTable(root, tableId) {
+  const hashToken = new URLSearchParams(location.hash.slice(1)).get("token");
+  const seats = []; // {token, conn}, in the order found
+  let spectator = null; // the spectator connection when no seat is held
+  let current = null; // the connection shown
+  let board = null; // a promise of the board module
+  let renders = 0; // render() calls so far
+  let drawn = 0; // the render() whose board is shown
+  let refocus = null; // data-action of the control used to act (to put focus back after)
+  let parked = null; // ... while the focus waits on the turn line
+  let boardFor = null;
+  let pending = false;
+  let pendingTimer = null;
+  let error = null;
+  let notice = null;
+  let fatal = null;
+
+  // -- the page's parts (built once, filled on every change) -----------------------------
+  const heading = h("h2", { class: "table-title", id: "table-title" });
+  const who = h("p", { class: "who" });
+  const switcher = h("div", { class: "seat-switch-wrap" });
+  const conn = h("p", { class: "conn muted small", "data-testid": "connection", "aria-live": "polite" });
+  const turn = h("p", { class: "turn", "data-testid": "turn", tabindex: "-1", "aria-live": "polite" });
+  const noticeEl = h("p", { class: "notice", "aria-live": "polite", hidden: true });
+  const result = h("section", { class: "result", "data-testid": "result", hidden: true, tabindex: "-1" });
+  const errorText = h("span", { class: "error-text" });
+  const errorBox = h(
+    "div",
+    { class: "error", "data-testid": "error", role: "alert", hidden: true },
+    errorText,
+    " ",
+    h("button", { type: "button", class: "small-button dismiss", onclick: () => setError(null) }),
+  );
+  const provisional = h("p", { class: "provisional", "data-testid": "provisional", hidden: true });
+  const boardRoot = h("div", { class: "board-root" });
+  const boardWrap = h(
+    "section",
+    { class: "board-wrap panel", "data-testid": "board", "aria-labelledby": "board-heading" },
+    h("h3", { class: "sr-only", id: "board-heading" }),
+    provisional,
+    boardRoot,
+  );
+  const actionsHeading = h("h3", { id: "actions-heading" });
+  const actions = h("div", { class: "actions", "data-testid": "actions" });
+  const logHeading = h("h3", { id: "log-heading" });
+  const log = h("ol", { class: "log", "data-testid": "log", role: "log", "aria-labelledby": "log-heading" });
+  const links = h("section", { class: "panel links" });
+  const seatList = h("section", { class: "panel seat-list" });
+
+  clear(root).append(
+    h(
+      "div",
+      { class: "table-page" },
+      h("div", { class: "table-head" }, heading, who, switcher, conn),
+      turn,
+      noticeEl,
+      errorBox,
+      result,
+      h(
+        "div",
+        { class: "table-grid" },
+        h("section", { class: "panel actions-wrap", "aria-labelledby": "actions-heading" }, actionsHeading, actions),
+        boardWrap,
+        h("section", { class: "panel log-wrap", "aria-labelledby": "log-heading" }, logHeading, log),
+        seatList,
+        links,
+      ),
+    ),
+  );
+
+  // -- connections ---------------------------------------------------------------------------
+  const handlers = {
+    onUpdate(c, message) {
+      if (c.token) {
+        store.hold({ id: tableId, game: message.game, seat: message.seat, token: c.token });
+        // The same seat reached by two tokens (an old and a new one): keep the first.
+        const twin = seats.find((x) => x.conn !== c && x.conn.message?.seat === message.seat);
+        if (twin) {
+          drop(c);
+          return;
+        }
+      }
+      if (c === current) {
+        pending = false;
+        clearTimeout(pendingTimer);
+      }
+      autoSwitch();
+      render();
+    },
+    onError(c, data) {
+      if (!c.message && (data.status === 403 || data.status === 404)) {
+        // A token that holds no seat here (or no such table): forget it.
+        if (c.token && data.status === 403) store.release(tableId, c.token);
+        if (data.status === 404) fatal = t("table.noTable", { id: tableId });
+        drop(c);
+        if (data.status === 403 && !seats.length && !spectator) {
+          spectator = new Connection(tableId, null, handlers);
+          current = spectator;
+          spectator.open();
+        }
+      }
+      if (c === current || !c.message) {
+        pending = false;
+        setError(data.detail || `error ${data.status}`);
+        render();
+      }
+    },
+    onStatus(c) {
+      if (c === current) drawConnection();
+    },
+  };
+
+  function drop(c) {
+    c.close();
+    const i = seats.findIndex((x) => x.conn === c);
+    if (i >= 0) seats.splice(i, 1);
+    if (current === c) current = seats[0]?.conn || spectator;
+  }
+
+  const tokens = [];
+  if (hashToken) tokens.push(hashToken);
+  for (const e of store.held(tableId).slice().reverse()) if (!tokens.includes(e.token)) tokens.push(e.token);
+  for (const token of tokens) {
+    const c = new Connection(tableId, token, handlers);
+    seats.push({ token, conn: c });
+  }
+  if (seats.length) {
+    current = seats[0].conn;
+  } else {
+    spectator = new Connection(tableId, null, handlers);
+    current = spectator;
+  }
+  for (const x of seats) x.conn.open();
+  spectator?.open();
+
+  /** Another held seat must act while the shown one need not: show that one. */
+  function autoSwitch() {
+    const cur = current?.message;
+    if (!cur || cur.your_turn || !current.token) return;
+    const next = seats.find(
+      (x) => x.conn !== current && x.conn.message?.your_turn && x.conn.message.move >= cur.move,
+    );
+    if (next) {
+      select(next.conn);
+      notice = { key: "table.switched", seat: next.conn.message.seat };
+    }
+  }
+
+  function select(c) {
+    if (c === current) return;
+    current = c;
+    pending = false;
+    setError(null, false);
+    if (c.token) history.replaceState(null, "", `#token=${encodeURIComponent(c.token)}`);
+  }
+
+  // -- acting --------------------------------------------------------------------------------
+  function act(action) {
+    const c = current;
+    const message = c?.message;
+    if (!message || !message.your_turn || pending || !c.token) return;
+    pending = true;
+    const focused = document.activeElement;
+    refocus = focused && (actions.contains(focused) || boardRoot.contains(focused))
+      ? focused.getAttribute("data-action") || "" : null;
+    setError(null, false);
+    notice = null;
+    for (const b of root.querySelectorAll("button[data-action], [data-action][role=button]")) {
+      b.setAttribute("disabled", "");
+      b.setAttribute("aria-disabled", "true");
+    }
+    clearTimeout(pendingTimer);
+    pendingTimer = setTimeout(() => {
+      if (pending) {
+        pending = false;
+        render();
+      }
+    }, 10000);
+    c.act(message.move, action);
+  }
+
+  function setError(text, draw = true) {
+    error = text;
+    if (draw) drawError();
+  }
+
+  // -- drawing -------------------------------------------------------------------------------
+  function drawError() {
+    const text = error || fatal;
+    errorText.textContent = text || "";
+    errorBox.hidden = !text;
+    errorBox.querySelector(".dismiss").textContent = t("table.dismiss");
+    errorBox.querySelector(".dismiss").hidden = !error;
+  }
+
+  function drawConnection() {
+    const status = current?.status;
+    conn.textContent =
+      status === "open"
+        ? t("table.connected")
+        : status === "reconnecting"
+          ? t("table.reconnecting")
+          : status === "closed"
+            ? t("table.offline")
+            : t("table.connecting");
+    conn.dataset.status = status || "";
+  }
+
+  function seatLabel(message, name) {
+    const row = message.seats.find((s) => s.seat === name);
+    if (row?.kind === "ai") return `${name} — ${t("table.ai", { level: row.level || row.agent || "?" })}`;
+    return name;
+  }
+
+  function drawHead(message) {
+    document.title = message
+      ? `${message.your_turn ? "● " : ""}${message.title} — ${t("app.title")}`
+      : t("app.title");
+    heading.textContent = message
+      ? t("table.heading", { title: message.title, id: tableId })
+      : t("table.heading", { title: "…", id: tableId });
+    who.textContent = !message ? "" : current?.token ? t("table.youPlay", { seat: message.seat }) : t("table.spectator");
+    clear(switcher);
+    const held = seats.filter((x) => x.conn.message);
+    if (held.length > 1) {
+      const select_ = h(
+        "select",
+        {
+          id: "seat-switch",
+          "data-testid": "seat-switch",
+          value: current?.token || "",
+          onchange: (e) => {
+            const x = seats.find((y) => y.token === e.target.value);
+            if (x) {
+              select(x.conn);
+              notice = null;
+              render();
+            }
+          },
+        },
+        held
+          .slice()
+          .sort((a, b) => String(a.conn.message.seat).localeCompare(String(b.conn.message.seat)))
+          .map((x) =>
+            h(
+              "option",
+              { value: x.token },
+              x.conn.message.your_turn
+                ? t("table.seatOptionTurn", { seat: x.conn.message.seat })
+                : t("table.seatOption", { seat: x.conn.message.seat }),
+            ),
+          ),
+      );
+      switcher.append(h("label", { for: "seat-switch" }, t("table.seatSwitch")), " ", select_);
+    }
+  }
+
+  function drawTurn(message) {
+    if (!message) {
+      turn.textContent = fatal ? "" : t("table.connecting");
+      turn.className = "turn";
+      return;
+    }
+    let text;
+    let cls = "turn";
+    if (message.outcome) {
+      text = t("table.over");
+      cls += " turn-over";
+    } else if (message.your_turn) {
+      text = t("table.yourTurn", { seat: message.seat });
+      cls += " turn-yours";
+    } else if (message.to_act === "chance") {
+      text = t("table.chance");
+    } else {
+      const row = message.seats.find((s) => s.seat === message.to_act);
+      text = row?.kind === "ai" ? t("table.waitingAi", { seat: message.to_act }) : t("table.waiting", { seat: message.to_act });
+    }
+    turn.className = cls;
+    turn.textContent = `${text} · ${t("table.move", { n: message.move })}`;
+    turn.dataset.yourTurn = message.your_turn ? "true" : "false";
+    if (notice) {
+      noticeEl.textContent = t(notice.key, { seat: notice.seat });
+      noticeEl.hidden = false;
+    } else {
+      noticeEl.hidden = true;
+    }
+  }
+
+  function drawResult(message) {
+    clear(result);
+    const out = message?.outcome;
+    result.hidden = !out;
+    if (!out) return;
+    const names = message.seats.map((s) => s.seat);
+    const results = out.results || [];
+    const word = (r) => (r === "win" ? t("table.win") : r === "loss" ? t("table.loss") : r === "draw" ? t("table.draw") : r);
+    let headline;
+    const mine = message.seat ? results[names.indexOf(message.seat)] : null;
+    const same = results.length > 0 && results.every((r) => r === results[0]);
+    if (same && results.length > 1 && results[0] !== "draw") {
+      headline = results[0] === "win" ? t("table.teamWin") : t("table.teamLoss");
+    } else if (same) {
+      headline = word(results[0]);
+    } else if (mine) {
+      headline = word(mine);
+    } else {
+      headline = t("table.over");
+    }
+    const good = mine ? mine === "win" : results.every((r) => r === "win");
+    result.className = `result ${good ? "result-win" : "result-other"}`;
+    append(result, [
+      h("h3", {}, t("table.result")),
+      h("p", { class: "headline" }, headline),
+      results.length > 1
+        ? h(
+            "ul",
+            {},
+            results.map((r, i) =>
+              h(
+                "li",
+                {},
+                t("table.seatResult", { seat: names[i] || `#${i + 1}`, result: word(r) }),
+                out.scores && out.scores[i] !== undefined ? ` (${t("table.score", { score: out.scores[i] })})` : "",
+              ),
+            ),
+          )
+        : null,
+      out.reason ? h("p", {}, t("table.reason", { reason: out.reason })) : null,
+      out.turns !== undefined ? h("p", { class: "muted" }, t("table.turns", { n: out.turns })) : null,
+    ]);
+  }
+
+  function drawActions(message) {
+    actionsHeading.textContent = t("table.actions");
+    clear(actions);
+    const legal = message?.legal || [];
+    if (!legal.length) {
+      actions.append(h("p", { class: "muted" }, message?.outcome ? t("table.over") : t("table.noActions")));
+      return;
+    }
+    if (pending) actions.append(h("p", { class: "muted", role: "status" }, t("table.sending")));
+    const button = (item, text) => {
+      const label = item.label || item.action;
+      return h(
+        "button",
+        {
+          type: "button",
+          class: "action",
+          "data-testid": "action",
+          "data-action": item.action,
+          "aria-label": label,
+          title: label,
+          disabled: pending,
+          onclick: () => act(item.action),
+        },
+        text || label,
+      );
+    };
+    // The label without a leading `prefix` (when it has it).
+    const rest = (label, prefix) =>
+      label.toLowerCase().startsWith(prefix.toLowerCase()) ? label.slice(prefix.length).trim() : label;
+    const groups = new Map();
+    for (const item of legal) {
+      const verb = verbOf(item.action);
+      if (!groups.has(verb)) groups.set(verb, []);
+      groups.get(verb).push(item);
+    }
+    for (const [verb, items] of groups) {
+      if (items.length === 1) {
+        actions.append(h("div", { class: "action-group single", "data-verb": verb }, button(items[0])));
+        continue;
+      }
+      const id = `group-${verb.replace(/[^a-z0-9-]/gi, "_")}`;
+      // A big group whose actions share their second word (fight 16, fight 16 support 1,
+      // ...): one row per second word.
+      const rows = new Map();
+      for (const item of items) {
+        const second = item.action.trim().split(/\s+/)[1] ?? "";
+        if (!rows.has(second)) rows.set(second, []);
+        rows.get(second).push(item);
+      }
+      const nested = items.length > 6 && rows.size < items.length && !rows.has("");
+      const body = nested
+        ? h(
+            "div",
+            { class: "sub-groups" },
+            [...rows].map(([second, list]) => {
+              const labels = list.map((item) => rest(item.label || item.action, `${verb} ${second}`));
+              // When no button carries the shared word itself (move A4-A3 spartan,
+              // move A4-A3 stelios), the row names it.
+              const key = labels.every((l) => l !== "") ? h("span", { class: "sub-key" }, second) : null;
+              return h(
+                "div",
+                { class: "group-buttons sub-group", "data-key": second },
+                key,
+                list.map((item, i) => button(item, labels[i] || second)),
+              );
+            }),
+          )
+        : h("div", { class: "group-buttons" }, items.map((item) => button(item, rest(item.label || item.action, `${verb} `))));
+      actions.append(
+        h(
+          "div",
+          { class: `action-group${nested ? " nested" : ""}`, role: "group", "aria-labelledby": id, "data-verb": verb },
+          h("span", { class: "group-name", id }, verb),
+          body,
+        ),
+      );
+    }
+  }
+
+  function drawLog(c) {
+    logHeading.textContent = t("table.log");
+    clear(log);
+    for (const line of c?.log || []) log.append(h("li", {}, line));
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function drawSeats(message) {
+    clear(seatList);
+    if (!message) return;
+    const held = new Set(seats.filter((x) => x.conn.message).map((x) => x.conn.message.seat));
+    seatList.append(
+      h("h3", {}, t("table.seats")),
+      h(
+        "ul",
+        { class: "seats" },
+        message.seats.map((s) =>
+          h(
+            "li",
+            { class: s.seat === message.to_act ? "to-act" : "" },
+            h("strong", {}, s.seat),
+            " — ",
+            s.kind === "ai" ? t("table.ai", { level: s.level || s.agent || "?" }) : t("table.human"),
+            held.has(s.seat) ? h("span", { class: "badge" }, t("table.you")) : null,
+          ),
+        ),
+      ),
+    );
+  }
+
+  function drawLinks() {
+    clear(links);
+    const invites = store.invites(tableId);
+    const rows = [];
+    const row = (label, url, testid) => {
+      const input = h("input", { type: "text", readonly: true, value: url, "data-testid": testid, "aria-label": label });
+      const button = h("button", { type: "button", class: "small-button" }, t("table.copy"));
+      button.addEventListener("click", async () => {
+        await copyText(url, input);
+        button.textContent = t("table.copied");
+        setTimeout(() => (button.textContent = t("table.copy")), 1500);
+      });
+      return h("div", { class: "link-row" }, h("label", {}, label), h("div", { class: "link-field" }, input, button));
+    };
+    if (invites.length) {
+      rows.push(h("h3", {}, t("table.invites")), h("p", { class: "muted small" }, t("table.inviteHelp")));
+      for (const inv of invites) rows.push(row(t("table.inviteFor", { seat: inv.seat }), inv.url, "invite-link"));
+    }
+    rows.push(row(t("table.spectatorLink"), `${location.origin}/table/${encodeURIComponent(tableId)}`, "spectator-link"));
+    links.append(...rows);
+  }
+
+  async function drawBoard(message, stamp) {
+    boardWrap.querySelector("#board-heading").textContent = t("table.board");
+    provisional.textContent = t("table.provisional");
+    provisional.hidden = !message?.provisional;
+    if (!message) return;
+    if (boardFor !== message.game) {
+      boardFor = message.game;
+      board = loadBoard(message.game);
+    }
+    const mod = await board;
+    if (current?.message !== message || drawn > stamp) return; // a newer drawing is due
+    const ctx = {
+      t,
+      act,
+      seat: message.seat,
+      legal: message.legal || [],
+      pending,
+      lang: lang(),
+    };
+    clear(boardRoot);
+    boardRoot.dataset.game = message.game;
+    drawn = stamp;
+    try {
+      mod.render(boardRoot, message, ctx);
+    } catch (err) {
+      console.error("board drawing failed; using the generic view", err);
+      clear(boardRoot);
+      generic.render(boardRoot, message, ctx);
+    }
+  }
+
+  function render() {
+    const message = current?.message || null;
+    const stamp = ++renders;
+    const active = document.activeElement;
+    let focusAction = null;
+    if (active && active !== document.body && (actions.contains(active) || boardRoot.contains(active))) {
+      focusAction = active.getAttribute("data-action") || "";
+    } else if (refocus !== null && (!active || active === document.body)) {
+      focusAction = refocus;
+    } else if (parked !== null && active === turn) {
+      focusAction = parked; // waiting on the turn line for the next actions
+    }
+    if (!pending) refocus = null;
+    drawHead(message);
+    drawConnection();
+    drawTurn(message);
+    drawError();
+    drawResult(message);
+    drawActions(message);
+    drawLog(current);
+    drawSeats(message);
+    drawLinks();
+    const done = drawBoard(message, stamp);
+    if (focusAction !== null && message) done.then(() => restoreFocus(focusAction, message));
+  }
+
+  function restoreFocus(focusAction, message) {
+    const now = document.activeElement;
+    if (now && now !== document.body && now !== turn && root.contains(now)) return;
+    const enabled = (el) => el && !el.disabled;
+    const same = focusAction ? root.querySelector(`[data-action="${CSS.escape(focusAction)}"]`) : null;
+    const first = actions.querySelector("button[data-action]");
+    parked = null;
+    if (enabled(same)) same.focus();
+    else if (enabled(first)) first.focus();
+    else if (message.outcome) result.focus();
+    else {
+      parked = focusAction;
+      turn.focus();
+    }
+  }
+
+  window.addEventListener("langchange", render);
+  window.addEventListener("hashchange", () => {
+    const token = new URLSearchParams(location.hash.slice(1)).get("token");
+    if (token && !seats.some((x) => x.token === token)) location.reload();
+  });
+  render();
+
+  // Make sure a missing table is said quickly even before the socket answers.
+  api.table(tableId, null).catch((err) => {
+    if (err instanceof ApiError && err.status === 404) {
+      fatal = t("table.noTable", { id: tableId });
+      render();
+    }
+  });
+}
