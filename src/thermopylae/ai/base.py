@@ -37,7 +37,13 @@ class RandomAgent:
         return legal[int(rng.random() * len(legal))]
 
 
-GENERIC: dict[str, Callable[..., Agent]] = {"random": RandomAgent}
+def _ismcts(**params: Any) -> Agent:
+    from thermopylae.ai.ismcts import ISMCTS
+
+    return ISMCTS(**params)
+
+
+GENERIC: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "ismcts": _ismcts}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:

@@ -561,6 +561,9 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
     def view(self, s: State, seat: int | None) -> JSON:
         return view.view(self, s, seat)
 
+    def determinize(self, s: State, seat: int, rng: random.Random) -> State:
+        return view.determinize(s, seat, rng)
+
     def describe(self, event: Event) -> str:
         return text.describe(self, event)
 

@@ -8,6 +8,7 @@ way are public.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 from thermopylae.engine.protocol import CHANCE, JSON
@@ -126,3 +127,20 @@ def battle_view(g: EarthAndWater, s: State) -> JSON | None:
         "by_sea": bool(bt[b.SEAFROM]),
         "no_retreat": bool(bt[b.NORETREAT]),
     }
+
+
+def determinize(s: State, seat: int, rng: random.Random) -> State:
+    """A copy of `s` in which what `seat` cannot see is dealt again at random: the other
+    side's hand (unless it is shown, as under Hippias) and the draw pile, from the pool of
+    those cards. The result depends only on what `seat` sees and on `rng`."""
+    d = s.copy()
+    other = 1 - seat
+    if hand_visible(s, other, seat):
+        return d
+    pool = sorted(s.hands[other] + s.deck)
+    rng.shuffle(pool)
+    n = len(s.hands[other])
+    d.hands[other] = sorted(pool[:n])
+    d.deck = sorted(pool[n:])
+    d._legal = None
+    return d

@@ -7,6 +7,7 @@ units and their wounds, the boxes and camps, the Goat Path, Glory, played cards,
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 from thermopylae.engine.protocol import CHANCE, JSON
@@ -134,3 +135,20 @@ def _battle(game: HotGates, s: State) -> JSON | None:
                     if s.phase == CONQUER else None),
     }
     return out
+
+
+def determinize(s: State, seat: int, rng: random.Random) -> State:
+    """A copy of `s` in which what `seat` cannot see is dealt again at random: each other
+    seat's hand, from the pool of that hand and that seat's own deck (decks are per seat;
+    the cards in a pool are known by elimination, not their places). The result depends
+    only on what `seat` sees and on `rng`."""
+    d = s.copy()
+    for p in range(s.players):
+        if p == seat:
+            continue
+        pool = sorted(s.hands[p] + s.decks[p])
+        rng.shuffle(pool)
+        n = len(s.hands[p])
+        d.hands[p] = sorted(pool[:n])
+        d.decks[p] = sorted(pool[n:])
+    return d

@@ -423,6 +423,9 @@ class Thermopyles(NotationMixin):
     def view(self, s: State, seat: int | None) -> JSON:
         return view.view(self, s, seat)
 
+    def determinize(self, s: State, seat: int, rng: random.Random) -> State:
+        return view.determinize(s, seat, rng)
+
     def describe(self, event: Event) -> str:
         return text.describe(event)
 

@@ -7,6 +7,7 @@ else is face up on the table: slots, piles, graveyard, support cards, the fight.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 from thermopylae.engine.protocol import CHANCE, JSON
@@ -62,3 +63,22 @@ def view(game: Thermopyles, s: State, seat: int | None) -> JSON:
         "result": None if not s.result else {
             "result": "win" if s.result > 0 else "loss", "reason": s.reason},
     }
+
+
+def determinize(s: State, seat: int, rng: random.Random) -> State:
+    """A copy of `s` in which what `seat` cannot see is dealt again at random: the other
+    players' hands (unless hands are open) and the Spartan deck, from the pool of those
+    cards. Two states with the same view for `seat` give the same result for the same
+    `rng`, so a search that uses it cannot depend on hidden cards."""
+    d = s.copy()
+    if s.open_hands:
+        return d
+    others = [p for p in range(s.players) if p != seat]
+    pool = sorted([c for p in others for c in s.hands[p]] + s.sdeck)
+    rng.shuffle(pool)
+    for p in others:
+        n = len(s.hands[p])
+        d.hands[p] = sorted(pool[:n])
+        del pool[:n]
+    d.sdeck = sorted(pool)
+    return d

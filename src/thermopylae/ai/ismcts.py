@@ -1,0 +1,137 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS), for every game.
+
+Each iteration deals the hidden information again at random, as the deciding seat could
+imagine it (`game.determinize(state, seat, rng)`: the game resamples exactly what its
+`view` hides), then walks one tree of decisions, shared by all those deals: UCB1 with
+*availability* counts (a move is judged against the iterations in which it was legal),
+chance drawn from the deal, a random playout to the end, and every seat's score backed up
+to the nodes where that seat chose. The tree is keyed by decisions only, so different
+deals and dice share statistics ("open loop").
+
+The agent sees the game through the protocol only, and the true state only through
+`determinize`, whose result depends on the seat's view alone: two states with the same
+view give the same decision for the same random source (a test checks it).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from thermopylae.engine.protocol import CHANCE
+
+
+class _Node:
+    __slots__ = ("avail", "children", "total", "visits", "who")
+
+    def __init__(self, who: int) -> None:
+        self.who = who  # the seat that chose the move leading here
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+        self.children: dict[Any, _Node] = {}
+
+
+class ISMCTS:
+    """`ismcts:iterations=N` or `ismcts:seconds=S` (a budget per decision); `c` is the
+    exploration constant; `playout=heuristic` plays out with the game's heuristic (slower
+    per iteration, better informed)."""
+
+    name = "ismcts"
+
+    def __init__(self, iterations: int = 1000, seconds: float | None = None, c: float = 0.7,
+                 playout: str = "random", **rest: Any) -> None:
+        if rest:
+            raise ValueError(f"unknown parameter(s) {sorted(rest)}; ismcts takes iterations, "
+                             "seconds, c and playout")
+        if iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if seconds is not None and seconds <= 0:
+            raise ValueError("seconds must be positive")
+        if playout not in ("random", "heuristic"):
+            raise ValueError("playout must be random or heuristic")
+        self.iterations = int(iterations)
+        self.seconds = seconds
+        self.c = float(c)
+        self.playout = playout
+        self.last_iterations = 0
+
+    def act(self, game: Any, state: Any, rng: random.Random) -> Any:
+        legal = list(game.legal(state))
+        if len(legal) == 1:
+            return legal[0]
+        seat = game.to_act(state)
+        root = _Node(-1)
+        policy = None
+        if self.playout == "heuristic":
+            policy = game.agents().get("heuristic")
+            policy = policy() if policy is not None else None
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        n = 0
+        while True:
+            if deadline is None:
+                if n >= self.iterations:
+                    break
+            elif time.perf_counter() >= deadline and n > 0:
+                break
+            self._iterate(game, game.determinize(state, seat, rng), root, rng, policy)
+            n += 1
+        self.last_iterations = n
+        best = max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1))
+        return best
+
+    def _iterate(self, game: Any, d: Any, root: _Node, rng: random.Random, policy: Any) -> None:
+        path: list[_Node] = []
+        node = root
+        c = self.c
+        apply, to_act, legal_of = game.apply, game.to_act, game.legal
+        # Selection and expansion.
+        while True:
+            who = to_act(d)
+            if who is None:
+                break
+            if who == CHANCE:
+                apply(d, game.sample_chance(d, rng), quiet=True)
+                continue
+            acts = legal_of(d)
+            children = node.children
+            untried = []
+            for a in acts:
+                child = children.get(a)
+                if child is None:
+                    untried.append(a)
+                else:
+                    child.avail += 1
+            if untried:
+                a = untried[int(rng.random() * len(untried))]
+                child = _Node(who)
+                child.avail = 1
+                children[a] = child
+                path.append(child)
+                apply(d, a, quiet=True)
+                break
+            best_a, best_v = acts[0], -math.inf
+            for a in acts:
+                ch = children[a]
+                v = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if v > best_v:
+                    best_a, best_v = a, v
+            node = children[best_a]
+            path.append(node)
+            apply(d, best_a, quiet=True)
+        # Playout.
+        while (who := to_act(d)) is not None:
+            if who == CHANCE:
+                a = game.sample_chance(d, rng)
+            elif policy is not None:
+                a = policy.act(game, d, rng)
+            else:
+                acts = legal_of(d)
+                a = acts[int(rng.random() * len(acts))]
+            apply(d, a, quiet=True)
+        scores = game.outcome(d).scores
+        for nd in path:
+            nd.visits += 1
+            nd.total += scores[nd.who]

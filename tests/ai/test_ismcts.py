@@ -1,0 +1,140 @@
+"""ISMCTS and the games' `determinize`: the search sees only what its seat sees."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from thermopylae.ai.base import make_agent
+from thermopylae.ai.ismcts import ISMCTS
+from thermopylae.engine import registry
+from thermopylae.engine.errors import ThermopylaeError
+from thermopylae.engine.protocol import CHANCE
+
+CASES = [("thermopyles", {"players": 2}), ("thermopyles", {"players": 3}),
+         ("earth-and-water", {}), ("hot-gates", {"players": 2}), ("hot-gates", {"players": 4})]
+
+
+def positions(game_id: str, options: dict[str, Any], seed: int, every: int = 7) -> list[Any]:
+    """Decision positions of one random game."""
+    g = registry.get(game_id)
+    rng = random.Random(seed)
+    s = g.new(g.options(options))
+    out = []
+    steps = 0
+    while (who := g.to_act(s)) is not None:
+        if who == CHANCE:
+            g.apply(s, g.sample_chance(s, rng), quiet=True)
+            continue
+        steps += 1
+        if steps % every == 0:
+            out.append(g.copy(s))
+        legal = g.legal(s)
+        g.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
+    return out
+
+
+def hidden_twin(g: Any, s: Any, seat: int) -> Any | None:
+    """The same position with one hidden card swapped between another seat's hand and the
+    deck it is drawn from (None when nothing is hidden)."""
+    t = g.copy(s)
+    if g.id == "earth-and-water":
+        other = 1 - seat
+        hand, deck = t.hands[other], t.deck
+    elif g.id == "hot-gates":
+        other = next((p for p in range(t.players) if p != seat and t.hands[p]
+                      and set(t.decks[p]) - set(t.hands[p])), None)
+        if other is None:
+            return None
+        hand, deck = t.hands[other], t.decks[other]
+    else:
+        other = next((p for p in range(t.players) if p != seat and t.hands[p]), None)
+        if other is None:
+            return None
+        hand, deck = t.hands[other], t.sdeck
+    swap = [(i, j) for i, a in enumerate(hand) for j, b in enumerate(deck) if a != b]
+    if not swap:
+        return None
+    i, j = swap[0]
+    hand[i], deck[j] = deck[j], hand[i]
+    hand.sort()
+    if hasattr(t, "_legal"):
+        t._legal = None
+    if g.view(t, seat) != g.view(s, seat):
+        return None  # e.g. Hippias shows the hand: not hidden after all
+    return t
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES)
+def test_determinize_keeps_the_seat_view(game_id: str, options: dict[str, Any]) -> None:
+    g = registry.get(game_id)
+    for s in positions(game_id, options, 1):
+        seat = g.to_act(s)
+        d = g.determinize(s, seat, random.Random(5))
+        assert g.view(d, seat) == g.view(s, seat)
+        assert g.to_act(d) == seat
+        assert list(g.legal(d)) == list(g.legal(s))
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES)
+def test_determinize_depends_only_on_the_view(game_id: str, options: dict[str, Any]) -> None:
+    g = registry.get(game_id)
+    twins = 0
+    for s in positions(game_id, options, 2, every=3):
+        seat = g.to_act(s)
+        t = hidden_twin(g, s, seat)
+        if t is None:
+            continue
+        twins += 1
+        assert g.state_to_json(s) != g.state_to_json(t)
+        a = g.determinize(s, seat, random.Random(9))
+        b = g.determinize(t, seat, random.Random(9))
+        assert g.state_to_json(a) == g.state_to_json(b)
+    assert twins > 0
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES)
+def test_ismcts_decision_does_not_depend_on_hidden_cards(game_id: str,
+                                                         options: dict[str, Any]) -> None:
+    """Issue 6: two states with the same view and different hidden cards, seed fixed."""
+    g = registry.get(game_id)
+    checked = 0
+    for s in positions(game_id, options, 3, every=5):
+        seat = g.to_act(s)
+        t = hidden_twin(g, s, seat)
+        if t is None or len(g.legal(s)) < 2:
+            continue
+        agent = ISMCTS(iterations=20)
+        assert agent.act(g, s, random.Random(4)) == agent.act(g, t, random.Random(4))
+        checked += 1
+        if checked >= 4:
+            break
+    assert checked > 0
+
+
+def test_ismcts_plays_legal_actions_to_the_end() -> None:
+    g = registry.get("thermopyles")
+    agent = make_agent("ismcts:iterations=30", g)
+    rng = random.Random(1)
+    s = g.new(g.options({"players": 1}))
+    while (who := g.to_act(s)) is not None:
+        a = g.sample_chance(s, rng) if who == CHANCE else agent.act(g, s, rng)
+        if who != CHANCE:
+            assert a in g.legal(s)
+        g.apply(s, a, quiet=True)
+    assert g.outcome(s) is not None
+
+
+def test_ismcts_time_budget_and_bad_parameters() -> None:
+    g = registry.get("thermopyles")
+    s = next(p for p in positions("thermopyles", {"players": 1}, 4, every=1)
+             if len(g.legal(p)) > 1)
+    agent = ISMCTS(seconds=0.05)
+    agent.act(g, s, random.Random(1))
+    assert agent.last_iterations >= 1
+    for spec in ("ismcts:iterations=0", "ismcts:seconds=-1", "ismcts:playout=smart",
+                 "ismcts:depth=3"):
+        with pytest.raises(ThermopylaeError):
+            make_agent(spec, g)
