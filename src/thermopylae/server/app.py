@@ -41,28 +41,29 @@ WEB = resources.files("thermopylae.server").joinpath("web")
 
 
 class SeatIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     kind: str = Field(description="`human` (a player with a token) or `ai`")
     level: str | None = Field(default=None, description="AI level: easy, normal or hard")
     agent: str | None = Field(default=None, description="an agent spec instead of a level")
 
 
 class TableIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     game: str = Field(description="a game id from GET /api/games")
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatIn] | None = Field(default=None, description="one per seat, in order")
 
 
 class ActionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     token: str = Field(description="the seat's secret token")
     move: int = Field(description="the table's move number the action answers")
     action: str = Field(description="the action in the game's notation")
 
 
 class BodyLimit:
-    """Refuse request bodies over `MAX_BODY` bytes with 413, before they are read whole."""
+    """Refuse request bodies over `MAX_BODY` bytes with 413, before the app sees them: a
+    declared length is checked at once, a chunked body is read up to the limit first."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -72,22 +73,29 @@ class BodyLimit:
             return await self.app(scope, receive, send)
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > MAX_BODY:
-            return await _too_large(send)
+        if length is not None:
+            if not length.isdigit() or int(length) > MAX_BODY:
+                return await _too_large(send)
+            return await self.app(scope, receive, send)
+        if scope.get("method") in ("GET", "HEAD", "DELETE", "OPTIONS"):
+            return await self.app(scope, receive, send)
+        messages: list[Message] = []
         seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
+        while True:
             msg = await receive()
+            messages.append(msg)
+            if msg["type"] != "http.request":
+                break
             seen += len(msg.get("body", b""))
             if seen > MAX_BODY:
-                raise _TooLarge
-            return msg
+                return await _too_large(send)
+            if not msg.get("more_body"):
+                break
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await _too_large(send)
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
 
 
 class _TooLarge(Exception):
@@ -113,12 +121,12 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
             data_dir = user_data_path("thermopylae")
         db = default_url(data_dir)
     hub = Hub(redis)
+    store = Store(db)  # raises StoreError now, naming a database it cannot open
     holder: dict[str, Any] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = await asyncio.to_thread(Store, db)
-        tables = Tables(store, hub.publish)
+        tables = Tables(store, hub.publish, shared=redis is not None)
         holder["tables"] = tables
 
         async def remote(table_id: str) -> None:
@@ -254,7 +262,14 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
         allowance, stamp = BURST, time.monotonic()
         try:
             while True:
-                text = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:
+                    await ws.send_json({"type": "error", "status": 400,
+                                        "detail": "send text frames holding JSON"})
+                    continue
                 now = time.monotonic()
                 allowance = min(BURST, allowance + (now - stamp) * RATE)
                 stamp = now

@@ -13,6 +13,7 @@ import asyncio
 import hashlib
 import hmac
 import random
+import re
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from thermopylae.server.store import Conflict, Store, StoreError, TableRow, now
 
 LEVELS = {"easy": "random", "normal": "heuristic", "hard": "heuristic"}
 """AI levels offered in the lobby, as agent specs (issue 6's search will take `hard`)."""
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 LOG_KEPT = 400  # events kept in memory per table for screens (the record keeps all)
 LOG_SENT = 120  # log lines sent to a screen that connects or reloads
 
@@ -71,8 +73,10 @@ Publish = Callable[[str, int], Awaitable[None]]
 class Tables:
     """Every table this server process serves."""
 
-    def __init__(self, store: Store, publish: Publish | None = None) -> None:
+    def __init__(self, store: Store, publish: Publish | None = None,
+                 shared: bool = False) -> None:
         self.store = store
+        self.shared = shared  # other processes may store steps of our tables
         self.live: dict[str, Live] = {}
         self.publish = publish
         self.chance_rng = random.SystemRandom()
@@ -145,8 +149,13 @@ class Tables:
 
     async def get(self, table_id: str) -> Live:
         """The table, loaded from the database if this process does not hold it yet."""
+        if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
+            raise TableError(404, f"no table {table_id!r}")
         live = self.live.get(table_id)
         if live is not None:
+            if self.shared:
+                async with live.lock:
+                    await self._catch_up(live)
             return live
         async with self._loading:
             live = self.live.get(table_id)
