@@ -57,3 +57,20 @@ def test_discards_become_the_draw_pile_as_soon_as_it_empties() -> None:
     act(g, s, "draw 9")  # the pile is empty: the discards (2, 3 and the Oracle) form a new one
     assert s.deck == [2, 3, 7] and s.discard == []
     assert s.hands[GREECE] == [9]
+
+
+def test_landed_attackers_cannot_retreat_to_a_port_the_enemy_sailed_into() -> None:
+    """Decision 33: the fleets that brought the attackers sail back to their port only if
+    no enemy fleet or army has come there meanwhile (here, Persian fleets retreating from
+    the naval battle of the same move)."""
+    g = ew_game()
+    s = position(g, persia={"Ephesos": (2, 2), "Pella": (1, 0)},
+                 greece={"Abydos": (2, 2), "Athenai": (1, 0), "Sparta": (1, 0)},
+                 hands=([], [5]), active=GREECE)
+    act(g, s, "move 5", "sea Abydos", "fleets 2", "carry 2", "to Ephesos",
+        "roll 6", "roll 1", "continue", "retreat by sea Abydos")
+    assert s.flt[PERSIA][city(g, "Abydos")] == 1  # the Persian fleet sailed back there
+    act(g, s, "roll 1", "roll 6")  # the land battle: the Greeks lose an army
+    assert g.to_act(s) == PERSIA  # Greece is not asked: it has nowhere to retreat
+    assert all("Abydos" not in g.format(a) or "by sea" not in g.format(a)
+               for a in g.legal(s))

@@ -210,16 +210,22 @@ class Battles:
         c, bt = self.c, s.bt
         city = bt[CITY]
         attacker = side == bt[ATT]
+        enemy = 1 - side
         if attacker:
-            if bt[SEAFROM]:  # back aboard the fleets that brought them, if any survive
+            origin = bt[FROM]
+            if bt[SEAFROM]:  # back aboard the fleets that brought them, if any survive,
+                # unless the enemy has sailed into the port they left (decision 33)
                 ships = bt[SHIPS] if bt[KIND] == LAND else s.flt[side][city]
-                return [RETREAT[1][bt[FROM]]] if min(ships, s.flt[side][city]) else []
+                if s.flt[enemy][origin] or s.arm[enemy][origin]:
+                    return []
+                return [RETREAT[1][origin]] if min(ships, s.flt[side][city]) else []
             near = board.neighbours(c, s, city)
-            if bt[FROM] in near:
-                return [RETREAT[0][bt[FROM]]]
+            if origin in near:
+                return [] if s.arm[enemy][origin] else [RETREAT[0][origin]]
             # after a long move: back to an adjacent city the move may have come through
-            route = board.route_cities(c, s, side, bt[FROM])
-            return [RETREAT[0][x] for x in near if x in route and x != city]
+            route = board.route_cities(c, s, side, origin)
+            return [RETREAT[0][x] for x in near if x in route and x != city
+                    and not s.arm[enemy][x]]
         out = []
         if bt[KIND] == LAND:
             out += [RETREAT[0][x] for x in board.neighbours(c, s, city)
