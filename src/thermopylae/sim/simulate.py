@@ -10,14 +10,13 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 from thermopylae.ai.base import make_agent, seat_agents
 from thermopylae.engine import registry
+from thermopylae.sim.backends import run_jobs
 from thermopylae.sim.match import play_indexed
 from thermopylae.sim.stats import wilson
 
@@ -80,7 +79,8 @@ def _run_chunk(job: _Job) -> list[Row]:
 
 def simulate(game_id: str, agent: str, games: int, options: dict[str, Any], seed: int = 0,
              workers: int | None = None, components: Path | None = None,
-             progress: Progress | None = None) -> Summary:
+             progress: Progress | None = None, backend: str = "process",
+             address: str | None = None) -> Summary:
     """Play `games` games; `agent` is one spec for every seat or `SEAT=AGENT,...`;
     `progress(n)` is told of each finished chunk."""
     game = registry.get(game_id, components)
@@ -95,19 +95,10 @@ def simulate(game_id: str, agent: str, games: int, options: dict[str, Any], seed
                  start, min(games, start + chunk)) for start in range(0, games, chunk)]
     started = time.perf_counter()
     rows: list[Row] = []
-    if workers == 1:
-        for job in jobs:
-            rows += _run_chunk(job)
-            if progress:
-                progress(job.stop - job.start)
-    else:
-        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-            futures = {pool.submit(_run_chunk, job): job for job in jobs}
-            for future in as_completed(futures):
-                rows += future.result()
-                if progress:
-                    job = futures[future]
-                    progress(job.stop - job.start)
+    for part in run_jobs(_run_chunk, jobs, workers=workers, backend=backend, address=address,
+                         progress=(lambda job: progress(job.stop - job.start))
+                         if progress else None):
+        rows += part
     seconds = time.perf_counter() - started
     n = games or 1
     per_seat = {seat: sum(r[1][i] == "win" for r in rows) for i, seat in enumerate(seats)}
