@@ -16,7 +16,7 @@ from thermopylae.games.hot_gates.components import (
     SPARTAN,
     Components,
 )
-from thermopylae.games.hot_gates.state import PIECE, SPACES, WOUNDED, State
+from thermopylae.games.hot_gates.state import AGAIN, MOVED, PIECE, SPACES, WOUNDED, State
 
 PERSIAN, SPARTAN_SIDE = 0, 1
 SIDE_NAMES = ("persian", "spartan")
@@ -91,6 +91,11 @@ class Tables:
                 self.glory[code] = u.glory
                 self.dead_back[code] = u.dead_back
                 self.leader[code] = t in LEADERS
+        # Pieces bigger than one place, with their flags, and the places beyond the first:
+        # a space's load is its number of pieces plus these (counted at C speed).
+        self.extra_places = {code | flag: self.size[code] - 1 for code in range(n)
+                             if self.size[code] > 1 for flag in (0, MOVED, MOVED | AGAIN)}
+        self.big = frozenset(self.extra_places)
         self.capacity = [c.rules.coastal_capacity if is_coastal(sp) else c.rules.gates_capacity
                          for sp in range(2 * SPACES)]
         self.dilios = (DILIOS * 2, DILIOS * 2 + WOUNDED)

@@ -156,7 +156,12 @@ class HotGates(NotationMixin):
         if ph == WINDOW:
             return cards.legal(self, s)
         if ph == MARCH:
-            return self._march_legal(s)
+            cached = s.cache
+            if cached is not None and cached[0] == s.steps:
+                return cached[1]
+            acts = self._march_legal(s)
+            s.cache = (s.steps, acts)
+            return acts
         if ph == CASUALTY:
             return battle.casualty_legal(self, s)
         if ph == CONQUER:
@@ -358,7 +363,10 @@ class HotGates(NotationMixin):
         tside, size, cap = t.side, t.size, t.capacity
         board = s.board
         owner = [tside[b[0] & PIECE] if b else -1 for b in board]
-        room = [cap[i] - sum(size[p & PIECE] for p in b) for i, b in enumerate(board)]
+        big, extra_places = t.big, t.extra_places
+        room = [cap[i] - len(b) if big.isdisjoint(b)
+                else cap[i] - len(b) - sum(extra_places.get(p, 0) for p in b)
+                for i, b in enumerate(board)]
         # The enemy's leading space in each row (by number), for switching rows.
         fronts = []
         for row in (0, 1):
@@ -456,8 +464,10 @@ class HotGates(NotationMixin):
         if self.t.side[code] == SPARTAN_SIDE and dst % SPACES == 0:
             s.stack.append(("march_resume", seat))
             return self.pull_back(s, dst // SPACES, ev)
-        if self._march_legal(s) == [DONE]:
-            self._resume(s, ev)
+        nxt = self._march_legal(s)
+        if nxt == [DONE]:
+            return self._resume(s, ev)
+        s.cache = (s.steps + 1, nxt)  # `apply` counts this step when it returns
 
     def _take_reserve(self, s: State, code: int) -> None:
         """A unit leaves the Persian boxes or camp, or the Spartan Camp."""

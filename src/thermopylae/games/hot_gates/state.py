@@ -49,6 +49,7 @@ class State:
         "boxes",
         "breach",
         "bt",
+        "cache",
         "camp",
         "dead",
         "decks",
@@ -109,6 +110,9 @@ class State:
         self.steps = 0  # decisions and chance events applied
         self.winners: list[int] = []
         self.reason = ""
+        # (steps, legal actions) of the March Phase, so that `legal` and `apply`'s check
+        # build the list once per step; never copied, never saved.
+        self.cache: tuple[int, list[Any]] | None = None
 
     def copy(self) -> State:
         s = State.__new__(State)
@@ -143,6 +147,7 @@ class State:
         s.steps = self.steps
         s.winners = self.winners[:]
         s.reason = self.reason
+        s.cache = None
         return s
 
     def __repr__(self) -> str:
