@@ -27,7 +27,15 @@ from thermopylae.engine.record import Record
 from thermopylae.server.store import Conflict, Store, StoreError, TableRow, now
 
 LEVELS = {"easy": "random", "normal": "heuristic", "hard": "heuristic"}
-"""AI levels offered in the lobby, as agent specs (issue 6's search will take `hard`)."""
+"""AI levels offered in the lobby, as agent specs. `hard` is the strongest agent measured
+for the game (docs/ai.md): ISMCTS where it beats the heuristic, the heuristic elsewhere."""
+HARD = {"thermopyles": "ismcts:iterations=2000"}
+
+
+def level_agent(game_id: str, level: Any) -> str | None:
+    if level == "hard":
+        return HARD.get(game_id, LEVELS["hard"])
+    return LEVELS.get(level) if isinstance(level, str) else None
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 LOG_KEPT = 400  # events kept in memory per table for screens (the record keeps all)
 LOG_SENT = 120  # log lines sent to a screen that connects or reloads
@@ -129,7 +137,7 @@ class Tables:
             token = secrets.token_urlsafe(18)
             return {"seat": name, "kind": "human", "agent": None,
                     "token_hash": token_hash(token)}, token
-        agent = spec.get("agent") or LEVELS.get(spec.get("level", "normal"))
+        agent = spec.get("agent") or level_agent(game.id, spec.get("level", "normal"))
         if not isinstance(agent, str) or (agent.split(":")[0] not in agent_names(game)):
             asked = spec.get("agent") or spec.get("level")
             raise TableError(422, f"seat {name}: unknown AI {asked!r}"
