@@ -1,12 +1,14 @@
-"""The `thermopylae` command line: list, learn, play, replay, simulate and benchmark games."""
+"""The `thermopylae` command line: list, learn, play, replay, simulate and benchmark games,
+and run tournaments between agents."""
 
 from __future__ import annotations
 
 import json
 import secrets
+import shlex
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -17,6 +19,9 @@ from thermopylae.ai.base import agent_names, make_agent, seat_agents
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ComponentError, RecordError, ThermopylaeError
 from thermopylae.engine.record import Position, Record, load_any, replay
+
+if TYPE_CHECKING:
+    from thermopylae.sim.tournament import Tally, Tournament
 
 app = typer.Typer(
     help="Play and study the three '300' board games: Thermopyles, 300: The Board Game, "
@@ -34,6 +39,16 @@ ComponentsOpt = Annotated[
     typer.Option("--components", help="Component data file (TOML or JSON) to use instead of "
                  "the default set, e.g. the printed values of your own box."),
 ]
+WorkersOpt = Annotated[int | None, typer.Option(
+    min=1, help="Worker processes (default: one per core).")]
+BackendOpt = Annotated[str, typer.Option(
+    help="Where the games run: process (a local process pool) or ray (a Ray cluster). "
+    "The same seed gives the same games on either.")]
+AddressOpt = Annotated[str | None, typer.Option(
+    help="Address of the Ray cluster (--backend ray; default: start a local one).")]
+OutOpt = Annotated[Path | None, typer.Option(
+    "--out", help="Write one JSON line per game to this file: seed, index, agents, outcome, "
+    "length and the digest of the game's record, to re-check or replay it.")]
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -187,8 +202,15 @@ def simulate(
     games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 1000,
     players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the run (same seed, same games).")] = 0,
-    workers: Annotated[int | None, typer.Option(
-        min=1, help="Worker processes (default: one per core).")] = None,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "process",
+    address: AddressOpt = None,
+    out_file: OutOpt = None,
+    replay_line: Annotated[str | None, typer.Option(
+        "--replay-line", help="FILE:N: play the game of line N (from 1) of an --out file "
+        "again and check its record digest, instead of simulating.")] = None,
+    record: Annotated[Path | None, typer.Option(
+        help="With --replay-line: write the game's record to this file.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     components: ComponentsOpt = None,
 ) -> None:
@@ -197,6 +219,11 @@ def simulate(
     from thermopylae.sim.simulate import simulate as run
 
     game = _game(game_id, components)
+    if replay_line is not None:
+        _replay_line(game_id, replay_line, record, components, as_json)
+        return
+    if record is not None:
+        raise _fail("--record goes with --replay-line")
     options = {} if players is None else {"players": players}
     try:
         options = game.options(options)
@@ -209,8 +236,11 @@ def simulate(
                   MofNCompleteColumn(), TimeRemainingColumn(), console=err,
                   disable=not show) as bar:
         task = bar.add_task(f"{game_id} / {agent}", total=games)
-        summary = run(game_id, agent, games, options, seed, workers, components,
-                      lambda n: bar.advance(task, n))
+        try:
+            summary = run(game_id, agent, games, options, seed, workers, components,
+                          lambda n: bar.advance(task, n), backend, address, out_file)
+        except ThermopylaeError as exc:
+            raise _fail(str(exc)) from exc
     if as_json:
         print(json.dumps(summary.to_json()))
         return
@@ -230,6 +260,146 @@ def simulate(
               f"{summary.games_per_second:,.0f} games/s ({summary.seconds:.1f} s)")
     for reason, n in summary.reasons.items():
         out.print(f"  {n:7d}  {reason}", markup=False)
+    if out_file is not None:
+        out.print(f"{games} game lines written to {out_file}", markup=False)
+
+
+def _replay_line(game_id: str, ref: str, record: Path | None, components: Path | None,
+                 as_json: bool) -> None:
+    """`simulate --replay-line FILE:N`: rebuild one game of an --out file and check it."""
+    from thermopylae.sim import gamelog
+
+    try:
+        path, number = gamelog.parse_ref(ref)
+        data = gamelog.read(path, number)
+        if data["game"] != game_id:
+            raise ThermopylaeError(f"{ref} is a game of {data['game']!r}, not {game_id!r}")
+        check = gamelog.recheck(data, components)
+    except ThermopylaeError as exc:
+        raise _fail(str(exc)) from exc
+    if record is not None:
+        check.record.save(record)
+    if as_json:
+        print(json.dumps({"ok": check.ok, "record_digest": check.digest,
+                          "steps": len(check.record.steps), "outcome": check.record.outcome,
+                          "problems": check.problems}))
+    elif check.ok:
+        o = check.record.outcome or {}
+        out.print(f"OK: line {number} of {path} played again: {len(check.record.steps)} "
+                  f"steps, {', '.join(o.get('results', []))} ({o.get('reason')}); record "
+                  f"digest {check.digest} matches.", markup=False)
+    else:
+        for problem in check.problems:
+            err.print(f"replay failed: {problem}", markup=False, soft_wrap=True)
+    if not check.ok:
+        raise typer.Exit(1)
+
+
+@app.command()
+def tournament(
+    game_id: GameArg,
+    agents: Annotated[str, typer.Option(
+        help="Comma-separated agents, at least two, e.g. random,heuristic,"
+        "ismcts:iterations=200 (a key=value after a comma belongs to the agent before).")],
+    games: Annotated[int, typer.Option(
+        min=1, help="Games per pairing (per agent in a co-operative game).")] = 100,
+    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the run (same seed, same games).")] = 0,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "process",
+    address: AddressOpt = None,
+    report: Annotated[Path | None, typer.Option(
+        help="Write an HTML report with plots (PNG) to this folder: DIR/index.html.")] = None,
+    out_file: OutOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    components: ComponentsOpt = None,
+) -> None:
+    """A round robin: every agent against every other on every seat (in a co-operative
+    game, every agent on the same deals). Prints win rates with 95% Wilson intervals and
+    Bradley–Terry ratings (Elo scale) with 95% intervals. The same seed gives the same
+    games with any --workers or --backend; docs/analysis.md explains the design."""
+    from thermopylae.sim import report as reports
+    from thermopylae.sim.tournament import pairings, parse_agents
+    from thermopylae.sim.tournament import tournament as run
+
+    game = _game(game_id, components)
+    options = {} if players is None else {"players": players}
+    try:
+        options = game.options(options)
+        specs = parse_agents(agents)
+        for spec in specs:
+            make_agent(spec, game)
+        if report is not None:
+            reports.check_available()
+    except ThermopylaeError as exc:
+        raise _fail(str(exc)) from exc
+    cooperative = bool(getattr(game, "cooperative", False))
+    total = len(pairings(game.seats(options), specs, cooperative, seed)) * games
+    show = not as_json and sys.stderr.isatty()
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=err,
+                  disable=not show) as bar:
+        task = bar.add_task(f"{game_id} tournament", total=total)
+        try:
+            result = run(game_id, specs, games, options, seed, workers, components,
+                         lambda n: bar.advance(task, n), backend, address, out_file)
+        except ThermopylaeError as exc:
+            raise _fail(str(exc)) from exc
+    page = None
+    if report is not None:
+        command = shlex.join(["thermopylae", *sys.argv[1:]])
+        page = reports.write(result, report, command)
+    if as_json:
+        print(json.dumps(result.to_json()))
+        return
+    _print_tournament(result)
+    if page is not None:
+        out.print(f"report written to {page}", markup=False)
+    if out_file is not None:
+        out.print(f"{result.total_games} game lines written to {out_file}", markup=False)
+
+
+def _print_tournament(t: Tournament) -> None:
+    design = ("co-operative: every agent plays every seat of the same deals"
+              if t.cooperative else "every seat assignment, no self-play")
+    out.print(f"{t.title}, {t.options}, seed {t.seed}: {len(t.pairings)} pairings ({design}), "
+              f"{t.games} games each, {t.total_games} games; {t.workers} worker(s), "
+              f"backend {t.backend}", markup=False)
+    table = Table("agent", *([] if t.cooperative else ["seat"]), "games", "wins", "draws",
+                  "win rate (95% CI)",
+                  title="Win rates" + ("" if t.cooperative else " (games: seats held)"))
+    for a in t.agent_results():
+        rows = [("", a.overall)] if t.cooperative else [("all", a.overall), *a.seats.items()]
+        for n, (seat, x) in enumerate(rows):
+            table.add_row("" if n else a.agent, *([] if t.cooperative else [seat]),
+                          str(x.games), str(x.wins), str(x.draws), _rate(x),
+                          end_section=not t.cooperative and n == len(rows) - 1)
+    out.print(table)
+    ratings = Table("agent", "rating", "95% CI", "comparisons", "mean score",
+                    title="Bradley–Terry ratings (Elo scale, mean 0, draws half)")
+    for r in sorted(t.ratings, key=lambda r: -r.rating):
+        ratings.add_row(r.agent, f"{r.rating:+.0f}", f"{r.low:+.0f} to {r.high:+.0f}",
+                        str(r.comparisons), f"{r.score:.3f}")
+    out.print(ratings)
+    if len(t.pairings) <= 24:
+        seats = t.seats[:1] if t.cooperative else t.seats
+        pair = Table(*(["agent"] if t.cooperative else list(seats)), "games",
+                     *(["wins"] if t.cooperative else [f"{s} wins" for s in seats]),
+                     "draws", "mean turns", title="Pairings")
+        for p in t.pairing_results():
+            pair.add_row(*[p["agents"][s] for s in seats], str(p["games"]),
+                         *[str(p["wins"][s]) for s in seats], str(p["draws"]),
+                         f"{p['mean_turns']:.1f}")
+        out.print(pair)
+    rate = t.total_games / t.seconds if t.seconds else 0.0
+    out.print(f"mean turns {t.mean_turns():.1f}   {rate:,.1f} games/s ({t.seconds:.1f} s)")
+    for reason, n in t.reasons().items():
+        out.print(f"  {n:7d}  {reason}", markup=False)
+
+
+def _rate(x: Tally) -> str:
+    lo, hi = x.ci95
+    return f"{x.win_rate:.1%} ({100 * lo:.1f}–{100 * hi:.1f})"
 
 
 @app.command()

@@ -2,10 +2,24 @@
 
 Work is cut into picklable jobs (a chunk of game indices each); `run_jobs` returns their
 results in job order, whatever the backend, so a run's results depend only on its seed.
+
+Ray is optional (`pip install 'thermopylae[ray]'`) and imported only when the ray backend
+is asked for. Without an address a local Ray is started once per process, with its temp
+folder under the system temp dir (removed again by `shutdown_ray`, which also runs at
+exit), no dashboard, no usage stats and no token written to the home folder; with an
+address the process connects to that cluster, whose nodes must have thermopylae installed.
 """
 
 from __future__ import annotations
 
+import atexit
+import importlib
+import os
+import shutil
+import socket
+import sys
+import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
@@ -17,6 +31,10 @@ J = TypeVar("J")
 R = TypeVar("R")
 Progress = Callable[[int], None]
 BACKENDS = ("process", "ray")
+
+RAY_INSTALL_HINT = "pip install 'thermopylae[ray]'"
+_LOCAL = "local"  # what `start_ray` records for a local Ray it started
+_CONNECT_TIMEOUT = 5.0  # seconds to reach a cluster's address before Ray is asked to connect
 
 
 def run_jobs(fn: Callable[[J], R], jobs: Sequence[J], *, workers: int = 1,
@@ -46,6 +64,140 @@ def run_jobs(fn: Callable[[J], R], jobs: Sequence[J], *, workers: int = 1,
     return results
 
 
+# --- Ray ---------------------------------------------------------------------------------
+
+_lock = threading.RLock()
+_started: str | None = None  # _LOCAL or the address this module connected Ray to
+_temp_dir: str | None = None  # the local Ray's temp folder, removed at shutdown
+_atexit_registered = False
+
+
+def _import_ray() -> Any:
+    """The `ray` module, or a ThermopylaeError telling how to install it. (Typed `Any`:
+    Ray has no complete type stubs.)"""
+    try:
+        return importlib.import_module("ray")
+    except ImportError as exc:
+        raise ThermopylaeError(
+            f"the ray backend needs Ray, which is not installed: {RAY_INSTALL_HINT}") from exc
+
+
+def _check_reachable(address: str) -> None:
+    """Fail fast, with a clear message, on an address nothing answers at: Ray itself would
+    retry for many minutes, printing warnings."""
+    if address == "auto":  # Ray looks for a cluster started on this machine by `ray start`
+        return
+    hostport = address.removeprefix("ray://")
+    host, sep, port = hostport.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit():
+        raise ThermopylaeError(
+            f"bad Ray address {address!r}: expected HOST:PORT (the address `ray start --head` "
+            "prints, e.g. 10.0.0.5:6379), ray://HOST:PORT or auto")
+    try:
+        with socket.create_connection((host, int(port)), timeout=_CONNECT_TIMEOUT):
+            pass
+    except OSError as exc:
+        raise ThermopylaeError(
+            f"no Ray cluster answers at {address!r} ({exc}); start one with "
+            "`ray start --head` and pass the address it prints, or leave out the address "
+            "to start a local Ray") from exc
+
+
+def start_ray(address: str | None = None, num_cpus: int | None = None) -> Any:
+    """Connect this process to Ray and return the `ray` module: to the cluster at `address`,
+    or to a local Ray started here with `num_cpus` CPUs (default: one per core). An existing
+    connection to the same place is reused, as is a Ray that the caller initialised
+    itself; one that this module made to another place is closed first."""
+    global _started, _temp_dir, _atexit_registered
+    ray = _import_ray()
+    target = _LOCAL if address in (None, _LOCAL) else str(address)
+    if target != _LOCAL:
+        _check_reachable(target)
+    with _lock:
+        if ray.is_initialized():
+            if _started is None or _started == target:
+                return ray
+            shutdown_ray()
+        if not _atexit_registered:
+            atexit.register(shutdown_ray)
+            _atexit_registered = True
+        try:
+            if target == _LOCAL:
+                os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+                os.environ.setdefault("RAY_AUTH_MODE", "disabled")  # else a token in ~/.ray
+                _temp_dir = tempfile.mkdtemp(prefix="thermopylae-ray-", dir=_temp_root())
+                ray.init(address=_LOCAL, num_cpus=num_cpus or os.cpu_count() or 1,
+                         include_dashboard=False, log_to_driver=False,
+                         logging_level="WARNING", object_store_memory=200 * 1024**2,
+                         _temp_dir=_temp_dir)
+            else:
+                ray.init(address=target, log_to_driver=False, logging_level="WARNING")
+        except Exception as exc:
+            _remove_temp_dir()
+            where = "start a local Ray" if target == _LOCAL else f"connect to Ray at {target!r}"
+            raise ThermopylaeError(f"could not {where}: {exc}") from exc
+        _started = target
+        return ray
+
+
+def _temp_root() -> str:
+    """The system temp dir, or /tmp when that is too long for the Unix sockets that Ray
+    makes under it (`<root>/thermopylae-ray-XXXXXXXX/session_<date>_<pid>/sockets/raylet`:
+    at most 103 bytes on macOS, 107 on Linux)."""
+    root = tempfile.gettempdir()
+    limit = 103 if sys.platform == "darwin" else 107
+    if sys.platform != "win32" and len(root.encode()) + 89 > limit and os.path.isdir("/tmp"):
+        return "/tmp"
+    return root
+
+
+def shutdown_ray() -> None:
+    """Shut down the Ray this module started or connected to (no-op otherwise) and remove
+    a local Ray's temp folder. Tests call it in their teardown; it also runs at exit."""
+    global _started
+    with _lock:
+        ray = sys.modules.get("ray")
+        if _started is not None and ray is not None and ray.is_initialized():
+            ray.shutdown()
+        _started = None
+        _remove_temp_dir()
+
+
+def _remove_temp_dir() -> None:
+    global _temp_dir
+    if _temp_dir is not None:
+        shutil.rmtree(_temp_dir, ignore_errors=True)
+        _temp_dir = None
+
+
+def _call(fn: Callable[[J], R], job: J) -> R:
+    """What each Ray task runs: any picklable callable works, not only plain functions
+    (`ray.remote` takes a class for an actor and refuses builtins)."""
+    return fn(job)
+
+
 def _ray(fn: Callable[[J], R], jobs: Sequence[J], address: str | None,
          progress: Callable[[J], None] | None) -> list[R]:
-    raise ThermopylaeError("the ray backend is not available yet")
+    """One Ray task per job, gathered in job order; `progress` as each one finishes."""
+    ray = start_ray(address)
+    results: list[Any] = [None] * len(jobs)
+    if not jobs:
+        return results
+    task = ray.remote(_call)
+    refs = [task.remote(fn, job) for job in jobs]
+    index = {ref: i for i, ref in enumerate(refs)}
+    pending = refs
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                i = index[ref]
+                results[i] = ray.get(ref)
+                if progress:
+                    progress(jobs[i])
+    except BaseException:
+        for ref in pending:
+            ray.cancel(ref)
+        raise
+    return results

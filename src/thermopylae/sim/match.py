@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from thermopylae.ai.base import Agent, make_agent
+from thermopylae.engine.components import digest
+from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.protocol import CHANCE, Outcome
 from thermopylae.engine.record import Record, seat_name
 
 
 @dataclass(frozen=True)
 class GameResult:
+    """One finished game; `digest` is its record's digest when it was played with one."""
+
     index: int
     outcome: Outcome
     steps: int
+    digest: str | None = None
 
 
 def rngs(seed: int, index: int) -> tuple[random.Random, random.Random]:
@@ -47,9 +54,35 @@ def play(game: Any, options: dict[str, Any], agents: list[Any], chance_rng: rand
 
 
 def play_indexed(game: Any, options: dict[str, Any], agents: list[Any], seed: int,
-                 index: int) -> GameResult:
+                 index: int, record: bool = False) -> GameResult:
+    """Game `index` of a run seeded `seed`; with `record`, also the digest of its record
+    (`record_digest`), to be re-checked later by `replay_indexed`."""
     chance_rng, agent_rng = rngs(seed, index)
-    state, steps = play(game, options, agents, chance_rng, agent_rng)
+    rec = Record.begin(game, options) if record else None
+    state, steps = play(game, options, agents, chance_rng, agent_rng, rec)
     outcome = game.outcome(state)
     assert outcome is not None
-    return GameResult(index, outcome, steps)
+    return GameResult(index, outcome, steps, None if rec is None else record_digest(rec))
+
+
+def replay_indexed(game: Any, options: dict[str, Any], agents: Sequence[str | Agent],
+                   seed: int, index: int) -> Record:
+    """Play game `index` of a run seeded `seed` again, with fresh agents (specs or agent
+    objects, one per seat), and return its record: the same game as the run played, since
+    a game depends only on (seed, index) and the agents. `thermopylae replay` checks it."""
+    options = game.options(options)
+    players = [make_agent(a, game) if isinstance(a, str) else a for a in agents]
+    if len(players) != len(game.seats(options)):
+        raise ThermopylaeError(f"{len(players)} agents for {len(game.seats(options))} seats")
+    rec = Record.begin(game, options)
+    chance_rng, agent_rng = rngs(seed, index)
+    play(game, options, players, chance_rng, agent_rng, rec)
+    return rec
+
+
+def record_digest(record: Record) -> str:
+    """The fingerprint written in `--out` lines: `engine.components.digest` of the whole
+    record as saved (components, options, seats, every step, final state digest, outcome).
+    Records of indexed games carry no seed (`seed` is null), so the digest of a saved
+    record file equals the line's."""
+    return digest(record.to_json())

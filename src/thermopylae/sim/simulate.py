@@ -16,7 +16,9 @@ from typing import Any
 
 from thermopylae.ai.base import make_agent, seat_agents
 from thermopylae.engine import registry
+from thermopylae.sim import gamelog
 from thermopylae.sim.backends import run_jobs
+from thermopylae.sim.gamelog import GameRow
 from thermopylae.sim.match import play_indexed
 from thermopylae.sim.stats import wilson
 
@@ -62,27 +64,23 @@ class _Job:
     seed: int
     start: int
     stop: int
+    record: bool = False  # digest each game's record (for --out)
 
 
-Row = tuple[int, tuple[str, ...], int, str]  # index, results per seat, turns, reason
-
-
-def _run_chunk(job: _Job) -> list[Row]:
+def _run_chunk(job: _Job) -> list[GameRow]:
     game = registry.get(job.game, Path(job.components) if job.components else None)
     agents = [make_agent(spec, game) for spec in job.agents]
-    out = []
-    for i in range(job.start, job.stop):
-        r = play_indexed(game, job.options, agents, job.seed, i)
-        out.append((i, r.outcome.results, r.outcome.turns, r.outcome.reason))
-    return out
+    return [GameRow.of(play_indexed(game, job.options, agents, job.seed, i, job.record))
+            for i in range(job.start, job.stop)]
 
 
 def simulate(game_id: str, agent: str, games: int, options: dict[str, Any], seed: int = 0,
              workers: int | None = None, components: Path | None = None,
              progress: Progress | None = None, backend: str = "process",
-             address: str | None = None) -> Summary:
+             address: str | None = None, out: Path | None = None) -> Summary:
     """Play `games` games; `agent` is one spec for every seat or `SEAT=AGENT,...`;
-    `progress(n)` is told of each finished chunk."""
+    `progress(n)` is told of each finished chunk; `out` gets one JSON line per game
+    (`gamelog.line`)."""
     game = registry.get(game_id, components)
     options = game.options(options)
     seats = tuple(game.seats(options))
@@ -92,17 +90,20 @@ def simulate(game_id: str, agent: str, games: int, options: dict[str, Any], seed
     workers = max(1, workers or os.cpu_count() or 1)
     chunk = max(1, min(200, games // (workers * 8) or 1))
     jobs = [_Job(game_id, str(components) if components else None, options, specs, seed,
-                 start, min(games, start + chunk)) for start in range(0, games, chunk)]
+                 start, min(games, start + chunk), out is not None)
+            for start in range(0, games, chunk)]
     started = time.perf_counter()
-    rows: list[Row] = []
+    rows: list[GameRow] = []
     for part in run_jobs(_run_chunk, jobs, workers=workers, backend=backend, address=address,
                          progress=(lambda job: progress(job.stop - job.start))
                          if progress else None):
         rows += part
     seconds = time.perf_counter() - started
+    if out is not None:
+        gamelog.write(out, (gamelog.line(game, options, specs, seed, r) for r in rows))
     n = games or 1
-    per_seat = {seat: sum(r[1][i] == "win" for r in rows) for i, seat in enumerate(seats)}
-    draws = sum(r[1][0] == "draw" for r in rows)
+    per_seat = {seat: sum(r.results[i] == "win" for r in rows) for i, seat in enumerate(seats)}
+    draws = sum(r.results[0] == "draw" for r in rows)
     shared = getattr(game, "cooperative", False)  # one team: every seat shares the result
     wins: int | dict[str, int]
     if shared:
@@ -116,7 +117,7 @@ def simulate(game_id: str, agent: str, games: int, options: dict[str, Any], seed
     return Summary(
         game=game_id, agents=dict(zip(seats, specs, strict=True)), options=options, seed=seed,
         workers=workers, games=games, wins=wins, draws=draws, win_rate=rate, ci95=ci,
-        mean_turns=sum(r[2] for r in rows) / n,
+        mean_turns=sum(r.turns for r in rows) / n,
         games_per_second=games / seconds if seconds > 0 else 0.0, seconds=seconds,
-        reasons=dict(Counter(r[3] for r in rows).most_common()),
+        reasons=dict(Counter(r.reason for r in rows).most_common()),
     )

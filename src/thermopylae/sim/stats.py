@@ -13,4 +13,6 @@ def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
     denom = 1 + z * z / games
     centre = (p + z * z / (2 * games)) / denom
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if wins == 0 else max(0.0, centre - half)  # exactly 0 and 1 at the ends,
+    high = 1.0 if wins == games else min(1.0, centre + half)  # not 1 - 1e-16
+    return (low, high)
