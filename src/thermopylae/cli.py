@@ -409,8 +409,11 @@ def bench(
     players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
     agents: Annotated[str, typer.Option(help="Comma-separated agents to time.")]
     = "random,heuristic",
+    ismcts: Annotated[bool, typer.Option(help="Also time ISMCTS iterations per second.")]
+    = True,
 ) -> None:
-    """Games per second on one core, played through the full game protocol."""
+    """Games per second on one core, played through the full game protocol, and ISMCTS
+    iterations per second."""
     from thermopylae.sim.bench import bench as run
 
     game = _game(game_id, None)
@@ -425,6 +428,12 @@ def bench(
                       str(r.games), f"{r.seconds:.1f}")
     out.print(f"{game.title}, {game.options(options)}, one process")
     out.print(table)
+    if ismcts:
+        from thermopylae.sim.bench import ismcts_rate
+
+        rates = ismcts_rate(game, options, seconds)
+        out.print("ISMCTS iterations/s (random playouts) at the start, middle and end of a "
+                  "random game: " + ", ".join(f"{r:,.0f}" for r in rates))
 
 
 @app.command()

@@ -39,3 +39,37 @@ def bench(game: Any, agent: str, options: dict[str, Any], seconds: float = 3.0,
         games += 1
         steps += n
     return BenchResult(agent, games, steps, elapsed)
+
+
+def ismcts_rate(game: Any, options: dict[str, Any], seconds: float = 3.0, positions: int = 3,
+                seed: int = 0) -> list[float]:
+    """ISMCTS iterations per second at `positions` decision points spread over a random
+    game, from the first decisions to the last (`seconds` in all): early positions have
+    the longest playouts, so the slowest rates."""
+    import random
+
+    from thermopylae.ai.ismcts import ISMCTS
+    from thermopylae.engine.protocol import CHANCE
+
+    options = game.options(options)
+    rng = random.Random(seed)
+    found = []
+    s = game.new(options)
+    step = 0
+    while (who := game.to_act(s)) is not None:
+        if who == CHANCE:
+            game.apply(s, game.sample_chance(s, rng), quiet=True)
+            continue
+        legal = game.legal(s)
+        if len(legal) > 1 and step % 7 == 0:
+            found.append(game.copy(s))
+        step += 1
+        game.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
+    chosen = [found[i * len(found) // positions] for i in range(min(positions, len(found)))]
+    rates = []
+    for state in chosen:
+        agent = ISMCTS(seconds=seconds / len(chosen))
+        started = time.perf_counter()
+        agent.act(game, state, rng)
+        rates.append(agent.last_iterations / (time.perf_counter() - started))
+    return rates
