@@ -1,0 +1,106 @@
+"""A single-agent Gymnasium environment: solo Thermopyles, or one seat of any game with
+every other seat played by a fixed agent (`opponent="heuristic"`, `"random"`, an agent
+spec such as `"ismcts:iterations=200"`, or an object with `act(game, state, rng)`).
+
+Observations are the float32 vectors of `observe.layout`; the action space is
+`Discrete(game.num_actions)` (`game.encode`); `info["action_mask"]` (int8) marks the legal
+actions. An illegal action, by default, leaves the game unchanged and gives the reward
+`illegal_reward` (-1.0) with `info["illegal"] = True`; with `illegal="raise"` it raises
+`IllegalAction` instead. Chance and the opponents' moves are played inside `step`, with an
+RNG seeded by `reset(seed=...)`. The reward is the seat's `Outcome` score when the game
+ends, else 0.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from thermopylae.ai.base import make_agent
+from thermopylae.engine import registry
+from thermopylae.engine.errors import IllegalAction, ThermopylaeError
+from thermopylae.engine.protocol import CHANCE
+from thermopylae.interop.observe import HIGH, LOW, Obs, action_mask, observation, observation_size
+
+
+class ThermopylaeEnv(gym.Env[Obs, np.int64]):
+    def __init__(self, game_id: str = "thermopyles", *, seat: int = 0,
+                 opponent: Any = "heuristic", illegal: str = "penalty",
+                 illegal_reward: float = -1.0, render_mode: str | None = None,
+                 **options: Any) -> None:
+        self.game: Any = registry.get(game_id)
+        if game_id == "thermopyles" and "players" not in options:
+            options["players"] = 1
+        self.options: dict[str, Any] = self.game.options(options)
+        n = len(self.game.seats(self.options))
+        if not 0 <= seat < n:
+            raise ThermopylaeError(f"seat {seat} out of range 0..{n - 1}")
+        if illegal not in ("penalty", "raise"):
+            raise ThermopylaeError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
+        self.seat = seat
+        self.opponent = make_agent(opponent, self.game) if isinstance(opponent, str) else opponent
+        self.illegal = illegal
+        self.illegal_reward = illegal_reward
+        self.metadata = {"render_modes": ["ansi"], "render_fps": 1}
+        self.render_mode = render_mode
+        size = observation_size(self.game, self.options)
+        self.observation_space = spaces.Box(LOW, HIGH, (size,), np.float32)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self._rng = random.Random()
+        self.state_: Any = None
+
+    def _advance(self) -> None:
+        """Play chance and the other seats until this seat acts or the game ends."""
+        g, s = self.game, self.state_
+        while (who := g.to_act(s)) is not None and who != self.seat:
+            if who == CHANCE:
+                g.apply(s, g.sample_chance(s, self._rng), quiet=True)
+            else:
+                g.apply(s, self.opponent.act(g, s, self._rng), quiet=True)
+
+    def _obs(self) -> Obs:
+        return observation(self.game, self.options, self.game.view(self.state_, self.seat))
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        return {"action_mask": action_mask(self.game, self.state_, self.seat), **extra}
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._rng = random.Random(int(self.np_random.integers(2**63)))
+        self.state_ = self.game.new(self.options)
+        self._advance()
+        return self._obs(), self._info()
+
+    def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        g = self.game
+        if g.to_act(self.state_) is None:
+            raise ThermopylaeError("the game is over: call reset()")
+        mask = action_mask(g, self.state_, self.seat)
+        a = int(action)
+        if not (0 <= a < len(mask) and mask[a]):
+            if self.illegal == "raise":
+                raise IllegalAction(f"action {a} is not legal (see info['action_mask'])")
+            return self._obs(), self.illegal_reward, False, False, self._info(illegal=True)
+        g.apply(self.state_, g.decode(a), quiet=True)
+        self._advance()
+        outcome = g.outcome(self.state_)
+        if g.to_act(self.state_) is None:
+            reward = float(outcome.scores[self.seat]) if outcome else 0.0
+            info = self._info(outcome=outcome.to_json() if outcome else None)
+            return self._obs(), reward, True, False, info
+        return self._obs(), 0.0, False, False, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        return str(self.game.render(self.game.view(self.state_, self.seat)))
+
+
+def make(game_id: str = "thermopyles", **kwargs: Any) -> ThermopylaeEnv:
+    """`ThermopylaeEnv(game_id, **kwargs)`."""
+    return ThermopylaeEnv(game_id, **kwargs)

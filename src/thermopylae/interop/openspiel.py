@@ -1,0 +1,245 @@
+"""The three games as OpenSpiel Python games (`pip install thermopylae[rl]`).
+
+Importing this module registers `python_thermopylae_thermopyles` (players 1-4),
+`python_thermopylae_earth_and_water` (2) and `python_thermopylae_hot_gates` (players 2-4)
+with OpenSpiel; `pyspiel.load_game("python_thermopylae_hot_gates", {"players": 3})` then
+builds one. Actions are the games' own integer encodings (`game.encode`), and chance nodes
+are explicit: `chance_outcomes()` lists the game's `chance` outcomes, encoded the same way.
+
+Information: a player's information-state string is a canonical JSON of what that seat
+may see (`game.view(state, seat)`) followed by the seat's own decisions so far; the
+observation string is the view alone. Neither contains anything the view hides.
+`resample_from_infostate(player, sampler)` deals the hidden information again with
+`game.determinize`, so OpenSpiel's IS-MCTS bot can search the games. Tensors come from
+`thermopylae.interop.observe` (the same vectors as the PettingZoo and Gymnasium
+environments); the information-state tensor is the observation tensor (it does not
+encode the history, so it is not perfect-recall, unlike the string).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found, unused-ignore]
+
+from thermopylae.engine import registry
+from thermopylae.engine.protocol import CHANCE
+from thermopylae.interop import observe
+
+PREFIX = "python_thermopylae_"
+MAX_GAME_LENGTH = 10_000
+"""A generous bound on decisions plus chance events (random games last a few hundred)."""
+
+# (thermopylae id, OpenSpiel short name, long name)
+GAMES: tuple[tuple[str, str, str], ...] = (
+    ("thermopyles", PREFIX + "thermopyles", "Thermopylae: Thermopyles"),
+    ("earth-and-water", PREFIX + "earth_and_water", "Thermopylae: Earth and Water"),
+    ("hot-gates", PREFIX + "hot_gates", "Thermopylae: Hot Gates"),
+)
+
+
+def canonical(data: Any) -> str:
+    """JSON with sorted keys and no spaces: equal views give equal strings."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def _game_type(game_id: str, short_name: str, long_name: str) -> Any:
+    game = registry.get(game_id)
+    params: dict[str, Any] = {}
+    if game.min_players != game.max_players:
+        params["players"] = int(game.min_players)
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=int(game.max_players),
+        min_num_players=int(game.min_players),
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params,
+    )
+
+
+class ThermopylaeGame(pyspiel.Game):  # type: ignore[misc]
+    """One thermopylae game as an OpenSpiel game; `tgame` is the thermopylae game."""
+
+    game_id = ""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        self.tgame: Any = registry.get(self.game_id)
+        params = dict(params or {})
+        asked: dict[str, Any] = {}
+        if self.tgame.min_players != self.tgame.max_players:
+            asked["players"] = int(params.get("players", self.tgame.min_players))
+        self.options: dict[str, Any] = self.tgame.options(asked)
+        self.seat_names: tuple[str, ...] = tuple(self.tgame.seats(self.options))
+        n = len(self.seat_names)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=int(self.tgame.num_actions),
+            max_chance_outcomes=int(self.tgame.num_actions),
+            num_players=n,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        super().__init__(_TYPES[self.game_id], info, params)
+
+    def new_initial_state(self) -> ThermopylaeState:
+        return ThermopylaeState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: Mapping[str, Any] | None = None) -> ThermopylaeObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        recall = True if iig_obs_type is None else bool(iig_obs_type.perfect_recall)
+        return ThermopylaeObserver(self, perfect_recall=recall)
+
+
+class _Core:
+    """What a state holds. OpenSpiel clones Python states by deep-copying their attributes;
+    this copies the thermopylae state with `game.copy` and shares the (immutable) game."""
+
+    __slots__ = ("mine", "tgame", "tstate")
+
+    def __init__(self, tgame: Any, tstate: Any, mine: list[list[int]]) -> None:
+        self.tgame = tgame
+        self.tstate = tstate
+        self.mine = mine
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        return _Core(self.tgame, self.tgame.copy(self.tstate), [list(m) for m in self.mine])
+
+
+class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
+    """A thermopylae state inside OpenSpiel; `tstate` is the thermopylae state."""
+
+    def __init__(self, game: ThermopylaeGame, tstate: Any = None,
+                 mine: list[list[int]] | None = None) -> None:
+        super().__init__(game)
+        tgame = game.tgame
+        # `mine`: each seat's own decisions so far (encoded), for perfect-recall infostates.
+        self._core = _Core(
+            tgame, tgame.new(game.options) if tstate is None else tstate,
+            [[] for _ in game.seat_names] if mine is None else [list(m) for m in mine])
+
+    @property
+    def tgame(self) -> Any:
+        return self._core.tgame
+
+    @property
+    def tstate(self) -> Any:
+        return self._core.tstate
+
+    @property
+    def mine(self) -> list[list[int]]:
+        return self._core.mine
+
+    def current_player(self) -> int:
+        who = self.tgame.to_act(self.tstate)
+        if who is None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if who == CHANCE:
+            return int(pyspiel.PlayerId.CHANCE)
+        return int(who)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player < 0 or self.tgame.to_act(self.tstate) != player:
+            return []
+        return sorted(self.tgame.encode(a) for a in self.tgame.legal(self.tstate))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        merged: dict[int, float] = {}
+        for action, p in self.tgame.chance(self.tstate):
+            code = int(self.tgame.encode(action))
+            merged[code] = merged.get(code, 0.0) + float(p)
+        total = sum(merged.values())
+        return [(code, merged[code] / total) for code in sorted(merged)]
+
+    def _apply_action(self, action: int) -> None:
+        who = self.tgame.to_act(self.tstate)
+        self.tgame.apply(self.tstate, self.tgame.decode(int(action)), quiet=True)
+        if who is not None and who >= 0:
+            self.mine[who].append(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        text = str(self.tgame.format(self.tgame.decode(int(action))))
+        return f"chance:{text}" if player == pyspiel.PlayerId.CHANCE else text
+
+    def is_terminal(self) -> bool:
+        return self.tgame.to_act(self.tstate) is None
+
+    def returns(self) -> list[float]:
+        outcome = self.tgame.outcome(self.tstate)
+        if outcome is None:
+            return [0.0] * len(self.mine)
+        return [float(s) for s in outcome.scores]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """A state that `player_id` cannot tell from this one, drawn with `determinize`;
+        the random source is seeded from OpenSpiel's sampler (a callable giving [0, 1))."""
+        seed = int(float(probability_sampler()) * 2**53)
+        rng = random.Random(seed)
+        new = ThermopylaeState(self.get_game(), self.tgame.determinize(
+            self.tstate, int(player_id), rng), self.mine)
+        return new
+
+    def __str__(self) -> str:
+        return canonical(self.tgame.state_to_json(self.tstate))
+
+
+class ThermopylaeObserver:
+    """OpenSpiel's PyObserver for the games: strings from the seat's view (plus the seat's
+    own decisions when perfect recall is asked), the tensor from `observe.observation`."""
+
+    def __init__(self, game: ThermopylaeGame, *, perfect_recall: bool) -> None:
+        self.game = game
+        self.perfect_recall = perfect_recall
+        size = int(observe.observation_size(game.tgame, game.options))
+        self.tensor: np.ndarray[Any, np.dtype[np.float32]] = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {"observation": self.tensor}
+
+    def set_from(self, state: ThermopylaeState, player: int) -> None:
+        view = state.tgame.view(state.tstate, int(player))
+        self.tensor[:] = observe.observation(state.tgame, self.game.options, view)
+
+    def string_from(self, state: ThermopylaeState, player: int) -> str:
+        view = canonical(state.tgame.view(state.tstate, int(player)))
+        if not self.perfect_recall:
+            return view
+        return f"{view}|mine:{','.join(map(str, state.mine[int(player)]))}"
+
+
+_TYPES: dict[str, Any] = {}
+
+
+def _register() -> None:
+    known = set(pyspiel.registered_names())
+    for game_id, short_name, long_name in GAMES:
+        _TYPES[game_id] = _game_type(game_id, short_name, long_name)
+        cls = type(f"ThermopylaeGame_{short_name}", (ThermopylaeGame,), {"game_id": game_id})
+        if short_name not in known:
+            pyspiel.register_game(_TYPES[game_id], cls)
+
+
+def load(game_id: str, players: int | None = None) -> Any:
+    """The OpenSpiel game for thermopylae game `game_id` (e.g. `hot-gates`)."""
+    short = {g: s for g, s, _ in GAMES}[game_id]
+    tgame = registry.get(game_id)
+    params: dict[str, Any] = {}
+    if players is not None and tgame.min_players != tgame.max_players:
+        params["players"] = int(players)
+    return pyspiel.load_game(short, params)
+
+
+_register()

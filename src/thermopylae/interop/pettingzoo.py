@@ -1,0 +1,119 @@
+"""PettingZoo AEC environments for the three games.
+
+`env(game_id, **options)` builds one: agents are the game's seat names; each observation is
+`{"observation": float32 vector (see `observe.layout`), "action_mask": int8 vector of size
+game.num_actions}`; an action is `game.encode(action)`. Chance nodes (cards drawn, dice
+rolled) are resolved inside the environment with its own RNG, seeded by `reset(seed=...)`.
+Rewards are zero until the game ends, then each seat gets its `Outcome` score.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
+
+from thermopylae.engine import registry
+from thermopylae.engine.errors import IllegalAction
+from thermopylae.engine.protocol import CHANCE
+from thermopylae.interop.observe import HIGH, LOW, action_mask, observation, observation_size
+
+
+class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
+    def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        self.game: Any = registry.get(game_id)
+        self.options: dict[str, Any] = self.game.options(options)
+        self.metadata = {"render_modes": ["ansi"], "is_parallelizable": False,
+                         "name": f"thermopylae_{game_id.replace('-', '_')}"}
+        self.render_mode = render_mode
+        self.possible_agents = list(self.game.seats(self.options))
+        size = observation_size(self.game, self.options)
+        n = self.game.num_actions
+        self._obs_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(LOW, HIGH, (size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (n,), np.int8),
+            }) for a in self.possible_agents}
+        self._act_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.observation_spaces = self._obs_spaces
+        self.action_spaces = self._act_spaces
+        self._rng = random.Random()
+        self.state_: Any = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_spaces[agent]
+
+    def _resolve_chance(self) -> None:
+        g = self.game
+        while g.to_act(self.state_) == CHANCE:
+            g.apply(self.state_, g.sample_chance(self.state_, self._rng), quiet=True)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._rng = random.Random(seed)
+        if seed is not None:
+            for a in self.possible_agents:
+                self._act_spaces[a].seed(seed)
+        self.state_ = self.game.new(self.options)
+        self._resolve_chance()
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        who = self.game.to_act(self.state_)
+        if who is None:
+            outcome = self.game.outcome(self.state_)
+            for i, a in enumerate(self.possible_agents):
+                if a in self.agents:
+                    self.terminations[a] = True
+                    self.rewards[a] = float(outcome.scores[i]) if outcome else 0.0
+                    self.infos[a] = {"outcome": outcome.to_json() if outcome else None}
+        else:
+            self.agent_selection = self.possible_agents[who]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self.possible_agents.index(agent)
+        return {
+            "observation": observation(self.game, self.options, self.game.view(self.state_, seat)),
+            "action_mask": action_mask(self.game, self.state_, seat),
+        }
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalAction(f"{agent} must act: got None")
+        mask = action_mask(self.game, self.state_)
+        if not (0 <= int(action) < len(mask) and mask[int(action)]):
+            raise IllegalAction(f"action {action} is not legal for {agent} (see action_mask)")
+        self._cumulative_rewards[agent] = 0.0
+        self.game.apply(self.state_, self.game.decode(int(action)), quiet=True)
+        self._resolve_chance()
+        self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        return str(self.game.render(self.game.view(self.state_, None)))
+
+    def close(self) -> None:
+        pass
+
+
+def env(game_id: str, render_mode: str | None = None, **options: Any) -> ThermopylaeAEC:
+    """An AEC environment for `game_id` with table `options` (e.g. `players=3`)."""
+    return ThermopylaeAEC(game_id, render_mode=render_mode, **options)

@@ -1,0 +1,96 @@
+"""The single-agent Gymnasium environment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env
+
+from thermopylae.engine.errors import IllegalAction, ThermopylaeError
+from thermopylae.interop.gymnasium import ThermopylaeEnv, make
+
+CASES: list[tuple[str, dict[str, Any]]] = [
+    ("thermopyles", {}),  # solo
+    ("thermopyles", {"players": 2, "seat": 1}),
+    ("thermopyles", {"players": 3, "seat": 0, "opponent": "random"}),
+    ("thermopyles", {"players": 4, "seat": 3}),
+    ("earth-and-water", {"seat": 0}),
+    ("earth-and-water", {"seat": 1, "opponent": "random"}),
+    ("hot-gates", {"players": 2, "seat": 1}),
+    ("hot-gates", {"players": 3, "seat": 2}),
+    ("hot-gates", {"players": 4, "seat": 0, "opponent": "random"}),
+]
+
+
+def case_id(case: tuple[str, dict[str, Any]]) -> str:
+    return f"{case[0]}-" + "-".join(f"{k}={v}" for k, v in case[1].items())
+
+
+# check_env advises a spec (gymnasium.make) to test render modes: not needed here
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_check_env(case: tuple[str, dict[str, Any]]) -> None:
+    game_id, kwargs = case
+    check_env(ThermopylaeEnv(game_id, **kwargs).unwrapped)
+
+
+def episode(env: ThermopylaeEnv, seed: int) -> tuple[float, int]:
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total, steps = 0.0, 0
+    while True:
+        assert env.observation_space.contains(obs)
+        mask = info["action_mask"]
+        assert mask.dtype == np.int8 and mask.shape == (env.action_space.n,)
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        total += reward
+        steps += 1
+        assert "illegal" not in info
+        if terminated or truncated:
+            assert "outcome" in info
+            return total, steps
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_whole_episodes(case: tuple[str, dict[str, Any]]) -> None:
+    game_id, kwargs = case
+    env = make(game_id, **kwargs)
+    first = episode(env, 7)
+    assert first[1] > 0
+    assert episode(env, 7) == first  # seeded chance and opponent: reproducible
+    with pytest.raises(ThermopylaeError):
+        env.step(0)  # over: reset first
+
+
+def test_illegal_action_penalty_and_raise() -> None:
+    env = ThermopylaeEnv("hot-gates", players=2)
+    obs, info = env.reset(seed=0)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs2, reward, terminated, truncated, info2 = env.step(bad)
+    assert reward == -1.0 and not terminated and not truncated and info2["illegal"]
+    assert np.array_equal(obs, obs2)
+    strict = ThermopylaeEnv("hot-gates", players=2, illegal="raise")
+    strict.reset(seed=0)
+    with pytest.raises(IllegalAction):
+        strict.step(bad)
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ThermopylaeError):
+        ThermopylaeEnv("earth-and-water", seat=2)
+    with pytest.raises(ThermopylaeError):
+        ThermopylaeEnv("earth-and-water", opponent="nobody")
+    with pytest.raises(ThermopylaeError):
+        ThermopylaeEnv("thermopyles", illegal="ignore")
+
+
+def test_render_ansi() -> None:
+    env = ThermopylaeEnv("thermopyles", render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert isinstance(text, str) and text
