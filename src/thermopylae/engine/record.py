@@ -9,6 +9,7 @@ is one state, so a rule question, a bug report or a puzzle fits in one file.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -244,11 +245,29 @@ def load_any(path: Path) -> Record | Position:
 
 def _read(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordError(f"{path}: cannot read: {exc.strerror}") from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise RecordError(f"{path}: not valid JSON: {exc}") from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = _step_at(text, exc.pos)
+        raise RecordError(f"{path}: not valid JSON{where}: {exc}") from exc
+
+
+def _step_at(text: str, pos: int) -> str:
+    """` in step N` when a JSON error at `pos` falls inside a record's steps."""
+    start = text.find('"steps"')
+    if start < 0 or pos < start:
+        return ""
+    opened = text.find("[", start)
+    if opened < 0 or pos <= opened:
+        return ""
+    # Each step is a `["who", "action"]` pair: count the pairs begun before the error.
+    n = len(re.findall(r'\[\s*"', text[opened + 1:pos]))
+    return f" in step {n}" if n else ""
 
 
 def _write(path: Path, data: JSON) -> None:
