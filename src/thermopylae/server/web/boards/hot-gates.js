@@ -9,7 +9,8 @@
 // reach are outlined; clicking one of them sends the move (Escape or a click elsewhere
 // drops the selection).
 
-const SVG = "http://www.w3.org/2000/svg";
+import { html, makeT, svg } from "./kit.js";
+
 const GAME = "hot-gates";
 
 const COLOR = {
@@ -151,59 +152,6 @@ const STYLE = `
 
 // ---------------------------------------------------------------------------------------
 
-function svg(tag, attrs = {}, ...children) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== null && v !== undefined && v !== false) e.setAttribute(k, String(v));
-  }
-  for (const c of children) {
-    if (c === null || c === undefined || c === false) continue;
-    e.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
-  }
-  return e;
-}
-
-function html(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else e.setAttribute(k, String(v));
-  }
-  for (const c of children) {
-    if (c === null || c === undefined || c === false) continue;
-    e.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
-  }
-  return e;
-}
-
-// Texts: ctx.t(key, fallback) when the shell knows the key; else this module's own
-// `texts` in ctx.lang; else the English fallback. (A shell whose t takes (key, params) and
-// answers the key itself for an unknown one works too.) `{name}` is replaced from vars.
-function makeT(ctx) {
-  const lang = (ctx && ctx.lang) || document.documentElement.lang || "en";
-  const own = texts[lang] || {};
-  const ask = (full, fallback) => {
-    if (!ctx || typeof ctx.t !== "function") return null;
-    for (const second of [fallback, {}]) {
-      try {
-        const got = ctx.t(full, second);
-        return typeof got === "string" && got && got !== full ? got : null;
-      } catch {
-        // a t(key, params) shell: ask again with params
-      }
-    }
-    return null;
-  };
-  return (key, fallback, vars) => {
-    const full = `${GAME}.${key}`;
-    let s = own[full] || ask(full, fallback) || fallback;
-    if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
-    return s;
-  };
-}
-
 function clickable(node, name, onActivate) {
   node.setAttribute("class", `${node.getAttribute("class") || ""} hg-click`.trim());
   node.setAttribute("tabindex", "0");
@@ -250,7 +198,7 @@ function parseLegal(legal) {
 // ---------------------------------------------------------------------------------------
 
 export function render(container, message, ctx = {}) {
-  const T = makeT(ctx);
+  const T = makeT(ctx, GAME, texts);
   const v = message && message.view;
   container.replaceChildren();
   if (!v || !Array.isArray(v.board)) {
