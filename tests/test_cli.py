@@ -4,8 +4,6 @@ would run it: answers are piped in one per line."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_helpers import flat, run
 from tests.helpers import position
 from thermopylae.engine.errors import ComponentError
 from thermopylae.engine.record import Position
@@ -21,29 +20,6 @@ from thermopylae.games.thermopyles import game as thermopyles_game
 
 DEFAULT_TOML = (Path(__file__).parents[1] / "src" / "thermopylae" / "games" / "thermopyles"
                 / "components.toml")
-
-
-def entry_point() -> list[str]:
-    beside = Path(sys.executable).parent / "thermopylae"
-    if beside.exists():
-        return [str(beside)]
-    found = shutil.which("thermopylae")
-    return [found] if found else [sys.executable, "-m", "thermopylae"]
-
-
-def run(*args: str, answers: list[str] | None = None,
-        timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env["NO_COLOR"] = "1"
-    text = None if answers is None else "".join(f"{a}\n" for a in answers)
-    return subprocess.run([*entry_point(), *args], input=text, capture_output=True,
-                          text=True, timeout=timeout, env=env,
-                          stdin=subprocess.DEVNULL if text is None else None)
-
-
-def flat(text: str) -> str:
-    """Text with every run of whitespace made one space (the console may wrap lines)."""
-    return " ".join(text.split())
 
 
 # -- listing and rules ----------------------------------------------------------------------

@@ -8,16 +8,15 @@ end, and the record written with --record replays."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.cli_helpers import flat
+from tests.cli_helpers import run as cli_run
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.engine.record import Position
 from thermopylae.games.hot_gates import game as hot_gates_game
@@ -30,27 +29,7 @@ SEATS = {2: ["persia", "sparta"], 3: ["persia", "sparta-a", "sparta-b"],
          4: ["persia-a", "persia-b", "sparta-a", "sparta-b"]}
 
 
-def entry_point() -> list[str]:
-    beside = Path(sys.executable).parent / "thermopylae"
-    if beside.exists():
-        return [str(beside)]
-    found = shutil.which("thermopylae")
-    return [found] if found else [sys.executable, "-m", "thermopylae"]
-
-
-def run(*args: str, answers: list[str] | None = None,
-        timeout: float = 180) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env["NO_COLOR"] = "1"
-    text = None if answers is None else "".join(f"{a}\n" for a in answers)
-    return subprocess.run([*entry_point(), *args], input=text, capture_output=True,
-                          text=True, timeout=timeout, env=env,
-                          stdin=subprocess.DEVNULL if text is None else None)
-
-
-def flat(text: str) -> str:
-    """Text with every run of whitespace made one space (the console may wrap lines)."""
-    return " ".join(text.split())
+run = partial(cli_run, timeout=180)  # whole piped games of up to 4 players
 
 
 # -- listing, rules, simulation, benchmark --------------------------------------------------

@@ -6,11 +6,9 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,6 +20,7 @@ import anyio
 import httpx
 from starlette.testclient import TestClient, WebSocketTestSession
 
+from tests.cli_helpers import entry_point
 from thermopylae.engine import registry
 from thermopylae.engine.protocol import CHANCE, Event
 from thermopylae.server.app import create_app
@@ -325,14 +324,6 @@ class Closed(Exception):
 
 
 # -- server subprocesses ------------------------------------------------------------------
-
-
-def entry_point() -> list[str]:
-    beside = Path(sys.executable).parent / "thermopylae"
-    if beside.exists():
-        return [str(beside)]
-    found = shutil.which("thermopylae")
-    return [found] if found else [sys.executable, "-m", "thermopylae"]
 
 
 def free_port() -> int:

@@ -4,30 +4,16 @@ point, as a user would run them."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from tests.cli_helpers import flat
+from tests.cli_helpers import run as cli_run
 from thermopylae.engine.components import digest
 
-
-def run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    beside = Path(sys.executable).parent / "thermopylae"
-    found = shutil.which("thermopylae")
-    cmd = [str(beside)] if beside.exists() else [found] if found else [
-        sys.executable, "-m", "thermopylae"]
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env["NO_COLOR"] = "1"
-    return subprocess.run([*cmd, *args], capture_output=True, text=True, timeout=timeout,
-                          env=env, stdin=subprocess.DEVNULL)
-
-
-def flat(text: str) -> str:
-    return " ".join(text.split())
+run = partial(cli_run, timeout=300)
 
 
 AGENTS = "random,heuristic,ismcts:iterations=20"

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_helpers import entry_point
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.sim import backends
 from thermopylae.sim.simulate import Summary, simulate
@@ -36,11 +37,6 @@ def _slow_echo(job: tuple[int, float]) -> int:
     """A job that takes `job[1]` seconds: later jobs finish first."""
     time.sleep(job[1])
     return job[0]
-
-
-def _entry_point() -> list[str]:
-    beside = Path(sys.executable).parent / "thermopylae"
-    return [str(beside)] if beside.exists() else [sys.executable, "-m", "thermopylae"]
 
 
 def _processes_mentioning(marker: str) -> list[str]:
@@ -117,7 +113,7 @@ def _errors_from_tasks() -> None:
 
 
 def _cli_json(*args: str, env: dict[str, str] | None = None) -> dict[str, Any]:
-    r = subprocess.run([*_entry_point(), "simulate", *args, "--json"], capture_output=True,
+    r = subprocess.run([*entry_point(), "simulate", *args, "--json"], capture_output=True,
                        text=True, timeout=120, env=env, stdin=subprocess.DEVNULL)
     assert r.returncode == 0, r.stderr
     result: dict[str, Any] = json.loads(r.stdout)
