@@ -91,43 +91,23 @@ class _Me:
                 return sp
         return -1
 
-    def strength(self, code: int) -> int:
-        return int(self.t.attack[code] + self.t.defense[code])
-
     # -- casualties -----------------------------------------------------------------------
-
-    def loss(self, code: int, wounded_only: bool) -> float:
-        t = self.t
-        if self.persian:
-            if wounded_only:
-                return 0.2 + PERSIAN_STRENGTH * (t.attack[code] - t.attack[code | 1])
-            return float(t.glory[code & ~1]) + PERSIAN_STRENGTH * t.attack[code]
-        if wounded_only:
-            return float(t.attack[code] - t.attack[code | 1] + t.defense[code]
-                         - t.defense[code | 1])
-        extra = 0.0
-        if code >> 1 == DILIOS:
-            extra = 10.0 if self.players == 2 else 5.0
-        if code >> 1 == LEONIDAS:
-            extra += 3.0
-        return float(SPARTAN_LOSS + t.attack[code] + t.defense[code] + extra)
 
     def casualty(self, legal: list[Act]) -> Act:
         bt = self.v["battle"]
         left = bt["damage_left"]["persian" if self.persian else "spartan"]
         space = bt["persian_space" if self.persian else "spartan_space"]
         sp = next(i for i, s in enumerate(self.v["board"]) if s["space"] == space)
-        _, first = self._best(tuple(sorted(self.board[sp])), left)
+        _, first = _search(self.t, self.persian, self.players, tuple(sorted(self.board[sp])),
+                           left)
         return next(a for a in legal if a.a == first)
 
-    def _best(self, pieces: tuple[int, ...], left: int) -> tuple[float, int]:
-        return _search(self, pieces, left)
-
-    def damage_cost(self, pieces: list[int], damage: int) -> float:
-        """What `damage` costs the owner of `pieces` after its best casualty choices."""
+    def damage_cost(self, pieces: list[int], damage: int, persian: bool) -> float:
+        """What `damage` costs the owner of `pieces` (Persian or not) after its best
+        casualty choices."""
         if damage <= 0 or not pieces:
             return 0.0
-        return _search(self, tuple(sorted(pieces)), damage)[0]
+        return _search(self.t, persian, self.players, tuple(sorted(pieces)), damage)[0]
 
     # -- cards ----------------------------------------------------------------------------
 
@@ -189,8 +169,8 @@ class _Me:
         if e == "shield":
             bonus = bt["bonus"]
             taken = sum(dice[foe_key]) + bonus["damage"][1 - side] - bonus["shield"][side]
-            saved = self.damage_cost(self.board[my_space], taken) - \
-                self.damage_cost(self.board[my_space], taken - n)
+            saved = self.damage_cost(self.board[my_space], taken, self.persian) - \
+                self.damage_cost(self.board[my_space], taken - n, self.persian)
             return saved if saved >= 2 or (many and taken > 0) else 0.0
         if e == "heal":
             return 2.0 if any(p & 1 for p in self.board[my_space]) else 0.0
@@ -207,10 +187,7 @@ class _Me:
     def enemy_cost(self, space: int, damage: int) -> float:
         """What the enemy loses to `damage` in `space`, valued from my side (Glory for
         the Spartans, units for the Persians), assuming it chooses its casualties well."""
-        other = _Me.__new__(_Me)
-        other.__dict__.update(self.__dict__)
-        other.persian = not self.persian
-        return other.damage_cost(self.board[space], damage)
+        return self.damage_cost(self.board[space], damage, not self.persian)
 
     # -- march ----------------------------------------------------------------------------
 
@@ -277,16 +254,29 @@ class _Me:
         return 1.0 + a.a % ROW + 0.1 * self.t.attack[a.b]
 
 
-def _search(me: _Me, pieces: tuple[int, ...], left: int) -> tuple[float, int]:
-    """(least loss, first casualty) over every order of casualties."""
-    return _memo(me.t, me.persian, me.players, pieces, left, me)
+def _loss(t: Tables, persian: bool, players: int, code: int, wounded_only: bool) -> float:
+    """What losing (or only wounding) a unit costs its owner."""
+    if persian:
+        if wounded_only:
+            return float(0.2 + PERSIAN_STRENGTH * (t.attack[code] - t.attack[code | 1]))
+        return float(t.glory[code & ~1] + PERSIAN_STRENGTH * t.attack[code])
+    if wounded_only:
+        return float(t.attack[code] - t.attack[code | 1] + t.defense[code]
+                     - t.defense[code | 1])
+    extra = 0.0
+    if code >> 1 == DILIOS:
+        extra = 10.0 if players == 2 else 5.0
+    if code >> 1 == LEONIDAS:
+        extra += 3.0
+    return float(SPARTAN_LOSS + t.attack[code] + t.defense[code] + extra)
 
 
 _MEMO: dict[tuple[str, bool, int, tuple[int, ...], int], tuple[float, int]] = {}
 
 
-def _memo(t: Any, persian: bool, players: int, pieces: tuple[int, ...], left: int,
-          me: _Me) -> tuple[float, int]:
+def _search(t: Tables, persian: bool, players: int, pieces: tuple[int, ...], left: int
+            ) -> tuple[float, int]:
+    """(least loss, first casualty) over every order of casualties, memoised."""
     key = (t.c.digest, persian, players, pieces, left)
     hit = _MEMO.get(key)
     if hit is not None:
@@ -297,14 +287,14 @@ def _memo(t: Any, persian: bool, players: int, pieces: tuple[int, ...], left: in
         rest.remove(code)
         d = t.defense[code]
         if not code & 1 and not t.dead_back[code] and d > left:
-            cost = me.loss(code, True)
+            cost = _loss(t, persian, players, code, True)
             remaining = 0
             rest.append(code | 1)
         else:
-            cost = me.loss(code, False)
+            cost = _loss(t, persian, players, code, False)
             remaining = max(0, left - d)
         if remaining and rest:
-            cost += _memo(t, persian, players, tuple(sorted(rest)), remaining, me)[0]
+            cost += _search(t, persian, players, tuple(sorted(rest)), remaining)[0]
         if cost < best[0]:
             best = (cost, code)
     if len(_MEMO) > 500_000:
