@@ -155,13 +155,15 @@ class Tables:
             if seat["kind"] == "ai":
                 live.agents[i] = make_agent(seat["agent"], live.game)
 
-    async def get(self, table_id: str) -> Live:
-        """The table, loaded from the database if this process does not hold it yet."""
+    async def get(self, table_id: str, catch_up: bool = True) -> Live:
+        """The table, loaded from the database if this process does not hold it yet; with
+        other processes sharing the database, caught up with their steps (`catch_up=False`
+        for a caller that catches up itself, under the table's lock)."""
         if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
             raise TableError(404, f"no table {table_id!r}")
         live = self.live.get(table_id)
         if live is not None:
-            if self.shared:
+            if self.shared and catch_up:
                 async with live.lock:
                     await self._catch_up(live)
             return live
@@ -221,7 +223,7 @@ class Tables:
     async def submit(self, table_id: str, token: Any, move: Any, action: Any) -> Live:
         """A seat's action: applied only if the seat must act now, the move number is the
         table's and the action is legal; otherwise refused and nothing changes."""
-        live = await self.get(table_id)
+        live = await self.get(table_id, catch_up=False)
         if not isinstance(token, str) or not token:
             raise TableError(403, "a seat token is required to act")
         if not isinstance(move, int) or isinstance(move, bool):
