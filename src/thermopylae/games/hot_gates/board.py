@@ -102,8 +102,11 @@ class Tables:
         self.spartan_piece = SPARTAN * 2
 
     def load(self, pieces: list[int]) -> int:
-        size = self.size
-        return sum(size[p & PIECE] for p in pieces)
+        """Places used: one per piece, plus the extra places of the big ones."""
+        if self.big.isdisjoint(pieces):
+            return len(pieces)
+        extra = self.extra_places
+        return len(pieces) + sum(extra.get(p, 0) for p in pieces)
 
     def room(self, s: State, space: int) -> int:
         return self.capacity[space] - self.load(s.board[space])

@@ -363,10 +363,8 @@ class HotGates(NotationMixin):
         tside, size, cap = t.side, t.size, t.capacity
         board = s.board
         owner = [tside[b[0] & PIECE] if b else -1 for b in board]
-        big, extra_places = t.big, t.extra_places
-        room = [cap[i] - len(b) if big.isdisjoint(b)
-                else cap[i] - len(b) - sum(extra_places.get(p, 0) for p in b)
-                for i, b in enumerate(board)]
+        load = t.load
+        room = [cap[i] - load(b) for i, b in enumerate(board)]
         # The enemy's leading space in each row (by number), for switching rows.
         fronts = []
         for row in (0, 1):
