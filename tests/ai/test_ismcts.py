@@ -106,8 +106,9 @@ def test_ismcts_decision_does_not_depend_on_hidden_cards(game_id: str,
         t = hidden_twin(g, s, seat)
         if t is None or len(g.legal(s)) < 2:
             continue
-        agent = ISMCTS(iterations=20)
-        assert agent.act(g, s, random.Random(4)) == agent.act(g, t, random.Random(4))
+        for agent in (ISMCTS(iterations=20),
+                      ISMCTS(iterations=6, playout="heuristic", depth=4, prior=1.0)):
+            assert agent.act(g, s, random.Random(4)) == agent.act(g, t, random.Random(4))
         checked += 1
         if checked >= 4:
             break
@@ -135,6 +136,81 @@ def test_ismcts_time_budget_and_bad_parameters() -> None:
     agent.act(g, s, random.Random(1))
     assert agent.last_iterations >= 1
     for spec in ("ismcts:iterations=0", "ismcts:seconds=-1", "ismcts:playout=smart",
-                 "ismcts:depth=3"):
+                 "ismcts:depth=-1", "ismcts:prior=-1", "ismcts:iterations=a",
+                 "ismcts:depth=1.5", "ismcts:width=3"):
         with pytest.raises(ThermopylaeError):
             make_agent(spec, g)
+
+
+EVALUATED = [("earth-and-water", {}), ("hot-gates", {"players": 2})]
+
+
+@pytest.mark.parametrize(("game_id", "options"), EVALUATED)
+def test_evaluate_reads_only_the_public_position(game_id: str, options: dict[str, Any]) -> None:
+    """A cut-off search must not peek either: the estimate is the same for two states
+    that differ only in a hidden card, and it is a chance of winning per seat."""
+    g = registry.get(game_id)
+    twins = 0
+    for s in positions(game_id, options, 6, every=3):
+        est = g.evaluate(s)
+        assert len(est) == 2 and all(0.0 <= p <= 1.0 for p in est)
+        assert sum(est) == pytest.approx(1.0)
+        for seat in range(2):
+            t = hidden_twin(g, s, seat)
+            if t is not None:
+                assert g.evaluate(t) == est
+                twins += 1
+    assert twins > 0
+
+
+def test_evaluate_has_no_model_for_three_or_four_players() -> None:
+    g = registry.get("hot-gates")
+    s = positions("hot-gates", {"players": 3}, 1)[0]
+    assert g.evaluate(s) is None
+    # The cut-off search then plays to the end, and still decides.
+    assert ISMCTS(iterations=5, depth=0).act(g, s, random.Random(1)) in g.legal(s)
+
+
+class _Counting:
+    """A game that counts the calls of its `evaluate`."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.calls = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def evaluate(self, s: Any) -> Any:
+        self.calls += 1
+        return self.game.evaluate(s)
+
+
+def test_depth_cuts_the_playout_and_asks_the_game_for_an_estimate() -> None:
+    g = _Counting(registry.get("earth-and-water"))
+    s = next(p for p in positions("earth-and-water", {}, 2) if len(g.legal(p)) > 1)
+    ISMCTS(iterations=10).act(g, s, random.Random(1))
+    assert g.calls == 0  # no depth: every playout ends the game
+    ISMCTS(iterations=10, depth=2).act(g, s, random.Random(1))
+    assert g.calls == 10
+    # A game with no `evaluate` (Thermopyles) is played to the end whatever the depth.
+    t = registry.get("thermopyles")
+    p = next(q for q in positions("thermopyles", {"players": 1}, 4, every=1)
+             if len(t.legal(q)) > 1)
+    assert ISMCTS(iterations=10, depth=0).act(t, p, random.Random(1)) in t.legal(p)
+
+
+@pytest.mark.parametrize(("game_id", "options"), EVALUATED)
+def test_prior_tries_the_heuristic_move_first(game_id: str, options: dict[str, Any]) -> None:
+    """With `prior`, the first move expanded at the root is the heuristic's: one
+    iteration plays exactly what the heuristic plays."""
+    g = registry.get(game_id)
+    heuristic = g.agents()["heuristic"]()
+    checked = 0
+    for s in positions(game_id, options, 8, every=4):
+        if len(g.legal(s)) < 2:
+            continue
+        expected = heuristic.act(g, s, random.Random(0))
+        assert ISMCTS(iterations=1, prior=1.0).act(g, s, random.Random(3)) == expected
+        checked += 1
+    assert checked > 5

@@ -22,9 +22,11 @@ from typing import Any
 
 from thermopylae.engine.protocol import CHANCE
 
+_UNSET = object()
+
 
 class _Node:
-    __slots__ = ("avail", "children", "total", "visits", "who")
+    __slots__ = ("avail", "children", "hint", "total", "visits", "who")
 
     def __init__(self, who: int) -> None:
         self.who = who  # the seat that chose the move leading here
@@ -32,30 +34,47 @@ class _Node:
         self.avail = 0
         self.total = 0.0
         self.children: dict[Any, _Node] = {}
+        self.hint: Any = _UNSET  # the heuristic's move from here (with `prior`)
 
 
 class ISMCTS:
     """`ismcts:iterations=N` or `ismcts:seconds=S` (a budget per decision); `c` is the
     exploration constant; `playout=heuristic` plays out with the game's heuristic (slower
-    per iteration, better informed)."""
+    per iteration, better informed); `depth=D` stops a playout after D decisions and
+    scores the position with the game's `evaluate` (a game without one plays to the end);
+    `prior=W` tries the heuristic's move first at every decision of the tree and adds
+    W / (visits + 1) to its UCB value, so the search leaves the heuristic only where the
+    playouts show a better move."""
 
     name = "ismcts"
 
     def __init__(self, iterations: int = 1000, seconds: float | None = None, c: float = 0.7,
-                 playout: str = "random", **rest: Any) -> None:
+                 playout: str = "random", depth: int | None = None, prior: float = 0.0,
+                 **rest: Any) -> None:
         if rest:
             raise ValueError(f"unknown parameter(s) {sorted(rest)}; ismcts takes iterations, "
-                             "seconds, c and playout")
-        if iterations < 1:
-            raise ValueError("iterations must be at least 1")
+                             "seconds, c, playout, depth and prior")
+        for key, value in (("iterations", iterations), ("seconds", seconds), ("c", c),
+                           ("depth", depth), ("prior", prior)):
+            if value is not None and (isinstance(value, bool)
+                                      or not isinstance(value, int | float)):
+                raise ValueError(f"{key} must be a number, not {value!r}")
+        if iterations < 1 or iterations != int(iterations):
+            raise ValueError("iterations must be a whole number, at least 1")
         if seconds is not None and seconds <= 0:
             raise ValueError("seconds must be positive")
+        if depth is not None and (depth < 0 or depth != int(depth)):
+            raise ValueError("depth must be a whole number, 0 or more")
         if playout not in ("random", "heuristic"):
             raise ValueError("playout must be random or heuristic")
+        if prior < 0:
+            raise ValueError("prior must be 0 or more")
         self.iterations = int(iterations)
-        self.seconds = seconds
+        self.seconds = None if seconds is None else float(seconds)
         self.c = float(c)
         self.playout = playout
+        self.depth = None if depth is None else int(depth)
+        self.prior = float(prior)
         self.last_iterations = 0
 
     def act(self, game: Any, state: Any, rng: random.Random) -> Any:
@@ -64,10 +83,13 @@ class ISMCTS:
             return legal[0]
         seat = game.to_act(state)
         root = _Node(-1)
-        policy = None
-        if self.playout == "heuristic":
-            policy = game.agents().get("heuristic")
-            policy = policy() if policy is not None else None
+        heuristic = None
+        if self.playout == "heuristic" or self.prior > 0:
+            make = game.agents().get("heuristic")
+            heuristic = make() if make is not None else None
+        policy = heuristic if self.playout == "heuristic" else None
+        hints = heuristic if self.prior > 0 else None
+        evaluate = getattr(game, "evaluate", None) if self.depth is not None else None
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         n = 0
         while True:
@@ -76,16 +98,18 @@ class ISMCTS:
                     break
             elif time.perf_counter() >= deadline and n > 0:
                 break
-            self._iterate(game, game.determinize(state, seat, rng), root, rng, policy)
+            self._iterate(game, game.determinize(state, seat, rng), root, rng, policy, evaluate,
+                          hints)
             n += 1
         self.last_iterations = n
         best = max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1))
         return best
 
-    def _iterate(self, game: Any, d: Any, root: _Node, rng: random.Random, policy: Any) -> None:
+    def _iterate(self, game: Any, d: Any, root: _Node, rng: random.Random, policy: Any,
+                 evaluate: Any, hints: Any) -> None:
         path: list[_Node] = []
         node = root
-        c = self.c
+        c, prior = self.c, self.prior
         apply, to_act, legal_of = game.apply, game.to_act, game.legal
         # Selection and expansion.
         while True:
@@ -104,8 +128,13 @@ class ISMCTS:
                     untried.append(a)
                 else:
                     child.avail += 1
+            hint = None
+            if hints is not None:
+                hint = node.hint
+                if hint is _UNSET:
+                    hint = node.hint = hints.act(game, d, rng)
             if untried:
-                a = untried[int(rng.random() * len(untried))]
+                a = hint if hint in untried else untried[int(rng.random() * len(untried))]
                 child = _Node(who)
                 child.avail = 1
                 children[a] = child
@@ -116,22 +145,37 @@ class ISMCTS:
             for a in acts:
                 ch = children[a]
                 v = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if a == hint:
+                    v += prior / (ch.visits + 1)
                 if v > best_v:
                     best_a, best_v = a, v
             node = children[best_a]
             path.append(node)
             apply(d, best_a, quiet=True)
-        # Playout.
+        # Playout, cut off after `depth` decisions where the game can estimate the
+        # position (`evaluate` returns None where it cannot: play on to the end).
+        left = self.depth if evaluate is not None else None
+        scores = None
         while (who := to_act(d)) is not None:
             if who == CHANCE:
-                a = game.sample_chance(d, rng)
-            elif policy is not None:
+                apply(d, game.sample_chance(d, rng), quiet=True)
+                continue
+            if left is not None:
+                if left <= 0:
+                    scores = evaluate(d)
+                    if scores is not None:
+                        break
+                    left = None
+                else:
+                    left -= 1
+            if policy is not None:
                 a = policy.act(game, d, rng)
             else:
                 acts = legal_of(d)
                 a = acts[int(rng.random() * len(acts))]
             apply(d, a, quiet=True)
-        scores = game.outcome(d).scores
+        if scores is None:
+            scores = game.outcome(d).scores
         for nd in path:
             nd.visits += 1
             nd.total += scores[nd.who]

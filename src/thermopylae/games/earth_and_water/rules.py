@@ -564,6 +564,13 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
     def determinize(self, s: State, seat: int, rng: random.Random) -> State:
         return view.determinize(s, seat, rng)
 
+    def evaluate(self, s: State) -> tuple[float, float]:
+        """Each side's estimated chance of winning an unfinished game (for a search that
+        stops early; `heuristic.evaluate`)."""
+        from thermopylae.games.earth_and_water.heuristic import evaluate
+
+        return evaluate(self, s)
+
     def describe(self, event: Event) -> str:
         return text.describe(self, event)
 

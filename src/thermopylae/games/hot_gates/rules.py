@@ -663,6 +663,13 @@ class HotGates(NotationMixin):
     def determinize(self, s: State, seat: int, rng: random.Random) -> State:
         return view.determinize(s, seat, rng)
 
+    def evaluate(self, s: State) -> tuple[float, ...] | None:
+        """Each seat's estimated chance of winning an unfinished game, for a search that
+        stops early (`evaluation.py`; None where there is no model)."""
+        from thermopylae.games.hot_gates.evaluation import evaluate
+
+        return evaluate(self, s)
+
     def describe(self, event: Event) -> str:
         return text.describe(self, event)
 
