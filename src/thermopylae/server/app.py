@@ -251,7 +251,10 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
                 await watcher.queue.get()
                 while not watcher.queue.empty():
                     watcher.queue.get_nowait()
-                current = await t.get(table_id)
+                try:
+                    current = await t.get(table_id)
+                except TableError:  # the database is unavailable: the next wake-up retries
+                    continue
                 if current.move == last:
                     continue
                 msg = t.message(current, seat, since=last)

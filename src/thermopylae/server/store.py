@@ -30,7 +30,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 
 metadata = MetaData()
 
@@ -54,8 +54,18 @@ steps = Table(
 )
 
 
+CONNECT_TIMEOUT = 5  # seconds to reach a database server before answering 503
+RECYCLE = 1800  # seconds a pooled connection is kept before a fresh one replaces it
+
+
 class StoreError(Exception):
-    """The database cannot be reached or refused to store: nothing was stored."""
+    """The database cannot be reached or refused to store: nothing was stored, unless
+    `maybe_stored` (the connection died while committing: whether the commit happened is
+    unknown until the database is back; the table must then be read again)."""
+
+    def __init__(self, message: str, maybe_stored: bool = False) -> None:
+        super().__init__(message)
+        self.maybe_stored = maybe_stored
 
 
 class Conflict(Exception):
@@ -84,9 +94,20 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         sqlite = url.startswith("sqlite")
+        connect_args: dict[str, Any] = {}
+        if sqlite:
+            connect_args = {"check_same_thread": False, "timeout": 30}
+        elif url.startswith("postgresql"):
+            # A database that is down or unreachable fails within seconds (then 503), and
+            # a connection whose peer vanished is noticed by the kernel's keepalives.
+            connect_args = {"connect_timeout": CONNECT_TIMEOUT, "keepalives": 1,
+                            "keepalives_idle": 30, "keepalives_interval": 10,
+                            "keepalives_count": 3}
+        # pool_pre_ping: a pooled connection that died with a database restart is replaced
+        # before use, so the first action after the database is back succeeds.
         self.engine: Engine = create_engine(
-            url, future=True, pool_pre_ping=True,
-            connect_args={"check_same_thread": False, "timeout": 30} if sqlite else {})
+            url, future=True, pool_pre_ping=True, pool_recycle=RECYCLE,
+            connect_args=connect_args)
         if sqlite:
             @event.listens_for(self.engine, "connect")
             def _pragmas(conn: Any, _record: Any) -> None:
@@ -155,7 +176,8 @@ class Store:
 
 
 class _Tx:
-    """A transaction whose connection errors become `StoreError` (integrity errors pass)."""
+    """A transaction whose database errors become `StoreError` (integrity errors pass, for
+    `Conflict`): a database that is down, restarting or refusing never surfaces as a 500."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -165,20 +187,25 @@ class _Tx:
         try:
             self.cm = self.store.engine.begin()
             return self.cm.__enter__()
-        except OperationalError as exc:
-            raise StoreError(f"the database cannot be reached: {_short(exc)}") from exc
+        except SQLAlchemyError as exc:
+            raise StoreError(f"the database is unavailable: {_short(exc)}") from exc
 
     def __exit__(self, *exc: Any) -> None:
+        failed = exc[1]
         try:
             self.cm.__exit__(*exc)
         except IntegrityError:
             raise
-        except (OperationalError, SQLAlchemyError) as err:
-            if exc[0] is IntegrityError or isinstance(exc[1], IntegrityError):
+        except SQLAlchemyError as err:
+            if isinstance(failed, IntegrityError):
                 raise
-            raise StoreError(f"the database refused to store: {_short(err)}") from err
-        if exc[1] is not None and isinstance(exc[1], OperationalError):
-            raise StoreError(f"the database cannot be reached: {_short(exc[1])}") from exc[1]
+            # No error inside the block: the commit itself failed, maybe after the database
+            # wrote it; an error inside the block: it was rolled back (or never sent).
+            raise StoreError(f"the database is unavailable: {_short(err)}",
+                             maybe_stored=failed is None and isinstance(err, DBAPIError)
+                             ) from err
+        if isinstance(failed, SQLAlchemyError) and not isinstance(failed, IntegrityError):
+            raise StoreError(f"the database is unavailable: {_short(failed)}") from failed
 
 
 def _short(exc: BaseException) -> str:

@@ -89,6 +89,7 @@ class Tables:
         self.publish = publish
         self.chance_rng = random.SystemRandom()
         self._loading = asyncio.Lock()
+        self._retrying: dict[str, asyncio.Task[None]] = {}  # AI and chance, waiting for the db
 
     # -- creating and loading ---------------------------------------------------------
 
@@ -126,7 +127,7 @@ class Tables:
         self._make_agents(live)
         self.live[table_id] = live
         async with live.lock:
-            await self._advance(live)
+            await self._advance_or_retry(live)
         return live, tokens
 
     def _seat(self, game: Any, name: str, spec: Any) -> tuple[dict[str, Any], str | None]:
@@ -204,7 +205,7 @@ class Tables:
         try:
             return fn(*args)
         except StoreError as exc:
-            raise TableError(503, f"{exc}; nothing was changed, try again") from exc
+            raise TableError(503, f"{exc}; nothing was stored or changed, try again") from exc
 
     # -- playing ------------------------------------------------------------------------
 
@@ -251,7 +252,7 @@ class Tables:
                 legal = ", ".join(g.format(a) for a in list(g.legal(live.state))[:12])
                 raise TableError(400, f"illegal action {action!r}; legal now: {legal}")
             await self._commit(live, [(live.seat_names[seat], g.format(parsed))])
-            await self._advance(live)
+            await self._advance_or_retry(live)
         return live
 
     async def _commit(self, live: Live, new: list[tuple[str, str]]) -> None:
@@ -268,6 +269,10 @@ class Tables:
             self.live.pop(live.row.id, None)  # another server moved first: reload next time
             raise TableError(409, f"{exc}; reload and try again") from exc
         except StoreError as exc:
+            if exc.maybe_stored:  # the commit's outcome is unknown: read the table again
+                self.live.pop(live.row.id, None)
+                raise TableError(503, f"{exc}; the action may or may not have been stored: "
+                                      "reload the table once the database is back") from exc
             raise TableError(503, f"{exc}; the action was not stored, try again") from exc
         for who, text in new:
             self._apply(live, who, text)
@@ -295,6 +300,34 @@ class Tables:
                 batch.append(("chance", g.format(outcome)))
                 g.apply(state, outcome, quiet=True)
             await self._commit(live, batch)
+
+    async def _advance_or_retry(self, live: Live) -> None:
+        """`_advance` after a step that is stored (the table's creation or a seat's action,
+        already acknowledged): if the database fails now, that step stands and AI seats and
+        chance are tried again in the background until the database is back."""
+        try:
+            await self._advance(live)
+        except TableError as exc:
+            if exc.status != 503:
+                raise
+            if live.row.id not in self._retrying:
+                task = asyncio.create_task(self._retry_advance(live))
+                self._retrying[live.row.id] = task
+                task.add_done_callback(lambda _t: self._retrying.pop(live.row.id, None))
+
+    async def _retry_advance(self, live: Live) -> None:
+        delay = 0.5
+        while True:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 10.0)
+            try:
+                async with live.lock:
+                    await self._catch_up(live)
+                    await self._advance(live)
+                return
+            except TableError as exc:
+                if exc.status != 503:
+                    return
 
     async def resume_all(self) -> None:
         """After a restart: tables whose AI or chance must act go on by themselves."""
