@@ -9,11 +9,16 @@ import shutil
 import subprocess
 import tempfile
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
+
+with warnings.catch_warnings():  # starlette's TestClient warns that it will move to httpx2
+    warnings.simplefilter("ignore")
+    import starlette.testclient  # noqa: F401
 
 from tests.server.helpers import Truth, free_port
 

@@ -342,7 +342,7 @@ def test_an_acknowledged_action_stands_when_the_ai_cannot_be_stored(tmp_path: Pa
 
     def flaky(self: Store, table_id: str, start: int, new: list[tuple[str, str]],
               over: bool) -> None:
-        if failing["on"] and any(who != "persia" for who, _a in new):
+        if failing["on"] and all(who != "persia" for who, _a in new):  # the AI's reply
             failing["refused"] += 1
             raise StoreError("the database is unavailable: (test) connection refused")
         append(self, table_id, start, new, over)
