@@ -13,6 +13,7 @@ import asyncio
 import json
 import random
 import sqlite3
+import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -32,6 +33,8 @@ from tests.server.helpers import (
     Seen,
     Server,
     check_messages,
+    entry_point,
+    free_port,
     options_for,
     running,
     seat_specs,
@@ -305,6 +308,16 @@ def test_database_stopped_and_started_under_a_running_server(own_postgres: OwnPo
                                                      "options": {"players": 2}})
                 assert_nothing_stored(r)
                 assert client.get("/api/health").status_code == 200
+                # WebSockets: a held table is shown from memory; another is refused (503).
+                with connect(f"{server.ws_url}/ws/tables/{tables[0]['id']}",
+                             open_timeout=TIMEOUT) as ws:
+                    m = json.loads(ws.recv(timeout=TIMEOUT))
+                    assert m["type"] == "update" and m["move"] == moves[tables[0]["id"]], m
+                with connect(f"{server.ws_url}/ws/tables/NotInMemory",
+                             open_timeout=TIMEOUT) as ws:
+                    m = json.loads(ws.recv(timeout=TIMEOUT))
+                    assert (m["type"], m["status"]) == ("error", 503), m
+                    assert "database is unavailable" in m["detail"], m
 
                 own_postgres.start()
                 # Nothing refused was stored: each table is where it was.
@@ -329,6 +342,12 @@ def test_database_stopped_and_started_under_a_running_server(own_postgres: OwnPo
     finally:
         server.stop()
     assert "Traceback" not in server.output(), server.output()
+    # A server started while the database is down says so and stops (no traceback).
+    own_postgres.stop("immediate")
+    r = subprocess.run([*entry_point(), "serve", "--port", str(free_port()), "--db", db],
+                       capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert r.returncode == 2, r.stderr
+    assert "error: cannot open the database" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_an_acknowledged_action_stands_when_the_ai_cannot_be_stored(tmp_path: Path,
