@@ -188,6 +188,8 @@ def test_sigkill_under_concurrent_load(backend: str, request: pytest.FixtureRequ
                 all_sent += sent
                 check_after_kill(db, tables, all_sent)
                 server.start()
+            # The kills came mid-stream: some actions were sent and never answered.
+            assert any(s.status is None for s in all_sent)
             # Restarted: each table serves what its record gives, and plays on.
             for t in tables:
                 settle(client, t)
@@ -390,6 +392,44 @@ def test_an_acknowledged_action_stands_when_the_ai_cannot_be_stored(tmp_path: Pa
             assert time.monotonic() < deadline, "the AI never played once the db was back"
             time.sleep(0.05)
         check_record(api.db, created, api.steps(table))
+
+
+def test_a_commit_of_unknown_outcome_is_told_and_read_again(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """The connection dies during the commit, after the database wrote the step: the seat
+    is told 503 saying the action may or may not have been stored (not that it was not),
+    and the server reads the table again, so it serves the stored step."""
+    append = Store.append
+    lost = {"on": False}
+
+    def dies_in_commit(self: Store, table_id: str, start: int, new: list[tuple[str, str]],
+                       over: bool) -> None:
+        append(self, table_id, start, new, over)
+        if lost["on"]:
+            lost["on"] = False
+            raise StoreError("the database is unavailable: (test) connection lost in commit",
+                             maybe_stored=True)
+
+    monkeypatch.setattr(Store, "append", dies_in_commit)
+    with contextmanager(serve_in_process)(f"sqlite:///{tmp_path / 'tables.db'}") as api:
+        created = api.create("thermopyles", {"players": 2}, seat_specs("hh"))
+        table = created["id"]
+        seat = api.view(table)["to_act"]
+        tok = tokens_of(created)[seat]
+        mine = api.view(table, tok)
+        action = mine["legal"][0]["action"]
+        lost["on"] = True
+        r = api.act(table, tok, mine["move"], action)
+        detail = assert_unavailable(r)
+        assert "may or may not have been stored" in detail, detail
+        steps = api.steps(table)
+        assert steps[mine["move"]] == [seat, action]
+        assert api.view(table)["move"] == len(steps)  # the server read the table again
+        again = api.act(table, tok, mine["move"], action)  # a retry: stale, changes nothing
+        assert again.status_code == 409, again.text
+        assert api.steps(table) == steps
+        check_record(api.db, created, steps)
 
 
 # -- 3. Redis gone and back under two server processes ---------------------------------------
