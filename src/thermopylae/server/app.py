@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -37,6 +38,8 @@ MAX_BODY = 16 * 1024  # bytes of an HTTP request body
 MAX_WS_MESSAGE = 4 * 1024  # characters of a WebSocket message from a client
 RATE = 10.0  # WebSocket messages per second a connection may send, on average
 BURST = 30.0  # ... and in a burst
+EVICT_EVERY = 10.0  # seconds between sweeps of the tables held in memory (Tables.evict)
+HTTP_RATE_ENV = "THERMOPYLAE_HTTP_RATE"  # POSTs a second per client address (unset: no limit)
 WEB = resources.files("thermopylae.server").joinpath("web")
 
 
@@ -102,6 +105,44 @@ class _TooLarge(Exception):
     pass
 
 
+class RateLimit:
+    """A token bucket per client address: `rate` requests a second on average, bursts of
+    `burst`. An address whose bucket is full is forgotten, so the memory stays bounded by
+    the addresses active in the last `burst / rate` seconds."""
+
+    def __init__(self, rate: float, burst: float | None = None) -> None:
+        self.rate = rate
+        self.burst = burst if burst is not None else max(1.0, 3 * rate)
+        self.buckets: dict[str, tuple[float, float]] = {}  # address -> (allowance, stamp)
+
+    def allow(self, key: str, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        allowance, stamp = self.buckets.get(key, (self.burst, now))
+        allowance = min(self.burst, allowance + (now - stamp) * self.rate)
+        if len(self.buckets) > 10_000:
+            self._forget(now)
+        if allowance < 1:
+            self.buckets[key] = (allowance, now)
+            return False
+        self.buckets[key] = (allowance - 1, now)
+        return True
+
+    def _forget(self, now: float) -> None:
+        for key, (allowance, stamp) in list(self.buckets.items()):
+            if allowance + (now - stamp) * self.rate >= self.burst:
+                del self.buckets[key]
+
+
+def _rate_from_env() -> float | None:
+    value = os.environ.get(HTTP_RATE_ENV, "").strip()
+    try:
+        rate = float(value) if value else 0.0
+    except ValueError:
+        log.warning("%s=%r is not a number; no HTTP rate limit", HTTP_RATE_ENV, value)
+        return None
+    return rate if rate > 0 else None
+
+
 async def _too_large(send: Send) -> None:
     body = json.dumps({"detail": f"request body over {MAX_BODY} bytes"}).encode()
     await send({"type": "http.response.start", "status": 413,
@@ -110,10 +151,14 @@ async def _too_large(send: Send) -> None:
 
 
 def create_app(db: str | None = None, redis: str | None = None, data_dir: Path | None = None,
-               origins: tuple[str, ...] = ()) -> FastAPI:
+               origins: tuple[str, ...] = (), http_rate: float | None = None,
+               http_burst: float | None = None) -> FastAPI:
     """The server. `db`: a SQLAlchemy URL (default: a SQLite file in `data_dir`);
     `redis`: share table updates with other processes; `origins`: extra origins whose
-    pages may open WebSockets (the server's own is always allowed)."""
+    pages may open WebSockets (the server's own is always allowed); `http_rate`: actions
+    and new tables a second allowed per client address over HTTP, in bursts of
+    `http_burst` (default three times the rate), answered 429 past it (default: the
+    THERMOPYLAE_HTTP_RATE environment variable; unset or 0, no limit)."""
     if db is None:
         if data_dir is None:
             from platformdirs import user_data_path
@@ -123,11 +168,20 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
     hub = Hub(redis)
     store = Store(db)  # raises StoreError now, naming a database it cannot open
     holder: dict[str, Any] = {}
+    rate = http_rate if http_rate is not None else _rate_from_env()
+    limiter = RateLimit(rate, http_burst) if rate else None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        tables = Tables(store, hub.publish, shared=redis is not None)
+        tables = Tables(store, hub.publish, shared=redis is not None,
+                        pinned=lambda table_id: table_id in hub.watchers)
         holder["tables"] = tables
+        app.state.tables = tables
+
+        async def sweep() -> None:  # tables nobody uses leave memory
+            while True:
+                await asyncio.sleep(EVICT_EVERY)
+                tables.evict()
 
         async def remote(table_id: str) -> None:
             live = await tables.refresh(table_id)
@@ -137,10 +191,12 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
         hub.on_remote = remote
         await hub.start()
         resume = asyncio.create_task(tables.resume_all())
+        sweeper = asyncio.create_task(sweep())
         yield
-        resume.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await resume
+        for task in (resume, sweeper):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         await hub.stop()
         store.dispose()
 
@@ -154,7 +210,19 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
 
     @app.exception_handler(TableError)
     async def _table_error(request: Request, exc: TableError) -> JSONResponse:
-        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+        headers = {"Retry-After": "1"} if exc.status == 429 else None
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status, headers=headers)
+
+    def limit(request: Request) -> None:
+        """429 for a client address past the HTTP rate (nothing is done then)."""
+        if limiter is None:
+            return
+        address = request.client.host if request.client else "unknown"
+        if not limiter.allow(address):
+            raise TableError(429, f"too many requests from {address}: at most "
+                                  f"{limiter.rate:g} actions and new tables a second "
+                                  f"(bursts of {limiter.burst:g}); wait a moment and try "
+                                  "again")
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -185,6 +253,7 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
 
     @app.post("/api/tables", status_code=201, summary="Create a table")
     async def create(body: TableIn, request: Request) -> dict[str, Any]:
+        limit(request)
         seats = None if body.seats is None else [s.model_dump(exclude_none=True)
                                                  for s in body.seats]
         live, tokens = await tables().create(body.game, body.options, seats)
@@ -209,7 +278,8 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
         return t.message(live, seat)
 
     @app.post("/api/tables/{table_id}/actions", summary="Play an action")
-    async def action(table_id: str, body: ActionIn) -> dict[str, Any]:
+    async def action(table_id: str, body: ActionIn, request: Request) -> dict[str, Any]:
+        limit(request)
         t = tables()
         live = await t.submit(table_id, body.token, body.move, body.action)
         return t.message(live, t.seat_of(live, body.token), since=body.move)
@@ -252,7 +322,9 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
                 while not watcher.queue.empty():
                     watcher.queue.get_nowait()
                 try:
-                    current = await t.get(table_id)
+                    # No catch-up here: a change was applied (here) or caught up with (from
+                    # another process, by `hub.on_remote`) before the wake-up.
+                    current = await t.get(table_id, catch_up=False)
                 except TableError:  # the database is unavailable: the next wake-up retries
                     continue
                 if current.move == last:

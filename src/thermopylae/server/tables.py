@@ -10,12 +10,17 @@ thread on a copy of the state, so a slow agent never blocks the event loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import hashlib
 import hmac
 import random
 import re
 import secrets
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +44,9 @@ def level_agent(game_id: str, level: Any) -> str | None:
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 LOG_KEPT = 400  # events kept in memory per table for screens (the record keeps all)
 LOG_SENT = 120  # log lines sent to a screen that connects or reloads
+MAX_LIVE = 2000  # tables kept in memory, least recently used dropped first (unless watched)
+IDLE_AFTER = 600.0  # seconds unused after which a table nobody watches leaves memory ...
+FINISHED_AFTER = 60.0  # ... or, once its game is over, after this many
 
 
 class TableError(Exception):
@@ -65,6 +73,7 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     agents: dict[int, Any] = field(default_factory=dict)
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    used: float = field(default_factory=time.monotonic)  # when it was last asked for
 
     @property
     def move(self) -> int:
@@ -79,16 +88,30 @@ Publish = Callable[[str, int], Awaitable[None]]
 
 
 class Tables:
-    """Every table this server process serves."""
+    """The tables this server process serves. `live` is a cache: a table nobody watches
+    (`pinned`) leaves memory once unused for `idle_after` seconds (`finished_after` once its
+    game is over) or when more than `max_live` are held (`evict`), and is rebuilt from its
+    stored steps when next asked for."""
 
     def __init__(self, store: Store, publish: Publish | None = None,
-                 shared: bool = False) -> None:
+                 shared: bool = False, pinned: Callable[[str], bool] | None = None,
+                 max_live: int = MAX_LIVE, idle_after: float = IDLE_AFTER,
+                 finished_after: float = FINISHED_AFTER) -> None:
         self.store = store
         self.shared = shared  # other processes may store steps of our tables
-        self.live: dict[str, Live] = {}
+        self.live: OrderedDict[str, Live] = OrderedDict()  # least recently used first
+        self.pinned = pinned  # tables that must stay in memory (watched by a socket)
+        self.max_live = max_live
+        self.idle_after = idle_after
+        self.finished_after = finished_after
         self.publish = publish
         self.chance_rng = random.SystemRandom()
         self._loading = asyncio.Lock()
+        # SQLite lets one writer in at a time and makes the others sleep and retry (its
+        # busy handler sleeps up to 100 ms at a time, which made the tail latency of
+        # actions seconds under load): this process's writes go through one thread.
+        sqlite = str(getattr(store, "url", "")).startswith("sqlite")
+        self._writer = ThreadPoolExecutor(1, "thermopylae-db-write") if sqlite else None
         self._retrying: dict[str, asyncio.Task[None]] = {}  # AI and chance, waiting for the db
 
     # -- creating and loading ---------------------------------------------------------
@@ -122,10 +145,11 @@ class Tables:
             tokens.append(token)
         table_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
         row = TableRow(table_id, game.id, game.components_digest, options, rows, now(), False)
-        await asyncio.to_thread(self._store_call, self.store.create, row)
+        await self._write(self._store_call, self.store.create, row)
         live = Live(row, game, options, game.new(options))
         self._make_agents(live)
         self.live[table_id] = live
+        self._evict_over_cap()
         async with live.lock:
             await self._advance_or_retry(live)
         return live, tokens
@@ -164,10 +188,22 @@ class Tables:
             raise TableError(404, f"no table {table_id!r}")
         live = self.live.get(table_id)
         if live is not None:
+            live.used = time.monotonic()
+            self.live.move_to_end(table_id)
             if self.shared and catch_up:
                 async with live.lock:
                     await self._catch_up(live)
             return live
+        live = await self._load(table_id)
+        if self._owes_a_move(live):  # e.g. a chance step the server died before drawing
+            async with live.lock:
+                if self._owes_a_move(live):
+                    with contextlib.suppress(TableError):  # the next request tries again
+                        await self._advance(live)
+        return live
+
+    async def _load(self, table_id: str) -> Live:
+        """The table from the database: its steps replayed."""
         async with self._loading:
             live = self.live.get(table_id)
             if live is not None:
@@ -183,7 +219,48 @@ class Tables:
             self._make_agents(live)
             await self._catch_up(live)
             self.live[table_id] = live
+            self._evict_over_cap()
             return live
+
+    def _owes_a_move(self, live: Live) -> bool:
+        """Chance or an AI seat must act: the server owes the table its next steps."""
+        to_act = live.game.to_act(live.state)
+        return to_act == CHANCE or (to_act is not None and to_act in live.agents)
+
+    # -- leaving memory -----------------------------------------------------------------
+
+    def _evictable(self, live: Live) -> bool:
+        tid = live.row.id
+        return not (live.lock.locked() or tid in self._retrying
+                    or (self.pinned is not None and self.pinned(tid)))
+
+    def evict(self, now: float | None = None) -> list[str]:
+        """Drop from memory the tables nobody watches that were unused for `idle_after`
+        seconds (`finished_after` once over), then the least recently used ones past
+        `max_live`; each is rebuilt from the database when next asked for. Returns their
+        ids."""
+        now = time.monotonic() if now is None else now
+        dropped = []
+        for tid, live in list(self.live.items()):
+            over = live.game.to_act(live.state) is None
+            if now - live.used >= (self.finished_after if over else self.idle_after) \
+                    and self._evictable(live):
+                del self.live[tid]
+                dropped.append(tid)
+        return dropped + self._evict_over_cap()
+
+    def _evict_over_cap(self) -> list[str]:
+        dropped: list[str] = []
+        excess = len(self.live) - self.max_live
+        if excess <= 0:
+            return dropped
+        for tid, live in list(self.live.items()):  # least recently used first
+            if len(dropped) >= excess:
+                break
+            if self._evictable(live):
+                del self.live[tid]
+                dropped.append(tid)
+        return dropped
 
     async def _catch_up(self, live: Live) -> bool:
         """Apply the steps other processes (or an earlier life of this one) stored."""
@@ -200,6 +277,13 @@ class Tables:
         live.log += [(n, e) for e in events]
         if len(live.log) > LOG_KEPT:
             del live.log[: len(live.log) - LOG_KEPT]
+
+    async def _write(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """A database write, in the writer thread (SQLite) or any worker thread."""
+        if self._writer is None:
+            return await asyncio.to_thread(fn, *args)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, functools.partial(fn, *args))
 
     def _store_call(self, fn: Callable[..., Any], *args: Any) -> Any:
         try:
@@ -232,7 +316,8 @@ class Tables:
         if not isinstance(action, str) or not action.strip():
             raise TableError(422, "action must be a non-empty string in the game's notation")
         async with live.lock:
-            await self._catch_up(live)
+            if self.shared:  # alone on its database, this process holds every step already
+                await self._catch_up(live)
             seat = self.seat_of(live, token)
             g = live.game
             to_act = g.to_act(live.state)
@@ -251,7 +336,10 @@ class Tables:
             if parsed not in g.legal(live.state):
                 legal = ", ".join(g.format(a) for a in list(g.legal(live.state))[:12])
                 raise TableError(400, f"illegal action {action!r}; legal now: {legal}")
-            await self._commit(live, [(live.seat_names[seat], g.format(parsed))])
+            # The action and the chance steps it leads to are stored in one transaction and
+            # told in one update (a commit and a push per action, not two).
+            await self._commit(live, self._then_chance(
+                live, [(live.seat_names[seat], g.format(parsed))]))
             await self._advance_or_retry(live)
         return live
 
@@ -264,7 +352,7 @@ class Tables:
         over = g.outcome(trial) is not None
         start = live.move
         try:
-            await asyncio.to_thread(self.store.append, live.row.id, start, new, over)
+            await self._write(self.store.append, live.row.id, start, new, over)
         except Conflict as exc:
             self.live.pop(live.row.id, None)  # another server moved first: reload next time
             raise TableError(409, f"{exc}; reload and try again") from exc
@@ -278,6 +366,19 @@ class Tables:
             self._apply(live, who, text)
         if self.publish is not None:
             await self.publish(live.row.id, live.move)
+
+    def _then_chance(self, live: Live, new: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """`new` followed by the chance steps that come after it, drawn now."""
+        g = live.game
+        state = g.copy(live.state)
+        for _who, text in new:
+            g.apply(state, g.parse(text), quiet=True)
+        batch = list(new)
+        while g.to_act(state) == CHANCE:
+            outcome = g.sample_chance(state, self.chance_rng)
+            batch.append(("chance", g.format(outcome)))
+            g.apply(state, outcome, quiet=True)
+        return batch
 
     async def _advance(self, live: Live) -> None:
         """Draw chance and let AI seats play until a human must act or the game ends."""
@@ -330,10 +431,16 @@ class Tables:
                     return
 
     async def resume_all(self) -> None:
-        """After a restart: tables whose AI or chance must act go on by themselves."""
+        """After a restart: tables with AI seats are loaded, and those whose AI or chance
+        must act go on by themselves. Tables of human seats only are left in the database
+        until asked for (a chance step owed is drawn then, by `get`): start-up does not
+        replay every unfinished game."""
         ids = await asyncio.to_thread(self._store_call, self.store.unfinished)
         for table_id in ids:
             try:
+                row = await asyncio.to_thread(self._store_call, self.store.table, table_id)
+                if row is None or not any(s["kind"] == "ai" for s in row.seats):
+                    continue
                 live = await self.get(table_id)
                 async with live.lock:
                     await self._advance(live)

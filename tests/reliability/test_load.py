@@ -1,0 +1,40 @@
+"""The load bench (bench/load.py, issue 8) in its short version: a real server on SQLite,
+3 tables for 3 seconds, played over HTTP and WebSockets. Checks the report, not speed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+LOAD = Path(__file__).parents[2] / "bench" / "load.py"
+
+
+@pytest.mark.parametrize("clients", [1, 2])
+def test_load_bench_short_run_on_sqlite(clients: int) -> None:
+    run = subprocess.run(
+        [sys.executable, str(LOAD), "--tables", "3", "--seconds", "3", "--think", "0.05",
+         "--warmup", "0.5", "--clients", str(clients), "--seed", "1", "--json", "--quiet"],
+        capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL)
+    assert run.returncode == 0, run.stderr[-3000:]
+    report = json.loads(run.stdout)
+    assert report["seated"] == 3 and report["db"] == "sqlite"
+    assert report["clients"] == clients
+    assert report["actions"] > 0
+    assert report["error_count"] == 0, report["errors"]
+    assert report["server_tracebacks"] == 0
+    push = report["push_latency_ms"]
+    assert push["count"] > 0
+    assert push["p50"] <= push["p95"] <= push["p99"] <= push["max"]
+    assert report["server_rss_mib"]["peak"] > 0
+
+
+def test_load_bench_help() -> None:
+    run = subprocess.run([sys.executable, str(LOAD), "--help"], capture_output=True,
+                         text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert run.returncode == 0
+    for option in ("--tables", "--seconds", "--db", "--processes", "--redis", "--json"):
+        assert option in run.stdout
