@@ -458,6 +458,11 @@ def serve(
         "--data-dir", help="Folder of the default SQLite file.")] = None,
     allow_origin: Annotated[list[str] | None, typer.Option(
         help="Another origin whose pages may open WebSockets (repeatable).")] = None,
+    http_rate: Annotated[float | None, typer.Option(
+        min=0.0, help="New tables and actions a second allowed per client address over "
+                      "HTTP (bursts of three times that, at least one), 429 past it; 0: no limit "
+                      "(default: the THERMOPYLAE_HTTP_RATE environment variable, else "
+                      "no limit).")] = None,
 ) -> None:
     """Run the game server: the lobby at http://HOST:PORT/, the API under /api (docs at
     /docs). Every accepted action is stored before anyone is told of it."""
@@ -468,7 +473,7 @@ def serve(
 
     try:
         web = create_app(db=db, redis=redis, data_dir=data_dir,
-                         origins=tuple(allow_origin or ()))
+                         origins=tuple(allow_origin or ()), http_rate=http_rate)
     except StoreError as exc:
         raise _fail(str(exc)) from exc
     where = db or f"the SQLite file in {data_dir or 'your data folder'}"

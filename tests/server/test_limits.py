@@ -12,6 +12,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import websockets
 from starlette.testclient import WebSocketTestSession
@@ -347,3 +348,18 @@ def test_a_binary_message_is_refused(live: Server) -> None:
         assert answer["type"] == "error" and answer["status"] in (400, 415)
         ws.send(json.dumps({"type": "ping"}))
         assert json.loads(ws.recv(timeout=10)) == {"type": "pong"}
+
+
+def test_serve_http_rate_option_limits_each_address(tmp_path: Path) -> None:
+    """`thermopylae serve --http-rate 0.01`: one POST (a burst is at least one), then 429
+    naming the limit, and the refused table is not created."""
+    server = Server(["--data-dir", str(tmp_path), "--http-rate", "0.01"], tmp_path / "log")
+    with running(server):
+        answers = [httpx.post(f"{server.url}/api/tables", json={"game": "thermopyles"},
+                              timeout=30) for _ in range(3)]
+        assert [r.status_code for r in answers] == [201, 429, 429]
+        assert "too many requests" in answers[1].json()["detail"]
+        assert "Retry-After" in answers[1].headers
+        # Reads are not limited; the table of the first POST exists.
+        table = answers[0].json()["id"]
+        assert httpx.get(f"{server.url}/api/tables/{table}", timeout=30).status_code == 200
