@@ -459,3 +459,22 @@ def test_a_table_id_with_a_nul_byte_is_no_table(api: Api, request: pytest.Fixtur
                               json={"token": token, "move": 0, "action": "retreat"})):
         assert r.status_code == 404, r.text
         assert r.json()["detail"] == "no table 'a\\x00b'"
+
+
+def test_hard_level_is_the_strongest_measured_agent_per_game_and_player_count() -> None:
+    """docs/ai.md: ISMCTS where it beat the heuristic (Thermopyles; the informed search in
+    Earth & Water and two-player 300), the heuristic where it was not measured to."""
+    from thermopylae.ai.base import make_agent
+    from thermopylae.engine import registry
+    from thermopylae.server.tables import INFORMED, level_agent
+
+    assert level_agent("thermopyles", "hard", 1) == "ismcts:iterations=2000"
+    assert level_agent("earth-and-water", "hard", 2) == INFORMED
+    assert level_agent("hot-gates", "hard", 2) == INFORMED
+    assert level_agent("hot-gates", "hard", 3) == "heuristic"
+    assert level_agent("hot-gates", "hard", 4) == "heuristic"
+    assert level_agent("hot-gates", "normal", 2) == "heuristic"
+    for game_id, players in (("earth-and-water", 2), ("hot-gates", 2), ("thermopyles", 4)):
+        spec = level_agent(game_id, "hard", players)
+        assert spec is not None
+        make_agent(spec, registry.get(game_id))  # a valid agent for that game

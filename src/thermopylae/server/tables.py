@@ -33,13 +33,19 @@ from thermopylae.server.store import Conflict, Store, StoreError, TableRow, now
 
 LEVELS = {"easy": "random", "normal": "heuristic", "hard": "heuristic"}
 """AI levels offered in the lobby, as agent specs. `hard` is the strongest agent measured
-for the game (docs/ai.md): ISMCTS where it beats the heuristic, the heuristic elsewhere."""
-HARD = {"thermopyles": "ismcts:iterations=2000"}
+for the game and player count (docs/ai.md): ISMCTS where it beats the heuristic, the
+heuristic elsewhere."""
+INFORMED = "ismcts:iterations=60,playout=heuristic,depth=40,prior=1"
+HARD: dict[tuple[str, int | None], str] = {
+    ("thermopyles", None): "ismcts:iterations=2000",
+    ("earth-and-water", None): INFORMED,
+    ("hot-gates", 2): INFORMED,  # 3 and 4 players: no position estimate, the heuristic
+}
 
 
-def level_agent(game_id: str, level: Any) -> str | None:
+def level_agent(game_id: str, level: Any, players: int | None = None) -> str | None:
     if level == "hard":
-        return HARD.get(game_id, LEVELS["hard"])
+        return HARD.get((game_id, players), HARD.get((game_id, None), LEVELS["hard"]))
     return LEVELS.get(level) if isinstance(level, str) else None
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 LOG_KEPT = 400  # events kept in memory per table for screens (the record keeps all)
@@ -140,7 +146,7 @@ class Tables:
         rows: list[dict[str, Any]] = []
         tokens: list[str | None] = []
         for name, spec in zip(names, seats, strict=True):
-            seat_row, token = self._seat(game, name, spec)
+            seat_row, token = self._seat(game, name, spec, len(names))
             rows.append(seat_row)
             tokens.append(token)
         table_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
@@ -154,7 +160,8 @@ class Tables:
             await self._advance_or_retry(live)
         return live, tokens
 
-    def _seat(self, game: Any, name: str, spec: Any) -> tuple[dict[str, Any], str | None]:
+    def _seat(self, game: Any, name: str, spec: Any, players: int
+              ) -> tuple[dict[str, Any], str | None]:
         if not isinstance(spec, dict) or spec.get("kind") not in ("human", "ai"):
             raise TableError(422, f"seat {name}: {{\"kind\": \"human\"}} or "
                                   "{\"kind\": \"ai\", \"level\": \"normal\"}")
@@ -162,7 +169,7 @@ class Tables:
             token = secrets.token_urlsafe(18)
             return {"seat": name, "kind": "human", "agent": None,
                     "token_hash": token_hash(token)}, token
-        agent = spec.get("agent") or level_agent(game.id, spec.get("level", "normal"))
+        agent = spec.get("agent") or level_agent(game.id, spec.get("level", "normal"), players)
         if not isinstance(agent, str) or (agent.split(":")[0] not in agent_names(game)):
             asked = spec.get("agent") or spec.get("level")
             raise TableError(422, f"seat {name}: unknown AI {asked!r}"
