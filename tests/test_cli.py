@@ -419,6 +419,19 @@ def test_bench_runs() -> None:
     assert "random" in r.stdout and "heuristic" in r.stdout and "games/s" in r.stdout
 
 
+def test_bench_times_the_search_it_is_given_and_refuses_a_budget() -> None:
+    r = run("bench", "earth-and-water", "--seconds", "0.3", "--agents", "random",
+            "--search", "ismcts:depth=5")
+    assert r.returncode == 0, r.stderr
+    assert "ismcts:depth=5 iterations per CPU second" in flat(r.stdout)
+    r = run("bench", "earth-and-water", "--seconds", "0.3", "--agents", "random",
+            "--search", "ismcts:iterations=9")
+    assert r.returncode != 0 and "without a budget" in flat(r.stderr)
+    r = run("bench", "earth-and-water", "--seconds", "0.3", "--agents", "random",
+            "--search", "ismcts:depth=-2")
+    assert r.returncode != 0 and "depth must be" in flat(r.stderr)
+
+
 # -- 300: Earth & Water ---------------------------------------------------------------------
 
 EW_CARDS = [

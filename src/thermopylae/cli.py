@@ -411,6 +411,9 @@ def bench(
     = "random,heuristic",
     ismcts: Annotated[bool, typer.Option(help="Also time ISMCTS iterations per second.")]
     = True,
+    search: Annotated[str, typer.Option(
+        help="The ISMCTS to time, a spec without a budget, e.g. ismcts:depth=20 or "
+             "ismcts:playout=heuristic,depth=40,prior=1.")] = "ismcts",
 ) -> None:
     """Games per second on one core, played through the full game protocol, and ISMCTS
     iterations per second."""
@@ -431,8 +434,11 @@ def bench(
     if ismcts:
         from thermopylae.sim.bench import ismcts_rate
 
-        rates = ismcts_rate(game, options, seconds)
-        out.print("ISMCTS iterations/s (random playouts) at the start, middle and end of a "
+        try:
+            rates = ismcts_rate(game, options, seconds, spec=search)
+        except ThermopylaeError as exc:
+            raise _fail(str(exc)) from exc
+        out.print(f"{search} iterations per CPU second at the start, middle and end of a "
                   "random game: " + ", ".join(f"{r:,.0f}" for r in rates))
 
 

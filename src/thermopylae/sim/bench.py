@@ -42,14 +42,22 @@ def bench(game: Any, agent: str, options: dict[str, Any], seconds: float = 3.0,
 
 
 def ismcts_rate(game: Any, options: dict[str, Any], seconds: float = 3.0, positions: int = 3,
-                seed: int = 0) -> list[float]:
-    """ISMCTS iterations per second at `positions` decision points spread over a random
-    game, from the first decisions to the last (`seconds` in all): early positions have
-    the longest playouts, so the slowest rates."""
+                seed: int = 0, spec: str = "ismcts") -> list[float]:
+    """ISMCTS iterations per second of CPU time at `positions` decision points spread over
+    a random game, from the first decisions to the last (`seconds` in all): early
+    positions have the longest playouts, so the slowest rates. `spec` is an `ismcts` agent
+    spec without a budget (e.g. `ismcts:depth=20`)."""
     import random
 
+    from thermopylae.ai.base import parse_spec
     from thermopylae.ai.ismcts import ISMCTS
+    from thermopylae.engine.errors import ThermopylaeError
     from thermopylae.engine.protocol import CHANCE
+
+    name, params = parse_spec(spec)
+    if name != "ismcts" or {"iterations", "seconds"} & set(params):
+        raise ThermopylaeError(f"{spec!r}: give an ismcts spec without a budget "
+                               "(e.g. ismcts:depth=20)")
 
     options = game.options(options)
     rng = random.Random(seed)
@@ -68,8 +76,11 @@ def ismcts_rate(game: Any, options: dict[str, Any], seconds: float = 3.0, positi
     chosen = [found[i * len(found) // positions] for i in range(min(positions, len(found)))]
     rates = []
     for state in chosen:
-        agent = ISMCTS(seconds=seconds / len(chosen))
-        started = time.perf_counter()
+        try:
+            agent = ISMCTS(seconds=seconds / len(chosen), **params)
+        except ValueError as exc:
+            raise ThermopylaeError(f"{spec!r}: {exc}") from exc
+        started = time.process_time()
         agent.act(game, state, rng)
-        rates.append(agent.last_iterations / (time.perf_counter() - started))
+        rates.append(agent.last_iterations / max(1e-9, time.process_time() - started))
     return rates
