@@ -15,11 +15,12 @@ import random
 import sqlite3
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -44,6 +45,8 @@ from tests.server.helpers import (
 from thermopylae.engine import registry
 from thermopylae.engine.record import Record, replay
 from thermopylae.server.store import Store, StoreError
+
+T = TypeVar("T")
 
 TIMEOUT = 30.0  # seconds for any one request: a fault must never make the server hang
 
@@ -162,6 +165,14 @@ def settle(client: httpx.Client, created: dict[str, Any], timeout: float = 60) -
         time.sleep(0.05)
 
 
+def run_in_own_loop(coro: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run` in a thread of its own: in the whole suite, a browser test may leave
+    Playwright's event loop running in this worker's main thread, where asyncio.run is
+    refused."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_sigkill_under_concurrent_load(backend: str, request: pytest.FixtureRequest,
                                        tmp_path: Path) -> None:
@@ -181,7 +192,7 @@ def test_sigkill_under_concurrent_load(backend: str, request: pytest.FixtureRequ
             tables = [api.create(g, options_for(g, len(k)), seat_specs(k)) for g, k in LOAD]
             all_sent: list[Sent] = []
             for round_ in range(2):
-                sent, errors = asyncio.run(load_then_kill(
+                sent, errors = run_in_own_loop(load_then_kill(
                     server, tables, rng.randrange(30, 60), seed=round_))
                 assert not errors, errors  # before the kill: only 200 and 409 answers
                 assert sum(s.status == 200 for s in sent) > 0
