@@ -94,3 +94,20 @@ def test_render_ansi() -> None:
     env.reset(seed=1)
     text = env.render()
     assert isinstance(text, str) and text
+
+
+@pytest.mark.parametrize("case", CASES[:1] + CASES[4:5] + CASES[6:7], ids=case_id)
+def test_action_masks_method_is_the_info_mask(case: tuple[str, dict[str, Any]]) -> None:
+    """MaskablePPO's `action_masks()`: the same legal actions as `info["action_mask"]`,
+    as booleans, after reset and after every step."""
+    game_id, kwargs = case
+    env = make(game_id, **kwargs)
+    _, info = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        masks = env.action_masks()
+        assert masks.dtype == np.bool_
+        assert np.array_equal(masks, np.asarray(info["action_mask"], dtype=bool))
+        _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(masks))))
+        if done:
+            break

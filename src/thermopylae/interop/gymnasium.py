@@ -95,6 +95,11 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
             return self._obs(), reward, True, False, info
         return self._obs(), 0.0, False, False, self._info()
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as booleans (what sb3-contrib's MaskablePPO asks an
+        environment for; the same as `info["action_mask"]`)."""
+        return np.asarray(action_mask(self.game, self.state_, self.seat), dtype=bool)
+
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
