@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from thermopylae.engine import registry
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.games.thermopyles import game as thermopyles_game
 from thermopylae.games.thermopyles.rules import Thermopyles
@@ -94,3 +95,23 @@ def random_game(game: Any, options: dict[str, Any], seed: int,
             check(s)
         assert len(steps) < 2000, "game too long"
     return s, steps
+
+
+def decision_positions(game_id: str, options: dict[str, Any], seed: int,
+                       every: int = 5) -> list[Any]:
+    """Copies of every `every`-th decision position of one random game (any game)."""
+    g = registry.get(game_id)
+    rng = random.Random(seed)
+    s = g.new(g.options(options))
+    out = []
+    steps = 0
+    while (who := g.to_act(s)) is not None:
+        if who == CHANCE:
+            g.apply(s, g.sample_chance(s, rng), quiet=True)
+            continue
+        steps += 1
+        if steps % every == 0:
+            out.append(g.copy(s))
+        legal = g.legal(s)
+        g.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
+    return out

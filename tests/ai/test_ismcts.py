@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import decision_positions
 from thermopylae.ai.base import make_agent
 from thermopylae.ai.ismcts import ISMCTS
 from thermopylae.engine import registry
@@ -15,25 +16,6 @@ from thermopylae.engine.protocol import CHANCE
 
 CASES = [("thermopyles", {"players": 2}), ("thermopyles", {"players": 3}),
          ("earth-and-water", {}), ("hot-gates", {"players": 2}), ("hot-gates", {"players": 4})]
-
-
-def positions(game_id: str, options: dict[str, Any], seed: int, every: int = 7) -> list[Any]:
-    """Decision positions of one random game."""
-    g = registry.get(game_id)
-    rng = random.Random(seed)
-    s = g.new(g.options(options))
-    out = []
-    steps = 0
-    while (who := g.to_act(s)) is not None:
-        if who == CHANCE:
-            g.apply(s, g.sample_chance(s, rng), quiet=True)
-            continue
-        steps += 1
-        if steps % every == 0:
-            out.append(g.copy(s))
-        legal = g.legal(s)
-        g.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
-    return out
 
 
 def hidden_twin(g: Any, s: Any, seat: int) -> Any | None:
@@ -70,7 +52,7 @@ def hidden_twin(g: Any, s: Any, seat: int) -> Any | None:
 @pytest.mark.parametrize(("game_id", "options"), CASES)
 def test_determinize_keeps_the_seat_view(game_id: str, options: dict[str, Any]) -> None:
     g = registry.get(game_id)
-    for s in positions(game_id, options, 1):
+    for s in decision_positions(game_id, options, 1, every=7):
         seat = g.to_act(s)
         d = g.determinize(s, seat, random.Random(5))
         assert g.view(d, seat) == g.view(s, seat)
@@ -82,7 +64,7 @@ def test_determinize_keeps_the_seat_view(game_id: str, options: dict[str, Any]) 
 def test_determinize_depends_only_on_the_view(game_id: str, options: dict[str, Any]) -> None:
     g = registry.get(game_id)
     twins = 0
-    for s in positions(game_id, options, 2, every=3):
+    for s in decision_positions(game_id, options, 2, every=3):
         seat = g.to_act(s)
         t = hidden_twin(g, s, seat)
         if t is None:
@@ -101,7 +83,7 @@ def test_ismcts_decision_does_not_depend_on_hidden_cards(game_id: str,
     """Issue 6: two states with the same view and different hidden cards, seed fixed."""
     g = registry.get(game_id)
     checked = 0
-    for s in positions(game_id, options, 3, every=5):
+    for s in decision_positions(game_id, options, 3, every=5):
         seat = g.to_act(s)
         t = hidden_twin(g, s, seat)
         if t is None or len(g.legal(s)) < 2:
@@ -130,7 +112,7 @@ def test_ismcts_plays_legal_actions_to_the_end() -> None:
 
 def test_ismcts_time_budget_and_bad_parameters() -> None:
     g = registry.get("thermopyles")
-    s = next(p for p in positions("thermopyles", {"players": 1}, 4, every=1)
+    s = next(p for p in decision_positions("thermopyles", {"players": 1}, 4, every=1)
              if len(g.legal(p)) > 1)
     agent = ISMCTS(seconds=0.05)
     agent.act(g, s, random.Random(1))
@@ -151,7 +133,7 @@ def test_evaluate_reads_only_the_public_position(game_id: str, options: dict[str
     that differ only in a hidden card, and it is a chance of winning per seat."""
     g = registry.get(game_id)
     twins = 0
-    for s in positions(game_id, options, 6, every=3):
+    for s in decision_positions(game_id, options, 6, every=3):
         est = g.evaluate(s)
         assert len(est) == 2 and all(0.0 <= p <= 1.0 for p in est)
         assert sum(est) == pytest.approx(1.0)
@@ -165,7 +147,7 @@ def test_evaluate_reads_only_the_public_position(game_id: str, options: dict[str
 
 def test_evaluate_has_no_model_for_three_or_four_players() -> None:
     g = registry.get("hot-gates")
-    s = positions("hot-gates", {"players": 3}, 1)[0]
+    s = decision_positions("hot-gates", {"players": 3}, 1, every=7)[0]
     assert g.evaluate(s) is None
     # The cut-off search then plays to the end, and still decides.
     assert ISMCTS(iterations=5, depth=0).act(g, s, random.Random(1)) in g.legal(s)
@@ -188,14 +170,15 @@ class _Counting:
 
 def test_depth_cuts_the_playout_and_asks_the_game_for_an_estimate() -> None:
     g = _Counting(registry.get("earth-and-water"))
-    s = next(p for p in positions("earth-and-water", {}, 2) if len(g.legal(p)) > 1)
+    s = next(p for p in decision_positions("earth-and-water", {}, 2, every=7)
+             if len(g.legal(p)) > 1)
     ISMCTS(iterations=10).act(g, s, random.Random(1))
     assert g.calls == 0  # no depth: every playout ends the game
     ISMCTS(iterations=10, depth=2).act(g, s, random.Random(1))
     assert g.calls == 10
     # A game with no `evaluate` (Thermopyles) is played to the end whatever the depth.
     t = registry.get("thermopyles")
-    p = next(q for q in positions("thermopyles", {"players": 1}, 4, every=1)
+    p = next(q for q in decision_positions("thermopyles", {"players": 1}, 4, every=1)
              if len(t.legal(q)) > 1)
     assert ISMCTS(iterations=10, depth=0).act(t, p, random.Random(1)) in t.legal(p)
 
@@ -207,7 +190,7 @@ def test_prior_tries_the_heuristic_move_first(game_id: str, options: dict[str, A
     g = registry.get(game_id)
     heuristic = g.agents()["heuristic"]()
     checked = 0
-    for s in positions(game_id, options, 8, every=4):
+    for s in decision_positions(game_id, options, 8, every=4):
         if len(g.legal(s)) < 2:
             continue
         expected = heuristic.act(g, s, random.Random(0))

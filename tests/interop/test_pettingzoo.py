@@ -13,7 +13,8 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test
 
 from tests.ai.test_ismcts import hidden_twin
-from tests.interop.conftest import ALL_CASES, case_id, decision_positions
+from tests.helpers import decision_positions
+from tests.interop.conftest import ALL_CASES, case_id
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction
 from thermopylae.interop import observe
