@@ -7,8 +7,9 @@ import json
 import secrets
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -51,9 +52,26 @@ OutOpt = Annotated[Path | None, typer.Option(
     "length and the digest of the game's record, to re-check or replay it.")]
 
 
+R = TypeVar("R")
+
+
 def _fail(message: str, code: int = 2) -> typer.Exit:
     err.print(f"error: {message}", markup=False, soft_wrap=True)
     return typer.Exit(code)
+
+
+def _with_progress(label: str, total: int, wanted: bool,
+                   work: Callable[[Callable[[int], None]], R]) -> R:
+    """`work(advance)` under a progress bar on stderr (when `wanted` and stderr is a
+    terminal); its errors end the command with their message."""
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=err,
+                  disable=not (wanted and sys.stderr.isatty())) as bar:
+        task = bar.add_task(label, total=total)
+        try:
+            return work(lambda n: bar.advance(task, n))
+        except ThermopylaeError as exc:
+            raise _fail(str(exc)) from exc
 
 
 def _game(game_id: str, components: Path | None) -> Any:
@@ -231,16 +249,10 @@ def simulate(
             make_agent(spec, game)
     except ThermopylaeError as exc:
         raise _fail(str(exc)) from exc
-    show = not as_json and sys.stderr.isatty()
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(), console=err,
-                  disable=not show) as bar:
-        task = bar.add_task(f"{game_id} / {agent}", total=games)
-        try:
-            summary = run(game_id, agent, games, options, seed, workers, components,
-                          lambda n: bar.advance(task, n), backend, address, out_file)
-        except ThermopylaeError as exc:
-            raise _fail(str(exc)) from exc
+    summary = _with_progress(
+        f"{game_id} / {agent}", games, not as_json,
+        lambda advance: run(game_id, agent, games, options, seed, workers, components,
+                            advance, backend, address, out_file))
     if as_json:
         print(json.dumps(summary.to_json()))
         return
@@ -335,16 +347,10 @@ def tournament(
         raise _fail(str(exc)) from exc
     cooperative = bool(getattr(game, "cooperative", False))
     total = len(pairings(game.seats(options), specs, cooperative, seed)) * games
-    show = not as_json and sys.stderr.isatty()
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(), console=err,
-                  disable=not show) as bar:
-        task = bar.add_task(f"{game_id} tournament", total=total)
-        try:
-            result = run(game_id, specs, games, options, seed, workers, components,
-                         lambda n: bar.advance(task, n), backend, address, out_file)
-        except ThermopylaeError as exc:
-            raise _fail(str(exc)) from exc
+    result = _with_progress(
+        f"{game_id} tournament", total, not as_json,
+        lambda advance: run(game_id, specs, games, options, seed, workers, components,
+                            advance, backend, address, out_file))
     page = None
     if report is not None:
         command = shlex.join(["thermopylae", *sys.argv[1:]])
