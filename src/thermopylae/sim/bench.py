@@ -49,7 +49,7 @@ def ismcts_rate(game: Any, options: dict[str, Any], seconds: float = 3.0, positi
     spec without a budget (e.g. `ismcts:depth=20`)."""
     import random
 
-    from thermopylae.ai.base import parse_spec
+    from thermopylae.ai.base import make_agent, parse_spec
     from thermopylae.ai.ismcts import ISMCTS
     from thermopylae.engine.errors import ThermopylaeError
     from thermopylae.engine.protocol import CHANCE
@@ -58,6 +58,8 @@ def ismcts_rate(game: Any, options: dict[str, Any], seconds: float = 3.0, positi
     if name != "ismcts" or {"iterations", "seconds"} & set(params):
         raise ThermopylaeError(f"{spec!r}: give an ismcts spec without a budget "
                                "(e.g. ismcts:depth=20)")
+    agent = make_agent(spec, game)  # its parameters checked, named in any error
+    assert isinstance(agent, ISMCTS)
 
     options = game.options(options)
     rng = random.Random(seed)
@@ -76,10 +78,7 @@ def ismcts_rate(game: Any, options: dict[str, Any], seconds: float = 3.0, positi
     chosen = [found[i * len(found) // positions] for i in range(min(positions, len(found)))]
     rates = []
     for state in chosen:
-        try:
-            agent = ISMCTS(seconds=seconds / len(chosen), **params)
-        except ValueError as exc:
-            raise ThermopylaeError(f"{spec!r}: {exc}") from exc
+        agent.seconds = seconds / len(chosen)
         started = time.process_time()
         agent.act(game, state, rng)
         rates.append(agent.last_iterations / max(1e-9, time.process_time() - started))
