@@ -1,4 +1,5 @@
-"""A sensible player for any seat of 300: The Board Game, reading only its own view.
+"""A sensible player for any seat of 300: The Board Game, reading only its own view (a
+`view.Glance`: the part of the view it needs, built without the JSON).
 
 * Casualties: a small exhaustive search picks the order that loses least (a unit whose
   Defense exceeds the remaining Damage is wounded and absorbs all of it, so a sturdy unit
@@ -15,11 +16,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from thermopylae.games.hot_gates.actions import DONE, PASS, Act
 from thermopylae.games.hot_gates.board import Tables
-from thermopylae.games.hot_gates.components import DILIOS, LEADERS, LEONIDAS, TYPE_IDS
+from thermopylae.games.hot_gates.components import DILIOS, LEADERS, LEONIDAS
+from thermopylae.games.hot_gates.state import SPACES, space_name
+from thermopylae.games.hot_gates.view import Glance, glance
 
 ROW = 6
 # Weights, tuned with `thermopylae simulate hot-gates --agent heuristic`.
@@ -29,8 +33,7 @@ LEADER_ROUND = 1  # Persian Leaders come on from this round
 ADVANCE_MIN = 2  # Spartans advance into a Coastal Plain space worth at least this bonus
 
 
-def _code(u: dict[str, Any]) -> int:
-    return TYPE_IDS.index(u["unit"]) * 2 + int(u["wounded"])
+SPACE = {space_name(i): i for i in range(2 * SPACES)}  # "A1" -> 0 ...
 
 
 class Heuristic:
@@ -46,10 +49,9 @@ class Heuristic:
         legal = list(game.legal(state))
         if len(legal) == 1:
             return legal[0]
-        seat = game.to_act(state)
-        v = game.view(state, seat)
+        v = glance(game, state, game.to_act(state))
         me = _Me(game, v, self.advance, self.leaders)
-        phase = v["phase"]
+        phase = v.phase
         if phase.endswith(" cards"):
             return me.card(legal)
         if phase == "casualty":
@@ -68,18 +70,18 @@ class Heuristic:
 class _Me:
     """One decision's reading of the view."""
 
-    def __init__(self, game: Any, v: dict[str, Any], advance: float, leaders: int) -> None:
+    def __init__(self, game: Any, v: Glance, advance: float, leaders: int) -> None:
         self.g = game
         self.advance = advance
         self.leaders = leaders
         self.t: Tables = game.t
         self.v = v
-        self.persian = v["side"] == "persian"
-        self.board = [[_code(u) for u in sp["units"]] for sp in v["board"]]
-        self.sides = [sp["side"] for sp in v["board"]]
-        self.bonus = [sp["bonus"] for sp in v["board"]]
-        self.players = v["players"]
-        self.hand = next(h["cards"] for h in v["hands"] if h["cards"] is not None)
+        self.persian = v.persian
+        self.board = v.board
+        self.sides = v.sides
+        self.bonus = v.bonus
+        self.players = v.players
+        self.hand = v.hand
 
     # -- geometry -------------------------------------------------------------------------
 
@@ -94,15 +96,14 @@ class _Me:
     # -- casualties -----------------------------------------------------------------------
 
     def casualty(self, legal: list[Act]) -> Act:
-        bt = self.v["battle"]
+        bt = self.v.battle
+        assert bt is not None
         left = bt["damage_left"]["persian" if self.persian else "spartan"]
         space = bt["persian_space" if self.persian else "spartan_space"]
-        sp = next(i for i, s in enumerate(self.v["board"]) if s["space"] == space)
-        _, first = _search(self.t, self.persian, self.players, tuple(sorted(self.board[sp])),
-                           left)
+        _, first = _search(self.t, self.persian, self.players, self.board[SPACE[space]], left)
         return next(a for a in legal if a.a == first)
 
-    def damage_cost(self, pieces: list[int], damage: int, persian: bool) -> float:
+    def damage_cost(self, pieces: Sequence[int], damage: int, persian: bool) -> float:
         """What `damage` costs the owner of `pieces` (Persian or not) after its best
         casualty choices."""
         if damage <= 0 or not pieces:
@@ -113,32 +114,31 @@ class _Me:
 
     def card(self, legal: list[Act]) -> Act:
         plays = [a for a in legal if a.verb == "play"]
-        window = self.v["window"]
-        mine = self.v["seat"]
-        played_by_me = sum(1 for p in window["played"] if p["seat"] == mine
-                           and not p["cancelled"])
+        mine = self.v.seat
+        played_by_me = sum(1 for seat, _, cancelled in self.v.played
+                           if seat == mine and not cancelled)
         best, best_score = PASS, 0.0
         for a in plays:
             c = self.g.cards[a.a]
-            score = self.card_score(c, window, played_by_me)
+            score = self.card_score(c, played_by_me)
             if score > best_score:
                 best, best_score = a, score
         return best
 
-    def card_score(self, c: Any, window: dict[str, Any], played_by_me: int) -> float:
+    def card_score(self, c: Any, played_by_me: int) -> float:
         e, n = c.effect, c.amount
         many = len(self.hand) >= 4
         if e in ("draw", "delay", "hasten"):
             return 5.0
         if e == "cancel":
-            opp = [p for p in window["played"] if not p["cancelled"]
-                   and (p["seat"].startswith("persia") != self.persian)]
-            if opp and opp[-1]["card"]["effect"] not in ("draw", "march"):
+            opp = [effect for seat, effect, cancelled in self.v.played if not cancelled
+                   and (seat.startswith("persia") != self.persian)]
+            if opp and opp[-1] not in ("draw", "march"):
                 return 4.0
             return 0.0
         if e == "march":
             return 0.5 if many else 0.0
-        bt = self.v["battle"]
+        bt = self.v.battle
         if bt is None:
             return 0.0
         me_key, foe_key = ("persian", "spartan") if self.persian else ("spartan", "persian")
@@ -178,11 +178,11 @@ class _Me:
 
     def important(self, bt: dict[str, Any]) -> bool:
         """A battle worth a card: the Spartans at the narrow entrance or in a late round."""
-        late = self.v["round"] >= self.v["goat_path"]["length"] - 2
+        late = self.v.round >= self.v.path - 2
         return late or len(self.hand) >= 3
 
     def space(self, name: str) -> int:
-        return next(i for i, s in enumerate(self.v["board"]) if s["space"] == name)
+        return SPACE[name]
 
     def enemy_cost(self, space: int, damage: int) -> float:
         """What the enemy loses to `damage` in `space`, valued from my side (Glory for
@@ -199,7 +199,7 @@ class _Me:
             code, dst = a.b, a.a
             if self.persian:
                 if (code >> 1) in LEADERS:
-                    return 1.0 if self.v["round"] >= self.leaders else -1.0
+                    return 1.0 if self.v.round >= self.leaders else -1.0
                 return 5.0 + t.attack[code]
             return 3.0
         src, dst, code = a.a, a.b, a.c
@@ -238,7 +238,9 @@ class _Me:
         moves = [a for a in legal if a.verb == "move"]
         if not moves:
             return DONE
-        stage = self.v["battle"]["conquer"]["stage"]
+        bt = self.v.battle
+        assert bt is not None
+        stage = bt["conquer"]["stage"]
         dst = moves[0].b
         if not self.persian and stage == "advance":
             gates = dst % ROW >= 3
