@@ -105,6 +105,9 @@ class HotGates(NotationMixin):
         self._faces = list(components.faces)
         self._roll_dist = [(self.notation.roll[f], c / len(components.faces))
                            for f, c in sorted(faces.items())]
+        # Per player count and seat: (side, rows, [(space, number, forward space or -1,
+        # space across, the other row)] for the spaces of its rows), for `_march_legal`.
+        self._march_plan = {n: [_march_plan(n, seat) for seat in range(n)] for n in (2, 3, 4)}
 
     # -- table ---------------------------------------------------------------------------
 
@@ -353,77 +356,81 @@ class HotGates(NotationMixin):
     def _march_legal(self, s: State) -> list[Act]:
         """"Each Unit can march forward one space", or switch rows instead; the Persians
         "must march forward if they can" and must bring reinforcements while there is
-        room, so their `done` is legal only when neither is possible."""
+        room, so their `done` is legal only when neither is possible. (The hot path of a
+        playout: the per-seat geometry is precomputed in `_march_plan`, and a space's room
+        is counted only where a unit could go.)"""
         t = self.t
         seat = s.actor
-        side = side_of_seat(s.players, seat)
+        side, rows, plan = self._march_plan[s.players][seat]
         enemy = 1 - side
         extra = s.extra[seat] > 0
         move = self.notation.move
         tside, size, cap = t.side, t.size, t.capacity
+        big, places = t.big.isdisjoint, t.places
         board = s.board
         owner = [tside[b[0] & PIECE] if b else -1 for b in board]
-        load = t.load
-        room = [cap[i] - load(b) for i, b in enumerate(board)]
         # The enemy's leading space in each row (by number), for switching rows.
         fronts = []
-        for row in (0, 1):
-            mine = [n for n in range(SPACES) if owner[row * SPACES + n] == enemy]
-            fronts.append((min(mine) if mine else SPACES) if enemy == SPARTAN_SIDE
-                          else (max(mine) if mine else -1))
+        for base in (0, SPACES):
+            line = owner[base:base + SPACES]
+            if enemy == SPARTAN_SIDE:
+                fronts.append(line.index(enemy) if enemy in line else SPACES)
+            else:
+                fronts.append(SPACES - 1 - line[::-1].index(enemy) if enemy in line else -1)
         acts: dict[Act, None] = {}
         forced = False
-        rows = rows_of(s.players, seat)
-        for row in rows:
-            other = 1 - row
-            for n in range(SPACES):
-                sp = row * SPACES + n
-                pieces = board[sp]
-                if not pieces or owner[sp] != side:
+        persian = side == PERSIAN
+        for sp, n, fwd, sw, other in plan:
+            if owner[sp] != side:
+                continue
+            if fwd >= 0 and owner[fwd] != enemy:
+                b = board[fwd]
+                fwd_room = cap[fwd] - (len(b) if big(b) else sum(map(places.__getitem__, b)))
+            else:
+                fwd_room = -1
+            if (fronts[other] > n if persian else fronts[other] < n) and owner[sw] != enemy:
+                b = board[sw]
+                sw_room = cap[sw] - (len(b) if big(b) else sum(map(places.__getitem__, b)))
+            else:
+                sw_room = -1
+            if fwd_room <= 0 and sw_room <= 0:
+                continue
+            for p in dict.fromkeys(board[sp]):
+                moved = p & MOVED
+                if moved and (not extra or p & AGAIN):
                     continue
-                if side == PERSIAN:
-                    fwd = sp + 1 if n < SPACES - 1 else -1
-                    may_switch = fronts[other] > n
-                else:
-                    fwd = sp - 1 if n > 0 else -1
-                    may_switch = fronts[other] < n
-                sw = other * SPACES + n
-                fwd_room = room[fwd] if fwd >= 0 and owner[fwd] != enemy else -1
-                sw_room = room[sw] if may_switch and owner[sw] != enemy else -1
-                if fwd_room <= 0 and sw_room <= 0:
-                    continue
-                for p in dict.fromkeys(pieces):
-                    moved = p & MOVED
-                    if moved and (not extra or p & AGAIN):
-                        continue
-                    code = p & PIECE
-                    need = size[code]
-                    if fwd_room >= need:
-                        acts[move[sp, fwd, code]] = None
-                        if side == PERSIAN and not moved:
-                            forced = True
-                    if sw_room >= need:
-                        acts[move[sp, sw, code]] = None
+                code = p & PIECE
+                need = size[code]
+                if fwd_room >= need:
+                    acts[move[sp, fwd, code]] = None
+                    if persian and not moved:
+                        forced = True
+                if sw_room >= need:
+                    acts[move[sp, sw, code]] = None
         enter = self.notation.enter
         for row in rows:
-            if side == PERSIAN:
+            if persian:
                 sp = row * SPACES
                 if owner[sp] == SPARTAN_SIDE:
                     continue
-                box = s.boxes[0] if s.boxes else []
-                for code in dict.fromkeys(box):
-                    if room[sp] >= size[code]:
-                        acts[enter[sp, code]] = None
-                        forced = True
+                b = board[sp]
+                room = cap[sp] - (len(b) if big(b) else sum(map(places.__getitem__, b)))
+                if s.boxes:
+                    for code in dict.fromkeys(s.boxes[0]):
+                        if room >= size[code]:
+                            acts[enter[sp, code]] = None
+                            forced = True
                 for lt in dict.fromkeys(s.leaders):
-                    if room[sp] >= size[lt * 2]:
+                    if room >= size[lt * 2]:
                         acts[enter[sp, lt * 2]] = None
             else:
                 sp = row * SPACES + SPACES - 1
                 if owner[sp] == PERSIAN:
                     continue
+                b = board[sp]
+                room = cap[sp] - (len(b) if big(b) else sum(map(places.__getitem__, b)))
                 for code in dict.fromkeys(s.camp):
-                    if room[sp] >= size[code]:
+                    if room >= size[code]:
                         acts[enter[sp, code]] = None
         out = list(acts)
         if not forced:
@@ -695,6 +702,21 @@ class HotGates(NotationMixin):
 
     def phase_name(self, s: State) -> str:
         return PHASES[s.phase] if s.phase != WINDOW else f"{WINDOWS[s.window]} cards"
+
+
+def _march_plan(players: int, seat: int) -> tuple[int, tuple[int, ...],
+                                                 list[tuple[int, int, int, int, int]]]:
+    side = side_of_seat(players, seat)
+    rows = rows_of(players, seat)
+    plan = []
+    for row in rows:
+        other = 1 - row
+        for n in range(SPACES):
+            sp = row * SPACES + n
+            step = 1 if side == PERSIAN else -1  # forward
+            fwd = sp + step if 0 <= n + step < SPACES else -1
+            plan.append((sp, n, fwd, other * SPACES + n, other))
+    return side, rows, plan
 
 
 def _march_flag(s: State) -> int:

@@ -1,0 +1,119 @@
+"""The fast paths of the 300 rules agree with the plain ones they replaced.
+
+`HotGates._march_legal` is the hot path of a random playout; it is checked here against
+the straightforward version (every space's room counted, the seat's rows and side looked
+up each time) at every March decision of random games of 2, 3 and 4 players, with and
+without the extra marches of a "march" card.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from thermopylae.engine.protocol import CHANCE
+from thermopylae.games.hot_gates import game as hot_gates_game
+from thermopylae.games.hot_gates.actions import DONE, Act
+from thermopylae.games.hot_gates.board import PERSIAN, SPARTAN_SIDE, rows_of, side_of_seat
+from thermopylae.games.hot_gates.rules import HotGates
+from thermopylae.games.hot_gates.state import AGAIN, MARCH, MOVED, PIECE, SPACES, State
+
+GAME = hot_gates_game()
+
+
+def plain_march_legal(g: HotGates, s: State) -> list[Act]:
+    """The March Phase's legal actions, written plainly (the version before the fast one)."""
+    t = g.t
+    seat = s.actor
+    side = side_of_seat(s.players, seat)
+    enemy = 1 - side
+    extra = s.extra[seat] > 0
+    move = g.notation.move
+    owner = [t.side[b[0] & PIECE] if b else -1 for b in s.board]
+    room = [t.capacity[i] - t.load(b) for i, b in enumerate(s.board)]
+    fronts = []
+    for row in (0, 1):
+        mine = [n for n in range(SPACES) if owner[row * SPACES + n] == enemy]
+        fronts.append((min(mine) if mine else SPACES) if enemy == SPARTAN_SIDE
+                      else (max(mine) if mine else -1))
+    acts: dict[Act, None] = {}
+    forced = False
+    rows = rows_of(s.players, seat)
+    for row in rows:
+        other = 1 - row
+        for n in range(SPACES):
+            sp = row * SPACES + n
+            pieces = s.board[sp]
+            if not pieces or owner[sp] != side:
+                continue
+            if side == PERSIAN:
+                fwd = sp + 1 if n < SPACES - 1 else -1
+                may_switch = fronts[other] > n
+            else:
+                fwd = sp - 1 if n > 0 else -1
+                may_switch = fronts[other] < n
+            sw = other * SPACES + n
+            fwd_room = room[fwd] if fwd >= 0 and owner[fwd] != enemy else -1
+            sw_room = room[sw] if may_switch and owner[sw] != enemy else -1
+            if fwd_room <= 0 and sw_room <= 0:
+                continue
+            for p in dict.fromkeys(pieces):
+                moved = p & MOVED
+                if moved and (not extra or p & AGAIN):
+                    continue
+                code = p & PIECE
+                need = t.size[code]
+                if fwd_room >= need:
+                    acts[move[sp, fwd, code]] = None
+                    if side == PERSIAN and not moved:
+                        forced = True
+                if sw_room >= need:
+                    acts[move[sp, sw, code]] = None
+    enter = g.notation.enter
+    for row in rows:
+        if side == PERSIAN:
+            sp = row * SPACES
+            if owner[sp] == SPARTAN_SIDE:
+                continue
+            box = s.boxes[0] if s.boxes else []
+            for code in dict.fromkeys(box):
+                if room[sp] >= t.size[code]:
+                    acts[enter[sp, code]] = None
+                    forced = True
+            for lt in dict.fromkeys(s.leaders):
+                if room[sp] >= t.size[lt * 2]:
+                    acts[enter[sp, lt * 2]] = None
+        else:
+            sp = row * SPACES + SPACES - 1
+            if owner[sp] == PERSIAN:
+                continue
+            for code in dict.fromkeys(s.camp):
+                if room[sp] >= t.size[code]:
+                    acts[enter[sp, code]] = None
+    out = list(acts)
+    if not forced:
+        out.append(DONE)
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_march_legal_agrees_with_the_plain_version(players: int) -> None:
+    options = GAME.options({"players": players})
+    checked = extra = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        s = GAME.new(options)
+        while (who := GAME.to_act(s)) is not None:
+            if who == CHANCE:
+                GAME.apply(s, GAME.sample_chance(s, rng), quiet=True)
+                continue
+            legal = GAME.legal(s)
+            if s.phase == MARCH:
+                assert list(legal) == plain_march_legal(GAME, s)
+                assert GAME._march_legal(s) == plain_march_legal(GAME, s)
+                checked += 1
+                extra += s.extra[s.actor] > 0
+            GAME.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
+    assert checked > 500
+    assert extra > 0
