@@ -96,10 +96,12 @@ class Tables:
         self.extra_places = {code | flag: self.size[code] - 1 for code in range(n)
                              if self.size[code] > 1 for flag in (0, MOVED, MOVED | AGAIN)}
         self.big = frozenset(self.extra_places)
-        # Places used by each piece with any flags (index: code | MOVED | AGAIN), so that
-        # a space holding big pieces sums its load at C speed.
+        # Places used by each piece with any flags (index: code | MOVED | AGAIN), so that a
+        # space holding big pieces sums its load at C speed; and the piece's side.
         self.places = [self.size[p & PIECE] if p & PIECE < n else 0
                        for p in range(PIECE + MOVED + AGAIN + 1)]
+        self.piece_side = [self.side[p & PIECE] if p & PIECE < n else -1
+                           for p in range(PIECE + MOVED + AGAIN + 1)]
         self.capacity = [c.rules.coastal_capacity if is_coastal(sp) else c.rules.gates_capacity
                          for sp in range(2 * SPACES)]
         self.dilios = (DILIOS * 2, DILIOS * 2 + WOUNDED)

@@ -23,7 +23,7 @@ from thermopylae.engine.errors import IllegalAction, RecordError, ThermopylaeErr
 from thermopylae.engine.notation import NotationMixin
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
 from thermopylae.games.hot_gates import battle, cards, text, view
-from thermopylae.games.hot_gates.actions import DONE, Act, Notation, piece_name
+from thermopylae.games.hot_gates.actions import CODES, DONE, Act, Notation, piece_name
 from thermopylae.games.hot_gates.board import (
     CAMP_SPARTANS,
     PERSIAN,
@@ -105,9 +105,9 @@ class HotGates(NotationMixin):
         self._faces = list(components.faces)
         self._roll_dist = [(self.notation.roll[f], c / len(components.faces))
                            for f, c in sorted(faces.items())]
-        # Per player count and seat: (side, rows, [(space, number, forward space or -1,
-        # space across, the other row)] for the spaces of its rows), for `_march_legal`.
-        self._march_plan = {n: [_march_plan(n, seat) for seat in range(n)] for n in (2, 3, 4)}
+        # Per player count and seat: where its units march and enter (`_march_legal`).
+        self._march_plan = {n: [_march_plan(self.notation, n, seat) for seat in range(n)]
+                            for n in (2, 3, 4)}
 
     # -- table ---------------------------------------------------------------------------
 
@@ -350,39 +350,44 @@ class HotGates(NotationMixin):
     def _k_march_resume(self, s: State, ev: Ev, seat: int) -> None:
         s.actor = seat
         s.phase = MARCH
-        if self._march_legal(s) == [DONE]:  # nothing to move: no question to ask
-            self._resume(s, ev)
+        acts = self._march_legal(s)
+        if acts == [DONE]:  # nothing to move: no question to ask
+            return self._resume(s, ev)
+        s.cache = (s.steps + 1, acts)  # `apply` counts this step when it returns
 
     def _march_legal(self, s: State) -> list[Act]:
         """"Each Unit can march forward one space", or switch rows instead; the Persians
         "must march forward if they can" and must bring reinforcements while there is
         room, so their `done` is legal only when neither is possible. (The hot path of a
-        playout: the per-seat geometry is precomputed in `_march_plan`, and a space's room
-        is counted only where a unit could go.)"""
+        playout: the seat's spaces, their neighbours and actions are precomputed in
+        `_march_plan`, and a space's room is counted only where a unit could go.)"""
         t = self.t
         seat = s.actor
-        side, rows, plan = self._march_plan[s.players][seat]
+        side, plan, entries = self._march_plan[s.players][seat]
         enemy = 1 - side
         extra = s.extra[seat] > 0
-        move = self.notation.move
-        tside, size, cap = t.side, t.size, t.capacity
-        big, places = t.big.isdisjoint, t.places
+        size, cap = t.size, t.capacity
+        big, places, pside = t.big.isdisjoint, t.places, t.piece_side
         board = s.board
-        owner = [tside[b[0] & PIECE] if b else -1 for b in board]
-        # The enemy's leading space in each row (by number), for switching rows.
-        fronts = []
-        for base in (0, SPACES):
-            line = owner[base:base + SPACES]
-            if enemy == SPARTAN_SIDE:
-                fronts.append(line.index(enemy) if enemy in line else SPACES)
-            else:
-                fronts.append(SPACES - 1 - line[::-1].index(enemy) if enemy in line else -1)
-        acts: dict[Act, None] = {}
-        forced = False
+        owner = [pside[b[0]] if b else -1 for b in board]
         persian = side == PERSIAN
-        for sp, n, fwd, sw, other in plan:
+        # The enemy's leading space in each row (by number), for switching rows.
+        if persian:
+            a, b = owner[:SPACES], owner[SPACES:]
+            fronts = (a.index(enemy) if enemy in a else SPACES,
+                      b.index(enemy) if enemy in b else SPACES)
+        else:
+            a, b = owner[SPACES - 1::-1], owner[:SPACES - 1:-1]
+            fronts = (SPACES - 1 - a.index(enemy) if enemy in a else -1,
+                      SPACES - 1 - b.index(enemy) if enemy in b else -1)
+        out: list[Act] = []
+        forced = False
+        for sp, n, fwd, sw, other, fwd_moves, sw_moves in plan:
             if owner[sp] != side:
                 continue
+            pieces = board[sp]
+            if not extra and min(pieces) >= MOVED:
+                continue  # all have marched
             if fwd >= 0 and owner[fwd] != enemy:
                 b = board[fwd]
                 fwd_room = cap[fwd] - (len(b) if big(b) else sum(map(places.__getitem__, b)))
@@ -395,44 +400,38 @@ class HotGates(NotationMixin):
                 sw_room = -1
             if fwd_room <= 0 and sw_room <= 0:
                 continue
-            for p in dict.fromkeys(board[sp]):
+            for p in dict.fromkeys(pieces):
                 moved = p & MOVED
                 if moved and (not extra or p & AGAIN):
                     continue
                 code = p & PIECE
                 need = size[code]
                 if fwd_room >= need:
-                    acts[move[sp, fwd, code]] = None
+                    out.append(fwd_moves[code])
                     if persian and not moved:
                         forced = True
                 if sw_room >= need:
-                    acts[move[sp, sw, code]] = None
-        enter = self.notation.enter
-        for row in rows:
+                    out.append(sw_moves[code])
+        if extra:  # a unit that marched and one that did not may make the same move
+            out = list(dict.fromkeys(out))
+        for sp, enters in entries:
+            if owner[sp] == enemy:
+                continue
+            b = board[sp]
+            room = cap[sp] - (len(b) if big(b) else sum(map(places.__getitem__, b)))
             if persian:
-                sp = row * SPACES
-                if owner[sp] == SPARTAN_SIDE:
-                    continue
-                b = board[sp]
-                room = cap[sp] - (len(b) if big(b) else sum(map(places.__getitem__, b)))
                 if s.boxes:
                     for code in dict.fromkeys(s.boxes[0]):
                         if room >= size[code]:
-                            acts[enter[sp, code]] = None
+                            out.append(enters[code])
                             forced = True
                 for lt in dict.fromkeys(s.leaders):
                     if room >= size[lt * 2]:
-                        acts[enter[sp, lt * 2]] = None
+                        out.append(enters[lt * 2])
             else:
-                sp = row * SPACES + SPACES - 1
-                if owner[sp] == PERSIAN:
-                    continue
-                b = board[sp]
-                room = cap[sp] - (len(b) if big(b) else sum(map(places.__getitem__, b)))
                 for code in dict.fromkeys(s.camp):
                     if room >= size[code]:
-                        acts[enter[sp, code]] = None
-        out = list(acts)
+                        out.append(enters[code])
         if not forced:
             out.append(DONE)
         return out
@@ -704,10 +703,17 @@ class HotGates(NotationMixin):
         return PHASES[s.phase] if s.phase != WINDOW else f"{WINDOWS[s.window]} cards"
 
 
-def _march_plan(players: int, seat: int) -> tuple[int, tuple[int, ...],
-                                                 list[tuple[int, int, int, int, int]]]:
+MarchPlan = tuple[int, list[tuple[int, int, int, int, int, list[Act], list[Act]]],
+                  list[tuple[int, list[Act]]]]
+
+
+def _march_plan(notation: Notation, players: int, seat: int) -> MarchPlan:
+    """The seat's side; for each space of its rows: the space, its number, the space
+    forward (-1: none), the space across, the other row, and the moves forward and across
+    by piece code; for each row: the space where units enter and the entries by code."""
     side = side_of_seat(players, seat)
     rows = rows_of(players, seat)
+    move, enter = notation.move, notation.enter
     plan = []
     for row in rows:
         other = 1 - row
@@ -715,8 +721,15 @@ def _march_plan(players: int, seat: int) -> tuple[int, tuple[int, ...],
             sp = row * SPACES + n
             step = 1 if side == PERSIAN else -1  # forward
             fwd = sp + step if 0 <= n + step < SPACES else -1
-            plan.append((sp, n, fwd, other * SPACES + n, other))
-    return side, rows, plan
+            sw = other * SPACES + n
+            plan.append((sp, n, fwd, sw, other,
+                         [move[sp, fwd, code] for code in range(CODES)] if fwd >= 0 else [],
+                         [move[sp, sw, code] for code in range(CODES)]))
+    entries = []
+    for row in rows:
+        sp = row * SPACES if side == PERSIAN else row * SPACES + SPACES - 1
+        entries.append((sp, [enter[sp, code] for code in range(CODES)]))
+    return side, plan, entries
 
 
 def _march_flag(s: State) -> int:
