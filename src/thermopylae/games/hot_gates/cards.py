@@ -31,7 +31,6 @@ from thermopylae.games.hot_gates.state import (
     PIECE,
     ROLL_W,
     WINDOW,
-    WINDOWS,
     WOUNDED,
     State,
 )
@@ -87,16 +86,24 @@ def _cancel_target(g: HotGates, s: State, seat: int) -> int:
 
 
 def playable(g: HotGates, s: State, seat: int, card: int) -> bool:
-    c = g.cards[card]
-    if c.effect == "cancel":
+    if g.card_cancel[card]:
         return _cancel_target(g, s, seat) >= 0
-    return c.window == WINDOWS[s.window]
+    return g.card_window[card] == s.window
+
+
+def _any_playable(g: HotGates, s: State, seat: int) -> bool:
+    """`playable` for some card of the seat's hand (the window's own cards first: a cancel
+    needs a look at the cards played)."""
+    hand = s.hands[seat]
+    if s.window in map(g.card_window.__getitem__, hand):
+        return True
+    return any(map(g.card_cancel.__getitem__, hand)) and _cancel_target(g, s, seat) >= 0
 
 
 def legal(g: HotGates, s: State) -> list[Act]:
     seat = s.actor
-    return [PASS, *(g.notation.play[c] for c in dict.fromkeys(s.hands[seat])
-                    if playable(g, s, seat, c))]
+    play = g.notation.play
+    return [PASS, *(play[c] for c in dict.fromkeys(s.hands[seat]) if playable(g, s, seat, c))]
 
 
 def _next(g: HotGates, s: State, ev: Ev) -> None:
@@ -104,7 +111,7 @@ def _next(g: HotGates, s: State, ev: Ev) -> None:
     seats = order(s, s.window)
     while s.passes < len(seats):
         seat = s.actor
-        if any(playable(g, s, seat, c) for c in s.hands[seat]):
+        if _any_playable(g, s, seat):
             s.phase = WINDOW
             return
         s.passes += 1

@@ -105,6 +105,11 @@ class HotGates(NotationMixin):
         self._faces = list(components.faces)
         self._roll_dist = [(self.notation.roll[f], c / len(components.faces))
                            for f, c in sorted(faces.items())]
+        # Per card number: the window it is played in (-1: none of them), and whether it
+        # is a cancel (cards.playable).
+        self.card_window = [WINDOWS.index(c.window) if c.window in WINDOWS else -1
+                            for c in self.cards]
+        self.card_cancel = [c.effect == "cancel" for c in self.cards]
         # Per player count and seat: where its units march and enter (`_march_legal`).
         self._march_plan = {n: [_march_plan(self.notation, n, seat) for seat in range(n)]
                             for n in (2, 3, 4)}
@@ -268,7 +273,10 @@ class HotGates(NotationMixin):
             raise RecordError("this position's pending steps are inconsistent: nothing "
                               "waits for the step that just ended")
         item = s.stack.pop()
-        getattr(self, "_k_" + item[0])(s, ev, *item[1:])
+        step = _STEPS.get(item[0]) if isinstance(item[0], str) else None
+        if step is None:  # not a step of these rules: fails as it always did
+            return getattr(self, "_k_" + item[0])(s, ev, *item[1:])  # type: ignore[no-any-return]
+        step(self, s, ev, *item[1:])
 
     def _k_round(self, s: State, ev: Ev) -> None:
         """Draw Phase: one card each (two for the lone Persian of a 3-player game)."""
@@ -737,9 +745,13 @@ def _march_flag(s: State) -> int:
     return MOVED if any(k[0] == "march_resume" for k in s.stack) else 0
 
 
+_MARCHED = [bool(p & MOVED) for p in range(PIECE + MOVED + AGAIN + 1)]  # by piece
+
+
 def _clear_moved(s: State) -> None:
+    marched = _MARCHED.__getitem__
     for sp in s.board:
-        if any(p & MOVED for p in sp):
+        if any(map(marched, sp)):
             sp[:] = [p & PIECE for p in sp]
 
 
@@ -749,3 +761,6 @@ def _reserve_name(game: HotGates, code: int) -> str:
         return "the Spartan Camp"
     return "the Persian Camp" if t.leader[code] else "the Reinforcement Boxes"
 
+
+# The continuations a step can leave on `state.stack`, by name: `HotGates._k_<name>`.
+_STEPS = {name[3:]: f for name, f in vars(HotGates).items() if name.startswith("_k_")}
