@@ -17,7 +17,7 @@ import random
 from bisect import insort
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from thermopylae.engine.errors import IllegalAction, RecordError, ThermopylaeError
 from thermopylae.engine.notation import NotationMixin
@@ -113,6 +113,9 @@ class HotGates(NotationMixin):
         # Per player count and seat: where its units march and enter (`_march_legal`).
         self._march_plan = {n: [_march_plan(self.notation, n, seat) for seat in range(n)]
                             for n in (2, 3, 4)}
+        t = self.t
+        self._march_tables = (t.size, t.capacity, t.big.isdisjoint, t.places.__getitem__,
+                              t.piece_side)
 
     # -- table ---------------------------------------------------------------------------
 
@@ -208,13 +211,22 @@ class HotGates(NotationMixin):
             raise IllegalAction(f"{action!r} is not a 300: The Board Game action")
         if ph == DEAL:
             self._chance(s, action, ev)
+        elif ph == MARCH:  # the most frequent step, its list usually kept from the last one
+            cached = s.cache
+            acts = cached[1] if cached is not None and cached[0] == s.steps else self.legal(s)
+            if action not in acts:
+                self._refuse(s, action)
+            self._march(s, action, ev)
         else:
             if action not in self.legal(s):
-                raise IllegalAction(f"{self._name(action)!r} is not legal now: "
-                                    f"{text.waiting_for(self, s)}")
+                self._refuse(s, action)
             self._decide(s, action, ev)
         s.steps += 1
         return ev if ev is not None else []
+
+    def _refuse(self, s: State, action: Act) -> NoReturn:
+        raise IllegalAction(f"{self._name(action)!r} is not legal now: "
+                            f"{text.waiting_for(self, s)}")
 
     def _name(self, a: Act) -> str:
         try:
@@ -369,13 +381,11 @@ class HotGates(NotationMixin):
         room, so their `done` is legal only when neither is possible. (The hot path of a
         playout: the seat's spaces, their neighbours and actions are precomputed in
         `_march_plan`, and a space's room is counted only where a unit could go.)"""
-        t = self.t
         seat = s.actor
-        side, plan, entries = self._march_plan[s.players][seat]
+        side, spaces, plan, entries = self._march_plan[s.players][seat]
         enemy = 1 - side
         extra = s.extra[seat] > 0
-        size, cap = t.size, t.capacity
-        big, places, pside = t.big.isdisjoint, t.places, t.piece_side
+        size, cap, big, places, pside = self._march_tables
         board = s.board
         owner = [pside[b[0]] if b else -1 for b in board]
         persian = side == PERSIAN
@@ -390,20 +400,21 @@ class HotGates(NotationMixin):
                       SPACES - 1 - b.index(enemy) if enemy in b else -1)
         out: list[Act] = []
         forced = False
-        for sp, n, fwd, sw, other, fwd_moves, sw_moves in plan:
+        for sp in spaces:
             if owner[sp] != side:
                 continue
             pieces = board[sp]
             if not extra and min(pieces) >= MOVED:
                 continue  # all have marched
+            n, fwd, sw, other, fwd_moves, sw_moves = plan[sp]
             if fwd >= 0 and owner[fwd] != enemy:
                 b = board[fwd]
-                fwd_room = cap[fwd] - (len(b) if big(b) else sum(map(places.__getitem__, b)))
+                fwd_room = cap[fwd] - (len(b) if big(b) else sum(map(places, b)))
             else:
                 fwd_room = -1
             if (fronts[other] > n if persian else fronts[other] < n) and owner[sw] != enemy:
                 b = board[sw]
-                sw_room = cap[sw] - (len(b) if big(b) else sum(map(places.__getitem__, b)))
+                sw_room = cap[sw] - (len(b) if big(b) else sum(map(places, b)))
             else:
                 sw_room = -1
             if fwd_room <= 0 and sw_room <= 0:
@@ -426,7 +437,9 @@ class HotGates(NotationMixin):
             if owner[sp] == enemy:
                 continue
             b = board[sp]
-            room = cap[sp] - (len(b) if big(b) else sum(map(places.__getitem__, b)))
+            room = cap[sp] - (len(b) if big(b) else sum(map(places, b)))
+            if room <= 0:
+                continue  # full: no unit fits
             if persian:
                 if s.boxes:
                     for code in dict.fromkeys(s.boxes[0]):
@@ -711,18 +724,19 @@ class HotGates(NotationMixin):
         return PHASES[s.phase] if s.phase != WINDOW else f"{WINDOWS[s.window]} cards"
 
 
-MarchPlan = tuple[int, list[tuple[int, int, int, int, int, list[Act], list[Act]]],
+MarchPlan = tuple[int, tuple[int, ...],
+                  dict[int, tuple[int, int, int, int, list[Act], list[Act]]],
                   list[tuple[int, list[Act]]]]
 
 
 def _march_plan(notation: Notation, players: int, seat: int) -> MarchPlan:
-    """The seat's side; for each space of its rows: the space, its number, the space
+    """The seat's side; the spaces of its rows; for each of them: its number, the space
     forward (-1: none), the space across, the other row, and the moves forward and across
     by piece code; for each row: the space where units enter and the entries by code."""
     side = side_of_seat(players, seat)
     rows = rows_of(players, seat)
     move, enter = notation.move, notation.enter
-    plan = []
+    plan = {}
     for row in rows:
         other = 1 - row
         for n in range(SPACES):
@@ -730,14 +744,14 @@ def _march_plan(notation: Notation, players: int, seat: int) -> MarchPlan:
             step = 1 if side == PERSIAN else -1  # forward
             fwd = sp + step if 0 <= n + step < SPACES else -1
             sw = other * SPACES + n
-            plan.append((sp, n, fwd, sw, other,
-                         [move[sp, fwd, code] for code in range(CODES)] if fwd >= 0 else [],
-                         [move[sp, sw, code] for code in range(CODES)]))
+            plan[sp] = (n, fwd, sw, other,
+                        [move[sp, fwd, code] for code in range(CODES)] if fwd >= 0 else [],
+                        [move[sp, sw, code] for code in range(CODES)])
     entries = []
     for row in rows:
         sp = row * SPACES if side == PERSIAN else row * SPACES + SPACES - 1
         entries.append((sp, [enter[sp, code] for code in range(CODES)]))
-    return side, plan, entries
+    return side, tuple(plan), plan, entries
 
 
 def _march_flag(s: State) -> int:
