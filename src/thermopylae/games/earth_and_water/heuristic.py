@@ -272,6 +272,11 @@ class Map:
             self.points_of[mask] = self.points_of[mask ^ low] + self.pts[x]
             self.minor_top[mask] = max(self.minor_top[mask ^ low], self.pts[x])
             self.amph_of[mask] = self.amph_of[mask ^ low] + self.amph[x]
+        # Caches over positions, shared by every decision (bounded: see CACHE_MAX).
+        self.statics: dict[tuple[bytes, bool, bool], tuple[Any, ...]] = {}
+        self.gains: dict[tuple[bytes, bool, int, Any], float] = {}
+        self.bests: dict[tuple[Any, ...], tuple[float, Any]] = {}
+        self.shortlists: dict[tuple[Any, ...], list[Any]] = {}
 
 
 class Pos:
@@ -412,6 +417,23 @@ def project(m: Map, pos: Pos, masks: tuple[int, int, int, int] | None = None) ->
     return m.points_of[cp & ~burnt], m.points_of[cg & ~burnt], -1, fed, fragile
 
 
+CACHE_MAX = 200_000  # entries kept in each of the Map's position caches (then cleared)
+
+
+def _position_summary(m: Map, pos: Pos) -> tuple[int, int, int, float, tuple[int, int, int, int],
+                                                   tuple[int, int]]:
+    """What a position's value is made of, the same for every seat and decision: (Persian
+    points, Greek points, the automatic winner or -1, the pieces' worth, the masks of
+    `project`, its fragile cities)."""
+    arm, flt = pos.arm, pos.flt
+    masks = (_mask(arm[P]), _mask(arm[G]), _mask(flt[P]), _mask(flt[G]))
+    pp, gp, auto, fed, fragile = project(m, pos, masks)
+    aby, eph = m.majors[P]
+    pieces = (ARMY[P] * (arm[P][aby] + arm[P][eph] + fed) + FLEET[P] * sum(flt[P])
+              - ARMY[G] * sum(arm[G]) - FLEET[G] * sum(flt[G]))
+    return pp, gp, auto, pieces, masks, fragile
+
+
 # -- the agent's view of the game ------------------------------------------------------------
 
 class Ctx:
@@ -455,6 +477,16 @@ class Ctx:
         self.lite = False  # value without the threats (to rank many moves quickly)
         self.pull = SIGN_PULL.get(self.campaign, 1.0)
         self.late = 1.0 if self.campaign < 5 else 0.35  # pieces matter less in the last one
+        self._weights = (self._threat_weight(P), self._threat_weight(G))
+        self._utils: dict[int, float] = {}
+        # What `best_gain` reads of this seat's knowledge, per side (the key of its cache
+        # across decisions): Greek reactions expected against Persia; Greek dice, Carneia.
+        self._gain_key: tuple[Any, Any] = (self.q_defence,
+                                           (self.greek_attack_dice(), self.carneia))
+        # What the value of a move without the threats reads of this seat's knowledge
+        # (the key of the move caches across decisions, with the position).
+        self.static_key = (seat, self.score, self.campaign, self.q_defence,
+                           self.greek_attack_dice(), self.carneia)
 
     # -- knowledge about cards
 
@@ -514,6 +546,7 @@ class Ctx:
         self.next_side = next_side
         self.cards_after = cards_after
         self._cache.clear()
+        self._weights = (self._threat_weight(P), self._threat_weight(G))
 
     def util(self, total: float) -> float:
         t = max(-6.0, min(6.0, total))
@@ -522,42 +555,63 @@ class Ctx:
     def value(self, pos: Pos, delta: int = 0) -> float:
         """This seat's value of `pos` (`delta`: score points already added by an event)."""
         arm, flt = pos.arm, pos.flt
-        key = (bytes(arm[0] + arm[1] + flt[0] + flt[1]), pos.bridge, pos.acro, delta)
+        units = bytes(arm[0] + arm[1] + flt[0] + flt[1])
+        key = (units, pos.bridge, pos.acro, delta)
+        lite = self.lite
+        if not lite:
+            full = self._cache.get(key)
+            if full is not None:
+                return full
         static = self._static.get(key)
         if static is None:
-            static = self._static[key] = self._static_value(pos, delta)
+            static = self._static[key] = self._static_value(pos, units, delta)
         val, auto, masks, fragile = static
-        if self.lite or auto >= 0:
+        if lite or auto >= 0:
             return val
-        full = self._cache.get(key)
-        if full is not None:
-            return full
         threats = 0.0
-        for side in (P, G):
-            w = self._threat_weight(side)
-            if w > 0:
-                g = self.best_gain(pos, side, masks, fragile[1 - side])
-                threats += w * g if side == P else -w * g
+        wp, wg = self._weights
+        if wp > 0:
+            threats += wp * self._gain(pos, units, P, masks, fragile[G])
+        if wg > 0:
+            threats += -wg * self._gain(pos, units, G, masks, fragile[P])
         full = self._cache[key] = val + threats * self.sign
         return full
 
-    def _static_value(self, pos: Pos, delta: int
+    def _gain(self, pos: Pos, units: bytes, side: int, masks: tuple[int, int, int, int],
+              fragile: int) -> float:
+        """`best_gain`, through a cache shared by every decision."""
+        gains = self.m.gains
+        gkey = (units, pos.bridge, side, self._gain_key[side])
+        g = gains.get(gkey)
+        if g is None:
+            if len(gains) > CACHE_MAX:
+                gains.clear()
+            g = gains[gkey] = self.best_gain(pos, side, masks, fragile)
+        return g
+
+    def _static_value(self, pos: Pos, units: bytes, delta: int
                       ) -> tuple[float, int, tuple[int, int, int, int], tuple[int, int]]:
         """The value without the threats (this seat's), the automatic winner or -1, and
         what the threats are worked out from."""
         m = self.m
-        arm, flt = pos.arm, pos.flt
-        masks = (_mask(arm[P]), _mask(arm[G]), _mask(flt[P]), _mask(flt[G]))
-        pp, gp, auto, fed, fragile = project(m, pos, masks)
+        pkey = (units, pos.bridge, pos.acro)
+        got = m.statics.get(pkey)
+        if got is None:
+            if len(m.statics) > CACHE_MAX:
+                m.statics.clear()
+            got = m.statics[pkey] = _position_summary(m, pos)
+        pp, gp, auto, pieces, masks, fragile = got
         if auto == P:
             val = WIN
         elif auto == G:
             val = -WIN
         else:
-            val = self.util(self.score + delta + pp - gp)
-        aby, eph = m.majors[P]
-        val += self.late * (ARMY[P] * (arm[P][aby] + arm[P][eph] + fed) + FLEET[P] * sum(flt[P])
-                            - ARMY[G] * sum(arm[G]) - FLEET[G] * sum(flt[G]))
+            total = self.score + delta + pp - gp
+            u = self._utils.get(total)
+            if u is None:
+                u = self._utils[total] = self.util(total)
+            val = u
+        val += self.late * pieces
         return val * self.sign, auto, masks, fragile
 
     def _threat_weight(self, side: int) -> float:
@@ -826,22 +880,52 @@ class Planner:
         A land move made by an event that changes only its battle (Cavalry, Great King,
         Leonidas, Evangelion) is worth playing as the event only for a battle: without
         one, the card's plain move does the same."""
+        ctx = self.ctx
         battles_only = flag in BATTLE_FLAGS and keep is None
-        moves = [mv for mv in self.moves(side, kind, flag, exclude, battles_only)
-                 if keep is None or keep(mv)]
-        if len(moves) > SHORTLIST:
-            self.ctx.lite = True
-            ranked = sorted(moves, key=lambda mv: -self.value(mv, side, flag))
-            self.ctx.lite = False
-            moves = ranked[:SHORTLIST]
+        if keep is None:  # the same answer for the same position and knowledge
+            bests = self.m.bests
+            key = (side, kind, flag, exclude, *ctx.pos.key(), *ctx.static_key,
+                   ctx.next_side, *ctx.cards_after)
+            got = bests.get(key)
+            if got is not None:
+                if got[1] is not None:
+                    self.plans[self.plan_key(side, kind, flag, exclude)] = got
+                return got
+            if len(bests) > CACHE_MAX:
+                bests.clear()
+            shortlists = self.m.shortlists
+            skey = key[:-3]
+            short = shortlists.get(skey)
+            if short is None:
+                short = self._shortlist(self.moves(side, kind, flag, exclude, battles_only),
+                                        side, flag)
+                if len(shortlists) > CACHE_MAX:
+                    shortlists.clear()
+                shortlists[skey] = short
+            moves = short
+        else:
+            moves = self._shortlist([mv for mv in self.moves(side, kind, flag, exclude, False)
+                                     if keep(mv)], side, flag)
         best_v, best_m = -math.inf, None
         for mv in moves:
             val = self.value(mv, side, flag)
             if val > best_v + 1e-9:
                 best_v, best_m = val, mv
-        if keep is None and best_m is not None:
-            self.plans[self.plan_key(side, kind, flag, exclude)] = (best_v, best_m)
+        if keep is None:
+            bests[key] = (best_v, best_m)
+            if best_m is not None:
+                self.plans[self.plan_key(side, kind, flag, exclude)] = (best_v, best_m)
         return best_v, best_m
+
+    def _shortlist(self, moves: list[Move], side: int, flag: int) -> list[Move]:
+        """The moves worth valuing in full: all of few, else the best ranked without
+        the threats."""
+        if len(moves) > SHORTLIST:
+            self.ctx.lite = True
+            ranked = sorted(moves, key=lambda mv: -self.value(mv, side, flag))
+            self.ctx.lite = False
+            moves = ranked[:SHORTLIST]
+        return moves
 
     def plan_key(self, side: int, kind: int, flag: int, exclude: int) -> tuple[Any, ...]:
         return (side, kind, flag, exclude, *self.ctx.pos.key())
