@@ -141,24 +141,20 @@ class Glance:
 
 
 def glance(game: HotGates, s: State, seat: int) -> Glance:
-    t = game.t
-    board = []
-    sides: list[str | None] = []
-    bonus = []
+    side = game.t.side
+    board = tuple(tuple(sorted(map(PIECE.__and__, pieces))) for pieces in s.board)
+    sides = tuple(SIDE_NAMES[side[pieces[0]]] if pieces else None for pieces in board)
     glory_bonus = game.components.rules.glory_bonus
-    for sp in range(2 * SPACES):
-        pieces = sorted(p & PIECE for p in s.board[sp])
-        board.append(tuple(pieces))
-        sides.append(SIDE_NAMES[t.side[pieces[0]]] if pieces else None)
-        bonus.append(glory_bonus[sp % SPACES]
-                     if sp % SPACES < 3 and not s.bonus_taken & (1 << sp) else 0)
+    bonus = tuple(glory_bonus[sp % SPACES]
+                  if sp % SPACES < 3 and not s.bonus_taken & (1 << sp) else 0
+                  for sp in range(2 * SPACES))
     seats = SEATS[s.players]
     cards = game.cards
     return Glance(
         seat=seats[seat], persian=side_of_seat(s.players, seat) == PERSIAN,
         phase=game.phase_name(s), players=s.players, round=s.round,
-        path=game.components.goat_path, board=tuple(board), sides=tuple(sides),
-        bonus=tuple(bonus), hand=tuple(cards[c].code for c in s.hands[seat]),
+        path=game.components.goat_path, board=board, sides=sides, bonus=bonus,
+        hand=tuple(cards[c].code for c in s.hands[seat]),
         played=(() if s.window < 0 else
                 tuple((seats[e[0]], cards[e[1]].effect, bool(e[2])) for e in s.played)),
         battle=_battle(game, s))
