@@ -3,7 +3,8 @@
 `HotGates._march_legal` is the hot path of a random playout; it is checked here against
 the straightforward version (every space's room counted, the seat's rows and side looked
 up each time) at every March decision of random games of 2, 3 and 4 players, with and
-without the extra marches of a "march" card.
+without the extra marches of a "march" card; so is the geometry (owners, rooms, enemy
+fronts) that a march updates instead of counting it again.
 """
 
 from __future__ import annotations
@@ -112,6 +113,10 @@ def test_march_legal_agrees_with_the_plain_version(players: int) -> None:
             if s.phase == MARCH:
                 assert list(legal) == plain_march_legal(GAME, s)
                 assert GAME._march_legal(s) == plain_march_legal(GAME, s)
+                # the geometry kept for the next march, updated move by move, is the one
+                # counted afresh
+                assert s.cache is not None and s.cache[0] == s.steps
+                assert s.cache[2] == GAME._march_list(s, None)[1]
                 checked += 1
                 extra += s.extra[s.actor] > 0
             GAME.apply(s, legal[int(rng.random() * len(legal))], quiet=True)

@@ -170,8 +170,8 @@ class HotGates(NotationMixin):
             cached = s.cache
             if cached is not None and cached[0] == s.steps:
                 return cached[1]
-            acts = self._march_legal(s)
-            s.cache = (s.steps, acts)
+            acts, geometry = self._march_list(s, None)
+            s.cache = (s.steps, acts, geometry)
             return acts
         if ph == CASUALTY:
             return battle.casualty_legal(self, s)
@@ -370,34 +370,45 @@ class HotGates(NotationMixin):
     def _k_march_resume(self, s: State, ev: Ev, seat: int) -> None:
         s.actor = seat
         s.phase = MARCH
-        acts = self._march_legal(s)
+        acts, geometry = self._march_list(s, None)
         if acts == [DONE]:  # nothing to move: no question to ask
             return self._resume(s, ev)
-        s.cache = (s.steps + 1, acts)  # `apply` counts this step when it returns
+        s.cache = (s.steps + 1, acts, geometry)  # `apply` counts this step when it returns
 
     def _march_legal(self, s: State) -> list[Act]:
         """"Each Unit can march forward one space", or switch rows instead; the Persians
         "must march forward if they can" and must bring reinforcements while there is
-        room, so their `done` is legal only when neither is possible. (The hot path of a
-        playout: the seat's spaces, their neighbours and actions are precomputed in
-        `_march_plan`, and a space's room is counted only where a unit could go.)"""
+        room, so their `done` is legal only when neither is possible."""
+        return self._march_list(s, None)[0]
+
+    def _march_list(self, s: State, geometry: Geometry | None) -> tuple[list[Act], Geometry]:
+        """`_march_legal`, and the geometry it used: each space's owner (-1: empty) and
+        room, and the enemy's leading space in each row (by number), for switching rows.
+        The hot path of a playout: the seat's spaces, their neighbours and actions are
+        precomputed in `_march_plan`; after a march the geometry of the step before is
+        updated rather than counted again (`_march`), as the enemy has not moved."""
         seat = s.actor
         side, spaces, plan, entries = self._march_plan[s.players][seat]
         enemy = 1 - side
         extra = s.extra[seat] > 0
         size, cap, big, places, pside = self._march_tables
         board = s.board
-        owner = [pside[b[0]] if b else -1 for b in board]
         persian = side == PERSIAN
-        # The enemy's leading space in each row (by number), for switching rows.
-        if persian:
-            a, b = owner[:SPACES], owner[SPACES:]
-            fronts = (a.index(enemy) if enemy in a else SPACES,
-                      b.index(enemy) if enemy in b else SPACES)
+        if geometry is None:
+            owner = [pside[b[0]] if b else -1 for b in board]
+            room = [c - (len(b) if big(b) else sum(map(places, b)))
+                    for c, b in zip(cap, board, strict=False)]
+            if persian:
+                a, b = owner[:SPACES], owner[SPACES:]
+                fronts = (a.index(enemy) if enemy in a else SPACES,
+                          b.index(enemy) if enemy in b else SPACES)
+            else:
+                a, b = owner[SPACES - 1::-1], owner[:SPACES - 1:-1]
+                fronts = (SPACES - 1 - a.index(enemy) if enemy in a else -1,
+                          SPACES - 1 - b.index(enemy) if enemy in b else -1)
+            geometry = owner, room, fronts
         else:
-            a, b = owner[SPACES - 1::-1], owner[:SPACES - 1:-1]
-            fronts = (SPACES - 1 - a.index(enemy) if enemy in a else -1,
-                      SPACES - 1 - b.index(enemy) if enemy in b else -1)
+            owner, room, fronts = geometry
         out: list[Act] = []
         forced = False
         for sp in spaces:
@@ -407,16 +418,9 @@ class HotGates(NotationMixin):
             if not extra and min(pieces) >= MOVED:
                 continue  # all have marched
             n, fwd, sw, other, fwd_moves, sw_moves = plan[sp]
-            if fwd >= 0 and owner[fwd] != enemy:
-                b = board[fwd]
-                fwd_room = cap[fwd] - (len(b) if big(b) else sum(map(places, b)))
-            else:
-                fwd_room = -1
-            if (fronts[other] > n if persian else fronts[other] < n) and owner[sw] != enemy:
-                b = board[sw]
-                sw_room = cap[sw] - (len(b) if big(b) else sum(map(places, b)))
-            else:
-                sw_room = -1
+            fwd_room = room[fwd] if fwd >= 0 and owner[fwd] != enemy else -1
+            sw_room = room[sw] if (fronts[other] > n if persian else fronts[other] < n) \
+                and owner[sw] != enemy else -1
             if fwd_room <= 0 and sw_room <= 0:
                 continue
             for p in dict.fromkeys(pieces):
@@ -436,26 +440,25 @@ class HotGates(NotationMixin):
         for sp, enters in entries:
             if owner[sp] == enemy:
                 continue
-            b = board[sp]
-            room = cap[sp] - (len(b) if big(b) else sum(map(places, b)))
-            if room <= 0:
+            free = room[sp]
+            if free <= 0:
                 continue  # full: no unit fits
             if persian:
                 if s.boxes:
                     for code in dict.fromkeys(s.boxes[0]):
-                        if room >= size[code]:
+                        if free >= size[code]:
                             out.append(enters[code])
                             forced = True
                 for lt in dict.fromkeys(s.leaders):
-                    if room >= size[lt * 2]:
+                    if free >= size[lt * 2]:
                         out.append(enters[lt * 2])
             else:
                 for code in dict.fromkeys(s.camp):
-                    if room >= size[code]:
+                    if free >= size[code]:
                         out.append(enters[code])
         if not forced:
             out.append(DONE)
-        return out
+        return out, geometry
 
     def _march(self, s: State, a: Act, ev: Ev) -> None:
         seat = s.actor
@@ -463,6 +466,8 @@ class HotGates(NotationMixin):
             if ev is not None:
                 ev.append(Event("march-done", {"seat": SEATS[s.players][seat]}))
             return self._resume(s, ev)
+        cached = s.cache  # the geometry of this step's list, if kept
+        geometry = cached[2] if cached is not None and cached[0] == s.steps else None
         flag = MOVED
         if a.verb == "move":
             src, dst, code = a.a, a.b, a.c
@@ -489,10 +494,19 @@ class HotGates(NotationMixin):
         if self.t.side[code] == SPARTAN_SIDE and dst % SPACES == 0:
             s.stack.append(("march_resume", seat))
             return self.pull_back(s, dst // SPACES, ev)
-        nxt = self._march_legal(s)
+        if geometry is not None:  # one unit of this side left `src` and came to `dst`
+            owner, room, _ = geometry
+            need = self.t.size[code]
+            if src >= 0:
+                room[src] += need
+                if not s.board[src]:
+                    owner[src] = -1
+            room[dst] -= need
+            owner[dst] = self.t.side[code]
+        nxt, geometry = self._march_list(s, geometry)
         if nxt == [DONE]:
             return self._resume(s, ev)
-        s.cache = (s.steps + 1, nxt)  # `apply` counts this step when it returns
+        s.cache = (s.steps + 1, nxt, geometry)  # `apply` counts this step when it returns
 
     def _take_reserve(self, s: State, code: int) -> None:
         """A unit leaves the Persian boxes or camp, or the Spartan Camp."""
@@ -724,6 +738,7 @@ class HotGates(NotationMixin):
         return PHASES[s.phase] if s.phase != WINDOW else f"{WINDOWS[s.window]} cards"
 
 
+Geometry = tuple[list[int], list[int], tuple[int, int]]
 MarchPlan = tuple[int, tuple[int, ...],
                   dict[int, tuple[int, int, int, int, list[Act], list[Act]]],
                   list[tuple[int, list[Act]]]]

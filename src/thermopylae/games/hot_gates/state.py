@@ -110,9 +110,10 @@ class State:
         self.steps = 0  # decisions and chance events applied
         self.winners: list[int] = []
         self.reason = ""
-        # (steps, legal actions) of the March Phase, so that `legal` and `apply`'s check
-        # build the list once per step; never copied, never saved.
-        self.cache: tuple[int, list[Any]] | None = None
+        # (steps, legal actions, their geometry) of the March Phase, so that `legal` and
+        # `apply`'s check build the list once per step, and the next march updates the
+        # geometry (rules.HotGates._march_list); never copied, never saved.
+        self.cache: tuple[int, list[Any], Any] | None = None
 
     def copy(self) -> State:
         s = State.__new__(State)
