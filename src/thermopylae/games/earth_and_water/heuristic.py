@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import compress
 from typing import Any
@@ -276,7 +276,23 @@ class Map:
         self.statics: dict[tuple[bytes, bool, bool], tuple[Any, ...]] = {}
         self.gains: dict[tuple[bytes, bool, int, Any], float] = {}
         self.bests: dict[tuple[Any, ...], tuple[float, Any]] = {}
+        self.reaches: dict[tuple[Any, ...], tuple[tuple[int, ...], int]] = {}
         self.shortlists: dict[tuple[Any, ...], list[Any]] = {}
+        # Tables of values per seat's knowledge (`table`), and how many entries they hold.
+        self.tables: dict[tuple[Any, ...], dict[Any, Any]] = {}
+        self.stored = 0
+
+    def table(self, key: tuple[Any, ...]) -> dict[Any, Any]:
+        """The cache of values that depend on the position and on `key` (what the seat
+        knows)."""
+        got = self.tables.get(key)
+        if got is None:
+            got = self.tables[key] = {}
+        return got
+
+    def clear_tables(self) -> None:
+        self.tables.clear()
+        self.stored = 0
 
 
 class Pos:
@@ -361,6 +377,35 @@ def dests_cached(m: Map, bridge: bool, passable: int, origin: int) -> tuple[int,
 _BITS = [1 << x for x in range(64)]
 
 
+def _land_reach(m: Map, mine: list[int], mine_m: int, theirs_m: int, side: int, bridge: bool,
+                locked: int) -> tuple[tuple[int, ...], int]:
+    """For `best_gain`: per city, the strongest stack of `side` that can reach it by land,
+    and the set of those cities (a bit mask)."""
+    reach = [0] * m.n
+    passable = (mine_m | m.major_mask[side]) & ~theirs_m
+    stacks = list(compress(m.cities, mine))
+    stacks.sort(key=mine.__getitem__, reverse=True)
+    covered = 0
+    for o in stacks:
+        if o == locked:
+            continue
+        a = mine[o]
+        key = (bridge, passable, o)
+        dm = _DEST_MASKS.get(key)
+        if dm is None:
+            dm = 0
+            for d in dests_cached(m, bridge, passable, o):
+                dm |= 1 << d
+            _DEST_MASKS[key] = dm
+        new = dm & ~covered
+        covered |= dm
+        while new:
+            low = new & -new
+            new ^= low
+            reach[low.bit_length() - 1] = a
+    return tuple(reach), covered
+
+
 def _mask(units: list[int]) -> int:
     """The cities where `units` are (a bit mask)."""
     return sum(compress(_BITS, units))
@@ -394,18 +439,33 @@ def project(m: Map, pos: Pos, masks: tuple[int, int, int, int] | None = None) ->
     if masks is None:
         masks = (_mask(pos.arm[P]), _mask(pos.arm[G]), _mask(pos.flt[P]), _mask(pos.flt[G]))
     ap, ag, fp, fg = masks
-    land, sea = supplied_mask(m, near, ap, ag, fp, fg, P)
-    ap &= land | sea
+    pmaj, gmaj = m.major_mask
+    every = m.all
+    # `supplied_mask` for Persia, then for Greece (written out: it is the hot spot)
+    majors = pmaj & ~ag
+    land = majors
+    open_ = (every & ~(ag | (gmaj & ~ap))) | majors
+    while True:
+        more = (land | near[land]) & open_
+        if more == land:
+            break
+        land = more
+    ap &= land | (fp if majors & ~fg else 0)
     fragile_p = ap & ~land
-    land, sea = supplied_mask(m, near, ag, ap, fg, fp, G)
-    ag &= land | sea
+    majors = gmaj & ~ap
+    land = majors
+    open_ = (every & ~(ap | (pmaj & ~ag))) | majors
+    while True:
+        more = (land | near[land]) & open_
+        if more == land:
+            break
+        land = more
+    ag &= land | (fg if majors & ~fp else 0)
     fragile = (fragile_p, ag & ~land)
-    cp = ap | (m.major_mask[P] & ~ag)
-    cg = ag | (m.major_mask[G] & ~ap)
-    gmaj = m.major_mask[G]
+    cp = ap | (pmaj & ~ag)
+    cg = ag | (gmaj & ~ap)
     if cp & gmaj == gmaj:
         return 0, 0, P, 0, fragile
-    pmaj = m.major_mask[P]
     if cg & pmaj == pmaj:
         return 0, 0, G, 0, fragile
     burnt = (1 << m.athenai) if pos.acro else 0
@@ -426,7 +486,8 @@ def _position_summary(m: Map, pos: Pos) -> tuple[int, int, int, float, tuple[int
     points, Greek points, the automatic winner or -1, the pieces' worth, the masks of
     `project`, its fragile cities)."""
     arm, flt = pos.arm, pos.flt
-    masks = (_mask(arm[P]), _mask(arm[G]), _mask(flt[P]), _mask(flt[G]))
+    masks = (sum(compress(_BITS, arm[P])), sum(compress(_BITS, arm[G])),
+             sum(compress(_BITS, flt[P])), sum(compress(_BITS, flt[G])))
     pp, gp, auto, fed, fragile = project(m, pos, masks)
     aby, eph = m.majors[P]
     pieces = (ARMY[P] * (arm[P][aby] + arm[P][eph] + fed) + FLEET[P] * sum(flt[P])
@@ -469,11 +530,13 @@ class Ctx:
         self.q_defence = self._greek_defence_chance()
         self.next_side = self.opp  # who is expected to move after the decision being valued
         self.cards_after = [self.counts[0], self.counts[1]]
-        self._cache: dict[tuple[Any, ...], float] = {}  # values with the threats
-        # values without them (they do not depend on who moves next)
+        if m.stored > CACHE_MAX:
+            m.clear_tables()
+        # Values without the threats (they do not depend on who moves next), shared by
+        # every decision of this seat at this score and campaign.
         self._static: dict[tuple[Any, ...], tuple[float, int, tuple[int, int, int, int],
-                                                  tuple[int, int]]] = {}
-        self._pwin: dict[tuple[int, bool, int, int, int], float] = {}
+                                                  tuple[int, int]]] = m.table(
+            ("static", seat, self.score, self.campaign))
         self.lite = False  # value without the threats (to rank many moves quickly)
         self.pull = SIGN_PULL.get(self.campaign, 1.0)
         self.late = 1.0 if self.campaign < 5 else 0.35  # pieces matter less in the last one
@@ -487,6 +550,12 @@ class Ctx:
         # (the key of the move caches across decisions, with the position).
         self.static_key = (seat, self.score, self.campaign, self.q_defence,
                            self.greek_attack_dice(), self.carneia)
+        # Battle odds (they read the Greek reactions and dice this seat expects).
+        self._pwin: dict[tuple[int, bool, int, int, int], float] = m.table(
+            ("pwin", self.q_defence, self.greek_attack_dice()))
+        # Values with the threats: shared by the decisions that weigh them alike.
+        self._cache: dict[tuple[Any, ...], float] = m.table(
+            ("full", *self.static_key, *self._weights))
 
     # -- knowledge about cards
 
@@ -545,8 +614,8 @@ class Ctx:
         each side will then hold (they weigh the threats)."""
         self.next_side = next_side
         self.cards_after = cards_after
-        self._cache.clear()
         self._weights = (self._threat_weight(P), self._threat_weight(G))
+        self._cache = self.m.table(("full", *self.static_key, *self._weights))
 
     def util(self, total: float) -> float:
         t = max(-6.0, min(6.0, total))
@@ -565,6 +634,7 @@ class Ctx:
         static = self._static.get(key)
         if static is None:
             static = self._static[key] = self._static_value(pos, units, delta)
+            self.m.stored += 1
         val, auto, masks, fragile = static
         if lite or auto >= 0:
             return val
@@ -575,6 +645,7 @@ class Ctx:
         if wg > 0:
             threats += -wg * self._gain(pos, units, G, masks, fragile[P])
         full = self._cache[key] = val + threats * self.sign
+        self.m.stored += 1
         return full
 
     def _gain(self, pos: Pos, units: bytes, side: int, masks: tuple[int, int, int, int],
@@ -632,28 +703,15 @@ class Ctx:
         mine_m, theirs_m = masks[side], masks[opp]
         locked = self.locked(side)
         bridge = pos.bridge
-        reach = [0] * m.n
-        passable = (mine_m | m.major_mask[side]) & ~theirs_m
-        stacks = list(compress(m.cities, mine))
-        stacks.sort(key=mine.__getitem__, reverse=True)
-        covered = 0
-        for o in stacks:
-            if o == locked:
-                continue
-            a = mine[o]
-            key = (bridge, passable, o)
-            dm = _DEST_MASKS.get(key)
-            if dm is None:
-                dm = 0
-                for d in dests_cached(m, bridge, passable, o):
-                    dm |= 1 << d
-                _DEST_MASKS[key] = dm
-            new = dm & ~covered
-            covered |= dm
-            while new:
-                low = new & -new
-                new ^= low
-                reach[low.bit_length() - 1] = a
+        rkey = (bytes(mine), theirs_m, side, bridge, locked)
+        got = m.reaches.get(rkey)
+        if got is None:
+            if len(m.reaches) > CACHE_MAX:
+                m.reaches.clear()
+            got = m.reaches[rkey] = _land_reach(m, mine, mine_m, theirs_m, side, bridge,
+                                                locked)
+        reach_t, covered = got
+        reach_of: Sequence[int] = reach_t
         if masks[2 + side] & mine_m:  # landings: the two biggest groups fleets can carry
             fl = pos.flt[side]
             their_flt = pos.flt[opp]
@@ -668,6 +726,8 @@ class Ctx:
                 elif c > c2:
                     c2, f2 = c, fl[o]
             if c1:
+                reach = list(reach_t)
+                reach_of = reach
                 for d in m.ports:
                     c, f = (c1, f1) if d != o1 else (c2, f2)
                     if c <= reach[d] or mine[d]:
@@ -703,9 +763,9 @@ class Ctx:
             d = low.bit_length() - 1
             e = theirs[d]
             if e:
-                p = pwin.get((side, d in asia, reach[d], e, LAND))
+                p = pwin.get((side, d in asia, reach_of[d], e, LAND))
                 if p is None:
-                    p = self.p_win(side, d, reach[d], e, LAND)
+                    p = self.p_win(side, d, reach_of[d], e, LAND)
                 g = p * 2 * pts[d]
             else:  # an enemy major city left empty
                 p = 1.0
@@ -725,6 +785,7 @@ class Ctx:
             else:
                 got = self.naval_battle(att, city, a, d)[0]
             self._pwin[key] = got
+            self.m.stored += 1
         return got
 
 

@@ -12,7 +12,6 @@ import random
 from typing import TYPE_CHECKING
 
 from thermopylae.engine.protocol import CHANCE, JSON
-from thermopylae.games.earth_and_water import board
 from thermopylae.games.earth_and_water.state import CHOOSE, GREECE, PERSIA, PHASES, SIDES, State
 
 if TYPE_CHECKING:
@@ -32,13 +31,10 @@ def hand_visible(s: State, owner: int, seat: int | None) -> bool:
 def view(g: EarthAndWater, s: State, seat: int | None) -> JSON:
     c = g.c
     to_act = g.to_act(s)
-
-    def control(x: int) -> str | None:
-        for side in (PERSIA, GREECE):
-            if board.controls(c, s, side, x):
-                return SIDES[side]
-        return None
-
+    pa, ga = s.arm[PERSIA], s.arm[GREECE]
+    pf, gf = s.flt[PERSIA], s.flt[GREECE]
+    names, major, port, amph = c.names, c.major, c.port, c.amphorae
+    # (control as `board.controls` has it: armies, else an own major city)
     return {
         "game": g.id,
         "seat": None if seat is None else SIDES[seat],
@@ -48,11 +44,12 @@ def view(g: EarthAndWater, s: State, seat: int | None) -> JSON:
         "campaign": s.campaign,
         "score": s.score,
         "cities": [
-            {"name": c.names[x], "major": SIDES[c.major[x]] if c.major[x] >= 0 else None,
-             "port": c.port[x], "amphorae": c.amphorae[x],
-             "armies": {"persia": s.arm[PERSIA][x], "greece": s.arm[GREECE][x]},
-             "fleets": {"persia": s.flt[PERSIA][x], "greece": s.flt[GREECE][x]},
-             "control": control(x)}
+            {"name": names[x], "major": SIDES[major[x]] if major[x] >= 0 else None,
+             "port": port[x], "amphorae": amph[x],
+             "armies": {"persia": pa[x], "greece": ga[x]},
+             "fleets": {"persia": pf[x], "greece": gf[x]},
+             "control": ("persia" if pa[x] else "greece" if ga[x]
+                         else SIDES[major[x]] if major[x] >= 0 else None)}
             for x in g.cities
         ],
         "bridge": s.bridge,
