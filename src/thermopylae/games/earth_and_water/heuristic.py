@@ -277,6 +277,7 @@ class Map:
         self.gains: dict[tuple[bytes, bool, int, Any], float] = {}
         self.bests: dict[tuple[Any, ...], tuple[float, Any]] = {}
         self.reaches: dict[tuple[Any, ...], tuple[tuple[int, ...], int]] = {}
+        self.supply: dict[tuple[Any, ...], tuple[int, int, int, int, tuple[int, int]]] = {}
         self.shortlists: dict[tuple[Any, ...], list[Any]] = {}
         # Tables of values per seat's knowledge (`table`), and how many entries they hold.
         self.tables: dict[tuple[Any, ...], dict[Any, Any]] = {}
@@ -375,6 +376,7 @@ def dests_cached(m: Map, bridge: bool, passable: int, origin: int) -> tuple[int,
 
 
 _BITS = [1 << x for x in range(64)]
+_P_SEA: dict[tuple[int, bool, int, int], float] = {}  # naval odds (`Ctx._p_sea`)
 
 
 def _land_reach(m: Map, mine: list[int], mine_m: int, theirs_m: int, side: int, bridge: bool,
@@ -435,9 +437,32 @@ def project(m: Map, pos: Pos, masks: tuple[int, int, int, int] | None = None) ->
     -1, Persian armies outside Asia that supply will feed, per side the cities whose
     armies only their fleets keep in supply). `masks`: the cities holding Persian armies,
     Greek armies, Persian fleets, Greek fleets, if already known."""
-    near = m.near[1 if pos.bridge else 0]
     if masks is None:
         masks = (_mask(pos.arm[P]), _mask(pos.arm[G]), _mask(pos.flt[P]), _mask(pos.flt[G]))
+    skey = (*masks, pos.bridge)
+    got = m.supply.get(skey)
+    if got is None:
+        if len(m.supply) > CACHE_MAX:
+            m.supply.clear()
+        got = m.supply[skey] = _supply(m, masks, pos.bridge)
+    ap, cp, cg, auto, fragile = got
+    if auto >= 0:
+        return 0, 0, auto, 0, fragile
+    burnt = (1 << m.athenai) if pos.acro else 0
+    outside = ap & ~m.asia_mask
+    fed = 0
+    if outside:
+        arm = pos.arm[P]
+        fed = min(sum(compress(arm, m.members[outside])), m.amph_of[outside])
+    return m.points_of[cp & ~burnt], m.points_of[cg & ~burnt], -1, fed, fragile
+
+
+def _supply(m: Map, masks: tuple[int, int, int, int], bridge: bool
+            ) -> tuple[int, int, int, int, tuple[int, int]]:
+    """For `project`, from where the units are (and the bridge) alone: the cities of the
+    Persian armies in supply, the cities each side controls after supply, the automatic
+    winner or -1, the fragile cities."""
+    near = m.near[1 if bridge else 0]
     ap, ag, fp, fg = masks
     pmaj, gmaj = m.major_mask
     every = m.all
@@ -464,17 +489,8 @@ def project(m: Map, pos: Pos, masks: tuple[int, int, int, int] | None = None) ->
     fragile = (fragile_p, ag & ~land)
     cp = ap | (pmaj & ~ag)
     cg = ag | (gmaj & ~ap)
-    if cp & gmaj == gmaj:
-        return 0, 0, P, 0, fragile
-    if cg & pmaj == pmaj:
-        return 0, 0, G, 0, fragile
-    burnt = (1 << m.athenai) if pos.acro else 0
-    outside = ap & ~m.asia_mask
-    fed = 0
-    if outside:
-        arm = pos.arm[P]
-        fed = min(sum(compress(arm, m.members[outside])), m.amph_of[outside])
-    return m.points_of[cp & ~burnt], m.points_of[cg & ~burnt], -1, fed, fragile
+    auto = P if cp & gmaj == gmaj else G if cg & pmaj == pmaj else -1
+    return ap, cp, cg, auto, fragile
 
 
 CACHE_MAX = 200_000  # entries kept in each of the Map's position caches (then cleared)
@@ -541,21 +557,22 @@ class Ctx:
         self.pull = SIGN_PULL.get(self.campaign, 1.0)
         self.late = 1.0 if self.campaign < 5 else 0.35  # pieces matter less in the last one
         self._weights = (self._threat_weight(P), self._threat_weight(G))
-        self._utils: dict[int, float] = {}
-        # What `best_gain` reads of this seat's knowledge, per side (the key of its cache
-        # across decisions): Greek reactions expected against Persia; Greek dice, Carneia.
-        self._gain_key: tuple[Any, Any] = (self.q_defence,
-                                           (self.greek_attack_dice(), self.carneia))
+        self._utils: dict[int, float] = m.table(("util", self.campaign))
+        gdice = self.greek_attack_dice()
         # What the value of a move without the threats reads of this seat's knowledge
         # (the key of the move caches across decisions, with the position).
-        self.static_key = (seat, self.score, self.campaign, self.q_defence,
-                           self.greek_attack_dice(), self.carneia)
+        self.static_key = (seat, self.score, self.campaign, self.q_defence, gdice,
+                           self.carneia)
         # Battle odds (they read the Greek reactions and dice this seat expects).
         self._pwin: dict[tuple[int, bool, int, int, int], float] = m.table(
-            ("pwin", self.q_defence, self.greek_attack_dice()))
+            ("pwin", self.q_defence, gdice))
         # Values with the threats: shared by the decisions that weigh them alike.
         self._cache: dict[tuple[Any, ...], float] = m.table(
             ("full", *self.static_key, *self._weights))
+        # What `best_gain` reads of this seat's knowledge for a Greek attack (with the
+        # position, the key of its cache across decisions): Greek dice, Carneia. (For a
+        # Persian one: the Greek reactions expected, `q_defence`.)
+        self._greek_key = (gdice, self.carneia)
 
     # -- knowledge about cards
 
@@ -624,7 +641,7 @@ class Ctx:
     def value(self, pos: Pos, delta: int = 0) -> float:
         """This seat's value of `pos` (`delta`: score points already added by an event)."""
         arm, flt = pos.arm, pos.flt
-        units = bytes(arm[0] + arm[1] + flt[0] + flt[1])
+        units = bytes(arm[0]) + bytes(arm[1]) + bytes(flt[0]) + bytes(flt[1])
         key = (units, pos.bridge, pos.acro, delta)
         lite = self.lite
         if not lite:
@@ -652,7 +669,7 @@ class Ctx:
               fragile: int) -> float:
         """`best_gain`, through a cache shared by every decision."""
         gains = self.m.gains
-        gkey = (units, pos.bridge, side, self._gain_key[side])
+        gkey = (units, pos.bridge, side, self.q_defence if side == P else self._greek_key)
         g = gains.get(gkey)
         if g is None:
             if len(gains) > CACHE_MAX:
@@ -701,7 +718,8 @@ class Ctx:
         opp = 1 - side
         mine, theirs = pos.arm[side], pos.arm[opp]
         mine_m, theirs_m = masks[side], masks[opp]
-        locked = self.locked(side)
+        carneia = side == G and self.carneia
+        locked = m.sparta if carneia else -1  # (`locked`)
         bridge = pos.bridge
         rkey = (bytes(mine), theirs_m, side, bridge, locked)
         got = m.reaches.get(rkey)
@@ -717,8 +735,8 @@ class Ctx:
             their_flt = pos.flt[opp]
             c1 = c2 = f1 = f2 = 0
             o1 = -1
-            for o in compress(range(m.n), fl):
-                if not mine[o] or (side == G and self.carneia and o == m.sparta):
+            for o in compress(m.cities, fl):
+                if not mine[o] or (carneia and o == locked):
                     continue
                 c = min(fl[o], 3, mine[o])
                 if c > c1:
@@ -733,7 +751,7 @@ class Ctx:
                     if c <= reach[d] or mine[d]:
                         continue
                     ef = their_flt[d]
-                    if ef and self.p_win(side, d, f, ef, SEA) < 0.3:
+                    if ef and self._p_sea(side, d, f, ef) < 0.3:
                         continue
                     reach[d] = c
                     covered |= 1 << d
@@ -745,7 +763,7 @@ class Ctx:
                 low = fragile & -fragile
                 fragile ^= low
                 d = low.bit_length() - 1
-                g = self.p_win(side, d, most, their_flt[d], SEA) * m.pts[d]
+                g = self._p_sea(side, d, most, their_flt[d]) * m.pts[d]
                 if g > best:
                     best = g
         targets = covered & ~mine_m
@@ -775,6 +793,14 @@ class Ctx:
             if g > best:
                 best = g
         return best
+
+    def _p_sea(self, att: int, city: int, a: int, d: int) -> float:
+        """`p_win` of a naval battle (the same for every seat)."""
+        key = (att, city in self.m.asia, a, d)
+        got = _P_SEA.get(key)
+        if got is None:
+            got = _P_SEA[key] = self.p_win(att, city, a, d, SEA)
+        return got
 
     def p_win(self, att: int, city: int, a: int, d: int, kind: int) -> float:
         key = (att, city in self.m.asia, a, d, kind)
@@ -881,23 +907,24 @@ class Planner:
         total = 0.0
         scoring = flag in (GREAT_KING, EVANGELION)
         sgn = 1 if side == P else -1
+        # (`pos` is the caller's scratch copy: each outcome is set in it in turn)
+        mine, theirs = pos.arm[side], pos.arm[opp]
         if s[0] > 0:
-            w = pos.copy()
-            w.arm[opp][d] = 0
-            w.arm[side][d] = max(1, round(s[1]))
-            self._bridge_burnt(w, side, d)
-            total += s[0] * ctx.value(w, sgn if scoring else 0)
+            held, bridge = mine[d], pos.bridge
+            theirs[d] = 0
+            mine[d] = max(1, round(s[1]))
+            self._bridge_burnt(pos, side, d)
+            total += s[0] * ctx.value(pos, sgn if scoring else 0)
+            mine[d], pos.bridge = held, bridge
         if s[2] > 0:
-            lo = pos.copy()
-            lo.arm[opp][d] = max(1, round(s[3]))
-            total += s[2] * ctx.value(lo, -sgn if scoring else 0)
+            theirs[d] = max(1, round(s[3]))
+            total += s[2] * ctx.value(pos, -sgn if scoring else 0)
         if s[4] > 0:
-            z = pos.copy()
-            z.arm[opp][d] = 0
+            theirs[d] = 0
             delta = 0
             if scoring:  # nobody left: the mover gains a point, and loses one without control
                 delta = sgn * (1 - (0 if self.m.major[d] == side else 1))
-            total += s[4] * ctx.value(z, delta)
+            total += s[4] * ctx.value(pos, delta)
         return total
 
     def _bridge_burnt(self, pos: Pos, side: int, d: int) -> None:
@@ -917,22 +944,27 @@ class Planner:
             return ctx.value(pos)
         s = ctx.naval_battle(side, d, nf, ef)
         total = 0.0
+        # (`pos` is the caller's scratch copy: each outcome is set in it in turn)
+        mine, theirs = pos.flt[side], pos.flt[opp]
         if s[0] > 0:
-            w = pos.copy()
-            w.flt[opp][d] = 0
+            held = mine[d]
+            theirs[d] = 0
             fs = max(1, round(s[1]))
-            w.flt[side][d] = fs
+            mine[d] = fs
             carried = min(c, fs)
-            total += s[0] * (self.land_arrive(w, side, d, carried, 0) if carried
-                             else ctx.value(w))
+            if carried:  # (the landing changes the armies in `d` and maybe the bridge)
+                arm_s, arm_o, bridge = pos.arm[side][d], pos.arm[opp][d], pos.bridge
+                total += s[0] * self.land_arrive(pos, side, d, carried, 0)
+                pos.arm[side][d], pos.arm[opp][d], pos.bridge = arm_s, arm_o, bridge
+            else:
+                total += s[0] * ctx.value(pos)
+            mine[d] = held
         if s[2] > 0:
-            lo = pos.copy()
-            lo.flt[opp][d] = max(1, round(s[3]))
-            total += s[2] * ctx.value(lo)
+            theirs[d] = max(1, round(s[3]))
+            total += s[2] * ctx.value(pos)
         if s[4] > 0:
-            z = pos.copy()
-            z.flt[opp][d] = 0
-            total += s[4] * ctx.value(z)
+            theirs[d] = 0
+            total += s[4] * ctx.value(pos)
         return total
 
     def best(self, side: int, kind: int, flag: int, exclude: int = -1,
