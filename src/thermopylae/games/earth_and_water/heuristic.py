@@ -273,12 +273,11 @@ class Map:
             self.minor_top[mask] = max(self.minor_top[mask ^ low], self.pts[x])
             self.amph_of[mask] = self.amph_of[mask ^ low] + self.amph[x]
         # Caches over positions, shared by every decision (bounded: see CACHE_MAX).
-        self.statics: dict[tuple[bytes, bool, bool], tuple[Any, ...]] = {}
-        self.gains: dict[tuple[bytes, bool, int, Any], float] = {}
+        self.statics: dict[bytes, tuple[Any, ...]] = {}
         self.bests: dict[tuple[Any, ...], tuple[float, Any]] = {}
         self.reaches: dict[tuple[Any, ...], tuple[tuple[int, ...], int]] = {}
         self.supply: dict[tuple[Any, ...], tuple[int, int, int, int, tuple[int, int]]] = {}
-        self.shortlists: dict[tuple[Any, ...], list[Any]] = {}
+        self.shortlists: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         # Tables of values per seat's knowledge (`table`), and how many entries they hold.
         self.tables: dict[tuple[Any, ...], dict[Any, Any]] = {}
         self.stored = 0
@@ -376,6 +375,8 @@ def dests_cached(m: Map, bridge: bool, passable: int, origin: int) -> tuple[int,
 
 
 _BITS = [1 << x for x in range(64)]
+# The end of a position's key in `Ctx.value`, by bridge, Acropolis and score delta (mod 256).
+_SUFFIX = [[[bytes((b, a, d)) for d in range(256)] for a in (0, 1)] for b in (0, 1)]
 _P_SEA: dict[tuple[int, bool, int, int], float] = {}  # naval odds (`Ctx._p_sea`)
 
 
@@ -550,8 +551,7 @@ class Ctx:
             m.clear_tables()
         # Values without the threats (they do not depend on who moves next), shared by
         # every decision of this seat at this score and campaign.
-        self._static: dict[tuple[Any, ...], tuple[float, int, tuple[int, int, int, int],
-                                                  tuple[int, int]]] = m.table(
+        self._static: dict[bytes, float] = m.table(
             ("static", seat, self.score, self.campaign))
         self.lite = False  # value without the threats (to rank many moves quickly)
         self.pull = SIGN_PULL.get(self.campaign, 1.0)
@@ -567,12 +567,13 @@ class Ctx:
         self._pwin: dict[tuple[int, bool, int, int, int], float] = m.table(
             ("pwin", self.q_defence, gdice))
         # Values with the threats: shared by the decisions that weigh them alike.
-        self._cache: dict[tuple[Any, ...], float] = m.table(
+        self._cache: dict[bytes, float] = m.table(
             ("full", *self.static_key, *self._weights))
-        # What `best_gain` reads of this seat's knowledge for a Greek attack (with the
-        # position, the key of its cache across decisions): Greek dice, Carneia. (For a
-        # Persian one: the Greek reactions expected, `q_defence`.)
-        self._greek_key = (gdice, self.carneia)
+        # `best_gain` per position, shared by the decisions that read the same of this
+        # seat's knowledge: for a Persian attack the Greek reactions expected, for a
+        # Greek one the Greek dice and the Carneia.
+        self._gains_p: dict[bytes, float] = m.table(("gain", P, self.q_defence))
+        self._gains_g: dict[bytes, float] = m.table(("gain", G, gdice, self.carneia))
 
     # -- knowledge about cards
 
@@ -641,54 +642,62 @@ class Ctx:
     def value(self, pos: Pos, delta: int = 0) -> float:
         """This seat's value of `pos` (`delta`: score points already added by an event)."""
         arm, flt = pos.arm, pos.flt
-        units = bytes(arm[0]) + bytes(arm[1]) + bytes(flt[0]) + bytes(flt[1])
-        key = (units, pos.bridge, pos.acro, delta)
+        # (keys of bytes: the caches then hold few objects for the garbage collector)
+        key = (bytes(arm[0]) + bytes(arm[1]) + bytes(flt[0]) + bytes(flt[1])
+               + _SUFFIX[pos.bridge][pos.acro][delta & 255])
         lite = self.lite
         if not lite:
             full = self._cache.get(key)
             if full is not None:
                 return full
-        static = self._static.get(key)
-        if static is None:
-            static = self._static[key] = self._static_value(pos, units, delta)
+        val = self._static.get(key)
+        summary = None
+        if val is None:
+            summary = self._summary(pos, key)
+            val = self._static[key] = self._static_value(summary, delta)
             self.m.stored += 1
-        val, auto, masks, fragile = static
-        if lite or auto >= 0:
+        if lite:
             return val
+        if summary is None:
+            summary = self._summary(pos, key)
+        if summary[2] >= 0:  # an automatic victory
+            return val
+        masks, fragile = summary[4], summary[5]
         threats = 0.0
         wp, wg = self._weights
-        if wp > 0:
-            threats += wp * self._gain(pos, units, P, masks, fragile[G])
-        if wg > 0:
-            threats += -wg * self._gain(pos, units, G, masks, fragile[P])
+        if wp > 0 or wg > 0:
+            gkey = key[:-2]  # (the units and the bridge)
+            if wp > 0:
+                g = self._gains_p.get(gkey)
+                if g is None:
+                    g = self._gains_p[gkey] = self.best_gain(pos, P, masks, fragile[G])
+                    self.m.stored += 1
+                threats += wp * g
+            if wg > 0:
+                g = self._gains_g.get(gkey)
+                if g is None:
+                    g = self._gains_g[gkey] = self.best_gain(pos, G, masks, fragile[P])
+                    self.m.stored += 1
+                threats += -wg * g
         full = self._cache[key] = val + threats * self.sign
         self.m.stored += 1
         return full
 
-    def _gain(self, pos: Pos, units: bytes, side: int, masks: tuple[int, int, int, int],
-              fragile: int) -> float:
-        """`best_gain`, through a cache shared by every decision."""
-        gains = self.m.gains
-        gkey = (units, pos.bridge, side, self.q_defence if side == P else self._greek_key)
-        g = gains.get(gkey)
-        if g is None:
-            if len(gains) > CACHE_MAX:
-                gains.clear()
-            g = gains[gkey] = self.best_gain(pos, side, masks, fragile)
-        return g
-
-    def _static_value(self, pos: Pos, units: bytes, delta: int
-                      ) -> tuple[float, int, tuple[int, int, int, int], tuple[int, int]]:
-        """The value without the threats (this seat's), the automatic winner or -1, and
-        what the threats are worked out from."""
+    def _summary(self, pos: Pos, key: bytes) -> tuple[Any, ...]:
+        """`_position_summary`, through a cache shared by every decision (`key`: the
+        position's in `value`)."""
         m = self.m
-        pkey = (units, pos.bridge, pos.acro)
+        pkey = key[:-1]  # (without `delta`)
         got = m.statics.get(pkey)
         if got is None:
             if len(m.statics) > CACHE_MAX:
                 m.statics.clear()
             got = m.statics[pkey] = _position_summary(m, pos)
-        pp, gp, auto, pieces, masks, fragile = got
+        return got
+
+    def _static_value(self, summary: tuple[Any, ...], delta: int) -> float:
+        """The value without the threats (this seat's), from the position's summary."""
+        pp, gp, auto, pieces = summary[:4]
         if auto == P:
             val = WIN
         elif auto == G:
@@ -700,7 +709,8 @@ class Ctx:
                 u = self._utils[total] = self.util(total)
             val = u
         val += self.late * pieces
-        return val * self.sign, auto, masks, fragile
+        signed: float = val * self.sign
+        return signed
 
     def _threat_weight(self, side: int) -> float:
         if self.cards_after[side] <= 0:
@@ -1010,7 +1020,7 @@ class Planner:
                 self.plans[self.plan_key(side, kind, flag, exclude)] = (best_v, best_m)
         return best_v, best_m
 
-    def _shortlist(self, moves: list[Move], side: int, flag: int) -> list[Move]:
+    def _shortlist(self, moves: list[Move], side: int, flag: int) -> tuple[Move, ...]:
         """The moves worth valuing in full: all of few, else the best ranked without
         the threats."""
         if len(moves) > SHORTLIST:
@@ -1018,7 +1028,7 @@ class Planner:
             ranked = sorted(moves, key=lambda mv: -self.value(mv, side, flag))
             self.ctx.lite = False
             moves = ranked[:SHORTLIST]
-        return moves
+        return tuple(moves)  # (a tuple: the cache holds no lists for the collector)
 
     def plan_key(self, side: int, kind: int, flag: int, exclude: int) -> tuple[Any, ...]:
         return (side, kind, flag, exclude, *self.ctx.pos.key())
