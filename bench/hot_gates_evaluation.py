@@ -4,21 +4,23 @@ Plays heuristic-against-heuristic games (a share of random moves, so that the po
 vary), records the model's features every few decisions with the game's result, and fits
 a logistic regression by Newton's method on 80% of the positions; prints the weights to
 paste into `WEIGHTS`, and the log-loss and accuracy on the other 20% against the
-base rate. Run it again after changing the components:
+base rate. Run it again after changing the components or the features (`FEATURES` and
+`features` in the same module); the current weights came from
 
-    .venv/bin/python bench/hot_gates_evaluation.py --games 1500 --seed 1
+    .venv/bin/python bench/hot_gates_evaluation.py --games 3000 --seed 1
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import textwrap
 
 import numpy as np
 
 from thermopylae.engine import registry
 from thermopylae.engine.protocol import CHANCE
-from thermopylae.games.hot_gates.evaluation import WEIGHTS, features
+from thermopylae.games.hot_gates.evaluation import FEATURES, WEIGHTS, features
 
 
 def collect(games: int, seed: int, noise: float, every: int) -> tuple[np.ndarray, np.ndarray]:
@@ -81,7 +83,10 @@ def main() -> None:
         print(f"{name:8} log-loss {log_loss(p, y[test]):.4f}  accuracy {acc:.3f}")
     base = np.full(len(test), y[train].mean())
     print(f"base     log-loss {log_loss(base, y[test]):.4f}  (Spartans won {y.mean():.1%})")
-    print("WEIGHTS = (" + ", ".join(f"{v:.3f}" for v in w) + ")")
+    for name, v in zip(FEATURES, w, strict=True):
+        print(f"  {name:24} {v:8.3f}")
+    print(textwrap.fill("WEIGHTS = (" + ", ".join(f"{v:.3f}" for v in w) + ")", 90,
+                        subsequent_indent=" " * 11))
 
 
 if __name__ == "__main__":

@@ -1,10 +1,13 @@
 """How likely the Spartans are to win an unfinished two-player game, for a search that
 stops before the end (`ismcts:depth=D`).
 
-A logistic model of a few counts any player can see on the board: Glory, how far
-Ephialtes has gone, the Spartans left and their strength, the Persians on the board, a
-breach, the round. Its weights were fitted to heuristic self-play games (10% random
-moves) by `bench/hot_gates_evaluation.py`; run it again after changing the components.
+A logistic model of counts any player can see: Glory, how far Ephialtes has gone, the
+round, the Spartans left and their strength, the Persians on the board, how far they
+have come and how many stand in the Hot Gates, a breach, the Glory bonuses still
+waiting, the hands' and decks' sizes, the Persian reinforcements, and three curves
+(Glory squared, Ephialtes squared, their product). Its weights were fitted to heuristic
+self-play games (10% random moves) by `bench/hot_gates_evaluation.py`; run it again
+after changing the components or the features.
 """
 
 from __future__ import annotations
@@ -13,30 +16,46 @@ import math
 from typing import Any
 
 from thermopylae.games.hot_gates.board import SPARTAN_SIDE
-from thermopylae.games.hot_gates.state import PIECE, State
+from thermopylae.games.hot_gates.state import PIECE, SPACES, State
 
-# bias, glory/100, eph/path, spartans/10, spartan attack+defense/30, persians/10, breach,
-# round/path
-WEIGHTS = (-4.285, 6.896, -5.782, -6.328, 4.263, -0.026, -9.493, 1.839)
+FEATURES = ("bias", "glory", "ephialtes", "spartans", "spartan strength", "persians",
+            "breach", "round", "persians in the gates", "furthest persian",
+            "persian advance", "bonus left", "persian hand", "spartan hand", "glory^2",
+            "glory*ephialtes", "persian deck", "spartan deck", "reinforcements",
+            "leaders waiting", "ephialtes^2")
+WEIGHTS = (-3.674, -2.535, -6.247, -4.175, 3.598, -0.915, -1.664, 7.202, 2.148, 1.974,
+           -7.555, -0.299, -0.457, 1.244, 5.044, 8.738, 2.019, 1.707, -1.919, 0.014, -6.522)
 
 
 def features(game: Any, s: State) -> list[float]:
-    """The model's inputs, from the public part of the state."""
+    """The model's inputs (named in `FEATURES`), from the public part of the state."""
     t = game.t
     side = t.side
     spartans = [p & PIECE for p in s.camp + s.pool]
-    persians = 0
-    for space in s.board:
+    persians = gates = 0
+    advance = [0, 0]
+    for sp, space in enumerate(s.board):
         for p in space:
             code = p & PIECE
             if side[code] == SPARTAN_SIDE:
                 spartans.append(code)
             else:
                 persians += 1
+                n = sp % SPACES
+                gates += n >= 3
+                advance[sp // SPACES] = max(advance[sp // SPACES], n + 1)
     path = game.components.goat_path
     strength = sum(t.attack[p] + t.defense[p] for p in spartans)
-    return [1.0, s.glory[1] / 100, s.eph / path, len(spartans) / 10, strength / 30,
-            persians / 10, float(s.breach), s.round / path]
+    glory_bonus = game.components.rules.glory_bonus
+    bonus = sum(glory_bonus[sp % SPACES] for sp in range(2 * SPACES)
+                if sp % SPACES < 3 and not s.bonus_taken & (1 << sp))
+    glory, eph = s.glory[1] / 100, s.eph / path
+    return [1.0, glory, eph, len(spartans) / 10, strength / 30, persians / 10,
+            float(s.breach), s.round / path, gates / 10, max(advance) / SPACES,
+            sum(advance) / (2 * SPACES), bonus / 42, len(s.hands[0]) / 5,
+            len(s.hands[1]) / 5, glory * glory, glory * eph, len(s.decks[0]) / 30,
+            len(s.decks[1]) / 30, sum(len(b) for b in s.boxes) / 20, len(s.leaders) / 3,
+            eph * eph]
 
 
 def evaluate(game: Any, s: State) -> tuple[float, ...] | None:
