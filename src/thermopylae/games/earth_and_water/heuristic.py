@@ -497,18 +497,37 @@ def _supply(m: Map, masks: tuple[int, int, int, int], bridge: bool
 CACHE_MAX = 200_000  # entries kept in each of the Map's position caches (then cleared)
 
 
-def _position_summary(m: Map, pos: Pos) -> tuple[int, int, int, float, tuple[int, int, int, int],
-                                                   tuple[int, int]]:
+_UNITS: dict[bytes, tuple[int, int]] = {}  # units per city -> (their cities' mask, their sum)
+
+
+def _units(row: bytes) -> tuple[int, int]:
+    got = _UNITS.get(row)
+    if got is None:
+        if len(_UNITS) > CACHE_MAX:
+            _UNITS.clear()
+        got = _UNITS[row] = (sum(compress(_BITS, row)), sum(row))
+    return got
+
+
+def _position_summary(m: Map, pos: Pos, units: bytes | None = None
+                      ) -> tuple[int, int, int, float, tuple[int, int, int, int], tuple[int, int]]:
     """What a position's value is made of, the same for every seat and decision: (Persian
     points, Greek points, the automatic winner or -1, the pieces' worth, the masks of
-    `project`, its fragile cities)."""
+    `project`, its fragile cities). `units`: the armies and fleets per city as in the key
+    of `Ctx.value`, if known."""
     arm, flt = pos.arm, pos.flt
-    masks = (sum(compress(_BITS, arm[P])), sum(compress(_BITS, arm[G])),
-             sum(compress(_BITS, flt[P])), sum(compress(_BITS, flt[G])))
+    if units is None:
+        units = bytes(arm[0]) + bytes(arm[1]) + bytes(flt[0]) + bytes(flt[1])
+    n = m.n
+    ap, _ = _units(units[:n])
+    ag, sum_ag = _units(units[n:2 * n])
+    fp, sum_fp = _units(units[2 * n:3 * n])
+    fg, sum_fg = _units(units[3 * n:4 * n])
+    masks = (ap, ag, fp, fg)
     pp, gp, auto, fed, fragile = project(m, pos, masks)
     aby, eph = m.majors[P]
-    pieces = (ARMY[P] * (arm[P][aby] + arm[P][eph] + fed) + FLEET[P] * sum(flt[P])
-              - ARMY[G] * sum(arm[G]) - FLEET[G] * sum(flt[G]))
+    pieces = (ARMY[P] * (arm[P][aby] + arm[P][eph] + fed) + FLEET[P] * sum_fp
+              - ARMY[G] * sum_ag - FLEET[G] * sum_fg)
     return pp, gp, auto, pieces, masks, fragile
 
 
@@ -692,7 +711,7 @@ class Ctx:
         if got is None:
             if len(m.statics) > CACHE_MAX:
                 m.statics.clear()
-            got = m.statics[pkey] = _position_summary(m, pos)
+            got = m.statics[pkey] = _position_summary(m, pos, pkey)
         return got
 
     def _static_value(self, summary: tuple[Any, ...], delta: int) -> float:
