@@ -120,3 +120,60 @@ def test_rejects_unknown_parameters() -> None:
     with pytest.raises(ThermopylaeError, match="heuristic"):
         make_agent("heuristic:depth=3", GAME)
     assert make_agent("heuristic", GAME).name == "heuristic"
+
+
+def test_caches_across_decisions_change_no_decision() -> None:
+    """The heuristic keeps values of positions from one decision to the next (what the
+    seat knows is part of their keys): with every cache emptied before each decision it
+    chooses the same, and `evaluate` gives the same values."""
+    from thermopylae.games.earth_and_water import heuristic as h
+
+    warm, cold = Heuristic(), Heuristic()
+    rng = random.Random(3)
+    decisions = 0
+    for index in range(3):
+        state = GAME.new(GAME.options({}))
+        while (seat := GAME.to_act(state)) is not None:
+            if seat == CHANCE:
+                GAME.apply(state, GAME.sample_chance(state, rng), quiet=True)
+                continue
+            legal = GAME.legal(state)
+            # also a copy with the hidden cards dealt again, as a search sees it
+            for s in (GAME.determinize(state, 1 - seat, rng), state):
+                a = warm.act(GAME, s, rng)
+                warm_eval = h.evaluate(GAME, s)
+                maps = dict(h._MAPS)
+                h._MAPS.clear()
+                b = cold.act(GAME, s, rng)
+                cold_eval = h.evaluate(GAME, s)
+                h._MAPS.clear()
+                h._MAPS.update(maps)
+                assert a == b, (index, GAME.format(a), GAME.format(b))
+                assert warm_eval == cold_eval
+                decisions += 1
+            if rng.random() < 0.2:
+                _compare_values(h, GAME.view(state, seat), seat, rng)
+            # mostly the heuristic's move, sometimes another (positions it would not seek)
+            GAME.apply(state, a if rng.random() < 0.8 else rng.choice(legal), quiet=True)
+    assert decisions > 300
+
+
+def _compare_values(h: Any, view: Any, seat: int, rng: random.Random) -> None:
+    """Values of made-up positions in a context whose caches are warm, and in one whose
+    caches are new for each position, for both expectations of who moves next."""
+    warm = h.Ctx(h._map(GAME), view, seat)
+    for _ in range(4):
+        arm = [[0] * 11, [0] * 11]
+        flt = [[0] * 11, [0] * 11]
+        for side in (PERSIA, GREECE):
+            for _ in range(rng.randrange(7)):
+                arm[side][rng.randrange(11)] += 1
+            for _ in range(rng.randrange(5)):
+                flt[side][rng.choice(warm.m.ports)] += 1
+        bridge, acro = rng.random() < 0.5, rng.random() < 0.2
+        for next_side in (PERSIA, GREECE):
+            cold = h.Ctx(h.Map(GAME.components), view, seat)
+            for ctx in (warm, cold):
+                ctx.expect(next_side, [2, 2])
+            pos = h.Pos(arm, flt, bridge, [5, 5], [3, 3], acro)
+            assert warm.value(pos) == cold.value(pos)
