@@ -1006,8 +1006,9 @@ class Planner:
         battles_only = flag in BATTLE_FLAGS and keep is None
         if keep is None:  # the same answer for the same position and knowledge
             bests = self.m.bests
+            # (who moves next and the cards held count through the threats' weights)
             key = (side, kind, flag, exclude, *ctx.pos.key(), *ctx.static_key,
-                   ctx.next_side, *ctx.cards_after)
+                   *ctx._weights)
             got = bests.get(key)
             if got is not None:
                 if got[1] is not None:
@@ -1016,7 +1017,7 @@ class Planner:
             if len(bests) > CACHE_MAX:
                 bests.clear()
             shortlists = self.m.shortlists
-            skey = key[:-3]
+            skey = key[:-2]
             short = shortlists.get(skey)
             if short is None:
                 short = self._shortlist(self.moves(side, kind, flag, exclude, battles_only),
