@@ -494,7 +494,7 @@ def _supply(m: Map, masks: tuple[int, int, int, int], bridge: bool
     return ap, cp, cg, auto, fragile
 
 
-CACHE_MAX = 200_000  # entries kept in each of the Map's position caches (then cleared)
+CACHE_MAX = 50_000  # entries kept in each of the Map's position caches (then cleared)
 
 
 _UNITS: dict[bytes, tuple[int, int]] = {}  # units per city -> (their cities' mask, their sum)
