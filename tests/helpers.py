@@ -115,3 +115,34 @@ def decision_positions(game_id: str, options: dict[str, Any], seed: int,
         legal = g.legal(s)
         g.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
     return out
+
+
+def hidden_twin(g: Any, s: Any, seat: int) -> Any | None:
+    """The same position with one hidden card swapped between another seat's hand and the
+    deck it is drawn from (None when nothing is hidden)."""
+    t = g.copy(s)
+    if g.id == "earth-and-water":
+        other = 1 - seat
+        hand, deck = t.hands[other], t.deck
+    elif g.id == "hot-gates":
+        other = next((p for p in range(t.players) if p != seat and t.hands[p]
+                      and set(t.decks[p]) - set(t.hands[p])), None)
+        if other is None:
+            return None
+        hand, deck = t.hands[other], t.decks[other]
+    else:
+        other = next((p for p in range(t.players) if p != seat and t.hands[p]), None)
+        if other is None:
+            return None
+        hand, deck = t.hands[other], t.sdeck
+    swap = [(i, j) for i, a in enumerate(hand) for j, b in enumerate(deck) if a != b]
+    if not swap:
+        return None
+    i, j = swap[0]
+    hand[i], deck[j] = deck[j], hand[i]
+    hand.sort()
+    if hasattr(t, "_legal"):
+        t._legal = None
+    if g.view(t, seat) != g.view(s, seat):
+        return None  # e.g. Hippias shows the hand: not hidden after all
+    return t

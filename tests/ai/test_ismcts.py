@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import decision_positions
+from tests.helpers import decision_positions, hidden_twin
 from thermopylae.ai.base import make_agent
 from thermopylae.ai.ismcts import ISMCTS
 from thermopylae.engine import registry
@@ -16,37 +16,6 @@ from thermopylae.engine.protocol import CHANCE
 
 CASES = [("thermopyles", {"players": 2}), ("thermopyles", {"players": 3}),
          ("earth-and-water", {}), ("hot-gates", {"players": 2}), ("hot-gates", {"players": 4})]
-
-
-def hidden_twin(g: Any, s: Any, seat: int) -> Any | None:
-    """The same position with one hidden card swapped between another seat's hand and the
-    deck it is drawn from (None when nothing is hidden)."""
-    t = g.copy(s)
-    if g.id == "earth-and-water":
-        other = 1 - seat
-        hand, deck = t.hands[other], t.deck
-    elif g.id == "hot-gates":
-        other = next((p for p in range(t.players) if p != seat and t.hands[p]
-                      and set(t.decks[p]) - set(t.hands[p])), None)
-        if other is None:
-            return None
-        hand, deck = t.hands[other], t.decks[other]
-    else:
-        other = next((p for p in range(t.players) if p != seat and t.hands[p]), None)
-        if other is None:
-            return None
-        hand, deck = t.hands[other], t.sdeck
-    swap = [(i, j) for i, a in enumerate(hand) for j, b in enumerate(deck) if a != b]
-    if not swap:
-        return None
-    i, j = swap[0]
-    hand[i], deck[j] = deck[j], hand[i]
-    hand.sort()
-    if hasattr(t, "_legal"):
-        t._legal = None
-    if g.view(t, seat) != g.view(s, seat):
-        return None  # e.g. Hippias shows the hand: not hidden after all
-    return t
 
 
 @pytest.mark.parametrize(("game_id", "options"), CASES)

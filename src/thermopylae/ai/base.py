@@ -37,13 +37,37 @@ class RandomAgent:
         return legal[int(rng.random() * len(legal))]
 
 
+def check_parameters(*, count: tuple[str, Any], seconds: Any, depth: Any,
+                     **numbers: Any) -> None:
+    """The checks every search agent's budget needs: numbers (not booleans or words), a
+    whole `count` of at least 1, positive `seconds`, a whole `depth` of 0 or more (None
+    where unset)."""
+    name, value = count
+    for key, v in ((name, value), ("seconds", seconds), ("depth", depth), *numbers.items()):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float)):
+            raise ValueError(f"{key} must be a number, not {v!r}")
+    if value < 1 or value != int(value):
+        raise ValueError(f"{name} must be a whole number, at least 1")
+    if seconds is not None and seconds <= 0:
+        raise ValueError("seconds must be positive")
+    if depth is not None and (depth < 0 or depth != int(depth)):
+        raise ValueError("depth must be a whole number, 0 or more")
+
+
 def _ismcts(**params: Any) -> Agent:
     from thermopylae.ai.ismcts import ISMCTS
 
     return ISMCTS(**params)
 
 
-GENERIC: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "ismcts": _ismcts}
+def _rollout(**params: Any) -> Agent:
+    from thermopylae.ai.rollout import Rollout
+
+    return Rollout(**params)
+
+
+GENERIC: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "ismcts": _ismcts,
+                                            "rollout": _rollout}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:

@@ -20,6 +20,7 @@ import random
 import time
 from typing import Any
 
+from thermopylae.ai.base import check_parameters
 from thermopylae.engine.protocol import CHANCE
 
 _UNSET = object()
@@ -54,17 +55,8 @@ class ISMCTS:
         if rest:
             raise ValueError(f"unknown parameter(s) {sorted(rest)}; ismcts takes iterations, "
                              "seconds, c, playout, depth and prior")
-        for key, value in (("iterations", iterations), ("seconds", seconds), ("c", c),
-                           ("depth", depth), ("prior", prior)):
-            if value is not None and (isinstance(value, bool)
-                                      or not isinstance(value, int | float)):
-                raise ValueError(f"{key} must be a number, not {value!r}")
-        if iterations < 1 or iterations != int(iterations):
-            raise ValueError("iterations must be a whole number, at least 1")
-        if seconds is not None and seconds <= 0:
-            raise ValueError("seconds must be positive")
-        if depth is not None and (depth < 0 or depth != int(depth)):
-            raise ValueError("depth must be a whole number, 0 or more")
+        check_parameters(count=("iterations", iterations), seconds=seconds, depth=depth,
+                         c=c, prior=prior)
         if playout not in ("random", "heuristic"):
             raise ValueError("playout must be random or heuristic")
         if prior < 0:

@@ -1,0 +1,93 @@
+"""Policy rollout: the game's heuristic, improved by one step of look-ahead.
+
+For each legal move, the agent plays the move and lets the heuristic play on (both sides,
+as each seat of the deal would see it) for `depth` decisions, then scores the position
+with the game's `evaluate` (or plays to the end where the game has none), and plays the
+move with the best average. Two things make few samples enough:
+
+- *common random numbers*: every move is tried on the same deals of the hidden cards and
+  the same random stream for the dice, so the difference between two moves is measured on
+  the same luck, and most of the luck cancels;
+- the heuristic as the base policy: a rollout of a policy is, in expectation, at least as
+  good as the policy itself (Bertsekas's rollout algorithm), so the agent starts from the
+  heuristic and changes its move only where the samples say another is better. Ties go to
+  the heuristic's move.
+
+Like ISMCTS it sees the true state only through `determinize`, whose result depends on
+the seat's view alone.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from thermopylae.ai.base import check_parameters
+from thermopylae.engine.protocol import CHANCE
+
+
+class Rollout:
+    """`rollout:samples=N` (deals per move) or `rollout:seconds=S`; `depth=D` decisions of
+    heuristic play after the move, then the game's estimate (`depth=0`: the estimate right
+    after the move; no `evaluate`, or 3-4 players in 300: play to the end)."""
+
+    name = "rollout"
+
+    def __init__(self, samples: int = 16, seconds: float | None = None, depth: int = 40,
+                 **rest: Any) -> None:
+        if rest:
+            raise ValueError(f"unknown parameter(s) {sorted(rest)}; rollout takes samples, "
+                             "seconds and depth")
+        check_parameters(count=("samples", samples), seconds=seconds, depth=depth)
+        self.samples = int(samples)
+        self.seconds = None if seconds is None else float(seconds)
+        self.depth = int(depth)
+        self.last_samples = 0
+
+    def act(self, game: Any, state: Any, rng: random.Random) -> Any:
+        legal = list(game.legal(state))
+        if len(legal) == 1:
+            return legal[0]
+        make = game.agents().get("heuristic")
+        if make is None:
+            raise ValueError(f"rollout needs a heuristic, and {game.id} has none")
+        policy = make()
+        seat = game.to_act(state)
+        first = policy.act(game, state, rng)
+        totals = [0.0] * len(legal)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        n = 0
+        while (n < self.samples) if deadline is None else (
+                n == 0 or time.perf_counter() < deadline):
+            deal = game.determinize(state, seat, rng)
+            luck = rng.getrandbits(64)
+            for i, a in enumerate(legal):
+                d = game.copy(deal)
+                game.apply(d, a, quiet=True)
+                totals[i] += self._playout(game, d, policy, random.Random(luck))[seat]
+            n += 1
+        self.last_samples = n
+        best = legal.index(first)
+        for i, total in enumerate(totals):
+            if total > totals[best]:
+                best = i
+        return legal[best]
+
+    def _playout(self, game: Any, d: Any, policy: Any, rng: random.Random) -> Any:
+        evaluate = getattr(game, "evaluate", None)
+        left: int | None = self.depth if evaluate is not None else None
+        while (who := game.to_act(d)) is not None:
+            if who == CHANCE:
+                game.apply(d, game.sample_chance(d, rng), quiet=True)
+                continue
+            if left is not None:
+                if left <= 0:
+                    scores = evaluate(d)  # type: ignore[misc]
+                    if scores is not None:
+                        return scores
+                    left = None
+                else:
+                    left -= 1
+            game.apply(d, policy.act(game, d, rng), quiet=True)
+        return game.outcome(d).scores
