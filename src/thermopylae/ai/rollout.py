@@ -28,21 +28,22 @@ from thermopylae.engine.protocol import CHANCE
 
 
 class Rollout:
-    """`rollout:samples=N` (deals per move) or `rollout:seconds=S`; `depth=D` decisions of
-    heuristic play after the move, then the game's estimate (`depth=0`: the estimate right
-    after the move; no `evaluate`, or 3-4 players in 300: play to the end)."""
+    """`rollout:samples=N` (deals per move) or `rollout:seconds=S`. The heuristic plays
+    each game out to the end, or, with `depth=D`, for D decisions, and then the game's
+    estimate scores the position (`depth=0`: the estimate right after the move; a game
+    without an estimate plays to the end)."""
 
     name = "rollout"
 
-    def __init__(self, samples: int = 16, seconds: float | None = None, depth: int = 40,
-                 **rest: Any) -> None:
+    def __init__(self, samples: int = 16, seconds: float | None = None,
+                 depth: int | None = None, **rest: Any) -> None:
         if rest:
             raise ValueError(f"unknown parameter(s) {sorted(rest)}; rollout takes samples, "
                              "seconds and depth")
         check_parameters(count=("samples", samples), seconds=seconds, depth=depth)
         self.samples = int(samples)
         self.seconds = None if seconds is None else float(seconds)
-        self.depth = int(depth)
+        self.depth = None if depth is None else int(depth)
         self.last_samples = 0
 
     def act(self, game: Any, state: Any, rng: random.Random) -> Any:
@@ -76,7 +77,7 @@ class Rollout:
 
     def _playout(self, game: Any, d: Any, policy: Any, rng: random.Random) -> Any:
         evaluate = getattr(game, "evaluate", None)
-        left: int | None = self.depth if evaluate is not None else None
+        left = self.depth if evaluate is not None else None
         while (who := game.to_act(d)) is not None:
             if who == CHANCE:
                 game.apply(d, game.sample_chance(d, rng), quiet=True)
