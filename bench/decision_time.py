@@ -1,0 +1,66 @@
+"""CPU time an agent takes per decision, in one seat against the heuristic.
+
+Plays whole games with AGENT in SEAT and the game's heuristic everywhere else, and
+times (CPU of this process, so other jobs do not count) every decision of AGENT that
+has a choice; prints the mean and the largest. This is the "CPU a move" of the
+strength tables in docs/ai.md:
+
+    .venv/bin/python bench/decision_time.py hot-gates persia \\
+        ismcts:iterations=60,playout=heuristic,depth=40,prior=1 --games 2
+    .venv/bin/python bench/decision_time.py earth-and-water persia rollout:samples=32,depth=40
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from thermopylae.ai.base import make_agent
+from thermopylae.engine import registry
+from thermopylae.engine.protocol import CHANCE
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("game", help="game id, e.g. hot-gates")
+    ap.add_argument("seat", help="the timed agent's seat, e.g. persia")
+    ap.add_argument("agent", help="the timed agent's spec")
+    ap.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    ap.add_argument("--players", type=int, default=None)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    game = registry.get(args.game)
+    options = game.options({} if args.players is None else {"players": args.players})
+    seats = list(game.seats(options))
+    if args.seat not in seats:
+        ap.error(f"seat {args.seat!r} is not one of {', '.join(seats)}")
+    timed_seat = seats.index(args.seat)
+    agent = make_agent(args.agent, game)
+    heuristic = game.agents()["heuristic"]()
+    times: list[float] = []
+    for n in range(args.games):
+        chance = random.Random(f"{args.seed}-{n}-chance")
+        rng = random.Random(f"{args.seed}-{n}-agents")
+        s = game.new(options)
+        while (who := game.to_act(s)) is not None:
+            if who == CHANCE:
+                game.apply(s, game.sample_chance(s, chance), quiet=True)
+                continue
+            if who == timed_seat and len(game.legal(s)) > 1:
+                started = time.process_time()
+                a = agent.act(game, s, rng)
+                times.append(time.process_time() - started)
+            else:
+                a = heuristic.act(game, s, rng)
+            game.apply(s, a, quiet=True)
+        print(f"game {n + 1}: {game.outcome(s).results}", flush=True)
+    if not times:
+        print("no decision with a choice was timed")
+        return
+    print(f"{args.agent} as {args.seat}: {len(times)} decisions, CPU per decision "
+          f"mean {sum(times) / len(times):.3f} s, largest {max(times):.3f} s")
+
+
+if __name__ == "__main__":
+    main()
