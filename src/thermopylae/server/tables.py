@@ -33,12 +33,13 @@ from thermopylae.server.store import Conflict, Store, StoreError, TableRow, now
 
 LEVELS = {"easy": "random", "normal": "heuristic", "hard": "heuristic"}
 """AI levels offered in the lobby, as agent specs. `hard` is the strongest agent measured
-for the game and player count (docs/ai.md): ISMCTS where it beats the heuristic, the
-heuristic elsewhere."""
+for the game and player count (docs/ai.md): ISMCTS or the rollout where they beat the
+heuristic, the heuristic elsewhere."""
 INFORMED = "ismcts:iterations=60,playout=heuristic,depth=40,prior=1"
+ROLLOUT = "rollout:samples=32,depth=40"
 HARD: dict[tuple[str, int | None], str] = {
     ("thermopyles", None): "ismcts:iterations=2000",
-    ("earth-and-water", None): INFORMED,
+    ("earth-and-water", None): ROLLOUT,
     ("hot-gates", 2): INFORMED,  # 3 and 4 players: no position estimate, the heuristic
 }
 
