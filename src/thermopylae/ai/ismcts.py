@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 from thermopylae.ai.base import check_parameters
+from thermopylae.ai.playout import play_out
 from thermopylae.engine.protocol import CHANCE
 
 _UNSET = object()
@@ -146,28 +147,7 @@ class ISMCTS:
             apply(d, best_a, quiet=True)
         # Playout, cut off after `depth` decisions where the game can estimate the
         # position (`evaluate` returns None where it cannot: play on to the end).
-        left = self.depth if evaluate is not None else None
-        scores = None
-        while (who := to_act(d)) is not None:
-            if who == CHANCE:
-                apply(d, game.sample_chance(d, rng), quiet=True)
-                continue
-            if left is not None:
-                if left <= 0:
-                    scores = evaluate(d)
-                    if scores is not None:
-                        break
-                    left = None
-                else:
-                    left -= 1
-            if policy is not None:
-                a = policy.act(game, d, rng)
-            else:
-                acts = legal_of(d)
-                a = acts[int(rng.random() * len(acts))]
-            apply(d, a, quiet=True)
-        if scores is None:
-            scores = game.outcome(d).scores
+        scores = play_out(game, d, rng, policy, self.depth, evaluate)
         for nd in path:
             nd.visits += 1
             nd.total += scores[nd.who]

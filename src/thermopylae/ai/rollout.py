@@ -24,7 +24,7 @@ import time
 from typing import Any
 
 from thermopylae.ai.base import check_parameters
-from thermopylae.engine.protocol import CHANCE
+from thermopylae.ai.playout import play_out
 
 
 class Rollout:
@@ -57,6 +57,7 @@ class Rollout:
         seat = game.to_act(state)
         first = policy.act(game, state, rng)
         totals = [0.0] * len(legal)
+        evaluate = getattr(game, "evaluate", None)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         n = 0
         while (n < self.samples) if deadline is None else (
@@ -66,7 +67,8 @@ class Rollout:
             for i, a in enumerate(legal):
                 d = game.copy(deal)
                 game.apply(d, a, quiet=True)
-                totals[i] += self._playout(game, d, policy, random.Random(luck))[seat]
+                scores = play_out(game, d, random.Random(luck), policy, self.depth, evaluate)
+                totals[i] += scores[seat]
             n += 1
         self.last_samples = n
         best = legal.index(first)
@@ -74,21 +76,3 @@ class Rollout:
             if total > totals[best]:
                 best = i
         return legal[best]
-
-    def _playout(self, game: Any, d: Any, policy: Any, rng: random.Random) -> Any:
-        evaluate = getattr(game, "evaluate", None)
-        left = self.depth if evaluate is not None else None
-        while (who := game.to_act(d)) is not None:
-            if who == CHANCE:
-                game.apply(d, game.sample_chance(d, rng), quiet=True)
-                continue
-            if left is not None:
-                if left <= 0:
-                    scores = evaluate(d)  # type: ignore[misc]
-                    if scores is not None:
-                        return scores
-                    left = None
-                else:
-                    left -= 1
-            game.apply(d, policy.act(game, d, rng), quiet=True)
-        return game.outcome(d).scores
