@@ -466,27 +466,11 @@ def _supply(m: Map, masks: tuple[int, int, int, int], bridge: bool
     near = m.near[1 if bridge else 0]
     ap, ag, fp, fg = masks
     pmaj, gmaj = m.major_mask
-    every = m.all
-    # `supplied_mask` for Persia, then for Greece (written out: it is the hot spot)
-    majors = pmaj & ~ag
-    land = majors
-    open_ = (every & ~(ag | (gmaj & ~ap))) | majors
-    while True:
-        more = (land | near[land]) & open_
-        if more == land:
-            break
-        land = more
-    ap &= land | (fp if majors & ~fg else 0)
+    land, sea = supplied_mask(m, near, ap, ag, fp, fg, P)
+    ap &= land | sea
     fragile_p = ap & ~land
-    majors = gmaj & ~ap
-    land = majors
-    open_ = (every & ~(ap | (pmaj & ~ag))) | majors
-    while True:
-        more = (land | near[land]) & open_
-        if more == land:
-            break
-        land = more
-    ag &= land | (fg if majors & ~fp else 0)
+    land, sea = supplied_mask(m, near, ag, ap, fg, fp, G)
+    ag &= land | sea
     fragile = (fragile_p, ag & ~land)
     cp = ap | (pmaj & ~ag)
     cg = ag | (gmaj & ~ap)
