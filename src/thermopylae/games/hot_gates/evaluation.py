@@ -17,6 +17,7 @@ from typing import Any
 
 from thermopylae.games.hot_gates.board import SPARTAN_SIDE
 from thermopylae.games.hot_gates.state import PIECE, SPACES, State
+from thermopylae.games.hot_gates.view import bonuses
 
 FEATURES = ("bias", "glory", "ephialtes", "spartans", "spartan strength", "persians",
             "breach", "round", "persians in the gates", "furthest persian",
@@ -46,9 +47,7 @@ def features(game: Any, s: State) -> list[float]:
                 advance[sp // SPACES] = max(advance[sp // SPACES], n + 1)
     path = game.components.goat_path
     strength = sum(t.attack[p] + t.defense[p] for p in spartans)
-    glory_bonus = game.components.rules.glory_bonus
-    bonus = sum(glory_bonus[sp % SPACES] for sp in range(2 * SPACES)
-                if sp % SPACES < 3 and not s.bonus_taken & (1 << sp))
+    bonus = sum(bonuses(game, s))
     glory, eph = s.glory[1] / 100, s.eph / path
     return [1.0, glory, eph, len(spartans) / 10, strength / 30, persians / 10,
             float(s.breach), s.round / path, gates / 10, max(advance) / SPACES,

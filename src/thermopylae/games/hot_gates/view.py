@@ -39,6 +39,14 @@ if TYPE_CHECKING:
     from thermopylae.games.hot_gates.rules import HotGates
 
 
+def bonuses(game: HotGates, s: State) -> tuple[int, ...]:
+    """The Glory bonus still waiting in each space (0 in the Hot Gates and once taken)."""
+    glory_bonus = game.components.rules.glory_bonus
+    return tuple(glory_bonus[sp % SPACES]
+                 if sp % SPACES < 3 and not s.bonus_taken & (1 << sp) else 0
+                 for sp in range(2 * SPACES))
+
+
 def unit(game: HotGates, code: int) -> JSON:
     u = game.components.units[code >> 1]
     return {"unit": TYPE_IDS[code >> 1], "name": u.name, "wounded": bool(code & WOUNDED),
@@ -56,6 +64,7 @@ def view(game: HotGates, s: State, seat: int | None) -> JSON:
     n = s.players
     seats = SEATS[n]
     to_act = game.to_act(s)
+    bonus = bonuses(game, s)
     spaces = []
     for sp in range(2 * SPACES):
         pieces = [p & PIECE for p in s.board[sp]]
@@ -67,8 +76,7 @@ def view(game: HotGates, s: State, seat: int | None) -> JSON:
             "side": SIDE_NAMES[t.side[pieces[0]]] if pieces else None,
             "units": [unit(game, p) for p in sorted(pieces)],
             "moved": sum(1 for p in s.board[sp] if p & ~PIECE),
-            "bonus": (game.components.rules.glory_bonus[sp % SPACES]
-                      if sp % SPACES < 3 and not s.bonus_taken & (1 << sp) else 0),
+            "bonus": bonus[sp],
             "persians_entered": bool(s.gates_entered & (1 << sp)),
         })
     return {
@@ -144,10 +152,7 @@ def glance(game: HotGates, s: State, seat: int) -> Glance:
     side = game.t.side
     board = tuple(tuple(sorted(map(PIECE.__and__, pieces))) for pieces in s.board)
     sides = tuple(SIDE_NAMES[side[pieces[0]]] if pieces else None for pieces in board)
-    glory_bonus = game.components.rules.glory_bonus
-    bonus = tuple(glory_bonus[sp % SPACES]
-                  if sp % SPACES < 3 and not s.bonus_taken & (1 << sp) else 0
-                  for sp in range(2 * SPACES))
+    bonus = bonuses(game, s)
     seats = SEATS[s.players]
     cards = game.cards
     return Glance(
