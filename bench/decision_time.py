@@ -1,9 +1,9 @@
 """CPU time an agent takes per decision, in one seat against the heuristic.
 
-Plays whole games with AGENT in SEAT and the game's heuristic everywhere else, and
-times (CPU of this process, so other jobs do not count) every decision of AGENT that
-has a choice; prints the mean and the largest. This is the "CPU a move" of the
-strength tables in docs/ai.md:
+Plays whole games with AGENT in SEAT and the game's heuristic everywhere else (the
+games of `thermopylae simulate --seed S`, through the same loop), and times (CPU of this
+process, so other jobs do not count) every decision of AGENT that has a choice; prints
+the mean and the largest. This is the "CPU a move" of the strength tables in docs/ai.md:
 
     .venv/bin/python bench/decision_time.py hot-gates persia \\
         ismcts:iterations=60,playout=heuristic,depth=40,prior=1 --games 2
@@ -15,10 +15,28 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Any
 
 from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
-from thermopylae.engine.protocol import CHANCE
+from thermopylae.sim.match import play, rngs
+
+
+class Timed:
+    """Wraps an agent and keeps the CPU time of each of its decisions with a choice."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.name = agent.name
+        self.times: list[float] = []
+
+    def act(self, game: Any, state: Any, rng: random.Random) -> Any:
+        if len(game.legal(state)) == 1:
+            return self.agent.act(game, state, rng)
+        started = time.process_time()
+        a = self.agent.act(game, state, rng)
+        self.times.append(time.process_time() - started)
+        return a
 
 
 def main() -> None:
@@ -28,33 +46,20 @@ def main() -> None:
     ap.add_argument("agent", help="the timed agent's spec")
     ap.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     ap.add_argument("--players", type=int, default=None)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1, help="the games of `simulate --seed`")
     args = ap.parse_args()
     game = registry.get(args.game)
     options = game.options({} if args.players is None else {"players": args.players})
     seats = list(game.seats(options))
     if args.seat not in seats:
         ap.error(f"seat {args.seat!r} is not one of {', '.join(seats)}")
-    timed_seat = seats.index(args.seat)
-    agent = make_agent(args.agent, game)
-    heuristic = game.agents()["heuristic"]()
-    times: list[float] = []
+    timed = Timed(make_agent(args.agent, game))
     for n in range(args.games):
-        chance = random.Random(f"{args.seed}-{n}-chance")
-        rng = random.Random(f"{args.seed}-{n}-agents")
-        s = game.new(options)
-        while (who := game.to_act(s)) is not None:
-            if who == CHANCE:
-                game.apply(s, game.sample_chance(s, chance), quiet=True)
-                continue
-            if who == timed_seat and len(game.legal(s)) > 1:
-                started = time.process_time()
-                a = agent.act(game, s, rng)
-                times.append(time.process_time() - started)
-            else:
-                a = heuristic.act(game, s, rng)
-            game.apply(s, a, quiet=True)
-        print(f"game {n + 1}: {game.outcome(s).results}", flush=True)
+        agents = [timed if seat == args.seat else game.agents()["heuristic"]()
+                  for seat in seats]
+        state, _ = play(game, options, agents, *rngs(args.seed, n))
+        print(f"game {n + 1}: {game.outcome(state).results}", flush=True)
+    times = timed.times
     if not times:
         print("no decision with a choice was timed")
         return
