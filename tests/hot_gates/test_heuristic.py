@@ -1,12 +1,24 @@
 """The 300 heuristic reads a `Glance`, built from the state for speed: it must hold exactly
-what the seat's JSON view shows, no more (no hidden card) and no less."""
+what the seat's JSON view shows, no more (no hidden card) and no less. And the Spartan
+rules measured to win more (Dilios, the conquest, the boosts) hold."""
 
 from __future__ import annotations
+
+import random
+from typing import Any
 
 import pytest
 
 from tests.helpers import decision_positions
 from thermopylae.engine import registry
+from thermopylae.games.hot_gates.components import DILIOS
+from thermopylae.games.hot_gates.heuristic import (
+    ADVANCE_MIN,
+    LEADER_ROUND,
+    ROW,
+    Heuristic,
+    _Me,
+)
 from thermopylae.games.hot_gates.view import glance, glance_of_view
 
 
@@ -23,3 +35,65 @@ def test_glance_equals_what_the_view_shows(players: int, seed: int) -> None:
     # The positions cover every kind of decision the heuristic reads.
     assert {"march", "casualty", "conquer"} <= phases
     assert any(p.endswith(" cards") for p in phases)
+
+
+def _spartan_decisions(phase: str, seeds: range) -> list[Any]:
+    """Positions of random two-player games where the Spartans decide in `phase`."""
+    g = registry.get("hot-gates")
+    return [s for seed in seeds for s in decision_positions("hot-gates", {"players": 2}, seed,
+                                                            every=1)
+            if g.to_act(s) == 1 and g.phase_name(s) == phase]
+
+
+def test_spartan_heuristic_keeps_dilios_out_of_reach() -> None:
+    """Dilios never marches onto the Coastal Plain nor to within two spaces of the
+    Persian front of his row: his loss costs the Spartans 10 Glory."""
+    g = registry.get("hot-gates")
+    h = Heuristic()
+    offered = 0
+    for s in _spartan_decisions("march", range(40)):
+        legal = g.legal(s)
+        v = glance(g, s, 1)
+        risky = set()
+        for a in legal:
+            if a.verb == "move" and a.c >> 1 == DILIOS:
+                row = a.b // ROW
+                foe = max((sp for sp in range(row * ROW, row * ROW + ROW)
+                           if v.sides[sp] == "persian"), default=-1)
+                if a.b % ROW < 3 or (foe >= 0 and a.b <= foe + 2):
+                    risky.add(a)
+        offered += bool(risky)
+        assert h.act(g, s, random.Random(0)) not in risky
+    assert offered >= 5  # the rule was put to the test
+
+
+def test_spartan_heuristic_always_advances_into_a_conquered_space() -> None:
+    """After a won battle the Spartans move into the conquered space whenever they may,
+    strongest unit first."""
+    g = registry.get("hot-gates")
+    h = Heuristic()
+    seen = 0
+    for s in _spartan_decisions("conquer", range(60)):
+        moves = [a for a in g.legal(s) if a.verb == "move"]
+        if not moves:
+            continue
+        seen += 1
+        a = h.act(g, s, random.Random(0))
+        assert a in moves
+        assert g.t.attack[a.c] == max(g.t.attack[m.c] for m in moves)
+    assert seen >= 3
+
+
+def test_only_the_spartans_boost_every_battle() -> None:
+    """A Spartan boost is worth playing in any round with any hand (the race against
+    Ephialtes); a Persian keeps boosts for late rounds or a full hand."""
+    g = registry.get("hot-gates")
+    for s in decision_positions("hot-gates", {"players": 2}, 3, every=1):
+        if s.round == 1 and len(s.hands[0]) < 3 and len(s.hands[1]) < 3:
+            break
+    else:
+        raise AssertionError("no early position with small hands")
+    sparta = _Me(g, glance(g, s, 1), ADVANCE_MIN, LEADER_ROUND)
+    persia = _Me(g, glance(g, s, 0), ADVANCE_MIN, LEADER_ROUND)
+    assert sparta.important({}) is True
+    assert persia.important({}) is False

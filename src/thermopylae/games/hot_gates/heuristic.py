@@ -7,10 +7,18 @@
   strength they lose and Dilios's penalty.
 * March: the Persians push their strongest units to the front and bring reinforcements;
   the Spartans keep the front space of each row full of their strongest units, bring the
-  camp forward and step into empty Coastal Plain spaces for the bonus.
-* Conquest: the Persians always advance; the Spartans advance where Glory waits.
+  camp forward and step into empty Coastal Plain spaces for the bonus. Dilios stays out
+  of reach (two spaces or more behind the Persian front, never on the Coastal Plain):
+  losing him costs 10 Glory.
+* Conquest: both sides always advance into a conquered space, strongest units first.
 * Cards: boosts that add a die, damage that kills one more unit, shields that save one,
-  cancels against the opponent's boosts, Ephialtes cards at once.
+  cancels against the opponent's boosts, Ephialtes cards at once. The Persians keep their
+  boosts for late rounds or a full hand; the Spartans, racing Ephialtes, boost every
+  battle.
+
+The Spartan rules for Dilios, the conquest and the boosts were measured against the
+earlier ones: with the same Persian play, the Spartans win 57.9% of 4,000 games instead
+of 50.9% (`thermopylae simulate hot-gates --games 4000 --seed 9`).
 """
 
 from __future__ import annotations
@@ -177,7 +185,10 @@ class _Me:
         return 0.0
 
     def important(self, bt: dict[str, Any]) -> bool:
-        """A battle worth a card: the Spartans at the narrow entrance or in a late round."""
+        """A battle worth a boost: every battle for the Spartans (each kill is Glory in a
+        race against Ephialtes); for the Persians a late round or a full hand."""
+        if not self.persian:
+            return True
         late = self.v.round >= self.v.path - 2
         return late or len(self.hand) >= 3
 
@@ -203,13 +214,17 @@ class _Me:
                 return 5.0 + t.attack[code]
             return 3.0
         src, dst, code = a.a, a.b, a.c
+        if self.persian:
+            if src // ROW != dst // ROW:
+                return self.switch_score(src, dst, code)
+            return 10.0 + dst % ROW + 0.5 * t.attack[code]
+        row = dst // ROW
+        foe = self.front(row, "persian")
+        if code >> 1 == DILIOS and (dst % ROW < 3 or (foe >= 0 and dst <= foe + 2)):
+            return -1.0  # Dilios keeps out of reach
         if src // ROW != dst // ROW:  # switching rows
             return self.switch_score(src, dst, code)
         n = dst % ROW
-        if self.persian:
-            return 10.0 + n + 0.5 * t.attack[code]
-        row = dst // ROW
-        foe = self.front(row, "persian")
         front = self.front(row, "spartan")
         if foe >= 0 and dst == foe + 1:  # joining the battle front
             return 8.0 + t.attack[code]
@@ -238,14 +253,6 @@ class _Me:
         moves = [a for a in legal if a.verb == "move"]
         if not moves:
             return DONE
-        bt = self.v.battle
-        assert bt is not None
-        stage = bt["conquer"]["stage"]
-        dst = moves[0].b
-        if not self.persian and stage == "advance":
-            gates = dst % ROW >= 3
-            if not gates and self.bonus[dst] < self.advance and not self.board[dst]:
-                return DONE
         return max(moves, key=lambda a: self.t.attack[a.c])
 
     def return_score(self, a: Act) -> float:
