@@ -461,20 +461,37 @@ def test_a_table_id_with_a_nul_byte_is_no_table(api: Api, request: pytest.Fixtur
         assert r.json()["detail"] == "no table 'a\\x00b'"
 
 
-def test_hard_level_is_the_strongest_measured_agent_per_game_and_player_count() -> None:
+def test_hard_level_is_the_strongest_measured_agent_per_game_player_count_and_seat() -> None:
     """docs/ai.md: what beat the heuristic most (ISMCTS in Thermopyles and two-player 300,
-    the rollout in Earth & Water), the heuristic where nothing was measured to."""
+    with a stronger prior for the Spartans; the rollout in Earth & Water), the heuristic
+    where nothing was measured to."""
     from thermopylae.ai.base import make_agent
     from thermopylae.engine import registry
-    from thermopylae.server.tables import INFORMED, ROLLOUT, level_agent
+    from thermopylae.server.tables import INFORMED, INFORMED_SPARTA, ROLLOUT, level_agent
 
     assert level_agent("thermopyles", "hard", 1) == "ismcts:iterations=2000"
-    assert level_agent("earth-and-water", "hard", 2) == ROLLOUT
-    assert level_agent("hot-gates", "hard", 2) == INFORMED
-    assert level_agent("hot-gates", "hard", 3) == "heuristic"
+    assert level_agent("earth-and-water", "hard", 2, "greece") == ROLLOUT
+    assert level_agent("hot-gates", "hard", 2, "persia") == INFORMED
+    assert level_agent("hot-gates", "hard", 2, "sparta") == INFORMED_SPARTA
+    assert INFORMED != INFORMED_SPARTA
+    assert level_agent("hot-gates", "hard", 3, "sparta-a") == "heuristic"
     assert level_agent("hot-gates", "hard", 4) == "heuristic"
-    assert level_agent("hot-gates", "normal", 2) == "heuristic"
-    for game_id, players in (("earth-and-water", 2), ("hot-gates", 2), ("thermopyles", 4)):
-        spec = level_agent(game_id, "hard", players)
+    assert level_agent("hot-gates", "normal", 2, "sparta") == "heuristic"
+    for game_id, players, seat in (("earth-and-water", 2, "persia"), ("hot-gates", 2, "persia"),
+                                   ("hot-gates", 2, "sparta"), ("thermopyles", 4, None)):
+        spec = level_agent(game_id, "hard", players, seat)
         assert spec is not None
         make_agent(spec, registry.get(game_id))  # a valid agent for that game
+
+
+def test_a_hard_seat_of_two_player_300_gets_its_own_search(api: Api) -> None:
+    """The lobby's `hard` level gives the Persian and the Spartan seat of two-player 300
+    each its own agent (the Spartan search keeps closer to its stronger heuristic)."""
+    from thermopylae.server.tables import INFORMED, INFORMED_SPARTA
+
+    for seats, want in ((seat_specs("hH"), {"sparta": INFORMED_SPARTA}),
+                        (seat_specs("Hh"), {"persia": INFORMED})):
+        created = api.create("hot-gates", {"players": 2}, seats)
+        shown = {s["seat"]: s["agent"] for s in api.view(created["id"])["seats"]
+                 if s["kind"] == "ai"}
+        assert shown == want

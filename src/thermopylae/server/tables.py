@@ -33,20 +33,29 @@ from thermopylae.server.store import Conflict, Store, StoreError, TableRow, now
 
 LEVELS = {"easy": "random", "normal": "heuristic", "hard": "heuristic"}
 """AI levels offered in the lobby, as agent specs. `hard` is the strongest agent measured
-for the game and player count (docs/ai.md): ISMCTS or the rollout where they beat the
-heuristic, the heuristic elsewhere."""
+for the game, player count and seat (docs/ai.md): ISMCTS or the rollout where they beat
+the heuristic, the heuristic elsewhere."""
 INFORMED = "ismcts:iterations=60,playout=heuristic,depth=40,prior=1"
+# The Spartan heuristic is the stronger, so its search keeps closer to it.
+INFORMED_SPARTA = "ismcts:iterations=60,playout=heuristic,depth=40,prior=3"
 ROLLOUT = "rollout:samples=32,depth=40"
-HARD: dict[tuple[str, int | None], str] = {
-    ("thermopyles", None): "ismcts:iterations=2000",
-    ("earth-and-water", None): ROLLOUT,
-    ("hot-gates", 2): INFORMED,  # 3 and 4 players: no position estimate, the heuristic
+HARD: dict[tuple[str, int | None, str | None], str] = {
+    ("thermopyles", None, None): "ismcts:iterations=2000",
+    ("earth-and-water", None, None): ROLLOUT,
+    # 3 and 4 players: no position estimate, so the heuristic.
+    ("hot-gates", 2, "persia"): INFORMED,
+    ("hot-gates", 2, "sparta"): INFORMED_SPARTA,
 }
 
 
-def level_agent(game_id: str, level: Any, players: int | None = None) -> str | None:
+def level_agent(game_id: str, level: Any, players: int | None = None,
+                seat: str | None = None) -> str | None:
+    """The agent spec of an AI level for one seat (the most specific entry of `HARD`)."""
     if level == "hard":
-        return HARD.get((game_id, players), HARD.get((game_id, None), LEVELS["hard"]))
+        for key in ((game_id, players, seat), (game_id, players, None), (game_id, None, None)):
+            if key in HARD:
+                return HARD[key]
+        return LEVELS["hard"]
     return LEVELS.get(level) if isinstance(level, str) else None
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 LOG_KEPT = 400  # events kept in memory per table for screens (the record keeps all)
@@ -170,7 +179,8 @@ class Tables:
             token = secrets.token_urlsafe(18)
             return {"seat": name, "kind": "human", "agent": None,
                     "token_hash": token_hash(token)}, token
-        agent = spec.get("agent") or level_agent(game.id, spec.get("level", "normal"), players)
+        agent = spec.get("agent") or level_agent(game.id, spec.get("level", "normal"), players,
+                                                 name)
         if not isinstance(agent, str) or (agent.split(":")[0] not in agent_names(game)):
             asked = spec.get("agent") or spec.get("level")
             raise TableError(422, f"seat {name}: unknown AI {asked!r}"

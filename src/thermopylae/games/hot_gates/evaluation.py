@@ -24,8 +24,9 @@ FEATURES = ("bias", "glory", "ephialtes", "spartans", "spartan strength", "persi
             "persian advance", "bonus left", "persian hand", "spartan hand", "glory^2",
             "glory*ephialtes", "persian deck", "spartan deck", "reinforcements",
             "leaders waiting", "ephialtes^2")
-WEIGHTS = (-3.674, -2.535, -6.247, -4.175, 3.598, -0.915, -1.664, 7.202, 2.148, 1.974,
-           -7.555, -0.299, -0.457, 1.244, 5.044, 8.738, 2.019, 1.707, -1.919, 0.014, -6.522)
+WEIGHTS = (5.256, -1.878, -5.254, -4.291, 3.628, -2.102, -10.714, 5.263, 1.277, 1.554,
+           -7.418, -1.400, -0.672, 1.725, 4.620, 9.620, 0.932, -0.253, -4.508, -0.224,
+           -7.847)
 
 
 def features(game: Any, s: State) -> list[float]:
