@@ -462,22 +462,30 @@ def test_a_table_id_with_a_nul_byte_is_no_table(api: Api, request: pytest.Fixtur
 
 
 def test_hard_level_is_the_strongest_measured_agent_per_game_player_count_and_seat() -> None:
-    """docs/ai.md: what beat the heuristic most (ISMCTS in Thermopyles and two-player 300,
-    with a stronger prior for the Spartans; the rollout in Earth & Water), the heuristic
-    where nothing was measured to."""
+    """docs/ai.md: what beat the heuristic most (ISMCTS in Thermopyles, in two-player 300
+    and for Persia in Earth & Water; the rollout for Greece), the heuristic where nothing
+    was measured to."""
     from thermopylae.ai.base import make_agent
     from thermopylae.engine import registry
-    from thermopylae.server.tables import INFORMED, INFORMED_SPARTA, ROLLOUT, level_agent
+    from thermopylae.server.tables import (
+        INFORMED,
+        INFORMED_PERSIA,
+        INFORMED_SPARTA,
+        ROLLOUT,
+        level_agent,
+    )
 
     assert level_agent("thermopyles", "hard", 1) == "ismcts:iterations=2000"
     assert level_agent("earth-and-water", "hard", 2, "greece") == ROLLOUT
+    assert level_agent("earth-and-water", "hard", 2, "persia") == INFORMED_PERSIA
     assert level_agent("hot-gates", "hard", 2, "persia") == INFORMED
     assert level_agent("hot-gates", "hard", 2, "sparta") == INFORMED_SPARTA
     assert INFORMED != INFORMED_SPARTA
     assert level_agent("hot-gates", "hard", 3, "sparta-a") == "heuristic"
     assert level_agent("hot-gates", "hard", 4) == "heuristic"
     assert level_agent("hot-gates", "normal", 2, "sparta") == "heuristic"
-    for game_id, players, seat in (("earth-and-water", 2, "persia"), ("hot-gates", 2, "persia"),
+    for game_id, players, seat in (("earth-and-water", 2, "persia"),
+                                   ("earth-and-water", 2, "greece"), ("hot-gates", 2, "persia"),
                                    ("hot-gates", 2, "sparta"), ("thermopyles", 4, None)):
         spec = level_agent(game_id, "hard", players, seat)
         assert spec is not None
