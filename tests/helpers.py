@@ -1,9 +1,14 @@
-"""Test helpers: build Thermopyles positions for scenario tests, and play random games."""
+"""Test helpers: build Thermopyles positions for scenario tests, play random games, and
+load bench scripts."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from collections import Counter
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from thermopylae.engine import registry
@@ -11,6 +16,19 @@ from thermopylae.engine.protocol import CHANCE
 from thermopylae.games.thermopyles import game as thermopyles_game
 from thermopylae.games.thermopyles.rules import Thermopyles
 from thermopylae.games.thermopyles.state import TURN, State
+
+BENCH = Path(__file__).parents[1] / "bench"
+
+
+def load_bench(name: str) -> ModuleType:
+    """The script `bench/<name>.py` as a module (bench/ is not a package), to test its
+    functions directly."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(f"bench_{name}", module)
+    spec.loader.exec_module(module)
+    return module
 
 
 def kind(game: Thermopyles, text: str) -> int:

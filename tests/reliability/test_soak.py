@@ -3,27 +3,13 @@ per game with every invariant checked, and no failure."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
-SOAK = Path(__file__).parents[2] / "bench" / "soak.py"
+from tests.helpers import load_bench
+
 ACTIONS = 20_000
 
-
-def load_soak() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_soak", SOAK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_soak", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-soak = load_soak()
+soak = load_bench("soak")
 
 
 @pytest.mark.parametrize("config", list(soak.CONFIGS))

@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import subprocess
 import sys
-from pathlib import Path
-from types import ModuleType
 
-from tests.helpers import decision_positions
+from tests.helpers import BENCH, decision_positions, load_bench
 from thermopylae.engine import registry
 from thermopylae.sim.match import play, rngs
 
-SCRIPT = Path(__file__).parents[2] / "bench" / "ablation.py"
-
-
-def load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_ablation", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_ablation", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-ablation = load()
+SCRIPT = BENCH / "ablation.py"
+ablation = load_bench("ablation")
 
 
 def test_without_a_kind_it_is_the_heuristic() -> None:
