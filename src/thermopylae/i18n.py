@@ -1,7 +1,7 @@
 """Words in the player's language: gettext catalogs for every text built in Python.
 
-The catalogs are the `.po` files under `thermopylae/locale/<lang>/LC_MESSAGES/` (edited
-with Babel's tools, see docs/i18n.md); they are compiled in memory on first use, so no
+The catalogs are the `.po` files under `thermopylae/locale/<lang>/` (edited with Babel's
+tools, see docs/i18n.md); they are compiled in memory on first use, so no
 generated `.mo` file is kept in the repository. English is the source language: a message
 missing from a catalog shows in English.
 
@@ -19,6 +19,7 @@ import io
 from collections.abc import Iterator
 from importlib import resources
 
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
@@ -56,16 +57,27 @@ def negotiate(value: str | None) -> str:
 
 @functools.cache
 def translations(lang: str) -> NullTranslations:
-    """The catalog of `lang`, compiled from its `.po` file (English: no catalog)."""
+    """The catalog of `lang`: every `.po` file in `locale/<lang>/` (one per part of the
+    program: the games, the terminal, ...), merged and compiled (English: no catalog)."""
     if lang == DEFAULT or lang not in LANGUAGES:
         return NullTranslations()
-    po = resources.files("thermopylae").joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.po")
-    if not po.is_file():
+    folder = resources.files("thermopylae").joinpath("locale", lang)
+    files = sorted((f for f in folder.iterdir() if f.name.endswith(".po")),
+                   key=lambda f: f.name) if folder.is_dir() else []
+    merged: Catalog | None = None  # the first file's header (its plural forms) rules
+    for po in files:
+        with po.open("rb") as fh:
+            part = read_po(fh, locale=lang, domain=DOMAIN)
+        if merged is None:
+            merged = part
+            continue
+        for message in part:
+            if message.id and message.string and not message.fuzzy:
+                merged[message.id] = message
+    if merged is None:
         return NullTranslations()
-    with po.open("rb") as fh:
-        catalog = read_po(fh, locale=lang, domain=DOMAIN)
     buf = io.BytesIO()
-    write_mo(buf, catalog)
+    write_mo(buf, merged)
     buf.seek(0)
     return Translations(fp=buf, domain=DOMAIN)
 
