@@ -8,6 +8,7 @@ seat. They get their own random source, never the one that deals the cards.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -46,6 +47,8 @@ def check_parameters(*, count: tuple[str, Any], seconds: Any, depth: Any,
     for key, v in ((name, value), ("seconds", seconds), ("depth", depth), *numbers.items()):
         if v is not None and (isinstance(v, bool) or not isinstance(v, int | float)):
             raise ValueError(f"{key} must be a number, not {v!r}")
+        if v is not None and not math.isfinite(v):
+            raise ValueError(f"{key} must be a finite number, not {v!r}")
     if value < 1 or value != int(value):
         raise ValueError(f"{name} must be a whole number, at least 1")
     if seconds is not None and seconds <= 0:

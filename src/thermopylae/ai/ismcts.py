@@ -69,6 +69,7 @@ class ISMCTS:
         self.depth = None if depth is None else int(depth)
         self.prior = float(prior)
         self.last_iterations = 0
+        self.cpu_limit: float | None = None  # set by a server: CPU seconds per decision
 
     def act(self, game: Any, state: Any, rng: random.Random) -> Any:
         legal = list(game.legal(state))
@@ -84,8 +85,11 @@ class ISMCTS:
         hints = heuristic if self.prior > 0 else None
         evaluate = getattr(game, "evaluate", None) if self.depth is not None else None
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        cap = None if self.cpu_limit is None else time.thread_time() + self.cpu_limit
         n = 0
         while True:
+            if cap is not None and n > 0 and time.thread_time() >= cap:
+                break
             if deadline is None:
                 if n >= self.iterations:
                     break

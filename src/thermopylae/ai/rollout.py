@@ -45,6 +45,7 @@ class Rollout:
         self.seconds = None if seconds is None else float(seconds)
         self.depth = None if depth is None else int(depth)
         self.last_samples = 0
+        self.cpu_limit: float | None = None  # set by a server: CPU seconds per decision
 
     def act(self, game: Any, state: Any, rng: random.Random) -> Any:
         legal = list(game.legal(state))
@@ -59,17 +60,26 @@ class Rollout:
         totals = [0.0] * len(legal)
         evaluate = getattr(game, "evaluate", None)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        cap = None if self.cpu_limit is None else time.thread_time() + self.cpu_limit
         n = 0
         while (n < self.samples) if deadline is None else (
                 n == 0 or time.perf_counter() < deadline):
             deal = game.determinize(state, seat, rng)
             luck = rng.getrandbits(64)
+            sample = [0.0] * len(legal)
             for i, a in enumerate(legal):
+                if cap is not None and time.thread_time() >= cap:
+                    break  # out of CPU time: this sample is incomplete and not counted
                 d = game.copy(deal)
                 game.apply(d, a, quiet=True)
                 scores = play_out(game, d, random.Random(luck), policy, self.depth, evaluate)
-                totals[i] += scores[seat]
-            n += 1
+                sample[i] = scores[seat]
+            else:
+                for i, score in enumerate(sample):
+                    totals[i] += score
+                n += 1
+                continue
+            break
         self.last_samples = n
         best = legal.index(first)
         for i, total in enumerate(totals):

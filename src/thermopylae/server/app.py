@@ -17,17 +17,22 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from thermopylae import i18n
+from thermopylae.ai.base import agent_names
 from thermopylae.engine import registry
+from thermopylae.server.ai_pool import AiLimits, AiPool
+from thermopylae.server.headers import SecurityHeaders
 from thermopylae.server.hub import Hub
 from thermopylae.server.store import Store, default_url
 from thermopylae.server.tables import LEVELS, TableError, Tables
@@ -43,6 +48,72 @@ HTTP_RATE_ENV = "THERMOPYLAE_HTTP_RATE"  # POSTs a second per client address (un
 WEB = resources.files("thermopylae.server").joinpath("web")
 
 
+class ErrorOut(BaseModel):
+    """Every refusal: a status and one sentence naming what was wrong."""
+
+    detail: str = Field(description="what was wrong, in words")
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    words = {400: "Malformed request or illegal action", 403: "Wrong or missing token",
+             404: "No such table", 409: "Not now (stale move, not your turn, game over)",
+             413: "Request body too large", 422: "A field is missing, of the wrong type or "
+             "out of range", 429: "Too many requests (see Retry-After)",
+             500: "A defect of the server (logged)", 503: "The database is unavailable; "
+             "nothing was changed, try again"}
+    return {c: {"model": ErrorOut, "description": words[c]} for c in codes}
+
+
+LANG_DOC = "the language of the log and action labels (en, pt, fr, it; default: " \
+           "Accept-Language, else English)"
+
+
+def _table_body_schema() -> dict[str, Any]:
+    """The JSON schema of `POST /api/tables` exactly as the server checks it: one variant
+    per game and player count (the options each game takes, one seat entry per seat), so a
+    client generated from the document sends only what the server accepts."""
+    variants: list[dict[str, Any]] = []
+    kinds = {bool: "boolean", int: "integer", str: "string", float: "number"}
+    for gid in registry.game_ids():
+        g = registry.get(gid)
+        _title, lo, hi = registry.summary(gid)
+        defaults = g.options({})
+        agents = agent_names(g)
+        seat = {"oneOf": [
+            {"type": "object", "additionalProperties": False, "required": ["kind"],
+             "properties": {"kind": {"const": "human"}}},
+            {"type": "object", "additionalProperties": False, "required": ["kind", "level"],
+             "properties": {"kind": {"const": "ai"}, "level": {"enum": list(LEVELS)}}},
+            {"type": "object", "additionalProperties": False, "required": ["kind", "agent"],
+             "properties": {"kind": {"const": "ai"}, "agent": {
+                 "enum": agents, "description": "an agent, or NAME:key=value,... with its "
+                 "budget (docs/api.md), within the server's limits"}}},
+        ]}
+        for n in range(lo, hi + 1):
+            props: dict[str, Any] = {k: {"type": kinds[type(v)]} for k, v in defaults.items()
+                                     if k != "players"}
+            opts: dict[str, Any] = {"type": "object", "additionalProperties": False,
+                                    "properties": props}
+            if "players" in defaults:
+                props["players"] = {"const": n}
+                if n != defaults["players"]:
+                    opts["required"] = ["players"]
+            count = len(g.seats(g.options({"players": n} if "players" in defaults else {})))
+            variant: dict[str, Any] = {
+                "type": "object", "additionalProperties": False, "required": ["game"],
+                "properties": {
+                    "game": {"const": gid}, "options": opts,
+                    "seats": {"anyOf": [{"type": "null"}, {
+                        "type": "array", "minItems": count, "maxItems": count,
+                        "items": seat}]}}}
+            if "required" in opts:
+                variant["required"] = ["game", "options"]
+            variants.append(variant)
+    return {"required": True, "content": {"application/json": {"schema": {
+        "oneOf": variants, "description": "a game, its options and one entry per seat "
+        "(default: every seat human)"}}}}
+
+
 class SeatIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     kind: str = Field(description="`human` (a player with a token) or `ai`")
@@ -52,7 +123,8 @@ class SeatIn(BaseModel):
 
 class TableIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    game: str = Field(description="a game id from GET /api/games")
+    game: str = Field(description="a game id from GET /api/games",
+                      json_schema_extra={"enum": cast(Any, registry.game_ids())})
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatIn] | None = Field(default=None, description="one per seat, in order")
 
@@ -152,13 +224,17 @@ async def _too_large(send: Send) -> None:
 
 def create_app(db: str | None = None, redis: str | None = None, data_dir: Path | None = None,
                origins: tuple[str, ...] = (), http_rate: float | None = None,
-               http_burst: float | None = None) -> FastAPI:
+               http_burst: float | None = None, ai: AiLimits | None = None,
+               trusted_proxies: tuple[str, ...] = ()) -> FastAPI:
     """The server. `db`: a SQLAlchemy URL (default: a SQLite file in `data_dir`);
     `redis`: share table updates with other processes; `origins`: extra origins whose
     pages may open WebSockets (the server's own is always allowed); `http_rate`: actions
     and new tables a second allowed per client address over HTTP, in bursts of
     `http_burst` (default three times the rate), answered 429 past it (default: the
-    THERMOPYLAE_HTTP_RATE environment variable; unset or 0, no limit)."""
+    THERMOPYLAE_HTTP_RATE environment variable; unset or 0, no limit); `ai`: the bounds
+    of the AI seats' work (`AiLimits`: a pool of processes by default); `trusted_proxies`:
+    the addresses of reverse proxies whose X-Forwarded-For / X-Forwarded-Proto name the
+    client (from any other peer those headers are ignored)."""
     if db is None:
         if data_dir is None:
             from platformdirs import user_data_path
@@ -168,13 +244,17 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
     hub = Hub(redis)
     store = Store(db)  # raises StoreError now, naming a database it cannot open
     holder: dict[str, Any] = {}
+    limits = ai if ai is not None else AiLimits()
     rate = http_rate if http_rate is not None else _rate_from_env()
     limiter = RateLimit(rate, http_burst) if rate else None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        pool = AiPool(limits)
+        if limits.processes:
+            pool.warm()  # the workers import the games now, not at the first AI move
         tables = Tables(store, hub.publish, shared=redis is not None,
-                        pinned=lambda table_id: table_id in hub.watchers)
+                        pinned=lambda table_id: table_id in hub.watchers, ai=pool)
         holder["tables"] = tables
         app.state.tables = tables
 
@@ -197,12 +277,16 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await tables.close()  # the AI's searches end now, not when they would finish
         await hub.stop()
         store.dispose()
 
     app = FastAPI(title="thermopylae", version="0.1.0", lifespan=lifespan,
                   description="Play the three '300' board games: tables, seats, actions.")
     app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)
+    if trusted_proxies:
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(trusted_proxies))
 
     def tables() -> Tables:
         t: Tables = holder["tables"]
@@ -217,12 +301,22 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
         """429 for a client address past the HTTP rate (nothing is done then)."""
         if limiter is None:
             return
-        address = request.client.host if request.client else "unknown"
+        address = _address(request)
         if not limiter.allow(address):
             raise TableError(429, f"too many requests from {address}: at most "
                                   f"{limiter.rate:g} actions and new tables a second "
                                   f"(bursts of {limiter.burst:g}); wait a moment and try "
                                   "again")
+
+    @app.exception_handler(RecursionError)
+    async def _deep(request: Request, exc: RecursionError) -> JSONResponse:
+        return JSONResponse({"detail": "the request body is nested too deeply"}, 400)
+
+    @app.exception_handler(Exception)
+    async def _defect(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("%s %s failed", request.method, request.url.path)
+        return JSONResponse({"detail": "the server failed to answer this request (a defect, "
+                                       "logged); nothing was changed"}, 500)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -251,12 +345,15 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
                         "levels": list(LEVELS)})
         return out
 
-    @app.post("/api/tables", status_code=201, summary="Create a table")
+    @app.post("/api/tables", status_code=201, summary="Create a table",
+              responses=_errors(400, 413, 422, 429, 503),
+              openapi_extra={"requestBody": _table_body_schema()})
     async def create(body: TableIn, request: Request) -> dict[str, Any]:
         limit(request)
         seats = None if body.seats is None else [s.model_dump(exclude_none=True)
                                                  for s in body.seats]
-        live, tokens = await tables().create(body.game, body.options, seats)
+        live, tokens = await tables().create(body.game, body.options, seats,
+                                             client=_address(request))
         base = str(request.base_url).rstrip("/")
         return {
             "id": live.row.id,
@@ -270,21 +367,29 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
             "spectator_url": f"{base}/table/{live.row.id}",
         }
 
-    @app.get("/api/tables/{table_id}", summary="A table as one seat (or a spectator) sees it")
-    async def table(table_id: str, token: str | None = None) -> dict[str, Any]:
+    @app.get("/api/tables/{table_id}", summary="A table as one seat (or a spectator) sees it",
+             responses=_errors(403, 404, 422, 503))
+    async def table(table_id: str, request: Request, token: str | None = None,
+                    lang: str | None = Query(None, description=LANG_DOC)) -> dict[str, Any]:
         t = tables()
         live = await t.get(table_id)
         seat = t.seat_of(live, token)
-        return t.message(live, seat)
+        with i18n.language(_lang(request, lang)):
+            return t.message(live, seat)
 
-    @app.post("/api/tables/{table_id}/actions", summary="Play an action")
-    async def action(table_id: str, body: ActionIn, request: Request) -> dict[str, Any]:
+    @app.post("/api/tables/{table_id}/actions", summary="Play an action",
+              responses=_errors(400, 403, 404, 409, 413, 422, 429, 503))
+    async def action(table_id: str, body: ActionIn, request: Request,
+                     lang: str | None = Query(None, description=LANG_DOC)) -> dict[str, Any]:
         limit(request)
         t = tables()
-        live = await t.submit(table_id, body.token, body.move, body.action)
-        return t.message(live, t.seat_of(live, body.token), since=body.move)
+        live = await t.submit(table_id, body.token, body.move, body.action,
+                              client=_address(request))
+        with i18n.language(_lang(request, lang)):
+            return t.message(live, t.seat_of(live, body.token), since=body.move)
 
-    @app.get("/api/tables/{table_id}/record", summary="The game record, once the game is over")
+    @app.get("/api/tables/{table_id}/record", summary="The game record, once the game is over",
+             responses=_errors(404, 409, 422, 503))
     async def record(table_id: str) -> dict[str, Any]:
         t = tables()
         return t.record(await t.get(table_id))
@@ -296,7 +401,8 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
     # -- the WebSocket -------------------------------------------------------------------
 
     @app.websocket("/ws/tables/{table_id}")
-    async def socket(ws: WebSocket, table_id: str, token: str | None = None) -> None:
+    async def socket(ws: WebSocket, table_id: str, token: str | None = None,
+                     lang: str | None = None) -> None:
         origin = ws.headers.get("origin")
         if origin and not _same_origin(origin, ws.headers.get("host", ""), origins):
             await ws.close(code=1008, reason="origin not allowed")
@@ -313,7 +419,9 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
         await ws.accept()
         watcher = hub.watch(table_id, seat)
         last = live.move
-        await ws.send_json(t.message(live, seat))
+        language = i18n.negotiate(lang or ws.headers.get("accept-language"))
+        with i18n.language(language):
+            await ws.send_json(t.message(live, seat))
 
         async def writer() -> None:
             nonlocal last
@@ -329,7 +437,8 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
                     continue
                 if current.move == last:
                     continue
-                msg = t.message(current, seat, since=last)
+                with i18n.language(language):
+                    msg = t.message(current, seat, since=last)
                 last = current.move
                 await ws.send_json(msg)
 
@@ -353,7 +462,8 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
                                         "detail": "too many messages; slow down"})
                     continue
                 allowance -= 1
-                await _client_message(t, ws, table_id, token, text)
+                await _client_message(t, ws, table_id, token, text,
+                                      ws.client.host if ws.client else "unknown")
         except WebSocketDisconnect:
             pass
         finally:
@@ -377,7 +487,7 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
 
 
 async def _client_message(t: Tables, ws: WebSocket, table_id: str, token: str | None,
-                          text: str) -> None:
+                          text: str, client: str) -> None:
     """`{"type": "action", "move": N, "action": "..."}` from a seat; `{"type": "ping"}`."""
     if len(text) > MAX_WS_MESSAGE:
         await ws.send_json({"type": "error", "status": 413,
@@ -385,8 +495,9 @@ async def _client_message(t: Tables, ws: WebSocket, table_id: str, token: str | 
         return
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
-        await ws.send_json({"type": "error", "status": 400, "detail": "not valid JSON"})
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than Python reads
+        await ws.send_json({"type": "error", "status": 400,
+                            "detail": "not valid JSON (or nested too deeply)"})
         return
     if not isinstance(data, dict) or data.get("type") not in ("action", "ping"):
         await ws.send_json({"type": "error", "status": 400,
@@ -402,9 +513,18 @@ async def _client_message(t: Tables, ws: WebSocket, table_id: str, token: str | 
                             "detail": f"unknown field(s) {sorted(extra)}"})
         return
     try:
-        await t.submit(table_id, token, data.get("move"), data.get("action"))
+        await t.submit(table_id, token, data.get("move"), data.get("action"), client=client)
     except TableError as exc:
         await ws.send_json({"type": "error", "status": exc.status, "detail": exc.detail})
+
+
+def _address(request: Request) -> str:
+    """The client's address (its proxy's, unless the proxy is trusted)."""
+    return request.client.host if request.client else "unknown"
+
+
+def _lang(request: Request, lang: str | None) -> str:
+    return i18n.negotiate(lang or request.headers.get("accept-language"))
 
 
 def _same_origin(origin: str, host: str, allowed: tuple[str, ...]) -> bool:

@@ -3,8 +3,10 @@
 A table in memory is a cache of its record in the database: the state is rebuilt by
 replaying the stored steps, and before each action the cache catches up with steps another
 server process may have stored. Chance is drawn here with the system's secure random
-source and stored as steps, so a table's record replays exactly. AI seats play in a worker
-thread on a copy of the state, so a slow agent never blocks the event loop.
+source and stored as steps, so a table's record replays exactly. AI seats think in the AI
+pool (`ai_pool.py`) on a copy of the state, outside the table's lock: a slow agent never
+blocks the event loop, the database threads or the other tables. Each table owed moves by
+chance or its AI seats has one runner task that plays them, one stored step at a time.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import contextlib
 import functools
 import hashlib
 import hmac
+import logging
 import random
 import re
 import secrets
@@ -21,15 +24,19 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from thermopylae.ai.base import agent_names, make_agent
+from thermopylae.ai.base import agent_names
 from thermopylae.engine import registry
 from thermopylae.engine.errors import NotationError, ThermopylaeError
 from thermopylae.engine.protocol import CHANCE, Event, visible_events
 from thermopylae.engine.record import Record
+from thermopylae.server.ai_pool import AiBusy, AiLimits, AiPool, check_agent
 from thermopylae.server.store import Conflict, Store, StoreError, TableRow, now
+
+log = logging.getLogger("thermopylae.server")
 
 LEVELS = {"easy": "random", "normal": "heuristic", "hard": "heuristic"}
 """AI levels offered in the lobby, as agent specs. `hard` is the strongest agent measured
@@ -91,7 +98,8 @@ class Live:
     steps: list[tuple[str, str]] = field(default_factory=list)
     log: list[tuple[int, Event]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    agents: dict[int, Any] = field(default_factory=dict)
+    agents: dict[int, str] = field(default_factory=dict)  # seat -> agent spec
+    client: str = "server"  # the address whose request last gave the AI work here
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     used: float = field(default_factory=time.monotonic)  # when it was last asked for
 
@@ -116,8 +124,9 @@ class Tables:
     def __init__(self, store: Store, publish: Publish | None = None,
                  shared: bool = False, pinned: Callable[[str], bool] | None = None,
                  max_live: int = MAX_LIVE, idle_after: float = IDLE_AFTER,
-                 finished_after: float = FINISHED_AFTER) -> None:
+                 finished_after: float = FINISHED_AFTER, ai: AiPool | None = None) -> None:
         self.store = store
+        self.ai = ai if ai is not None else AiPool(AiLimits(processes=False))
         self.shared = shared  # other processes may store steps of our tables
         self.live: OrderedDict[str, Live] = OrderedDict()  # least recently used first
         self.pinned = pinned  # tables that must stay in memory (watched by a socket)
@@ -132,12 +141,16 @@ class Tables:
         # actions seconds under load): this process's writes go through one thread.
         sqlite = str(getattr(store, "url", "")).startswith("sqlite")
         self._writer = ThreadPoolExecutor(1, "thermopylae-db-write") if sqlite else None
-        self._retrying: dict[str, asyncio.Task[None]] = {}  # AI and chance, waiting for the db
+        self._running: dict[str, asyncio.Task[None]] = {}  # a runner per table owed moves
+        self.closing = False
 
     # -- creating and loading ---------------------------------------------------------
 
-    async def create(self, game_id: Any, options: Any, seats: Any) -> tuple[Live, list[str | None]]:
-        """A new table; returns it and one token per seat (None for AI seats)."""
+    async def create(self, game_id: Any, options: Any, seats: Any, client: str = "server"
+                     ) -> tuple[Live, list[str | None]]:
+        """A new table; returns it and one token per seat (None for AI seats). A table
+        with a human seat answers once a human must act; a table of AI seats only is
+        played in the background and answers at once."""
         if not isinstance(game_id, str) or game_id not in registry.game_ids():
             raise TableError(422, f"unknown game {game_id!r}; games: "
                                   f"{', '.join(registry.game_ids())}")
@@ -163,15 +176,20 @@ class Tables:
             seat_row, token = self._seat(game, name, spec, len(names))
             rows.append(seat_row)
             tokens.append(token)
+        if any(r["kind"] == "ai" for r in rows) and \
+                self.ai.waiting(client) >= self.ai.limits.tables_per_client:
+            raise TableError(429, f"{self.ai.limits.tables_per_client} of your tables are "
+                                  "already waiting for the AI; wait for one to finish")
         table_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
         row = TableRow(table_id, game.id, game.components_digest, options, rows, now(), False)
         await self._write(self._store_call, self.store.create, row)
-        live = Live(row, game, options, game.new(options))
+        live = Live(row, game, options, game.new(options), client=client)
         self._make_agents(live)
         self.live[table_id] = live
         self._evict_over_cap()
-        async with live.lock:
-            await self._advance_or_retry(live)
+        runner = self._kick(live)
+        if runner is not None and any(r["kind"] == "human" for r in rows):
+            await self._wait_for(runner)
         return live, tokens
 
     def _seat(self, game: Any, name: str, spec: Any, players: int
@@ -179,6 +197,11 @@ class Tables:
         if not isinstance(spec, dict) or spec.get("kind") not in ("human", "ai"):
             raise TableError(422, f"seat {name}: {{\"kind\": \"human\"}} or "
                                   "{\"kind\": \"ai\", \"level\": \"normal\"}")
+        if spec["kind"] == "human" and (spec.get("level") is not None
+                                        or spec.get("agent") is not None):
+            raise TableError(422, f"seat {name}: a human seat takes no level or agent")
+        if spec.get("level") is not None and spec.get("agent") is not None:
+            raise TableError(422, f"seat {name}: give a level or an agent, not both")
         if spec["kind"] == "human":
             token = secrets.token_urlsafe(18)
             return {"seat": name, "kind": "human", "agent": None,
@@ -191,16 +214,16 @@ class Tables:
                                   f"; levels: {', '.join(LEVELS)}; agents: "
                                   f"{', '.join(agent_names(game))}")
         try:
-            make_agent(agent, game)
-        except ThermopylaeError as exc:
-            raise TableError(422, f"seat {name}: {exc}") from exc
+            check_agent(agent, game, self.ai.limits)
+        except (ThermopylaeError, ValueError) as exc:
+            raise TableError(422, f"seat {name}: agent {agent!r}: {exc}") from exc
         return {"seat": name, "kind": "ai", "agent": agent, "level": spec.get("level"),
                 "token_hash": None}, None
 
     def _make_agents(self, live: Live) -> None:
         for i, seat in enumerate(live.row.seats):
             if seat["kind"] == "ai":
-                live.agents[i] = make_agent(seat["agent"], live.game)
+                live.agents[i] = seat["agent"]
 
     async def get(self, table_id: str, catch_up: bool = True) -> Live:
         """The table, loaded from the database if this process does not hold it yet; with
@@ -217,11 +240,12 @@ class Tables:
                     await self._catch_up(live)
             return live
         live = await self._load(table_id)
-        if self._owes_a_move(live):  # e.g. a chance step the server died before drawing
+        if live.game.to_act(live.state) == CHANCE:  # a step the server died before drawing
             async with live.lock:
-                if self._owes_a_move(live):
+                if live.game.to_act(live.state) == CHANCE:
                     with contextlib.suppress(TableError):  # the next request tries again
-                        await self._advance(live)
+                        await self._commit(live, self._then_chance(live, []))
+        self._kick(live)  # AI seats owed a move play on in the background
         return live
 
     async def _load(self, table_id: str) -> Live:
@@ -253,7 +277,7 @@ class Tables:
 
     def _evictable(self, live: Live) -> bool:
         tid = live.row.id
-        return not (live.lock.locked() or tid in self._retrying
+        return not (live.lock.locked() or tid in self._running
                     or (self.pinned is not None and self.pinned(tid)))
 
     def evict(self, now: float | None = None) -> list[str]:
@@ -327,9 +351,11 @@ class Tables:
                 return i
         raise TableError(403, "this token holds no seat at this table")
 
-    async def submit(self, table_id: str, token: Any, move: Any, action: Any) -> Live:
+    async def submit(self, table_id: str, token: Any, move: Any, action: Any,
+                     client: str = "server") -> Live:
         """A seat's action: applied only if the seat must act now, the move number is the
-        table's and the action is legal; otherwise refused and nothing changes."""
+        table's and the action is legal; otherwise refused and nothing changes. Answers
+        once the AI seats that follow have played (or a human must act)."""
         live = await self.get(table_id, catch_up=False)
         if not isinstance(token, str) or not token:
             raise TableError(403, "a seat token is required to act")
@@ -358,11 +384,18 @@ class Tables:
             if parsed not in g.legal(live.state):
                 legal = ", ".join(g.format(a) for a in list(g.legal(live.state))[:12])
                 raise TableError(400, f"illegal action {action!r}; legal now: {legal}")
+            if live.agents and self.ai.waiting(client) >= \
+                    self.ai.limits.tables_per_client:
+                raise TableError(429, f"{self.ai.limits.tables_per_client} of your tables are "
+                                      "already waiting for the AI; wait for one to finish")
             # The action and the chance steps it leads to are stored in one transaction and
             # told in one update (a commit and a push per action, not two).
             await self._commit(live, self._then_chance(
                 live, [(live.seat_names[seat], g.format(parsed))]))
-            await self._advance_or_retry(live)
+            live.client = client
+        runner = self._kick(live)
+        if runner is not None:
+            await self._wait_for(runner)
         return live
 
     async def _commit(self, live: Live, new: list[tuple[str, str]]) -> None:
@@ -402,72 +435,123 @@ class Tables:
             g.apply(state, outcome, quiet=True)
         return batch
 
-    async def _advance(self, live: Live) -> None:
-        """Draw chance and let AI seats play until a human must act or the game ends."""
+    # -- chance and the AI, in the background -----------------------------------------
+
+    def _kick(self, live: Live) -> asyncio.Task[None] | None:
+        """The table's runner, started if chance or an AI seat owes it a move (None: a
+        human must act, or the game is over). One runner per table at a time."""
+        tid = live.row.id
+        task = self._running.get(tid)
+        if task is not None and not task.done():
+            return task
+        to_act = live.game.to_act(live.state)
+        if self.closing or to_act is None or (to_act != CHANCE and to_act not in live.agents):
+            return None
+        task = asyncio.create_task(self._run(live), name=f"table {tid}")
+        self._running[tid] = task
+        task.add_done_callback(lambda _t: self._running.pop(tid, None)
+                               if self._running.get(tid) is _t else None)
+        return task
+
+    async def _wait_for(self, runner: asyncio.Task[None]) -> None:
+        """Wait for a runner without owning it, at most `reply_wait` seconds: a client that
+        leaves does not stop the table, a failure of the runner is the runner's to retry,
+        and an AI turn longer than that is told over the WebSocket (or the next GET)."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(runner), self.ai.limits.reply_wait)
+
+    async def _run(self, live: Live) -> None:
+        """Play chance and the AI seats until a human must act or the game ends. A step
+        the database cannot store now is tried again with growing delays (the step before
+        it, a seat's action or the table's creation, stands)."""
+        delay = 0.5
+        try:
+            with self.ai.table(live.client):
+                while not self.closing:
+                    try:
+                        if not await self._step(live):
+                            return
+                        delay = 0.5
+                    except TableError as exc:
+                        if exc.status != 503:
+                            log.warning("table %s: %s", live.row.id, exc.detail)
+                            return
+                        await asyncio.sleep(delay)
+                        delay = min(delay * 2, 10.0)
+                        with contextlib.suppress(TableError):
+                            async with live.lock:
+                                await self._catch_up(live)
+        except AiBusy:  # resumed tables of one address past its bound wait for a request
+            return
+        except (asyncio.CancelledError, BrokenProcessPool):
+            return
+        except Exception:  # a defect: logged, and the table waits for its next request
+            log.exception("table %s: the runner stopped", live.row.id)
+
+    async def _step(self, live: Live) -> bool:
+        """One stored step of the runner: chance, or an AI seat's decision and the chance
+        after it. False when there is nothing to do."""
         g = live.game
-        while True:
+        async with live.lock:
+            if self.shared:
+                await self._catch_up(live)
             seat = g.to_act(live.state)
             if seat is None:
-                return
-            batch: list[tuple[str, str]] = []
-            state = g.copy(live.state)
-            if seat != CHANCE:
-                agent = live.agents.get(seat)
-                if agent is None:
-                    return  # a human's turn
-                action = await asyncio.to_thread(agent.act, g, g.copy(state), live.rng)
-                batch.append((live.seat_names[seat], g.format(action)))
-                g.apply(state, action, quiet=True)
-            while g.to_act(state) == CHANCE:
-                outcome = g.sample_chance(state, self.chance_rng)
-                batch.append(("chance", g.format(outcome)))
-                g.apply(state, outcome, quiet=True)
-            await self._commit(live, batch)
-
-    async def _advance_or_retry(self, live: Live) -> None:
-        """`_advance` after a step that is stored (the table's creation or a seat's action,
-        already acknowledged): if the database fails now, that step stands and AI seats and
-        chance are tried again in the background until the database is back."""
+                return False
+            if seat == CHANCE:
+                await self._commit(live, self._then_chance(live, []))
+                return True
+            spec = live.agents.get(seat)
+            if spec is None:
+                return False  # a human's turn
+            state, move = g.copy(live.state), live.move
+        # Thinking happens outside the lock: the table's readers and its other seats are
+        # not held up, and nothing can change the state meanwhile but another process.
         try:
-            await self._advance(live)
-        except TableError as exc:
-            if exc.status != 503:
-                raise
-            if live.row.id not in self._retrying:
-                task = asyncio.create_task(self._retry_advance(live))
-                self._retrying[live.row.id] = task
-                task.add_done_callback(lambda _t: self._retrying.pop(live.row.id, None))
-
-    async def _retry_advance(self, live: Live) -> None:
-        delay = 0.5
-        while True:
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 10.0)
-            try:
-                async with live.lock:
-                    await self._catch_up(live)
-                    await self._advance(live)
-                return
-            except TableError as exc:
-                if exc.status != 503:
-                    return
+            text = await self.ai.think(g.id, spec, state, live.rng.getrandbits(63),
+                                       live.client)
+        except ThermopylaeError as exc:
+            raise TableError(500, f"the AI of {live.seat_names[seat]} failed: {exc}") from exc
+        async with live.lock:
+            if live.move != move:  # another process moved the table on: look again
+                return True
+            parsed = g.parse(text)
+            if parsed not in g.legal(live.state):
+                raise TableError(500, f"the AI of {live.seat_names[seat]} chose {text!r}, "
+                                      "which is not legal")
+            await self._commit(live, self._then_chance(live, [(live.seat_names[seat], text)]))
+        return True
 
     async def resume_all(self) -> None:
         """After a restart: tables with AI seats are loaded, and those whose AI or chance
-        must act go on by themselves. Tables of human seats only are left in the database
-        until asked for (a chance step owed is drawn then, by `get`): start-up does not
-        replay every unfinished game."""
+        must act go on by themselves, each in its own runner (a slow one holds up no
+        other). Tables of human seats only are left in the database until asked for (a
+        chance step owed is drawn then, by `get`): start-up does not replay every
+        unfinished game."""
         ids = await asyncio.to_thread(self._store_call, self.store.unfinished)
         for table_id in ids:
+            if self.closing:
+                return
             try:
                 row = await asyncio.to_thread(self._store_call, self.store.table, table_id)
                 if row is None or not any(s["kind"] == "ai" for s in row.seats):
                     continue
-                live = await self.get(table_id)
-                async with live.lock:
-                    await self._advance(live)
+                await self.get(table_id)  # loads the table and starts its runner
             except (TableError, ThermopylaeError):
                 continue
+
+    async def close(self) -> None:
+        """Stop playing: runners are cancelled and the AI pool's searches ended."""
+        self.closing = True
+        tasks = list(self._running.values())
+        for task in tasks:
+            task.cancel()
+        self.ai.close()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(task, 2)
+        if self._writer is not None:
+            self._writer.shutdown(wait=False, cancel_futures=True)
 
     async def refresh(self, table_id: str) -> Live | None:
         """Another process stored steps of a table we hold: catch up."""
