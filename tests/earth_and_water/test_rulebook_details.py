@@ -74,3 +74,45 @@ def test_landed_attackers_cannot_retreat_to_a_port_the_enemy_sailed_into() -> No
     assert g.to_act(s) == PERSIA  # Greece is not asked: it has nowhere to retreat
     assert all("Abydos" not in g.format(a) or "by sea" not in g.format(a)
                for a in g.legal(s))
+
+
+def test_p8_naval_attacker_may_retreat_to_origin_holding_enemy_armies() -> None:
+    """Seed 002: attackers go back to their port of departure, and fleets and armies never
+    fight: Greek fleets that carried no armies may sail back to Abydos although Persian
+    armies hold the city, as they may to a port the Greeks hold."""
+    g = ew_game()
+    for start, persian in (("Abydos", {"Abydos": (2, 0), "Ephesos": (2, 3)}),
+                           ("Naxos", {"Ephesos": (2, 3)})):
+        s = position(g, persia=persian,
+                     greece={start: (0, 2), "Athenai": (1, 0), "Sparta": (1, 0)},
+                     hands=([], [4]), active=GREECE)
+        act(g, s, "move 4", f"sea {start}", "fleets 2", "to Ephesos", "roll 3", "roll 2")
+        assert g.to_act(s) == GREECE, start
+        assert f"retreat by sea {start}" in legal_texts(g, s), start
+    act(g, s, "retreat by sea Naxos")
+    s = position(g, persia={"Abydos": (2, 0), "Ephesos": (2, 3)},
+                 greece={"Abydos": (0, 2), "Athenai": (1, 0), "Sparta": (1, 0)},
+                 hands=([], [4]), active=GREECE)
+    act(g, s, "move 4", "sea Abydos", "fleets 2", "to Ephesos", "roll 3", "roll 2",
+        "retreat by sea Abydos")
+    assert s.flt[GREECE][city(g, "Abydos")] == 2 and s.arm[PERSIA][city(g, "Abydos")] == 2
+    assert s.arm[GREECE][city(g, "Abydos")] == 0  # the fleets alone went back
+    assert g.to_act(s) == PERSIA  # the battle ended; the Persian turn follows
+
+
+def test_p8_naval_attacker_carrying_armies_may_not_retreat_where_enemy_armies_are() -> None:
+    """Seed 002: a retreating attacker's armies "débarquent dans la cité de son port de
+    départ"; a retreat fights no battle, so enemy armies there bar fleets that still carry
+    armies. (Play cannot bring enemy armies there during the move; the position is made
+    by hand.)"""
+    g = ew_game()
+    s = position(g, persia={"Ephesos": (2, 3), "Abydos": (1, 0)},
+                 greece={"Naxos": (2, 2), "Athenai": (1, 0), "Sparta": (1, 0)},
+                 hands=([], [4]), active=GREECE)
+    act(g, s, "move 4", "sea Naxos", "fleets 2", "carry 2", "to Ephesos", "roll 3")
+    data = g.state_to_json(s)  # a Persian army appears in Naxos, emptied by the move
+    data["armies"][PERSIA][city(g, "Naxos")] = 1
+    data["armies"][PERSIA][city(g, "Abydos")] = 0
+    s = g.state_from_json(data)
+    act(g, s, "roll 2")
+    assert g.to_act(s) != GREECE  # no retreat to offer the Greeks: the battle goes on

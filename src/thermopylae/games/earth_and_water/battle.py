@@ -213,10 +213,14 @@ class Battles:
         enemy = 1 - side
         if attacker:
             origin = bt[FROM]
-            if bt[SEAFROM]:  # back aboard the fleets that brought them, if any survive,
-                # unless the enemy has sailed into the port they left (decision 33)
+            if bt[SEAFROM]:  # back aboard the fleets that brought them, if any survive:
+                # they "retournent ... sur leur port de départ", where "ses armées
+                # débarquent" (seed 002). "Flottes et armées ne s'affrontent jamais": enemy
+                # armies there bar only fleets with armies to land; enemy fleets that have
+                # sailed in meanwhile bar any retreat (decision 33)
                 ships = bt[SHIPS] if bt[KIND] == LAND else s.flt[side][city]
-                if s.flt[enemy][origin] or s.arm[enemy][origin]:
+                lands = bt[KIND] == LAND or bt[CARRY] > 0
+                if s.flt[enemy][origin] or (lands and s.arm[enemy][origin]):
                     return []
                 return [RETREAT[1][origin]] if min(ships, s.flt[side][city]) else []
             near = board.neighbours(c, s, city)
