@@ -21,15 +21,33 @@ def test_defender_retreat_by_sea_carries_at_most_three_armies() -> None:
     assert "retreat by sea Sparta" in legal_texts(g, s2)
 
 
-def test_fleet_may_be_raised_in_own_major_city_held_by_enemy_armies() -> None:
-    """RB 5.1-5.2: a new fleet goes to the port of one of your major cities or of a city you
-    control, never where an enemy fleet is."""
+def test_p9_no_fleet_raised_in_own_major_city_held_by_enemy_armies() -> None:
+    """Seed 002: units are placed "dans une cité (ou port) que vous contrôlez", and a major
+    city is its owner's only "sans armée ennemie": with Persian armies in Athenai, Greece
+    may raise neither a fleet nor an army there; an empty Athenai is Greek again."""
     g = ew_game()
-    s = position(g, persia={"Athenai": (1, 0), "Ephesos": (2, 1)}, greece={"Sparta": (1, 1)})
-    s.phase, s.side, s.talents, s.fleets_built = PREP_BUILD, GREECE, 6, 0
+    for persia, held in (({"Athenai": (1, 0), "Ephesos": (2, 1)}, True),
+                         ({"Ephesos": (2, 1)}, False)):
+        s = position(g, persia=persia, greece={"Sparta": (1, 1)})
+        s.phase, s.side, s.talents, s.fleets_built = PREP_BUILD, GREECE, 6, 0
+        s._legal = None
+        options = legal_texts(g, s)
+        assert ("fleet Athenai" in options) is not held, options
+        assert ("army Athenai" in options) is not held, options
+        assert "fleet Sparta" in options and "army Sparta" in options
+
+
+def test_p9_persia_raises_no_fleet_in_ephesos_held_by_greek_armies() -> None:
+    """Seed 002, the same rule for Persia: Greek armies in Ephesos take it, and no Persian
+    fleet may be raised in its port, while Abydos, empty, stays Persian."""
+    g = ew_game()
+    s = position(g, persia={"Abydos": (0, 0), "Thebai": (1, 0)},
+                 greece={"Ephesos": (1, 0), "Sparta": (1, 1)})
+    s.phase, s.side, s.talents, s.fleets_built = PREP_BUILD, PERSIA, 12, 0
     s._legal = None
     options = legal_texts(g, s)
-    assert "fleet Athenai" in options and "army Athenai" not in options
+    assert "fleet Ephesos" not in options and "army Ephesos" not in options
+    assert "fleet Abydos" in options and "army Abydos" in options
 
 
 def test_retreat_after_a_landing_takes_back_only_the_fleets_that_landed() -> None:
