@@ -293,6 +293,26 @@ def test_card_05_greek_themistocles_may_attack_another_port_first():
     assert armies(s, "Eretria") == (1, 0)  # then the Persian move landed
 
 
+def test_p10_themistocles_fleets_join_the_one_battle_at_the_persian_destination():
+    """Themistocles (G), decision 34: Greek fleets sent to the Persian destination, where
+    Persian fleets already lie, fight no battle of their own on arrival; the Persian move
+    then attacks them there, with every Persian fleet of the port, in one naval battle."""
+    s = position(G, persia={"Ephesos": (2, 2), "Naxos": (0, 1)},
+                 greece={"Athenai": (1, 0), "Sparta": (1, 2)}, hands=([4, 16], [5]))
+    act(G, s, "move 4", "sea Ephesos", "fleets 2", "carry 1", "to Naxos", "react 5",
+        "sea Sparta", "fleets 2")
+    events = act(G, s, "to Naxos")
+    assert [(e.data["city"], e.data["attacker"]) for e in events if e.kind == "battle"] == [
+        ("Naxos", "persia")]
+    assert fleets(s, "Naxos") == (3, 2)
+    assert outcomes(s) == highest_of(3)  # three Persian fleets attack
+    act(G, s, "roll 6", "roll 1")
+    assert G.to_act(s) == CHANCE  # no retreat in a Themistocles naval battle
+    act(G, s, "roll 6", "roll 1")  # the last Greek fleet sinks
+    assert fleets(s, "Naxos") == (3, 0) and armies(s, "Naxos") == (1, 0)
+    assert G.to_act(s) == GREECE  # one battle only; the Greek turn follows
+
+
 def test_card_05_persian_the_immortals_bring_back_the_starting_armies():
     """The Immortals (P, lightning): after a land round that wiped out the Persian armies
     in the city, as many armies as Persia had there at the start of the battle (at most
