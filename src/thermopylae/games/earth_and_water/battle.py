@@ -71,7 +71,7 @@ class Battles:
         s.bt = [LAND, city, side, 2 if flag == LEONIDAS else 0, int(flag == CAVALRY),
                 flag if flag in (GREAT_KING, EVANGELION) else 0, 0, s.arm[PERSIA][city], 0,
                 0, 0, LEONIDAS if flag == LEONIDAS else 0, mv[MODE], mv[ORIGIN],
-                int(s.used & 32 != 0), min(mv[COUNT], s.flt[side][city]) if mv[MODE] else 0]
+                0, min(mv[COUNT], s.flt[side][city]) if mv[MODE] else 0]  # (decision 23)
         if ev is not None:
             ev.append(Event("battle", {"kind": "land", "city": self.c.names[city],
                                        "attacker": SIDES[side]}))
@@ -82,6 +82,8 @@ class Battles:
         self._resume(s, ev)
 
     def start_naval_battle(self, s: State, city: int, side: int, ev: Ev) -> None:
+        """After Themistocles, no retreat in the turn's naval battles (`used & 32`); land
+        battles keep their retreats (decision 23: the seed has no card text)."""
         from thermopylae.games.earth_and_water.moves import CARRY, ORIGIN
         mv = s.mv
         s.bt = [SEA, city, side, 0, 0, 0, 0, 0, mv[CARRY], 0, 0, 0, 1, mv[ORIGIN],
