@@ -259,7 +259,7 @@ def test_card_05_greek_themistocles_fleets_move_before_the_persian_naval_move():
     """Themistocles (G, lightning, once per game): after Persia declares a naval move,
     a Greek army goes onto his portrait and Greece first makes a naval move of fleets
     only, from any port but the Persian destination; here it reinforces the port under
-    attack. Neither side may retreat in the battles of that turn (RTT)."""
+    attack. Neither side may retreat in the naval battles of that turn (decision 23)."""
     s = position(G, persia={"Ephesos": (2, 2)},
                  greece={"Athenai": (1, 1), "Sparta": (0, 2)}, hands=([4, 16], [5, 2]))
     act(G, s, "move 4", "sea Ephesos", "fleets 2", "carry 1", "to Athenai")
@@ -291,6 +291,44 @@ def test_card_05_greek_themistocles_may_attack_another_port_first():
     events = act(G, s, "roll 6", "roll 1")  # the Persian fleet of Naxos sinks
     assert fleets(s, "Naxos") == (0, 1)
     assert armies(s, "Eretria") == (1, 0)  # then the Persian move landed
+
+
+def test_p10_themistocles_fleets_join_the_one_battle_at_the_persian_destination():
+    """Themistocles (G), decision 34: Greek fleets sent to the Persian destination, where
+    Persian fleets already lie, fight no battle of their own on arrival; the Persian move
+    then attacks them there, with every Persian fleet of the port, in one naval battle."""
+    s = position(G, persia={"Ephesos": (2, 2), "Naxos": (0, 1)},
+                 greece={"Athenai": (1, 0), "Sparta": (1, 2)}, hands=([4, 16], [5]))
+    act(G, s, "move 4", "sea Ephesos", "fleets 2", "carry 1", "to Naxos", "react 5",
+        "sea Sparta", "fleets 2")
+    events = act(G, s, "to Naxos")
+    assert [(e.data["city"], e.data["attacker"]) for e in events if e.kind == "battle"] == [
+        ("Naxos", "persia")]
+    assert fleets(s, "Naxos") == (3, 2)
+    assert outcomes(s) == highest_of(3)  # three Persian fleets attack
+    act(G, s, "roll 6", "roll 1")
+    assert G.to_act(s) == CHANCE  # no retreat in a Themistocles naval battle
+    act(G, s, "roll 6", "roll 1")  # the last Greek fleet sinks
+    assert fleets(s, "Naxos") == (3, 0) and armies(s, "Naxos") == (1, 0)
+    assert G.to_act(s) == GREECE  # one battle only; the Greek turn follows
+
+
+def test_p11_themistocles_no_retreat_only_in_naval_battles():
+    """Themistocles (G), decision 23: the no-retreat rule covers the naval battles of the
+    turn; the land battle after the Persian landing has the usual retreats (RB 7.1)."""
+    s = position(G, persia={"Ephesos": (3, 3)},
+                 greece={"Athenai": (2, 1), "Sparta": (1, 1)}, hands=([4, 16], [5]))
+    act(G, s, "move 4", "sea Ephesos", "fleets 3", "carry 2", "to Athenai", "react 5",
+        "sea Sparta", "fleets 1", "to Athenai")
+    act(G, s, "roll 6", "roll 1")
+    assert G.to_act(s) == CHANCE  # the naval battle: no retreat offered
+    act(G, s, "roll 6", "roll 1")  # the Greek fleets are gone; two Persian armies land
+    assert seen(s)["battle"]["kind"] == "land" and armies(s, "Athenai") == (2, 2)
+    act(G, s, "roll 6", "roll 1")
+    assert G.to_act(s) == PERSIA
+    assert legal_texts(G, s) == ["continue", "retreat by sea Ephesos"]
+    act(G, s, "retreat by sea Ephesos")
+    assert armies(s, "Ephesos") == (3, 0) and fleets(s, "Ephesos") == (3, 0)
 
 
 def test_card_05_persian_the_immortals_bring_back_the_starting_armies():

@@ -71,7 +71,7 @@ class Battles:
         s.bt = [LAND, city, side, 2 if flag == LEONIDAS else 0, int(flag == CAVALRY),
                 flag if flag in (GREAT_KING, EVANGELION) else 0, 0, s.arm[PERSIA][city], 0,
                 0, 0, LEONIDAS if flag == LEONIDAS else 0, mv[MODE], mv[ORIGIN],
-                int(s.used & 32 != 0), min(mv[COUNT], s.flt[side][city]) if mv[MODE] else 0]
+                0, min(mv[COUNT], s.flt[side][city]) if mv[MODE] else 0]  # (decision 23)
         if ev is not None:
             ev.append(Event("battle", {"kind": "land", "city": self.c.names[city],
                                        "attacker": SIDES[side]}))
@@ -82,6 +82,8 @@ class Battles:
         self._resume(s, ev)
 
     def start_naval_battle(self, s: State, city: int, side: int, ev: Ev) -> None:
+        """After Themistocles, no retreat in the turn's naval battles (`used & 32`); land
+        battles keep their retreats (decision 23: the seed has no card text)."""
         from thermopylae.games.earth_and_water.moves import CARRY, ORIGIN
         mv = s.mv
         s.bt = [SEA, city, side, 0, 0, 0, 0, 0, mv[CARRY], 0, 0, 0, 1, mv[ORIGIN],
@@ -213,10 +215,14 @@ class Battles:
         enemy = 1 - side
         if attacker:
             origin = bt[FROM]
-            if bt[SEAFROM]:  # back aboard the fleets that brought them, if any survive,
-                # unless the enemy has sailed into the port they left (decision 33)
+            if bt[SEAFROM]:  # back aboard the fleets that brought them, if any survive:
+                # they "retournent ... sur leur port de départ", where "ses armées
+                # débarquent" (seed 002). "Flottes et armées ne s'affrontent jamais": enemy
+                # armies there bar only fleets with armies to land; enemy fleets that have
+                # sailed in meanwhile bar any retreat (decision 33)
                 ships = bt[SHIPS] if bt[KIND] == LAND else s.flt[side][city]
-                if s.flt[enemy][origin] or s.arm[enemy][origin]:
+                lands = bt[KIND] == LAND or bt[CARRY] > 0
+                if s.flt[enemy][origin] or (lands and s.arm[enemy][origin]):
                     return []
                 return [RETREAT[1][origin]] if min(ships, s.flt[side][city]) else []
             near = board.neighbours(c, s, city)

@@ -84,8 +84,8 @@ EFFECTS: dict[int, tuple[str, str]] = {
         "a Greek army goes to his portrait.",
         "Until the campaign ends, no Sparta events; Greek armies in Sparta stay put and "
         "Greek fleets leaving Sparta carry none."),
-    5: ("L: after a Persian naval move is declared, Greek fleets move first (no armies, "
-        "no retreats); once per game; a Greek army goes to his portrait.",
+    5: ("L: after a Persian naval move is declared, Greek fleets move first (no armies; "
+        "no retreats at sea this turn); once per game; a Greek army goes to his portrait.",
         "L: when every Persian army in a land battle has fallen, the armies Persia "
         "started with (at most 3) come back from reserve; not after Xerxes' death."),
     6: ("L: cancels the Cavalry of Mardonius bonus before the first round (Sparta card).",

@@ -155,8 +155,16 @@ class Moves:
         self._resume(s, ev)
 
     def _k_sea_arrive(self, s: State, ev: Ev, *mv: Any) -> None:
+        """Seed 002: "Si port de destination occupé par 1+ flotte : Bataille navale". Greek
+        fleets that Themistocles sends to the Persian destination wait there for the Persian
+        fleets instead: the one naval battle is the Persian move's, fought against them
+        (decision 34)."""
         s.mv = list(mv)
         side, n, k, dest = mv[SIDE], mv[COUNT], mv[CARRY], mv[DEST]
+        if mv[FLAG] == THEMISTOCLES_MOVE and dest == mv[EXCLUDE]:
+            s.flt[side][dest] += n  # the Persian move, still to arrive, brings the battle
+            s.mv = []  # (no bridge choice while the fleets wait for that battle)
+            return self._resume(s, ev)
         if s.flt[1 - side][dest]:
             s.flt[side][dest] += n
             return self.start_naval_battle(s, dest, side, ev)

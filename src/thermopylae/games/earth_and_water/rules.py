@@ -308,6 +308,9 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
         self._next_draw(s, ev)
 
     def _build_options(self, s: State) -> list[Act]:
+        """Seed 002, "Placement • Dans une cité (ou port) que vous contrôlez" and "Si flotte
+        ennemie : Impossible d'y placer une flotte": armies and fleets alike go only where
+        the side has control, and a major city is its owner's only "sans armée ennemie"."""
         side = s.side
         p = self.c.prices
         out = [P["done"]]
@@ -318,7 +321,7 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
         if (s.talents >= price and s.res_flt[side]
                 and (s.fleets_built < 0 or s.fleets_built < p.max_fleets)):
             out += [A["fleet"][x] for x in self.ports
-                    if (who[x] == side or self.c.major[x] == side) and not s.flt[1 - side][x]]
+                    if who[x] == side and not s.flt[1 - side][x]]
         if (side == PERSIA and not s.bridge and s.talents >= p.bridge
                 and board.controls(self.c, s, PERSIA, self.abydos)):
             out.append(P["bridge"])
