@@ -15,6 +15,7 @@ import pytest
 from tests.server.helpers import Api, play_random, serve_in_process, tokens_of
 from thermopylae.engine import registry
 from thermopylae.engine.protocol import CHANCE
+from thermopylae.server import app as app_module
 from thermopylae.server.app import RateLimit
 from thermopylae.server.tables import FINISHED_AFTER, IDLE_AFTER, Tables
 
@@ -136,7 +137,20 @@ def test_a_restart_loads_only_the_tables_whose_ai_plays(tmp_path: Path) -> None:
         next(served)
 
 
-def test_the_http_rate_limit_answers_429_and_changes_nothing(tmp_path: Path) -> None:
+class _Clock:
+    """The rate limiter's clock, moved by the test (a busy machine refills no bucket)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_the_http_rate_limit_answers_429_and_changes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = _Clock()
+    monkeypatch.setattr(app_module, "time", clock)
     served = serve_in_process(f"sqlite:///{tmp_path / 'tables.db'}", http_rate=2.0,
                               http_burst=2.0)
     api = next(served)
@@ -156,7 +170,7 @@ def test_the_http_rate_limit_answers_429_and_changes_nothing(tmp_path: Path) -> 
     assert api.steps(table) == steps and api.view(table)["move"] == after["move"]
     r2 = api.client.post("/api/tables", json={"game": "thermopyles"})
     assert r2.status_code == 429 and "too many requests" in r2.json()["detail"]
-    time.sleep(0.6)  # one request a half second comes back
+    clock.now += 0.6  # one request a half second comes back
     r = api.act(table, tokens_of(created)[seat], mine["move"], mine["legal"][0]["action"])
     assert r.status_code == 200, r.text
     with pytest.raises(StopIteration):

@@ -391,5 +391,7 @@ def test_p7_a_real_server_ignores_forwarded_for_from_loopback(tmp_path: Path) ->
         r = httpx.post(f"{server.url}/api/tables", json=body,
                        headers={"x-forwarded-for": "10.9.9.9"})
         assert "127.0.0.1" in r.json()["detail"]
-        head = httpx.head(f"{server.url}/")
+        head = httpx.head(f"{server.url}/")  # what `curl -sI` asks
+        assert head.status_code == 200
         assert head.headers["content-security-policy"] == CSP
+        assert head.headers["x-frame-options"] == "DENY"

@@ -44,10 +44,12 @@ class AiLimits:
     `tables_per_client`, tables of one address waiting for their AI at once (429 past it);
     `workers`, the size of the pool; `processes`, processes (True) or threads;
     `reply_wait`, how long a request that gave the AI its turn waits for the AI's moves
-    before it answers with the table as it is."""
+    before it answers with the table as it is; `niceness`, how much lower the worker
+    processes' CPU priority is than the server's."""
 
     seconds: float = 5.0
     reply_wait: float = 10.0
+    niceness: int = 10  # worker processes run at this lower priority
     parameters: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_PARAMETERS))
     per_client: int = 2
     tables_per_client: int = 8
@@ -109,6 +111,14 @@ def _warm() -> int:
     return os.getpid()
 
 
+def _start_worker(niceness: int) -> None:
+    """A worker yields the CPU to the server process: the requests of every table come
+    before the searches of a few."""
+    with contextlib.suppress(OSError):
+        os.nice(niceness)
+    _warm()
+
+
 # -- the pool, seen from the event loop ---------------------------------------------------
 
 
@@ -131,7 +141,8 @@ class AiPool:
         if self._executor is None:
             if self.limits.processes:
                 self._executor = ProcessPoolExecutor(
-                    self.limits.workers, mp_context=multiprocessing.get_context("spawn"))
+                    self.limits.workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker, initargs=(self.limits.niceness,))
             else:
                 self._executor = ThreadPoolExecutor(self.limits.workers, "thermopylae-ai")
         return self._executor

@@ -474,11 +474,11 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
 
     # -- the browser client ----------------------------------------------------------------
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def lobby() -> FileResponse:
         return FileResponse(str(WEB.joinpath("index.html")))
 
-    @app.get("/table/{table_id}", include_in_schema=False)
+    @app.api_route("/table/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(str(WEB.joinpath("index.html")))
 

@@ -481,6 +481,14 @@ class Tables:
                         with contextlib.suppress(TableError):
                             async with live.lock:
                                 await self._catch_up(live)
+                        # A commit of unknown outcome dropped the table from memory: once
+                        # caught up this copy is the table again, unless a reader has
+                        # loaded another (whose own runner then plays).
+                        current = self.live.setdefault(live.row.id, live)
+                        if current is not live:
+                            self._running.pop(live.row.id, None)
+                            self._kick(current)
+                            return
         except AiBusy:  # resumed tables of one address past its bound wait for a request
             return
         except (asyncio.CancelledError, BrokenProcessPool):
