@@ -62,13 +62,13 @@ export function lang() {
 
 export async function setLang(code) {
   if (!(code in LANGUAGES) || code === current) return;
-  await load(code);
-  current = code;
   try {
-    localStorage.setItem(KEY, code);
+    localStorage.setItem(KEY, code); // at once: a page opened meanwhile takes it too
   } catch {
     /* private mode: the choice lasts for this page only */
   }
+  await load(code);
+  current = code;
   document.documentElement.lang = code;
   window.dispatchEvent(new CustomEvent("langchange", { detail: code }));
 }
