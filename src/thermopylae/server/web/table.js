@@ -499,6 +499,10 @@ function mountLive(root, tableId, hashToken) {
         continue;
       }
       const id = `group-${verb.replace(/[^a-z0-9-]/gi, "_")}`;
+      // The group's name: the first word its labels share (labels are in the page's
+      // language), else the notation's verb.
+      const firsts = new Set(items.map((item) => (item.label || item.action).trim().split(/\s+/)[0]));
+      const name = firsts.size === 1 ? [...firsts][0] : verb;
       // A big group whose actions share their second word (fight 16, fight 16 support 1,
       // ...): one row per second word.
       const rows = new Map();
@@ -525,11 +529,7 @@ function mountLive(root, tableId, hashToken) {
               );
             }),
           )
-        : h("div", { class: "group-buttons" }, items.map((item) => button(item, rest(item.label || item.action, `${verb} `))));
-      // The group's name: the first word its labels share (labels are in the page's
-      // language), else the notation's verb.
-      const firsts = new Set(items.map((item) => (item.label || item.action).trim().split(/\s+/)[0]));
-      const name = firsts.size === 1 ? [...firsts][0] : verb;
+        : h("div", { class: "group-buttons" }, items.map((item) => button(item, rest(item.label || item.action, `${name} `))));
       actions.append(
         h(
           "div",
