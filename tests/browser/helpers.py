@@ -7,8 +7,6 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-TURN_MOVE = re.compile(r"(\d+)\s*$")
-
 
 def new_table(page: Page, roles: list[str], game: str = "thermopyles") -> str:
     """Start a table from the lobby: one role per seat (`me`, `invite`, `ai-easy`, ...).
@@ -23,7 +21,7 @@ def new_table(page: Page, roles: list[str], game: str = "thermopyles") -> str:
     page.get_by_test_id("start").click()
     page.wait_for_url(re.compile(r"/table/[^/#]+"))
     expect(page.get_by_test_id("board")).to_be_visible()
-    expect(page.get_by_test_id("turn")).to_contain_text(re.compile(r"\d"))
+    expect(page.get_by_test_id("turn")).to_have_attribute("data-move", re.compile(r"^\d+$"))
     return table_id(page)
 
 
@@ -34,11 +32,16 @@ def table_id(page: Page) -> str:
 
 
 def move(page: Page) -> int:
-    """The table's move number, as the turn line shows it."""
-    text = page.get_by_test_id("turn").inner_text()
-    m = re.search(r"(\d+)\s*$", text)
-    assert m, text
-    return int(m[1])
+    """The table's move number, which the turn line keeps in `data-move` (its text says the
+    turn or round in the rules' words instead)."""
+    value = page.get_by_test_id("turn").get_attribute("data-move")
+    assert value is not None and value.isdigit(), value
+    return int(value)
+
+
+def moved_past(page: Page, at: int) -> None:
+    """Wait until the table is past move `at`."""
+    expect(page.get_by_test_id("turn")).not_to_have_attribute("data-move", str(at))
 
 
 def next_step(page: Page, timeout: float = 15_000) -> bool:

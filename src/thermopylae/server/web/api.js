@@ -1,5 +1,8 @@
 // The server's API, the tables this browser holds (localStorage), and a seat's live
-// connection (a WebSocket that reconnects by itself).
+// connection (a WebSocket that reconnects by itself). Every request about a table carries
+// the page's language (`lang`), in which the server writes its log lines and action labels.
+
+import { lang, t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -18,7 +21,7 @@ async function request(method, url, body) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
-    throw new ApiError(0, `network error: ${err.message}`);
+    throw new ApiError(0, t("error.network"));
   }
   let data = null;
   try {
@@ -33,13 +36,20 @@ async function request(method, url, body) {
   return data;
 }
 
+/** A query string: the given parameters (empty ones left out) and the page's language. */
+export function query(params = {}) {
+  const q = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value) q.set(key, value);
+  q.set("lang", lang());
+  return `?${q}`;
+}
+
 export const api = {
   games: () => request("GET", "/api/games"),
   create: (game, options, seats) => request("POST", "/api/tables", { game, options, seats }),
-  table: (id, token) =>
-    request("GET", `/api/tables/${encodeURIComponent(id)}` + (token ? `?token=${encodeURIComponent(token)}` : "")),
+  table: (id, token) => request("GET", `/api/tables/${encodeURIComponent(id)}${query({ token })}`),
   act: (id, token, move, action) =>
-    request("POST", `/api/tables/${encodeURIComponent(id)}/actions`, { token, move, action }),
+    request("POST", `/api/tables/${encodeURIComponent(id)}/actions${query()}`, { token, move, action }),
 };
 
 // -- what this browser keeps --------------------------------------------------------------
@@ -138,7 +148,7 @@ export class Connection {
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    const q = query({ token: this.token });
     return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${q}`;
   }
 
@@ -216,6 +226,18 @@ export class Connection {
   setStatus(status) {
     this.status = status;
     this.handlers.onStatus?.(this, status);
+  }
+
+  /** Open a new socket now (the language changed: the whole log comes again in it). */
+  reopen() {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    clearInterval(this.ping);
+    const old = this.ws;
+    this.ws = null;
+    if (old) old.close();
+    this.retry = 0;
+    this.open();
   }
 
   close() {

@@ -1,7 +1,7 @@
 // The browser client's entry point: the lobby at /, a table at /table/{id}.
 
 import { clear } from "./dom.js";
-import { langSelect, t } from "./i18n.js";
+import { langSelect, loadTexts, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountTable } from "./table.js";
 
@@ -29,4 +29,5 @@ function main() {
   }
 }
 
-main();
+// The texts come first: nothing is drawn before its language's catalog is in.
+loadTexts().then(main);

@@ -2,7 +2,7 @@
 
 import { api, store } from "./api.js";
 import { clear, h } from "./dom.js";
-import { formatDate, t } from "./i18n.js";
+import { formatDate, seatName, t, tOr } from "./i18n.js";
 
 const ROLES = ["me", "invite", "ai-easy", "ai-normal", "ai-hard"];
 
@@ -62,7 +62,7 @@ export function mountLobby(root) {
           form.querySelector("#game-select")?.focus();
         },
       },
-      state.games.map((x) => h("option", { value: x.id }, x.title)),
+      state.games.map((x) => h("option", { value: x.id }, tOr(`game.${x.id}`, x.title))),
     );
     const counts = [];
     for (let n = g.min_players; n <= g.max_players; n++) counts.push(n);
@@ -86,7 +86,7 @@ export function mountLobby(root) {
       h(
         "div",
         { class: "field seat-field" },
-        h("label", { for: `seat-${i}` }, t("lobby.seat", { seat: name })),
+        h("label", { for: `seat-${i}` }, t("lobby.seat", { seat: seatName(name) })),
         h(
           "select",
           {
@@ -184,8 +184,8 @@ export function mountLobby(root) {
     const list = h("ul", { class: "table-list", "data-testid": "my-tables" });
     if (!rows.length) list.append(h("li", { class: "empty" }, t("lobby.noTables")));
     for (const row of rows) {
-      const title = state.games?.find((g) => g.id === row.game)?.title || row.game;
-      const seats = row.seats.map((s) => s.seat).sort();
+      const title = tOr(`game.${row.game}`, state.games?.find((g) => g.id === row.game)?.title || row.game);
+      const seats = row.seats.map((s) => s.seat).sort().map(seatName);
       const first = row.seats.slice().sort((a, b) => String(a.seat).localeCompare(String(b.seat)))[0];
       const status = state.status[row.id];
       list.append(

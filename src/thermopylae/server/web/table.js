@@ -6,12 +6,19 @@
 //
 // Boards: boards/<game-id>.js exports render(container, message, ctx) with
 // ctx = {t, act(actionText), seat, legal, pending, lang}; it draws message.view into the
-// (emptied) container on every update. A game without one gets generic.js.
+// (emptied) container on every update. A game without one gets generic.js. A board may
+// also export progress(message, t) (where the game is, in the rules' words: turn, round,
+// campaign) for the turn line, and resultDetail(message, t) (the game's own numbers at the
+// end: a track, Glory) for the result, which then replaces the raw scores.
+//
+// Before it connects, the page asks for the table once: a missing table, a link whose
+// token holds no seat and a server that cannot be reached each get a page of their own
+// with a way on (the lobby, watching, trying again) instead of empty panels.
 
 import { ApiError, Connection, api, store } from "./api.js";
 import { append, clear, copyText, h } from "./dom.js";
 import * as generic from "./generic.js";
-import { lang, t } from "./i18n.js";
+import { lang, seatName, t, tOr } from "./i18n.js";
 
 const boardCache = new Map();
 
@@ -35,12 +42,59 @@ function verbOf(action) {
   return action.trim().split(/\s+/)[0];
 }
 
+/** A page instead of the table: "notFound", "badToken" or "unreachable" (with `retry`). */
+function faultPage(root, kind, tableId, retry) {
+  const draw = () => {
+    document.title = `${t(`table.${kind}.title`)} — ${t("app.title")}`;
+    const links = [h("a", { class: "button primary", href: "/", "data-testid": "to-lobby" }, t("table.toLobby"))];
+    if (kind === "badToken") {
+      links.push(h("a", { class: "button", href: `/table/${encodeURIComponent(tableId)}`, "data-testid": "watch" }, t("table.watch")));
+    }
+    if (kind === "unreachable" && retry) {
+      links.push(h("button", { type: "button", "data-testid": "retry", onclick: retry }, t("table.retry")));
+    }
+    clear(root).append(
+      h(
+        "section",
+        { class: "panel fault", "data-testid": "fault", "data-kind": kind, role: "alert" },
+        h("h2", {}, t(`table.${kind}.title`)),
+        h("p", {}, t(`table.${kind}.text`, { id: tableId })),
+        h("p", { class: "fault-links" }, links),
+      ),
+    );
+  };
+  draw();
+  window.addEventListener("langchange", draw);
+  return () => window.removeEventListener("langchange", draw);
+}
+
 export function mountTable(root, tableId) {
   const hashToken = new URLSearchParams(location.hash.slice(1)).get("token");
+  let leave = null;
+  const attempt = () => {
+    leave?.();
+    leave = null;
+    clear(root).append(h("p", { class: "muted", role: "status" }, t("table.connecting")));
+    api.table(tableId, hashToken || null).then(
+      () => mountLive(root, tableId, hashToken),
+      (err) => {
+        const status = err instanceof ApiError ? err.status : 0;
+        if (status === 404) leave = faultPage(root, "notFound", tableId);
+        else if (status === 403 && hashToken) leave = faultPage(root, "badToken", tableId);
+        else if (status === 0 || status >= 500) leave = faultPage(root, "unreachable", tableId, attempt);
+        else mountLive(root, tableId, hashToken);
+      },
+    );
+  };
+  attempt();
+}
+
+function mountLive(root, tableId, hashToken) {
   const seats = []; // {token, conn}, in the order found
   let spectator = null; // the spectator connection when no seat is held
   let current = null; // the connection shown
   let board = null; // a promise of the board module
+  let boardModule = null; // ... once it is in
   let renders = 0; // render() calls so far
   let drawn = 0; // the render() whose board is shown
   let refocus = null; // data-action of the control used to act (to put focus back after)
@@ -50,7 +104,6 @@ export function mountTable(root, tableId) {
   let pendingTimer = null;
   let error = null;
   let notice = null;
-  let fatal = null;
 
   // -- the page's parts (built once, filled on every change) -----------------------------
   const heading = h("h2", { class: "table-title", id: "table-title" });
@@ -128,7 +181,10 @@ export function mountTable(root, tableId) {
       if (!c.message && (data.status === 403 || data.status === 404)) {
         // A token that holds no seat here (or no such table): forget it.
         if (c.token && data.status === 403) store.release(tableId, c.token);
-        if (data.status === 404) fatal = t("table.noTable", { id: tableId });
+        if (data.status === 404) {
+          gone();
+          return;
+        }
         drop(c);
         if (data.status === 403 && !seats.length && !spectator) {
           spectator = new Connection(tableId, null, handlers);
@@ -146,6 +202,14 @@ export function mountTable(root, tableId) {
       if (c === current) drawConnection();
     },
   };
+
+  /** The table went away: every socket closes and the page says so. */
+  function gone() {
+    for (const x of seats) x.conn.close();
+    spectator?.close();
+    window.removeEventListener("langchange", relang);
+    faultPage(root, "notFound", tableId);
+  }
 
   function drop(c) {
     c.close();
@@ -223,7 +287,7 @@ export function mountTable(root, tableId) {
 
   // -- drawing -------------------------------------------------------------------------------
   function drawError() {
-    const text = error || fatal;
+    const text = error;
     errorText.textContent = text || "";
     errorBox.hidden = !text;
     errorBox.querySelector(".dismiss").textContent = t("table.dismiss");
@@ -243,20 +307,23 @@ export function mountTable(root, tableId) {
     conn.dataset.status = status || "";
   }
 
-  function seatLabel(message, name) {
-    const row = message.seats.find((s) => s.seat === name);
-    if (row?.kind === "ai") return `${name} — ${t("table.ai", { level: row.level || row.agent || "?" })}`;
-    return name;
+  /** An AI seat's level in words (an explicit agent spec stays as it is). */
+  function aiLevel(row) {
+    return row.level ? tOr(`level.${row.level}`, row.level) : row.agent || "?";
+  }
+
+  function gameTitle(message) {
+    return tOr(`game.${message.game}`, message.title);
   }
 
   function drawHead(message) {
     document.title = message
-      ? `${message.your_turn ? "● " : ""}${message.title} — ${t("app.title")}`
+      ? `${message.your_turn ? "● " : ""}${gameTitle(message)} — ${t("app.title")}`
       : t("app.title");
     heading.textContent = message
-      ? t("table.heading", { title: message.title, id: tableId })
+      ? t("table.heading", { title: gameTitle(message), id: tableId })
       : t("table.heading", { title: "…", id: tableId });
-    who.textContent = !message ? "" : current?.token ? t("table.youPlay", { seat: message.seat }) : t("table.spectator");
+    who.textContent = !message ? "" : current?.token ? t("table.youPlay", { seat: seatName(message.seat) }) : t("table.spectator");
     clear(switcher);
     const held = seats.filter((x) => x.conn.message);
     if (held.length > 1) {
@@ -283,8 +350,8 @@ export function mountTable(root, tableId) {
               "option",
               { value: x.token },
               x.conn.message.your_turn
-                ? t("table.seatOptionTurn", { seat: x.conn.message.seat })
-                : t("table.seatOption", { seat: x.conn.message.seat }),
+                ? t("table.seatOptionTurn", { seat: seatName(x.conn.message.seat) })
+                : t("table.seatOption", { seat: seatName(x.conn.message.seat) }),
             ),
           ),
       );
@@ -294,8 +361,9 @@ export function mountTable(root, tableId) {
 
   function drawTurn(message) {
     if (!message) {
-      turn.textContent = fatal ? "" : t("table.connecting");
+      turn.textContent = t("table.connecting");
       turn.className = "turn";
+      delete turn.dataset.move;
       return;
     }
     let text;
@@ -304,16 +372,28 @@ export function mountTable(root, tableId) {
       text = t("table.over");
       cls += " turn-over";
     } else if (message.your_turn) {
-      text = t("table.yourTurn", { seat: message.seat });
+      text = t("table.yourTurn", { seat: seatName(message.seat) });
       cls += " turn-yours";
     } else if (message.to_act === "chance") {
       text = t("table.chance");
     } else {
       const row = message.seats.find((s) => s.seat === message.to_act);
-      text = row?.kind === "ai" ? t("table.waitingAi", { seat: message.to_act }) : t("table.waiting", { seat: message.to_act });
+      const who = seatName(message.to_act);
+      text = row?.kind === "ai" ? t("table.waitingAi", { seat: who }) : t("table.waiting", { seat: who });
+    }
+    // Where the game is, in the rules' words (the move number counts chance and AI steps
+    // too, so it is kept for scripts in data-move only).
+    let where = "";
+    if (boardModule && typeof boardModule.progress === "function") {
+      try {
+        where = boardModule.progress(message, t) || "";
+      } catch (err) {
+        console.error("the board could not say where the game is", err);
+      }
     }
     turn.className = cls;
-    turn.textContent = `${text} · ${t("table.move", { n: message.move })}`;
+    turn.textContent = where ? `${text} · ${where}` : text;
+    turn.dataset.move = String(message.move);
     turn.dataset.yourTurn = message.your_turn ? "true" : "false";
     if (notice) {
       noticeEl.textContent = t(notice.key, { seat: notice.seat });
@@ -344,6 +424,16 @@ export function mountTable(root, tableId) {
       headline = t("table.over");
     }
     const good = mine ? mine === "win" : results.every((r) => r === "win");
+    // The game's own numbers (a track, Glory), when its board says them: they mean more
+    // than the scores, which are only 1 for a win and 0 for a loss.
+    let detail = null;
+    if (boardModule && typeof boardModule.resultDetail === "function") {
+      try {
+        detail = boardModule.resultDetail(message, t) || null;
+      } catch (err) {
+        console.error("the board could not describe the result", err);
+      }
+    }
     result.className = `result ${good ? "result-win" : "result-other"}`;
     append(result, [
       h("h3", {}, t("table.result")),
@@ -356,13 +446,14 @@ export function mountTable(root, tableId) {
               h(
                 "li",
                 {},
-                t("table.seatResult", { seat: names[i] || `#${i + 1}`, result: word(r) }),
-                out.scores && out.scores[i] !== undefined ? ` (${t("table.score", { score: out.scores[i] })})` : "",
+                t("table.seatResult", { seat: names[i] ? seatName(names[i]) : `#${i + 1}`, result: word(r) }),
+                !detail && out.scores && out.scores[i] !== undefined ? ` (${t("table.score", { score: out.scores[i] })})` : "",
               ),
             ),
           )
         : null,
-      out.reason ? h("p", {}, t("table.reason", { reason: out.reason })) : null,
+      out.reason ? h("p", { "data-testid": "result-reason" }, t("table.reason", { reason: out.reason })) : null,
+      detail ? h("p", { "data-testid": "result-detail" }, detail) : null,
       out.turns !== undefined ? h("p", { class: "muted" }, t("table.turns", { n: out.turns })) : null,
     ]);
   }
@@ -408,6 +499,10 @@ export function mountTable(root, tableId) {
         continue;
       }
       const id = `group-${verb.replace(/[^a-z0-9-]/gi, "_")}`;
+      // The group's name: the first word its labels share (labels are in the page's
+      // language), else the notation's verb.
+      const firsts = new Set(items.map((item) => (item.label || item.action).trim().split(/\s+/)[0]));
+      const name = firsts.size === 1 ? [...firsts][0] : verb;
       // A big group whose actions share their second word (fight 16, fight 16 support 1,
       // ...): one row per second word.
       const rows = new Map();
@@ -434,12 +529,12 @@ export function mountTable(root, tableId) {
               );
             }),
           )
-        : h("div", { class: "group-buttons" }, items.map((item) => button(item, rest(item.label || item.action, `${verb} `))));
+        : h("div", { class: "group-buttons" }, items.map((item) => button(item, rest(item.label || item.action, `${name} `))));
       actions.append(
         h(
           "div",
           { class: `action-group${nested ? " nested" : ""}`, role: "group", "aria-labelledby": id, "data-verb": verb },
-          h("span", { class: "group-name", id }, verb),
+          h("span", { class: "group-name", id }, name),
           body,
         ),
       );
@@ -466,9 +561,9 @@ export function mountTable(root, tableId) {
           h(
             "li",
             { class: s.seat === message.to_act ? "to-act" : "" },
-            h("strong", {}, s.seat),
+            h("strong", {}, seatName(s.seat)),
             " — ",
-            s.kind === "ai" ? t("table.ai", { level: s.level || s.agent || "?" }) : t("table.human"),
+            s.kind === "ai" ? t("table.ai", { level: aiLevel(s) }) : t("table.human"),
             held.has(s.seat) ? h("span", { class: "badge" }, t("table.you")) : null,
           ),
         ),
@@ -492,7 +587,7 @@ export function mountTable(root, tableId) {
     };
     if (invites.length) {
       rows.push(h("h3", {}, t("table.invites")), h("p", { class: "muted small" }, t("table.inviteHelp")));
-      for (const inv of invites) rows.push(row(t("table.inviteFor", { seat: inv.seat }), inv.url, "invite-link"));
+      for (const inv of invites) rows.push(row(t("table.inviteFor", { seat: seatName(inv.seat) }), inv.url, "invite-link"));
     }
     rows.push(row(t("table.spectatorLink"), `${location.origin}/table/${encodeURIComponent(tableId)}`, "spectator-link"));
     links.append(...rows);
@@ -508,6 +603,11 @@ export function mountTable(root, tableId) {
       board = loadBoard(message.game);
     }
     const mod = await board;
+    if (boardModule !== mod) {
+      boardModule = mod; // its progress and result texts can be drawn now
+      drawTurn(message);
+      drawResult(message);
+    }
     if (current?.message !== message || drawn > stamp) return; // a newer drawing is due
     const ctx = {
       t,
@@ -571,18 +671,18 @@ export function mountTable(root, tableId) {
     }
   }
 
-  window.addEventListener("langchange", render);
+  // A new language: the page's own texts at once, then the server's (log lines, action
+  // labels) through a new socket per seat, which brings the whole log again.
+  function relang() {
+    render();
+    for (const x of seats) x.conn.reopen();
+    spectator?.reopen();
+  }
+
+  window.addEventListener("langchange", relang);
   window.addEventListener("hashchange", () => {
     const token = new URLSearchParams(location.hash.slice(1)).get("token");
     if (token && !seats.some((x) => x.token === token)) location.reload();
   });
   render();
-
-  // Make sure a missing table is said quickly even before the socket answers.
-  api.table(tableId, null).catch((err) => {
-    if (err instanceof ApiError && err.status === 404) {
-      fatal = t("table.noTable", { id: tableId });
-      render();
-    }
-  });
 }

@@ -5,10 +5,39 @@
 // and score tracks, the reserves, deck and discard; then the move or battle under way and
 // the hands. Cities and cards that match a legal action can be clicked (or focused and
 // activated with Enter): one matching action is sent at once, several open a small menu.
+// Every word comes from the catalogs (i18n/<lang>.json, keys `earth-and-water.*`): the
+// cards' names and effects by card number and half, e.g. `earth-and-water.card.7.persia`.
+//
+// progress(message, t) and resultDetail(message, t) give the table page the campaign and
+// the score track, the numbers the rules use.
 
-import { html, makeT, svg } from "./kit.js";
+/** The campaign and phase, for the turn line. */
+export function progress(message, t) {
+  const v = message && message.view;
+  if (!v || !v.campaign) return "";
+  const T = makeT({ t }, GAME);
+  return T("progress", { n: v.campaign, phase: T.or(`phase.${v.phase}`, v.phase) });
+}
+
+/** The score track at the end (negative: Greece's side), which decides the winner. */
+export function resultDetail(message, t) {
+  const v = message && message.view;
+  if (!v || typeof v.score !== "number") return "";
+  const T = makeT({ t }, GAME);
+  if (!v.score) return T("trackEven");
+  return T("track", { side: T(v.score > 0 ? "persia" : "greece"), n: Math.abs(v.score) });
+}
+
+/** A card half's name: the catalog's by number, else the view's (another card set). */
+function cardName(T, v, n, half) {
+  const names = v.card_names || {};
+  return T.or(`card.${n}.${half}`, (names[half] || [])[n] || `#${n}`);
+}
+
+import { html, makeT, svg, useStylesheet } from "./kit.js";
 
 const GAME = "earth-and-water";
+useStylesheet(new URL("./earth-and-water.css", import.meta.url));
 const W = 400; // viewBox width of the map
 const MAP_H = 330; // map height in the viewBox
 
@@ -36,220 +65,11 @@ const BRIDGE = ["Abydos", "Pella"];
 const CITY_VERBS = ["army", "fleet", "land", "sea", "to", "place", "remove", "retreat by sea",
   "retreat"];
 const CARD_VERBS = ["event", "move", "react", "discard", "keep", "pick"];
-const PHASE_EN = {
-  "prep-buy": "Preparation: buying cards", draw: "Drawing cards",
-  "prep-build": "Preparation: raising forces", operations: "Operations",
-  "move-origin": "Move: choosing the origin", "move-count": "Move: how many",
-  "move-carry": "Move: armies carried", "move-destination": "Move: choosing the destination",
-  reaction: "Reaction", roll: "Rolling dice", battle: "Battle: continue or retreat",
-  bridge: "The pontoon bridge", choose: "Event choice", "supply-keep": "Supply: cards kept",
-  "supply-remove": "Supply: attrition", lot: "A card drawn at random", over: "Game over",
-};
+// The once-a-game events the view names, and the card and half that carry each.
+const ONCE_CARD = { Miltiades: [4, "greece"], Themistocles: [5, "greece"], Leonidas: [8, "greece"],
+  "Artemisia I": [9, "greece"] };
 
-export const texts = {
-  pt: {
-    "earth-and-water.campaign": "Campanha", "earth-and-water.score": "Placar",
-    "earth-and-water.persia": "Pérsia", "earth-and-water.greece": "Grécia",
-    "earth-and-water.reserve": "Reserva", "earth-and-water.armies": "exércitos",
-    "earth-and-water.fleets": "frotas", "earth-and-water.army": "exército",
-    "earth-and-water.fleet": "frota", "earth-and-water.port": "porto",
-    "earth-and-water.major": "cidade principal", "earth-and-water.amphorae": "ânforas",
-    "earth-and-water.bridge": "ponte de barcas", "earth-and-water.no_bridge": "sem ponte",
-    "earth-and-water.draw_pile": "Baralho", "earth-and-water.discard": "Descarte",
-    "earth-and-water.your_hand": "Sua mão", "earth-and-water.hand_of": "Mão: {side}",
-    "earth-and-water.cards": "cartas", "earth-and-water.empty": "(vazia)",
-    "earth-and-water.revealed": "revelada por Hípias",
-    "earth-and-water.land_battle": "Batalha terrestre em {city}",
-    "earth-and-water.naval_battle": "Batalha naval em {city}",
-    "earth-and-water.attacks": "{side} ataca", "earth-and-water.move": "Movimento",
-    "earth-and-water.by_land": "por terra", "earth-and-water.by_sea": "por mar",
-    "earth-and-water.from": "de", "earth-and-water.to": "para",
-    "earth-and-water.units": "{n} unidade(s)", "earth-and-water.carrying": "levando {n} exército(s)",
-    "earth-and-water.talents": "Talentos", "earth-and-water.in_force": "Em vigor",
-    "earth-and-water.kings_dead": "Reis mortos", "earth-and-water.used": "Já usados",
-    "earth-and-water.portraits": "Retratos", "earth-and-water.cancel": "Cancelar",
-    "earth-and-water.choose": "Escolha", "earth-and-water.battle": "batalha",
-    "earth-and-water.control": "controle", "earth-and-water.phase": "Fase",
-    "earth-and-water.greek_event": "Grego", "earth-and-water.persian_event": "Persa",
-    "earth-and-water.top": "topo", "earth-and-water.winner": "Vencedor: {side}",
-    "earth-and-water.draw_result": "Empate",
-    "earth-and-water.phase.prep-buy": "Preparação: compra de cartas",
-    "earth-and-water.phase.draw": "Compra de cartas",
-    "earth-and-water.phase.prep-build": "Preparação: recrutamento",
-    "earth-and-water.phase.operations": "Operações",
-    "earth-and-water.phase.move-origin": "Movimento: origem",
-    "earth-and-water.phase.move-count": "Movimento: quantos",
-    "earth-and-water.phase.move-carry": "Movimento: exércitos levados",
-    "earth-and-water.phase.move-destination": "Movimento: destino",
-    "earth-and-water.phase.reaction": "Reação", "earth-and-water.phase.roll": "Lançando dados",
-    "earth-and-water.phase.battle": "Batalha: continuar ou recuar",
-    "earth-and-water.phase.bridge": "A ponte de barcas",
-    "earth-and-water.phase.choose": "Escolha do evento",
-    "earth-and-water.phase.supply-keep": "Abastecimento: cartas mantidas",
-    "earth-and-water.phase.supply-remove": "Abastecimento: atrito",
-    "earth-and-water.phase.lot": "Carta tirada ao acaso",
-    "earth-and-water.phase.over": "Fim de jogo",
-    "earth-and-water.bridge_word": "Ponte",
-    "earth-and-water.bridge_up": "de pé",
-    "earth-and-water.bridge_down": "não construída",
-    "earth-and-water.clickable": "você pode escolher",
-    "earth-and-water.sea": "Mar Egeu",
-    "earth-and-water.asia": "Ásia",
-    "earth-and-water.no_retreat": "sem recuo",
-    "earth-and-water.flag_carneia": "Festival Carneia",
-    "earth-and-water.flag_acropolis": "Acrópole em chamas",
-    "earth-and-water.flag_acropolis_penalty": "Grécia: um talento a menos",
-    "earth-and-water.no_view": "Ainda não há tabuleiro.",
-  },
-  fr: {
-    "earth-and-water.campaign": "Campagne", "earth-and-water.score": "Score",
-    "earth-and-water.persia": "Perse", "earth-and-water.greece": "Grèce",
-    "earth-and-water.reserve": "Réserve", "earth-and-water.armies": "armées",
-    "earth-and-water.fleets": "flottes", "earth-and-water.army": "armée",
-    "earth-and-water.fleet": "flotte", "earth-and-water.port": "port",
-    "earth-and-water.major": "cité majeure", "earth-and-water.amphorae": "amphores",
-    "earth-and-water.bridge": "pont de bateaux", "earth-and-water.no_bridge": "pas de pont",
-    "earth-and-water.draw_pile": "Pioche", "earth-and-water.discard": "Défausse",
-    "earth-and-water.your_hand": "Votre main", "earth-and-water.hand_of": "Main : {side}",
-    "earth-and-water.cards": "cartes", "earth-and-water.empty": "(vide)",
-    "earth-and-water.revealed": "révélée par Hippias",
-    "earth-and-water.land_battle": "Bataille terrestre à {city}",
-    "earth-and-water.naval_battle": "Bataille navale à {city}",
-    "earth-and-water.attacks": "{side} attaque", "earth-and-water.move": "Mouvement",
-    "earth-and-water.by_land": "par terre", "earth-and-water.by_sea": "par mer",
-    "earth-and-water.from": "de", "earth-and-water.to": "vers",
-    "earth-and-water.units": "{n} unité(s)", "earth-and-water.carrying": "transportant {n} armée(s)",
-    "earth-and-water.talents": "Talents", "earth-and-water.in_force": "En vigueur",
-    "earth-and-water.kings_dead": "Rois morts", "earth-and-water.used": "Déjà utilisés",
-    "earth-and-water.portraits": "Portraits", "earth-and-water.cancel": "Annuler",
-    "earth-and-water.choose": "Choisissez", "earth-and-water.battle": "bataille",
-    "earth-and-water.control": "contrôle", "earth-and-water.phase": "Phase",
-    "earth-and-water.greek_event": "Grec", "earth-and-water.persian_event": "Perse",
-    "earth-and-water.top": "dessus", "earth-and-water.winner": "Vainqueur : {side}",
-    "earth-and-water.draw_result": "Match nul",
-    "earth-and-water.phase.prep-buy": "Préparation : achat de cartes",
-    "earth-and-water.phase.draw": "Pioche des cartes",
-    "earth-and-water.phase.prep-build": "Préparation : levée des forces",
-    "earth-and-water.phase.operations": "Opérations",
-    "earth-and-water.phase.move-origin": "Mouvement : origine",
-    "earth-and-water.phase.move-count": "Mouvement : combien",
-    "earth-and-water.phase.move-carry": "Mouvement : armées transportées",
-    "earth-and-water.phase.move-destination": "Mouvement : destination",
-    "earth-and-water.phase.reaction": "Réaction", "earth-and-water.phase.roll": "Jet de dés",
-    "earth-and-water.phase.battle": "Bataille : continuer ou se replier",
-    "earth-and-water.phase.bridge": "Le pont de bateaux",
-    "earth-and-water.phase.choose": "Choix de l'événement",
-    "earth-and-water.phase.supply-keep": "Ravitaillement : cartes gardées",
-    "earth-and-water.phase.supply-remove": "Ravitaillement : attrition",
-    "earth-and-water.phase.lot": "Carte tirée au hasard",
-    "earth-and-water.phase.over": "Partie terminée",
-    "earth-and-water.bridge_word": "Pont",
-    "earth-and-water.bridge_up": "debout",
-    "earth-and-water.bridge_down": "non construit",
-    "earth-and-water.clickable": "vous pouvez le choisir",
-    "earth-and-water.sea": "Mer Égée",
-    "earth-and-water.asia": "Asie",
-    "earth-and-water.no_retreat": "pas de repli",
-    "earth-and-water.flag_carneia": "Fête des Karneia",
-    "earth-and-water.flag_acropolis": "Acropole en flammes",
-    "earth-and-water.flag_acropolis_penalty": "Grèce : un talent de moins",
-    "earth-and-water.no_view": "Pas encore de plateau.",
-  },
-  it: {
-    "earth-and-water.campaign": "Campagna", "earth-and-water.score": "Punteggio",
-    "earth-and-water.persia": "Persia", "earth-and-water.greece": "Grecia",
-    "earth-and-water.reserve": "Riserva", "earth-and-water.armies": "eserciti",
-    "earth-and-water.fleets": "flotte", "earth-and-water.army": "esercito",
-    "earth-and-water.fleet": "flotta", "earth-and-water.port": "porto",
-    "earth-and-water.major": "città principale", "earth-and-water.amphorae": "anfore",
-    "earth-and-water.bridge": "ponte di barche", "earth-and-water.no_bridge": "nessun ponte",
-    "earth-and-water.draw_pile": "Mazzo", "earth-and-water.discard": "Scarti",
-    "earth-and-water.your_hand": "La tua mano", "earth-and-water.hand_of": "Mano: {side}",
-    "earth-and-water.cards": "carte", "earth-and-water.empty": "(vuota)",
-    "earth-and-water.revealed": "rivelata da Ippia",
-    "earth-and-water.land_battle": "Battaglia terrestre a {city}",
-    "earth-and-water.naval_battle": "Battaglia navale a {city}",
-    "earth-and-water.attacks": "{side} attacca", "earth-and-water.move": "Movimento",
-    "earth-and-water.by_land": "via terra", "earth-and-water.by_sea": "via mare",
-    "earth-and-water.from": "da", "earth-and-water.to": "verso",
-    "earth-and-water.units": "{n} unità", "earth-and-water.carrying": "con {n} esercito/i a bordo",
-    "earth-and-water.talents": "Talenti", "earth-and-water.in_force": "In vigore",
-    "earth-and-water.kings_dead": "Re morti", "earth-and-water.used": "Già usati",
-    "earth-and-water.portraits": "Ritratti", "earth-and-water.cancel": "Annulla",
-    "earth-and-water.choose": "Scegli", "earth-and-water.battle": "battaglia",
-    "earth-and-water.control": "controllo", "earth-and-water.phase": "Fase",
-    "earth-and-water.greek_event": "Greco", "earth-and-water.persian_event": "Persiano",
-    "earth-and-water.top": "in cima", "earth-and-water.winner": "Vincitore: {side}",
-    "earth-and-water.draw_result": "Pareggio",
-    "earth-and-water.phase.prep-buy": "Preparazione: acquisto carte",
-    "earth-and-water.phase.draw": "Pesca delle carte",
-    "earth-and-water.phase.prep-build": "Preparazione: reclutamento",
-    "earth-and-water.phase.operations": "Operazioni",
-    "earth-and-water.phase.move-origin": "Movimento: origine",
-    "earth-and-water.phase.move-count": "Movimento: quanti",
-    "earth-and-water.phase.move-carry": "Movimento: eserciti trasportati",
-    "earth-and-water.phase.move-destination": "Movimento: destinazione",
-    "earth-and-water.phase.reaction": "Reazione", "earth-and-water.phase.roll": "Lancio dei dadi",
-    "earth-and-water.phase.battle": "Battaglia: continuare o ritirarsi",
-    "earth-and-water.phase.bridge": "Il ponte di barche",
-    "earth-and-water.phase.choose": "Scelta dell'evento",
-    "earth-and-water.phase.supply-keep": "Rifornimento: carte tenute",
-    "earth-and-water.phase.supply-remove": "Rifornimento: logoramento",
-    "earth-and-water.phase.lot": "Carta estratta a caso",
-    "earth-and-water.phase.over": "Partita finita",
-    "earth-and-water.bridge_word": "Ponte",
-    "earth-and-water.bridge_up": "in piedi",
-    "earth-and-water.bridge_down": "non costruito",
-    "earth-and-water.clickable": "puoi sceglierlo",
-    "earth-and-water.sea": "Mar Egeo",
-    "earth-and-water.asia": "Asia",
-    "earth-and-water.no_retreat": "nessuna ritirata",
-    "earth-and-water.flag_carneia": "Festa Carnea",
-    "earth-and-water.flag_acropolis": "Acropoli in fiamme",
-    "earth-and-water.flag_acropolis_penalty": "Grecia: un talento in meno",
-    "earth-and-water.no_view": "Nessun tabellone per ora.",
-  },
-};
 
-const STYLE = `
-.ew-board{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;
-  color:${COLOR.text};max-width:720px;margin:0 auto;position:relative}
-.ew-board > svg{display:block;width:100%;height:auto;border-radius:8px;overflow:hidden}
-.ew-board text{font-family:inherit}
-.ew-board .ew-click{cursor:pointer}
-.ew-board .ew-click:focus{outline:none}
-.ew-board .ew-click:focus .ew-ring,.ew-board .ew-click:hover .ew-ring{stroke-width:4}
-.ew-panel{display:flex;flex-wrap:wrap;gap:6px 14px;margin:8px 2px;font-size:14px;line-height:1.35}
-.ew-panel b{font-weight:600}
-.ew-box{border:1px solid #c9bda0;background:#fbf8f0;border-radius:6px;padding:6px 8px;margin:6px 0;
-  font-size:14px}
-.ew-box h3{font-size:14px;margin:0 0 4px 0}
-.ew-battle{border-color:${COLOR.battle};background:#fff2e8}
-.ew-hand{display:flex;flex-wrap:wrap;gap:6px}
-.ew-card{box-sizing:border-box;flex:1 1 130px;max-width:240px;min-width:120px;border:2px solid #8a7a55;border-radius:8px;
-  background:#fffdf6;padding:0;font:inherit;text-align:left;color:inherit;overflow:hidden}
-.ew-card .ew-num{display:block;background:#8a7a55;color:#fff;font-weight:700;padding:1px 6px;font-size:13px}
-.ew-card .ew-ev{display:block;padding:3px 6px;font-size:13px}
-.ew-card .ew-ev small{display:block;font-size:11px;opacity:.8}
-.ew-card .ew-ev.greece{border-bottom:1px dashed #bbb}
-.ew-card .ew-ev.mine{font-weight:700}
-.ew-card .ew-ev.greece.mine{background:#e3ebf8}
-.ew-card .ew-ev.persia.mine{background:#f8e4e2}
-.ew-board button.ew-card{display:block;min-height:0;min-width:120px;padding:0;line-height:1.3;cursor:pointer;
-  border-color:${COLOR.gold};box-shadow:0 0 0 2px ${COLOR.gold}55;color:${COLOR.text};background:#fffdf6}
-.ew-board button.ew-card:hover:not(:disabled),.ew-board button.ew-card:focus-visible{box-shadow:0 0 0 3px ${COLOR.gold};
-  background:#fffdf6;color:${COLOR.text}}
-.ew-menu{position:absolute;z-index:5;background:#fff;border:2px solid ${COLOR.gold};border-radius:8px;
-  padding:6px;box-shadow:0 4px 14px #0004;display:flex;flex-direction:column;gap:4px;min-width:140px;
-  font-size:14px}
-.ew-menu b{padding:0 2px}
-.ew-board .ew-menu button{display:block;width:100%;min-height:2.75rem;font:inherit;padding:6px 8px;border-radius:5px;
-  border:1px solid #999;background:#f4f4f4;cursor:pointer;text-align:left;color:#111}
-.ew-board .ew-menu button.ew-primary{background:#fff5d6;border-color:${COLOR.gold}}
-.ew-legend{display:flex;flex-wrap:wrap;gap:2px 12px;margin:4px 2px;font-size:13px;color:#333}
-.ew-leg{white-space:nowrap}
-.ew-swatch{display:inline-block;width:11px;height:11px;border-radius:2px;vertical-align:-1px;margin-right:3px}
-`;
 
 // ---------------------------------------------------------------------------------------
 
@@ -302,15 +122,15 @@ function actionIndex(legal, cityNames) {
 // ---------------------------------------------------------------------------------------
 
 export function render(container, message, ctx = {}) {
-  const T = makeT(ctx, GAME, texts);
+  const T = makeT(ctx, GAME);
   const v = message && message.view;
   container.replaceChildren();
   if (!v || !Array.isArray(v.cities)) {
-    container.append(html("p", { text: T("no_view", "No board to show yet.") }));
+    container.append(html("p", { text: T("no_view") }));
     return;
   }
   const act = typeof ctx.act === "function" ? ctx.act : () => {};
-  const sideName = (s) => (s === "persia" ? T("persia", "Persia") : s === "greece" ? T("greece", "Greece") : s);
+  const sideName = (s) => (s === "persia" ? T("persia") : s === "greece" ? T("greece") : s);
   const cityNames = new Set(v.cities.map((c) => c.name));
   const legal = message.your_turn && !ctx.pending ? message.legal || [] : [];
   const { byCity, byCard } = actionIndex(legal, cityNames);
@@ -326,14 +146,14 @@ export function render(container, message, ctx = {}) {
     closeMenu();
     if (items.length === 1) { act(items[0].action); return; }
     menu = html("div", { class: "ew-menu", role: "menu", "data-testid": "board-menu" },
-      html("b", { text: `${title} — ${T("choose", "Choose")}` }));
+      html("b", { text: `${title} — ${T("choose")}` }));
     for (const it of items) {
       const b = html("button", { type: "button", class: "ew-primary", role: "menuitem",
         "data-action": it.action, text: it.label || it.action });
       b.addEventListener("click", (ev) => { ev.stopPropagation(); closeMenu(); act(it.action); });
       menu.append(b);
     }
-    const cancel = html("button", { type: "button", text: T("cancel", "Cancel") });
+    const cancel = html("button", { type: "button", text: T("cancel") });
     cancel.addEventListener("click", (ev) => { ev.stopPropagation(); closeMenu(); });
     menu.append(cancel);
     root.append(menu);
@@ -352,7 +172,7 @@ export function render(container, message, ctx = {}) {
   let narrow = narrowNow();
   const paint = () => {
     menu = null;
-    root.replaceChildren(html("style", { text: STYLE }));
+    root.replaceChildren();
     root.classList.toggle("ew-narrow", narrow);
     root.append(drawMap(v, T, sideName, byCity, choose, narrow ? 0.78 : 1));
     root.append(legend(T));
@@ -381,7 +201,7 @@ function drawMap(v, T, sideName, byCity, choose, sx) {
   const H = MAP_H + TRACKS_H;
   const s = svg("svg", {
     viewBox: `0 0 ${MW} ${H}`, role: "img", "data-testid": "ew-map",
-    "aria-label": `300: Earth & Water — ${T("campaign", "Campaign")} ${v.campaign}/5`,
+    "aria-label": `300: Earth & Water — ${T("campaign")} ${v.campaign}/5`,
   });
   s.append(svg("rect", { x: 0, y: 0, width: MW, height: MAP_H, fill: COLOR.sea }));
   // Land: Macedonia and Thessaly, central Greece, Attica, the Peloponnese, Euboea,
@@ -402,9 +222,9 @@ function drawMap(v, T, sideName, byCity, choose, sx) {
   land.append(svg("ellipse", { cx: 296, cy: 268, rx: 17, ry: 12 }));
   s.append(land);
   s.append(svg("text", { x: 236 * sx, y: 318, "font-size": 11, "font-style": "italic", fill: "#2f5674",
-    "text-anchor": "middle" }, T("sea", "Aegean Sea")));
+    "text-anchor": "middle" }, T("sea")));
   s.append(svg("text", { x: MW - 6, y: 322, "font-size": 11, "font-style": "italic", fill: "#5c4b26",
-    "text-anchor": "end" }, T("asia", "Asia")));
+    "text-anchor": "end" }, T("asia")));
 
   const pos = (n) => {
     const p = CITY_POS[n] || [W / 2, MAP_H / 2];
@@ -431,7 +251,7 @@ function drawMap(v, T, sideName, byCity, choose, sx) {
         "stroke-dasharray": "2 5" }));
     }
     g.append(label((x1 + x2) / 2, (y1 + y2) / 2 + 17,
-      v.bridge ? T("bridge", "pontoon bridge") : T("no_bridge", "no bridge"),
+      v.bridge ? T("bridge") : T("no_bridge"),
       { "font-size": 11, "font-style": "italic", fill: v.bridge ? COLOR.persia : "#444" }));
     s.append(g);
   }
@@ -466,12 +286,12 @@ function drawCity(c, pos, T, sideName, byCity, choose, mv, bt) {
   const r = c.major ? 12 : 10;
   const items = byCity.get(c.name);
   const descr = [c.name,
-    c.major ? `${T("major", "major city")} (${sideName(c.major)})` : null,
-    c.port ? T("port", "port") : null,
-    `${c.amphorae} ${T("amphorae", "amphorae")}`,
-    `${T("control", "control")}: ${c.control ? sideName(c.control) : "—"}`,
-    `${sideName("persia")}: ${c.armies.persia} ${T("armies", "armies")}, ${c.fleets.persia} ${T("fleets", "fleets")}`,
-    `${sideName("greece")}: ${c.armies.greece} ${T("armies", "armies")}, ${c.fleets.greece} ${T("fleets", "fleets")}`,
+    c.major ? `${T("major")} (${sideName(c.major)})` : null,
+    c.port ? T("port") : null,
+    `${c.amphorae} ${T("amphorae")}`,
+    `${T("control")}: ${c.control ? sideName(c.control) : "—"}`,
+    `${sideName("persia")}: ${c.armies.persia} ${T("armies")}, ${c.fleets.persia} ${T("fleets")}`,
+    `${sideName("greece")}: ${c.armies.greece} ${T("armies")}, ${c.fleets.greece} ${T("fleets")}`,
   ].filter(Boolean).join(" · ");
   g.append(svg("title", {}, descr));
 
@@ -541,7 +361,7 @@ function drawCity(c, pos, T, sideName, byCity, choose, mv, bt) {
     // a generous hit area: the city, its name and its units
     g.insertBefore(svg("rect", { x: x - r - 12 - (dir > 0 ? 0 : widest), y: y - r - 12,
       width: 2 * r + 24 + widest, height: 2 * r + 30, fill: "transparent" }), g.firstChild.nextSibling);
-    clickable(g, `${c.name}: ${items.map((i) => i.action).join(", ")}`,
+    clickable(g, `${c.name}: ${items.map((i) => i.label || i.action).join(", ")}`,
       () => choose(c.name, items, g));
   }
   return g;
@@ -582,7 +402,7 @@ function drawTracks(s, v, T, sideName, top, MW) {
 
   // Campaign track: 1 to 5.
   let y = top + 8;
-  g.append(head(8, y + 15, T("campaign", "Campaign")));
+  g.append(head(8, y + 15, T("campaign")));
   const cw0 = 30;
   for (let i = 1; i <= 5; i += 1) {
     const x = MW - 8 - (6 - i) * (cw0 + 2);
@@ -595,7 +415,7 @@ function drawTracks(s, v, T, sideName, top, MW) {
 
   // Score track: Greece's 6 on the left, Persia's 6 on the right.
   y = top + 38;
-  g.append(head(8, y + 11, T("score", "Score")));
+  g.append(head(8, y + 11, T("score")));
   g.append(svg("text", { x: MW / 2 - 14, y: y + 11, "font-size": 12, fill: COLOR.greece, "font-weight": 700,
     "text-anchor": "end" }, `◀ ${sideName("greece")}`));
   g.append(svg("text", { x: MW / 2 + 14, y: y + 11, "font-size": 12, fill: COLOR.persia, "font-weight": 700 },
@@ -615,7 +435,7 @@ function drawTracks(s, v, T, sideName, top, MW) {
 
   // Reserves
   y = top + 88;
-  g.append(head(8, y + 13, T("reserve", "Reserve")));
+  g.append(head(8, y + 13, T("reserve")));
   let x = MW - 8;
   for (const side of ["greece", "persia"]) {
     const r = v.reserve[side];
@@ -633,19 +453,19 @@ function drawTracks(s, v, T, sideName, top, MW) {
 function legend(T) {
   const icon = (...children) => {
     const e = svg("svg", { viewBox: "0 0 26 18", width: 26, height: 18, "aria-hidden": "true",
-      style: "display:inline-block;vertical-align:middle;background:none" }, ...children);
+      class: "ew-icon" }, ...children);
     return e;
   };
   const item = (ic, text) => html("span", { class: "ew-leg" }, ic, " ", text);
   return html("div", { class: "ew-legend", "data-testid": "ew-legend" },
-    item(icon(armyChip(2, 1, "", "persia")), T("armies", "armies")),
-    item(icon(fleetChip(0, 1, "", "greece")), T("fleets", "fleets")),
-    item(icon(anchor(13, 9)), T("port", "port")),
-    item(icon(svg("circle", { cx: 13, cy: 9, r: 3, fill: "#9c5a1c" })), T("amphorae", "amphorae")),
+    item(icon(armyChip(2, 1, "", "persia")), T("armies")),
+    item(icon(fleetChip(0, 1, "", "greece")), T("fleets")),
+    item(icon(anchor(13, 9)), T("port")),
+    item(icon(svg("circle", { cx: 13, cy: 9, r: 3, fill: "#9c5a1c" })), T("amphorae")),
     item(icon(svg("circle", { cx: 13, cy: 9, r: 8, fill: "#fff", stroke: "#333" }),
-      svg("text", { x: 13, y: 13, "text-anchor": "middle", "font-size": 11 }, "★")), T("major", "major city")),
+      svg("text", { x: 13, y: 13, "text-anchor": "middle", "font-size": 11 }, "★")), T("major")),
     item(icon(svg("circle", { cx: 13, cy: 9, r: 7, fill: "none", stroke: COLOR.gold, "stroke-width": 3 })),
-      T("clickable", "you can choose it")),
+      T("clickable")),
   );
 }
 
@@ -653,42 +473,42 @@ function legend(T) {
 
 function statusPanel(v, T, sideName, message) {
   const p = html("div", { class: "ew-panel", "data-testid": "ew-status" });
-  const phase = T(`phase.${v.phase}`, PHASE_EN[v.phase] || v.phase);
-  p.append(html("span", {}, html("b", { text: `${T("phase", "Phase")}: ` }), phase));
+  const phase = T.or(`phase.${v.phase}`, v.phase);
+  p.append(html("span", {}, html("b", { text: `${T("phase")}: ` }), phase));
   const top1 = v.discard && v.discard.length ? v.discard[v.discard.length - 1] : null;
-  p.append(html("span", {}, html("b", { text: `${T("draw_pile", "Draw pile")}: ` }), String(v.draw_pile)));
-  p.append(html("span", {}, html("b", { text: `${T("discard", "Discard")}: ` }),
-    String((v.discard || []).length) + (top1 ? ` (${T("top", "top")} #${top1})` : "")));
-  p.append(html("span", {}, html("b", { text: `${T("bridge_word", "Bridge")}: ` }),
-    v.bridge ? T("bridge_up", "standing") : T("bridge_down", "not built")));
+  p.append(html("span", {}, html("b", { text: `${T("draw_pile")}: ` }), String(v.draw_pile)));
+  p.append(html("span", {}, html("b", { text: `${T("discard")}: ` }),
+    String((v.discard || []).length) + (top1 ? ` (${T("top")} #${top1})` : "")));
+  p.append(html("span", {}, html("b", { text: `${T("bridge_word")}: ` }),
+    v.bridge ? T("bridge_up") : T("bridge_down")));
   if (v.talents !== null && v.talents !== undefined) {
-    p.append(html("span", {}, html("b", { text: `${T("talents", "Talents")}: ` }), String(v.talents)));
+    p.append(html("span", {}, html("b", { text: `${T("talents")}: ` }), String(v.talents)));
   }
   const flags = [];
-  if (v.carneia) flags.push(T("flag_carneia", "Carneia Festival"));
-  if (v.acropolis) flags.push(T("flag_acropolis", "Acropolis on Fire"));
-  if (v.acropolis_penalty) flags.push(T("flag_acropolis_penalty", "Greece: one talent less"));
+  if (v.carneia) flags.push(T("flag_carneia"));
+  if (v.acropolis) flags.push(T("flag_acropolis"));
+  if (v.acropolis_penalty) flags.push(T("flag_acropolis_penalty"));
   if (flags.length) {
-    p.append(html("span", {}, html("b", { text: `${T("in_force", "In force")}: ` }), flags.join(", ")));
+    p.append(html("span", {}, html("b", { text: `${T("in_force")}: ` }), flags.join(", ")));
   }
   if (v.kings_dead) {
-    p.append(html("span", {}, html("b", { text: `${T("kings_dead", "Kings dead")}: ` }), String(v.kings_dead)));
+    p.append(html("span", {}, html("b", { text: `${T("kings_dead")}: ` }), String(v.kings_dead)));
   }
   const pr = v.portraits || {};
   if (pr.persia || pr.greece || pr.artemisia) {
     const parts = [];
-    if (pr.persia) parts.push(`${sideName("persia")} ${pr.persia} ${T("armies", "armies")}`);
-    if (pr.greece) parts.push(`${sideName("greece")} ${pr.greece} ${T("armies", "armies")}`);
-    if (pr.artemisia) parts.push(`Artemisia ${pr.artemisia} ${T("fleets", "fleets")}`);
-    p.append(html("span", {}, html("b", { text: `${T("portraits", "Portraits")}: ` }), parts.join(", ")));
+    if (pr.persia) parts.push(`${sideName("persia")} ${pr.persia} ${T("armies")}`);
+    if (pr.greece) parts.push(`${sideName("greece")} ${pr.greece} ${T("armies")}`);
+    if (pr.artemisia) parts.push(`${cardName(T, v, 9, "greece")} ${pr.artemisia} ${T("fleets")}`);
+    p.append(html("span", {}, html("b", { text: `${T("portraits")}: ` }), parts.join(", ")));
   }
   if (v.once_used && v.once_used.length) {
-    p.append(html("span", {}, html("b", { text: `${T("used", "Used")}: ` }), v.once_used.join(", ")));
+    p.append(html("span", {}, html("b", { text: `${T("used")}: ` }), v.once_used.map((name) => (ONCE_CARD[name] ? cardName(T, v, ...ONCE_CARD[name]) : name)).join(", ")));
   }
   if (v.result) {
     p.append(html("span", {}, html("b", {
-      text: v.result.winner ? T("winner", "Winner: {side}", { side: sideName(v.result.winner) })
-        : T("draw_result", "Draw"),
+      text: v.result.winner ? T("winner", { side: sideName(v.result.winner) })
+        : T("draw_result"),
     }), ` — ${v.result.reason}`));
   }
   return p;
@@ -699,33 +519,34 @@ function actionPanel(v, T, sideName) {
   const mv = v.move;
   if (bt) {
     const box = html("div", { class: "ew-box ew-battle", "data-testid": "ew-battle" });
-    const head = bt.kind === "naval" ? T("naval_battle", "Naval battle in {city}", { city: bt.city })
-      : T("land_battle", "Land battle in {city}", { city: bt.city });
+    const head = bt.kind === "naval" ? T("naval_battle", { city: bt.city })
+      : T("land_battle", { city: bt.city });
     box.append(html("h3", { text: `⚔ ${head}` }));
-    const lines = [T("attacks", "{side} attacks", { side: sideName(bt.attacker) })];
-    if (bt.from) lines.push(`${T("from", "from")} ${bt.from}${bt.by_sea ? ` (${T("by_sea", "by sea")})` : ""}`);
-    if (bt.carried) lines.push(T("carrying", "carrying {n} army(ies)", { n: bt.carried }));
+    const lines = [T("attacks", { side: sideName(bt.attacker) })];
+    if (bt.from) lines.push(`${T("from")} ${bt.from}${bt.by_sea ? ` (${T("by_sea")})` : ""}`);
+    if (bt.carried) lines.push(T("carrying", { n: bt.carried }));
     const extras = [];
-    if (bt.cavalry) extras.push("Cavalry of Mardonius");
-    if (bt.immortals_used) extras.push("The Immortals");
-    if (bt.greek_dice === 2) extras.push("Leonidas");
-    if (bt.greek_dice === 3) extras.push("Miltiades / 300 Spartans");
-    if (bt.scoring_event === 7) extras.push("The Great King");
-    if (bt.scoring_event === 10) extras.push("Evangelion");
-    if (bt.no_retreat) extras.push(T("no_retreat", "no retreat"));
+    const card = (n, half) => cardName(T, v, n, half);
+    if (bt.cavalry) extras.push(card(1, "persia"));
+    if (bt.immortals_used) extras.push(card(5, "persia"));
+    if (bt.greek_dice === 2) extras.push(card(8, "greece"));
+    if (bt.greek_dice === 3) extras.push(`${card(4, "greece")} / ${card(15, "greece")}`);
+    if (bt.scoring_event === 7) extras.push(card(7, "persia"));
+    if (bt.scoring_event === 10) extras.push(card(10, "greece"));
+    if (bt.no_retreat) extras.push(T("no_retreat"));
     if (extras.length) lines.push(extras.join(", "));
     box.append(html("div", { text: lines.join(" · ") }));
     return box;
   }
   if (mv) {
     const box = html("div", { class: "ew-box", "data-testid": "ew-move" });
-    box.append(html("h3", { text: `${T("move", "Move")}: ${sideName(mv.side)}` }));
+    box.append(html("h3", { text: `${T("move")}: ${sideName(mv.side)}` }));
     const parts = [];
-    if (mv.by) parts.push(mv.by === "sea" ? T("by_sea", "by sea") : T("by_land", "by land"));
-    if (mv.origin) parts.push(`${T("from", "from")} ${mv.origin}`);
-    if (mv.count) parts.push(T("units", "{n} unit(s)", { n: mv.count }));
-    if (mv.carry) parts.push(T("carrying", "carrying {n} army(ies)", { n: mv.carry }));
-    if (mv.destination) parts.push(`${T("to", "to")} ${mv.destination}`);
+    if (mv.by) parts.push(mv.by === "sea" ? T("by_sea") : T("by_land"));
+    if (mv.origin) parts.push(`${T("from")} ${mv.origin}`);
+    if (mv.count) parts.push(T("units", { n: mv.count }));
+    if (mv.carry) parts.push(T("carrying", { n: mv.carry }));
+    if (mv.destination) parts.push(`${T("to")} ${mv.destination}`);
     if (mv.not_from) parts.push(`(≠ ${mv.not_from})`);
     box.append(html("div", { text: parts.join(" · ") || "…" }));
     return box;
@@ -735,35 +556,38 @@ function actionPanel(v, T, sideName) {
 
 function handsPanel(v, T, sideName, me, byCard, choose) {
   const wrap = html("div", { "data-testid": "ew-hands" });
-  const names = v.card_names || { greece: [], persia: [] };
   const order = me ? [me, me === "persia" ? "greece" : "persia"] : ["persia", "greece"];
   for (const side of order) {
     const h = v.hands[side];
     if (!h) continue;
     const box = html("div", { class: "ew-box", "data-testid": side === me ? "ew-hand" : "ew-hand-other",
       "data-side": side });
-    let title = side === me ? T("your_hand", "Your hand") : T("hand_of", "Hand of {side}", { side: sideName(side) });
-    title += ` — ${h.count} ${T("cards", "cards")}`;
-    if (side !== me && h.cards) title += ` (${T("revealed", "revealed by Hippias")})`;
-    box.append(html("h3", {}, html("span", { class: "ew-swatch", style: `background:${COLOR[side]}` }), title));
+    let title = side === me ? T("your_hand") : T("hand_of", { side: sideName(side) });
+    title += ` — ${h.count} ${T("cards")}`;
+    if (side !== me && h.cards) title += ` (${T("revealed")})`;
+    box.append(html("h3", {}, html("span", { class: `ew-swatch ew-${side}` }), title));
     if (h.cards) {
       const row = html("div", { class: "ew-hand" });
-      if (!h.cards.length) row.append(html("span", { text: T("empty", "(empty)") }));
+      if (!h.cards.length) row.append(html("span", { text: T("empty") }));
       for (const n of h.cards) {
         const items = byCard.get(n);
         const card = html(items ? "button" : "div", {
           class: "ew-card", "data-testid": "ew-card", "data-card": n,
           type: items ? "button" : null,
-          title: items ? items.map((i) => i.action).join(", ") : null,
+          title: items ? items.map((i) => i.label || i.action).join(", ") : null,
           "data-action": items && items.length === 1 ? items[0].action : null,
         });
         card.append(html("span", { class: "ew-num", text: `#${n}` }));
         for (const half of ["greece", "persia"]) {
           const ev = html("span", { class: `ew-ev ${half}${half === side ? " mine" : ""}` });
-          ev.append(html("small", { text: half === "greece" ? T("greek_event", "Greek") : T("persian_event", "Persian") }));
-          ev.append(names[half][n] || "");
+          ev.append(html("small", { text: half === "greece" ? T("greek_event") : T("persian_event") }));
+          ev.append(html("span", { class: "ew-name", text: cardName(T, v, n, half) }));
+          const effect = T.or(`card.${n}.${half}.effect`, "");
+          if (effect) ev.append(html("span", { class: "ew-effect", text: effect }));
           card.append(ev);
         }
+        // Any card may be played for movement instead of its event (RB 6.1).
+        card.append(html("span", { class: "ew-mv", "data-testid": "ew-card-movement", text: T("movement") }));
         if (items) {
           card.addEventListener("click", (e) => {
             e.stopPropagation();

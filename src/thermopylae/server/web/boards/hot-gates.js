@@ -8,10 +8,58 @@
 // action sends it, a unit that can go to several spaces is selected and the spaces it can
 // reach are outlined; clicking one of them sends the move (Escape or a click elsewhere
 // drops the selection).
+// Every word comes from the catalogs (i18n/<lang>.json, keys `hot-gates.*`): units by id,
+// cards' titles by code (`hot-gates.card.s1`) and their effects by effect and amount.
+//
+// progress(message, t) and resultDetail(message, t) give the table page the round and
+// Glory, the numbers the rules use.
 
-import { html, makeT, svg } from "./kit.js";
+/** The round and phase, for the turn line. */
+export function progress(message, t) {
+  const v = message && message.view;
+  if (!v || !v.round) return "";
+  const T = makeT({ t }, GAME);
+  return T("progress", { n: v.round, phase: v.window ? windowTitle(T, v.window.name) : T.or(`phase.${v.phase}`, v.phase) });
+}
+
+/** Glory against its goal and Ephialtes on the Goat Path, which decide the game. */
+export function resultDetail(message, t) {
+  const v = message && message.view;
+  if (!v || !v.goat_path) return "";
+  const T = makeT({ t }, GAME);
+  const glory = Object.entries(v.glory || {}).map(([seat, n]) => `${seatName(seat)} ${n}`).join(", ");
+  return T("resultDetail", { glory, win: v.win_glory, eph: v.goat_path.space, len: v.goat_path.length });
+}
+
+function windowTitle(T, name) {
+  const w = T.or(`window.${name}`, name);
+  return T("cards_window", { window: w[0].toUpperCase() + w.slice(1) });
+}
+
+/** A unit's name in words, and the short label on its chip. */
+function unitName(u) {
+  return Tm.or(`unit.${u.unit}`, u.name);
+}
+
+/** A card's title and effect: the catalog's, else the view's (another card set). */
+function cardTitle(T, c) {
+  return T.or(`card.${c.code}`, c.title);
+}
+
+function cardText(T, c) {
+  const many = c.amount > 1 ? T.or(`effect.${c.effect}.many`, null, { n: c.amount }) : null;
+  return many || T.or(`effect.${c.effect}`, c.text, { n: c.amount });
+}
+
+import { seatName } from "../i18n.js";
+import { html, makeT, svg, useStylesheet } from "./kit.js";
 
 const GAME = "hot-gates";
+useStylesheet(new URL("./hot-gates.css", import.meta.url));
+
+// The texts of the board being drawn (set by render; the drawing helpers read it).
+let Tm = makeT(null, GAME);
+let boardTitle = GAME;
 
 const COLOR = {
   persian: "#5a2a85", spartan: "#b01e1a", coastal: "#ecdfb6", gates: "#cdc6ba",
@@ -34,121 +82,7 @@ const SPECIAL = new Set(["leonidas", "stelios", "astinos", "dilios", "captain", 
 const PERSIAN_OF = { 2: [0, 0], 3: [0, 0], 4: [0, 1] };
 const SPARTAN_OF = { 2: [1, 1], 3: [1, 2], 4: [2, 3] };
 
-export const texts = {
-  pt: {
-    "hot-gates.round": "Rodada", "hot-gates.goat_path": "Trilha das Cabras",
-    "hot-gates.ephialtes": "Efialtes", "hot-gates.glory": "Glória", "hot-gates.kills": "Baixas",
-    "hot-gates.persian_camp": "Acampamento persa", "hot-gates.leaders": "líderes",
-    "hot-gates.boxes": "Caixas de reforço", "hot-gates.spartan_camp": "Acampamento espartano",
-    "hot-gates.coastal_plain": "Planície costeira", "hot-gates.hot_gates": "Portões Quentes",
-    "hot-gates.row": "Fileira", "hot-gates.pulled_back": "Recuados, a posicionar",
-    "hot-gates.eliminated": "Eliminados", "hot-gates.persians": "Persas",
-    "hot-gates.spartans": "Espartanos", "hot-gates.battle_in": "Batalha na fileira {row}",
-    "hot-gates.attack": "Ataque", "hot-gates.dice": "Dados", "hot-gates.damage_left": "Dano a sofrer",
-    "hot-gates.narrow": "entrada estreita", "hot-gates.bonus": "Bônus",
-    "hot-gates.damage": "dano", "hot-gates.shield": "escudo",
-    "hot-gates.conquer": "Conquista: {side} ({stage})", "hot-gates.pull_back": "A fileira {row} recua",
-    "hot-gates.breach": "Os persas chegaram ao último espaço de uma fileira: vencem no fim da rodada, salvo vitória espartana antes.",
-    "hot-gates.cards_window": "Cartas de {window}", "hot-gates.none_played": "nenhuma jogada ainda",
-    "hot-gates.cancelled": "cancelada", "hot-gates.your_hand": "Sua mão",
-    "hot-gates.hand_of": "{seat}: {n} carta(s) na mão", "hot-gates.deck": "baralho {n}",
-    "hot-gates.discard": "descarte {n}", "hot-gates.extra": "Marchas extras",
-    "hot-gates.empty": "(vazia)", "hot-gates.wounded": "ferido", "hot-gates.you": "você",
-    "hot-gates.moves_round": "{n} passo(s) nesta rodada", "hot-gates.winners": "Vencedores: {who}",
-    "hot-gates.window.march": "marcha", "hot-gates.window.battle": "batalha",
-    "hot-gates.window.roll": "rolagem", "hot-gates.window.casualty": "baixas",
-    "hot-gates.window.ephialtes": "Efialtes", "hot-gates.window.any": "qualquer",
-    "hot-gates.choose_space": "Escolha um espaço destacado para {unit}",
-  },
-  fr: {
-    "hot-gates.round": "Tour", "hot-gates.goat_path": "Sentier des chèvres",
-    "hot-gates.ephialtes": "Éphialtès", "hot-gates.glory": "Gloire", "hot-gates.kills": "Victimes",
-    "hot-gates.persian_camp": "Camp perse", "hot-gates.leaders": "chefs",
-    "hot-gates.boxes": "Cases de renfort", "hot-gates.spartan_camp": "Camp spartiate",
-    "hot-gates.coastal_plain": "Plaine côtière", "hot-gates.hot_gates": "Portes Chaudes",
-    "hot-gates.row": "Rangée", "hot-gates.pulled_back": "Repliés, à placer",
-    "hot-gates.eliminated": "Éliminés", "hot-gates.persians": "Perses",
-    "hot-gates.spartans": "Spartiates", "hot-gates.battle_in": "Bataille dans la rangée {row}",
-    "hot-gates.attack": "Attaque", "hot-gates.dice": "Dés", "hot-gates.damage_left": "Dégâts à subir",
-    "hot-gates.narrow": "entrée étroite", "hot-gates.bonus": "Bonus",
-    "hot-gates.damage": "dégâts", "hot-gates.shield": "bouclier",
-    "hot-gates.conquer": "Conquête : {side} ({stage})", "hot-gates.pull_back": "La rangée {row} se replie",
-    "hot-gates.breach": "Les Perses tiennent la dernière case d'une rangée : ils gagnent à la fin du tour, sauf victoire spartiate avant.",
-    "hot-gates.cards_window": "Cartes de {window}", "hot-gates.none_played": "aucune jouée pour l'instant",
-    "hot-gates.cancelled": "annulée", "hot-gates.your_hand": "Votre main",
-    "hot-gates.hand_of": "{seat} : {n} carte(s) en main", "hot-gates.deck": "pioche {n}",
-    "hot-gates.discard": "défausse {n}", "hot-gates.extra": "Marches en plus",
-    "hot-gates.empty": "(vide)", "hot-gates.wounded": "blessé", "hot-gates.you": "vous",
-    "hot-gates.moves_round": "{n} pas ce tour-ci", "hot-gates.winners": "Vainqueurs : {who}",
-    "hot-gates.window.march": "marche", "hot-gates.window.battle": "bataille",
-    "hot-gates.window.roll": "jet", "hot-gates.window.casualty": "pertes",
-    "hot-gates.window.ephialtes": "Éphialtès", "hot-gates.window.any": "toute fenêtre",
-    "hot-gates.choose_space": "Choisissez une case encadrée pour {unit}",
-  },
-  it: {
-    "hot-gates.round": "Round", "hot-gates.goat_path": "Sentiero delle capre",
-    "hot-gates.ephialtes": "Efialte", "hot-gates.glory": "Gloria", "hot-gates.kills": "Uccisioni",
-    "hot-gates.persian_camp": "Campo persiano", "hot-gates.leaders": "comandanti",
-    "hot-gates.boxes": "Caselle dei rinforzi", "hot-gates.spartan_camp": "Campo spartano",
-    "hot-gates.coastal_plain": "Pianura costiera", "hot-gates.hot_gates": "Porte Calde",
-    "hot-gates.row": "Fila", "hot-gates.pulled_back": "Ritirati, da piazzare",
-    "hot-gates.eliminated": "Eliminati", "hot-gates.persians": "Persiani",
-    "hot-gates.spartans": "Spartani", "hot-gates.battle_in": "Battaglia nella fila {row}",
-    "hot-gates.attack": "Attacco", "hot-gates.dice": "Dadi", "hot-gates.damage_left": "Danni da subire",
-    "hot-gates.narrow": "ingresso stretto", "hot-gates.bonus": "Bonus",
-    "hot-gates.damage": "danni", "hot-gates.shield": "scudo",
-    "hot-gates.conquer": "Conquista: {side} ({stage})", "hot-gates.pull_back": "La fila {row} si ritira",
-    "hot-gates.breach": "I Persiani occupano l'ultima casella di una fila: vincono a fine round, salvo vittoria spartana prima.",
-    "hot-gates.cards_window": "Carte di {window}", "hot-gates.none_played": "nessuna giocata finora",
-    "hot-gates.cancelled": "annullata", "hot-gates.your_hand": "La tua mano",
-    "hot-gates.hand_of": "{seat}: {n} carta/e in mano", "hot-gates.deck": "mazzo {n}",
-    "hot-gates.discard": "scarti {n}", "hot-gates.extra": "Marce extra",
-    "hot-gates.empty": "(vuota)", "hot-gates.wounded": "ferito", "hot-gates.you": "tu",
-    "hot-gates.moves_round": "{n} passo/i in questo round", "hot-gates.winners": "Vincitori: {who}",
-    "hot-gates.window.march": "marcia", "hot-gates.window.battle": "battaglia",
-    "hot-gates.window.roll": "tiro", "hot-gates.window.casualty": "perdite",
-    "hot-gates.window.ephialtes": "Efialte", "hot-gates.window.any": "qualsiasi",
-    "hot-gates.choose_space": "Scegli una casella evidenziata per {unit}",
-  },
-};
 
-const STYLE = `
-.hg-board{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;
-  color:${COLOR.text};max-width:680px;margin:0 auto}
-.hg-board svg{display:block;width:100%;height:auto;background:${COLOR.bg};border-radius:8px}
-.hg-board text{font-family:inherit}
-.hg-board .hg-click{cursor:pointer}
-.hg-board .hg-click:focus{outline:none}
-.hg-board .hg-click:focus .hg-hi,.hg-board .hg-click:hover .hg-hi{stroke-width:3.5}
-.hg-hint{margin:6px 2px;padding:4px 8px;background:#fff5d6;border:1px solid ${COLOR.gold};border-radius:6px;font-size:14px}
-.hg-box{border:1px solid #c9bda0;background:#fbf8f0;border-radius:6px;padding:6px 8px;margin:6px 0;font-size:14px;line-height:1.35}
-.hg-box h3{font-size:14px;margin:0 0 4px 0}
-.hg-battle{border-color:${COLOR.battle};background:#fff2e8}
-.hg-warn{border-color:#b01e1a;background:#fde8e6;font-weight:600}
-.hg-side{display:flex;flex-wrap:wrap;align-items:center;gap:4px;margin:2px 0}
-.hg-die{display:inline-flex;align-items:center;justify-content:center;width:22px;height:22px;border-radius:4px;
-  font-weight:700;font-size:13px;border:2px solid #333;background:#fff;color:#111}
-.hg-die.persian{border-color:${COLOR.persian}}
-.hg-die.spartan{border-color:${COLOR.spartan}}
-.hg-tag{display:inline-block;padding:0 6px;border-radius:9px;color:#fff;font-size:12px;font-weight:600}
-.hg-tag.persian{background:${COLOR.persian}}
-.hg-tag.spartan{background:${COLOR.spartan}}
-.hg-played{margin:2px 0}
-.hg-played.cancelled{text-decoration:line-through;opacity:.7}
-.hg-hand{display:flex;flex-wrap:wrap;gap:6px}
-.hg-card{box-sizing:border-box;flex:1 1 130px;max-width:250px;min-width:120px;border:2px solid #8a7a55;border-radius:8px;background:#fffdf6;
-  padding:0;font:inherit;text-align:left;color:inherit;overflow:hidden;font-size:13px}
-.hg-card .hg-head{display:flex;justify-content:space-between;gap:4px;background:#8a7a55;color:#fff;padding:1px 6px;font-weight:700}
-.hg-card.persian .hg-head{background:${COLOR.persian}}
-.hg-card.spartan .hg-head{background:${COLOR.spartan}}
-.hg-card .hg-title{display:block;padding:3px 6px 0 6px;font-weight:700}
-.hg-card .hg-text{display:block;padding:1px 6px 4px 6px}
-.hg-board button.hg-card{display:block;min-height:0;min-width:120px;padding:0;line-height:1.3;cursor:pointer;
-  border-color:${COLOR.gold};box-shadow:0 0 0 2px ${COLOR.gold}55;color:${COLOR.text};background:#fffdf6}
-.hg-board button.hg-card:hover:not(:disabled),.hg-board button.hg-card:focus-visible{box-shadow:0 0 0 3px ${COLOR.gold};
-  background:#fffdf6;color:${COLOR.text}}
-.hg-muted{opacity:.8;font-size:13px}
-`;
 
 // ---------------------------------------------------------------------------------------
 
@@ -198,11 +132,13 @@ function parseLegal(legal) {
 // ---------------------------------------------------------------------------------------
 
 export function render(container, message, ctx = {}) {
-  const T = makeT(ctx, GAME, texts);
+  const T = makeT(ctx, GAME);
+  Tm = T;
+  boardTitle = typeof ctx.t === "function" ? ctx.t(`game.${GAME}`) : GAME;
   const v = message && message.view;
   container.replaceChildren();
   if (!v || !Array.isArray(v.board)) {
-    container.append(html("p", { text: T("no_view", "No board to show yet.") }));
+    container.append(html("p", { text: T("no_view") }));
     return;
   }
   const act = typeof ctx.act === "function" ? ctx.act : () => {};
@@ -215,12 +151,12 @@ export function render(container, message, ctx = {}) {
   const narrowNow = () => (root.clientWidth || window.innerWidth || 800) < 520;
   let narrow = narrowNow();
   const paint = () => {
-    root.replaceChildren(html("style", { text: STYLE }));
+    root.replaceChildren();
     root.classList.toggle("hg-narrow", narrow);
     root.append(drawBoard(v, T, legal, selection, pick, narrow ? NARROW : WIDE));
     if (selection) {
       root.append(html("div", { class: "hg-hint", "data-testid": "hg-hint",
-        text: T("choose_space", "Choose a highlighted space for {unit}", { unit: selection.code })
+        text: T("choose_space", { unit: selection.code })
           + (selection.src ? ` (${selection.src})` : "") }));
     }
     root.append(...panels(v, T, legal, act, narrow));
@@ -293,11 +229,12 @@ function chip(x, y, u, n, opts = {}) {
     g.append(svg("rect", { class: "hg-hi", x: x - 1.5, y: y - 1.5, width: w + 3, height: CHIP_H + 3, rx: 4,
       fill: "none", stroke: COLOR.gold, "stroke-width": 2.5 }));
   }
-  const label = (SHORT[u.unit] || u.unit.slice(0, 3)) + (u.wounded ? "*" : "") + (n > 1 ? `×${n}` : "");
+  const short = Tm.or(`short.${u.unit}`, SHORT[u.unit] || u.unit.slice(0, 3));
+  const label = short + (u.wounded ? "*" : "") + (n > 1 ? `×${n}` : "");
   const fs = Math.max(6.5, Math.min(11, (w - 3) / (label.length * 0.62)));
   g.append(svg("text", { x: x + w / 2, y: y + 8 + fs * 0.36, "text-anchor": "middle",
     "font-size": fs.toFixed(1), "font-weight": 700, fill: u.wounded ? COLOR[side] : "#fff" }, label));
-  g.append(svg("title", {}, `${u.name}${u.wounded ? " (wounded)" : ""}${n > 1 ? ` ×${n}` : ""}`));
+  g.append(svg("title", {}, `${unitName(u)}${u.wounded ? ` (${Tm("wounded")})` : ""}${n > 1 ? ` ×${n}` : ""}`));
   return g;
 }
 
@@ -305,7 +242,7 @@ function drawBoard(v, T, legal, selection, pick, L) {
   const W = L.W;
   const narrow = L.name === "narrow";
   const players = v.players;
-  const seats = v.seats || [];
+  const seats = (v.seats || []).map(seatName);
   const mySide = v.side;
   const myRows = new Set(v.rows || []);
   const bt = v.battle && !v.battle.pull_back ? v.battle : null;
@@ -314,22 +251,22 @@ function drawBoard(v, T, legal, selection, pick, L) {
   // --- header: round, Glory (and kills), the Goat Path --------------------------------
   const head = svg("g", { "data-testid": "hg-header" });
   head.append(svg("text", { x: 8, y: 16, "font-size": 13, "font-weight": 700, fill: COLOR.text },
-    `${T("round", "Round")} ${v.round}`));
+    `${T("round")} ${v.round}`));
   let gy; // where the Goat Path's label goes
   const gloryRow = (seat, n, x, y, barX, barW, anchor) => {
     const me = seat === v.seat;
     head.append(svg("text", { x, y: y + 9, "font-size": 10.5, fill: COLOR.spartan, "font-weight": me ? 700 : 600,
-      "text-anchor": anchor }, `${T("glory", "Glory")} ${seat}${me ? ` (${T("you", "you")})` : ""}: ${n}/${v.win_glory}`));
+      "text-anchor": anchor }, `${T("glory")} ${seatName(seat)}${me ? ` (${T("you")})` : ""}: ${n}/${v.win_glory}`));
     const by = anchor === "end" ? y + 12 : y + 2;
     head.append(svg("rect", { x: barX, y: by, width: barW, height: 7, rx: 3, fill: "#fff", stroke: "#999" }));
     head.append(svg("rect", { x: barX, y: by, width: Math.max(0, Math.min(1, n / v.win_glory)) * barW,
       height: 7, rx: 3, fill: COLOR.spartan, "data-testid": "hg-glory", "data-seat": seat, "data-glory": n }));
   };
-  const kills = players === 4 ? Object.entries(v.kills || {}).map(([k, n]) => `${k} ${n}`).join(" · ") : "";
+  const kills = players === 4 ? Object.entries(v.kills || {}).map(([k, n]) => `${seatName(k)} ${n}`).join(" · ") : "";
   if (narrow) {
     if (kills) {
       head.append(svg("text", { x: W - 6, y: 16, "font-size": 10, fill: COLOR.persian, "font-weight": 600,
-        "text-anchor": "end", "data-testid": "hg-kills" }, `${T("kills", "Kills")}: ${kills}`));
+        "text-anchor": "end", "data-testid": "hg-kills" }, `${T("kills")}: ${kills}`));
     }
     glory.forEach(([seat, n], i) => gloryRow(seat, n, 8, 22 + i * 16, W - 8 - 96, 96, "start"));
     gy = 22 + glory.length * 16 + 12;
@@ -337,13 +274,13 @@ function drawBoard(v, T, legal, selection, pick, L) {
     glory.forEach(([seat, n], i) => gloryRow(seat, n, W - 8, 6 + i * 24, W - 8 - 146, 146, "end"));
     if (kills) {
       head.append(svg("text", { x: W - 6, y: 60, "font-size": 9.5, fill: COLOR.persian, "font-weight": 600,
-        "text-anchor": "end", "data-testid": "hg-kills" }, `${T("kills", "Kills")}: ${kills}`));
+        "text-anchor": "end", "data-testid": "hg-kills" }, `${T("kills")}: ${kills}`));
     }
     gy = 34;
   }
   const gp = v.goat_path;
   head.append(svg("text", { x: 8, y: gy, "font-size": 10.5, "font-weight": 600, fill: COLOR.path },
-    `${T("goat_path", "Goat Path")} · ${T("ephialtes", "Ephialtes")} (E) ${gp.space}/${gp.length}`));
+    `${T("goat_path")} · ${T("ephialtes")} (E) ${gp.space}/${gp.length}`));
   const gpg = svg("g", { "data-testid": "hg-goat-path", "data-space": gp.space });
   const cy = gy + 16;
   for (let i = 0; i <= gp.length; i += 1) {
@@ -364,8 +301,8 @@ function drawBoard(v, T, legal, selection, pick, L) {
         fill: last ? "#fff" : "#555" }, i));
     }
   }
-  gpg.append(svg("title", {}, `${T("ephialtes", "Ephialtes")}: ${gp.space}/${gp.length}`
-    + (gp.moves_this_round ? ` — ${T("moves_round", "{n} step(s) this round", { n: gp.moves_this_round })}` : "")));
+  gpg.append(svg("title", {}, `${T("ephialtes")}: ${gp.space}/${gp.length}`
+    + (gp.moves_this_round ? ` — ${T("moves_round", { n: gp.moves_this_round })}` : "")));
   head.append(gpg);
   const campY = cy + 14; // the Persian Camp's top
 
@@ -378,14 +315,14 @@ function drawBoard(v, T, legal, selection, pick, L) {
     const choice = reserveChoice(u);
     const selected = selection && !selection.src && selection.code === u.code;
     const c = chip(x, y, u, n, { clickable: !!choice, selected, w });
-    if (choice) clickable(c, `${u.name}: ${choice.targets.map((t) => t.action).join(", ")}`, () => pick(choice));
+    if (choice) clickable(c, `${unitName(u)}: ${choice.targets.map((t) => t.label || t.action).join(", ")}`, () => pick(choice));
     return c;
   };
   const camp = svg("g", { "data-testid": "hg-persian-side" });
   camp.append(svg("rect", { x: 4, y: campY, width: W - 8, height: 78, rx: 5, fill: "#ebe3f3", stroke: COLOR.persian,
     "stroke-width": 1 }));
   camp.append(svg("text", { x: 10, y: campY + 15, "font-size": 10.5, "font-weight": 700, fill: COLOR.persian },
-    `${T("persian_camp", "Persian Camp")} (${T("leaders", "leaders")}):`));
+    `${T("persian_camp")} (${T("leaders")}):`));
   {
     // right-aligned, clear of the label
     let x = W - 10;
@@ -402,7 +339,7 @@ function drawBoard(v, T, legal, selection, pick, L) {
     camp.append(campG);
   }
   camp.append(svg("text", { x: 10, y: campY + 34, "font-size": 10.5, "font-weight": 700, fill: COLOR.persian },
-    T("boxes", "Reinforcement Boxes")));
+    T("boxes")));
   const nb = Math.max(v.boxes.length, 1);
   const bw = (W - 16 - (nb - 1) * 4) / nb;
   v.boxes.forEach((box, i) => {
@@ -427,8 +364,8 @@ function drawBoard(v, T, legal, selection, pick, L) {
   const spaceAt = (name) => L.space(name[0] === "A" ? 0 : 1, Number(name[1]) - 1, top);
   const zoneLabel = (x, y, text, fill, anchor = "middle") => rowsG.append(svg("text", { x, y,
     "text-anchor": anchor, "font-size": 10.5, "font-weight": 700, fill }, text));
-  const coastal = `${T("coastal_plain", "Coastal Plain")} (1-3)`;
-  const gates = `${T("hot_gates", "Hot Gates")} (4-6)`;
+  const coastal = `${T("coastal_plain")} (1-3)`;
+  const gates = `${T("hot_gates")} (4-6)`;
   if (narrow) {
     zoneLabel(W / 2, top + 30, coastal, "#7a6630");
     const s4 = spaceAt("A4");
@@ -458,11 +395,11 @@ function drawBoard(v, T, legal, selection, pick, L) {
     tag.append(svg("rect", { ...box, rx: 4, fill: mine ? (COLOR[mySide] || "#333") : "#ddd" }));
     let text = row;
     if (narrow && players > 2) text = `${row}: ${seats[PERSIAN_OF[players][r]]} / ${seats[SPARTAN_OF[players][r]]}`;
-    else if (narrow) text = `${T("row", "Row")} ${row}`;
+    else if (narrow) text = `${T("row")} ${row}`;
     tag.append(svg("text", { x: box.x + box.width / 2, y: box.y + box.height / 2 + 4.5, "text-anchor": "middle",
       "font-size": narrow ? 11 : 13, "font-weight": 700, fill: mine ? "#fff" : "#333" }, text));
     if (players > 2) {
-      tag.append(svg("title", {}, `${T("row", "Row")} ${row}: ${seats[PERSIAN_OF[players][r]]} / ${seats[SPARTAN_OF[players][r]]}`));
+      tag.append(svg("title", {}, `${T("row")} ${row}: ${seats[PERSIAN_OF[players][r]]} / ${seats[SPARTAN_OF[players][r]]}`));
     }
     rowsG.append(tag);
     v.board.filter((sp) => sp.space[0] === row).forEach((sp, i) => {
@@ -495,7 +432,7 @@ function drawBoard(v, T, legal, selection, pick, L) {
   sg.append(svg("rect", { x: 4, y: by, width: W - 8, height: 58, rx: 5, fill: "#f6e2df", stroke: COLOR.spartan,
     "stroke-width": 1 }));
   sg.append(svg("text", { x: 10, y: by + 13, "font-size": 10.5, "font-weight": 700, fill: COLOR.spartan },
-    `${T("spartan_camp", "Spartan Camp")}: ${v.spartan_camp.length}`));
+    `${T("spartan_camp")}: ${v.spartan_camp.length}`));
   {
     const g = svg("g", { "data-testid": "hg-spartan-camp", "data-count": v.spartan_camp.length });
     let x = 10;
@@ -509,7 +446,7 @@ function drawBoard(v, T, legal, selection, pick, L) {
   if (v.pulled_back && v.pulled_back.length) {
     const px = W / 2;
     sg.append(svg("text", { x: px, y: by + 13, "font-size": 10.5, "font-weight": 700, fill: COLOR.text },
-      T("pulled_back", "Pulled back, to place")));
+      T("pulled_back")));
     let x = px;
     for (const u of grouped(v.pulled_back)) {
       const w = u.n > 1 ? 44 : 34;
@@ -517,18 +454,21 @@ function drawBoard(v, T, legal, selection, pick, L) {
       x += w + 3;
     }
   }
-  const deadP = (v.eliminated || []).filter((u) => SIDE_OF[u.unit] === "persian").length;
+  const deadP = (v.eliminated || []).filter((u) => SIDE_OF[u.unit] === "persian").length; // Leaders
   const deadS = (v.eliminated || []).length - deadP;
-  sg.append(svg("text", { x: 10, y: by + 50, "font-size": 10, fill: "#333" },
-    `${T("eliminated", "Eliminated")}: ${T("persians", "Persians")} ${deadP} · ${T("spartans", "Spartans")} ${deadS}`));
+  // `eliminated` holds what leaves the game for good: Spartan units and Persian Leaders.
+  // Other Persians go to a Reinforcement Box and come back (RB "Casualties").
+  sg.append(svg("text", { x: 10, y: by + 50, "font-size": 10, fill: "#333", "data-testid": "hg-out",
+    "data-spartans": deadS, "data-leaders": deadP }, T("out", { s: deadS, p: deadP }),
+  svg("title", {}, T("outNote"))));
   if (v.extra_marches && Object.keys(v.extra_marches).length) {
     sg.append(svg("text", { x: W - 10, y: by + 50, "font-size": 10, fill: "#333", "text-anchor": "end" },
-      `${T("extra", "Extra marches")}: ${Object.entries(v.extra_marches).map(([k, n]) => `${k} ${n}`).join(", ")}`));
+      `${T("extra")}: ${Object.entries(v.extra_marches).map(([k, n]) => `${seatName(k)} ${n}`).join(", ")}`));
   }
 
   const H = by + 62;
   const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "data-testid": "hg-board",
-    "data-layout": L.name, "aria-label": "300: The Board Game" });
+    "data-layout": L.name, "aria-label": boardTitle });
   s.addEventListener("click", () => pick(null));
   s.append(svg("rect", { x: 0, y: 0, width: W, height: H, fill: COLOR.bg }));
   s.append(head, camp, rowsG, sg);
@@ -584,7 +524,7 @@ function drawSpace(sp, x, y, o) {
       c.setAttribute("data-action", casualty);
       clickable(c, casualty, () => pick({ action: casualty }));
     } else if (targets.length && !isDest) {
-      clickable(c, `${u.name}: ${targets.map((t) => t.action).join(", ")}`,
+      clickable(c, `${unitName(u)}: ${targets.map((t) => t.label || t.action).join(", ")}`,
         () => pick({ src: sp.space, code: u.code, targets }));
     }
     g.append(c);
@@ -593,8 +533,8 @@ function drawSpace(sp, x, y, o) {
     g.append(svg("text", { x: x + W - 3, y: y + H - 3, "text-anchor": "end", "font-size": 8.5,
       fill: "#444" }, `✓${sp.moved}`));
   }
-  const title = [`${sp.space} — ${gates ? T("hot_gates", "Hot Gates") : T("coastal_plain", "Coastal Plain")}`,
-    `${sp.load}/${sp.capacity}`, sp.bonus ? `+${sp.bonus} ${T("glory", "Glory")}` : null].filter(Boolean).join(" · ");
+  const title = [`${sp.space} — ${gates ? T("hot_gates") : T("coastal_plain")}`,
+    `${sp.load}/${sp.capacity}`, sp.bonus ? `+${sp.bonus} ${T("glory")}` : null].filter(Boolean).join(" · ");
   g.append(svg("title", {}, title));
   if (isDest) {
     const target = selection.targets.find((t) => t.dst === sp.space);
@@ -611,60 +551,59 @@ function panels(v, T, legal, act, narrow) {
   const out = [];
   const bt = v.battle;
   if (v.players > 2 && !narrow) {
-    const seats = v.seats || [];
-    out.push(html("div", { class: "hg-muted", "data-testid": "hg-commanders", style: "margin:4px 2px" },
-      ["A", "B"].map((row, r) => `${T("row", "Row")} ${row}: ${seats[PERSIAN_OF[v.players][r]]} / `
+    const seats = (v.seats || []).map(seatName);
+    out.push(html("div", { class: "hg-muted hg-commanders", "data-testid": "hg-commanders" },
+      ["A", "B"].map((row, r) => `${T("row")} ${row}: ${seats[PERSIAN_OF[v.players][r]]} / `
         + `${seats[SPARTAN_OF[v.players][r]]}`).join(" · ")));
   }
   if (v.breach) {
     out.push(html("div", { class: "hg-box hg-warn", "data-testid": "hg-breach",
-      text: T("breach", "The Persians hold a row's last space: they win at the end of the round unless the Spartans win first.") }));
+      text: T("breach") }));
   }
   if (bt && bt.pull_back) {
-    out.push(html("div", { class: "hg-box", text: T("pull_back", "Row {row} pulls back", { row: bt.row }) }));
+    out.push(html("div", { class: "hg-box", text: T("pull_back", { row: bt.row }) }));
   } else if (bt) {
     const box = html("div", { class: "hg-box hg-battle", "data-testid": "hg-battle" });
-    box.append(html("h3", { text: `⚔ ${T("battle_in", "Battle in row {row}", { row: bt.row })}` }));
+    box.append(html("h3", { text: `⚔ ${T("battle_in", { row: bt.row })}` }));
     for (const [side, key, space] of [["persian", 0, bt.persian_space], ["spartan", 1, bt.spartan_space]]) {
       const line = html("div", { class: "hg-side" });
       line.append(html("span", { class: `hg-tag ${side}`,
-        text: side === "persian" ? T("persians", "Persians") : T("spartans", "Spartans") }));
-      let info = ` ${space} · ${T("attack", "Attack")} ${bt.attack[side]}`;
-      if (side === "persian" && bt.narrow_entrance) info += ` (${T("narrow", "narrow entrance")})`;
+        text: side === "persian" ? T("persians") : T("spartans") }));
+      let info = ` ${space} · ${T("attack")} ${bt.attack[side]}`;
+      if (side === "persian" && bt.narrow_entrance) info += ` (${T("narrow")})`;
       const bonus = [];
-      if (bt.bonus.attack[key]) bonus.push(`+${bt.bonus.attack[key]} ${T("attack", "Attack")}`);
-      if (bt.bonus.dice[key]) bonus.push(`+${bt.bonus.dice[key]} ${T("dice", "Dice")}`);
-      if (bt.bonus.damage[key]) bonus.push(`+${bt.bonus.damage[key]} ${T("damage", "damage")}`);
-      if (bt.bonus.shield[key]) bonus.push(`${T("shield", "shield")} ${bt.bonus.shield[key]}`);
-      if (bonus.length) info += ` · ${T("bonus", "Bonus")}: ${bonus.join(", ")}`;
+      if (bt.bonus.attack[key]) bonus.push(`+${bt.bonus.attack[key]} ${T("attack")}`);
+      if (bt.bonus.dice[key]) bonus.push(`+${bt.bonus.dice[key]} ${T("dice")}`);
+      if (bt.bonus.damage[key]) bonus.push(`+${bt.bonus.damage[key]} ${T("damage")}`);
+      if (bt.bonus.shield[key]) bonus.push(`${T("shield")} ${bt.bonus.shield[key]}`);
+      if (bonus.length) info += ` · ${T("bonus")}: ${bonus.join(", ")}`;
       line.append(info);
       const dice = bt.dice[side] || [];
       if (dice.length) {
-        line.append(html("span", { text: ` · ${T("dice", "Dice")}:` }));
+        line.append(html("span", { text: ` · ${T("dice")}:` }));
         for (const d of dice) line.append(html("span", { class: `hg-die ${side}`, "data-testid": "hg-die", text: d }));
       }
       if (bt.damage_left) {
-        line.append(html("b", { text: ` · ${T("damage_left", "Damage to take")}: ${bt.damage_left[side]}` }));
+        line.append(html("b", { text: ` · ${T("damage_left")}: ${bt.damage_left[side]}` }));
       }
       box.append(line);
     }
     if (bt.conquer) {
-      box.append(html("div", { text: T("conquer", "Conquest: {side} ({stage})", {
-        side: bt.conquer.side === "persian" ? T("persians", "Persians") : T("spartans", "Spartans"),
-        stage: bt.conquer.stage }) }));
+      box.append(html("div", { text: T("conquer", {
+        side: bt.conquer.side === "persian" ? T("persians") : T("spartans"),
+        stage: T.or(`stage.${bt.conquer.stage}`, bt.conquer.stage) }) }));
     }
     out.push(box);
   }
   if (v.window) {
     const box = html("div", { class: "hg-box", "data-testid": "hg-window" });
-    const wname = T(`window.${v.window.name}`, v.window.name);
-    box.append(html("h3", { text: T("cards_window", "{window} cards", { window: wname[0].toUpperCase() + wname.slice(1) }) }));
-    if (!v.window.played.length) box.append(html("div", { class: "hg-muted", text: T("none_played", "none played yet") }));
+    box.append(html("h3", { text: windowTitle(T, v.window.name) }));
+    if (!v.window.played.length) box.append(html("div", { class: "hg-muted", text: T("none_played") }));
     for (const p of v.window.played) {
       const line = html("div", { class: `hg-played${p.cancelled ? " cancelled" : ""}` });
-      line.append(html("span", { class: `hg-tag ${sideOfSeat(p.seat)}`, text: p.seat }), " ");
-      line.append(html("b", { text: `${p.card.code} ${p.card.title}` }), `: ${p.card.text}`);
-      if (p.cancelled) line.append(` (${T("cancelled", "cancelled")})`);
+      line.append(html("span", { class: `hg-tag ${sideOfSeat(p.seat)}`, text: seatName(p.seat) }), " ");
+      line.append(html("b", { text: `${p.card.code} ${cardTitle(T, p.card)}` }), `: ${cardText(T, p.card)}`);
+      if (p.cancelled) line.append(` (${T("cancelled")})`);
       box.append(line);
     }
     out.push(box);
@@ -673,9 +612,9 @@ function panels(v, T, legal, act, narrow) {
   const handBox = html("div", { class: "hg-box", "data-testid": "hg-hands" });
   const mine = (v.hands || []).find((h) => h.cards);
   if (mine && v.seat) {
-    handBox.append(html("h3", { text: `${T("your_hand", "Your hand")} (${mine.seat}) — ${mine.count}` }));
+    handBox.append(html("h3", { text: `${T("your_hand")} (${seatName(mine.seat)}) — ${mine.count}` }));
     const row = html("div", { class: "hg-hand", "data-testid": "hg-hand" });
-    if (!mine.cards.length) row.append(html("span", { class: "hg-muted", text: T("empty", "(empty)") }));
+    if (!mine.cards.length) row.append(html("span", { class: "hg-muted", text: T("empty") }));
     for (const c of mine.cards) {
       const action = legal.plays.get(c.code);
       const side = c.code.startsWith("p") ? "persian" : "spartan";
@@ -683,28 +622,28 @@ function panels(v, T, legal, act, narrow) {
         "data-card": c.code, type: action ? "button" : null, title: action || null,
         "data-action": action || null });
       card.append(html("span", { class: "hg-head" },
-        html("span", { text: c.code }), html("span", { text: T(`window.${c.window}`, c.window) })));
-      card.append(html("span", { class: "hg-title", text: c.title }));
-      card.append(html("span", { class: "hg-text", text: c.text }));
+        html("span", { text: c.code }), html("span", { text: T.or(`window.${c.window}`, c.window) })));
+      card.append(html("span", { class: "hg-title", text: cardTitle(T, c) }));
+      card.append(html("span", { class: "hg-text", text: cardText(T, c) }));
       if (action) card.addEventListener("click", (e) => { e.stopPropagation(); act(action); });
       row.append(card);
     }
     handBox.append(row);
   }
-  const others = html("div", { class: "hg-muted", style: "margin-top:4px" });
+  const others = html("div", { class: "hg-muted hg-others" });
   const parts = [];
   for (const h of v.hands || []) {
     const deck = (v.decks || {})[h.seat];
     const disc = ((v.discards || {})[h.seat] || []).length;
-    parts.push(`${T("hand_of", "{seat}: {n} card(s) in hand", { seat: h.seat, n: h.count })}, `
-      + `${T("deck", "deck {n}", { n: deck })}, ${T("discard", "discard {n}", { n: disc })}`);
+    parts.push(`${T("hand_of", { seat: seatName(h.seat), n: h.count })}, `
+      + `${T("deck", { n: deck })}, ${T("discard", { n: disc })}`);
   }
   others.append(parts.join(" · "));
   handBox.append(others);
   out.push(handBox);
   if (v.result) {
     out.push(html("div", { class: "hg-box", "data-testid": "hg-result",
-      text: `${T("winners", "Winners: {who}", { who: v.result.winners.join(", ") })} — ${v.result.reason}` }));
+      text: `${T("winners", { who: v.result.winners.map(seatName).join(", ") })} — ${v.result.reason}` }));
   }
   return out;
 }

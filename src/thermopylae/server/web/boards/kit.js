@@ -1,5 +1,8 @@
 // What the Earth & Water and 300: The Board Game boards share: element builders that
-// accept a `text` attribute (the element's text), and their translation function.
+// accept a `text` attribute (the element's text), their translation function and their
+// stylesheet.
+
+import { has } from "../i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -30,28 +33,24 @@ export function html(tag, attrs = {}, ...children) {
   return e;
 }
 
-// Texts of a board: its own `texts[lang]` first, then ctx.t(key, fallback) when the shell
-// knows the key (a shell whose t takes (key, params) and answers the key itself for an
-// unknown one works too), else the English fallback. `{name}` is replaced from vars.
-export function makeT(ctx, game, texts) {
-  const lang = (ctx && ctx.lang) || document.documentElement.lang || "en";
-  const own = texts[lang] || {};
-  const ask = (full, fallback) => {
-    if (!ctx || typeof ctx.t !== "function") return null;
-    for (const second of [fallback, {}]) {
-      try {
-        const got = ctx.t(full, second);
-        return typeof got === "string" && got && got !== full ? got : null;
-      } catch {
-        // a t(key, params) shell: ask again with params
-      }
-    }
-    return null;
-  };
-  return (key, fallback, vars) => {
-    const full = `${game}.${key}`;
-    let s = own[full] || ask(full, fallback) || fallback;
-    if (vars) for (const [k, v] of Object.entries(vars)) s = s.split(`{${k}}`).join(String(v));
-    return s;
-  };
+// Texts of a board: ctx.t with the board's prefix (`earth-and-water.campaign`), read from
+// the JSON catalogs like every other text of the client. T.or(key, fallback, vars) is for
+// names the view sends that a catalog may not know (a card of another component set).
+export function makeT(ctx, game) {
+  const t = ctx && typeof ctx.t === "function" ? ctx.t : (key) => key;
+  const T = (key, vars = {}) => t(`${game}.${key}`, vars);
+  T.or = (key, fallback, vars = {}) => (has(`${game}.${key}`) ? T(key, vars) : fallback);
+  return T;
+}
+
+// A board's stylesheet, linked once (a file, never a <style> element: the page's
+// Content-Security-Policy allows only the server's own styles).
+export function useStylesheet(url) {
+  const href = new URL(url).href;
+  if (!document.querySelector(`link[rel="stylesheet"][href="${href}"]`)) {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    document.head.append(link);
+  }
 }

@@ -5,6 +5,9 @@
 // Clickable: the hand's cards (fight N [support K] with the chosen support, or discard N),
 // the location to retreat to, "give pN" on the players. Everything else is in the action
 // buttons of the table page too.
+//
+// progress(message, t) and resultDetail(message, t) give the table page the turn and the
+// graveyard, in the rules' words.
 
 import { h, s } from "../dom.js";
 
@@ -14,6 +17,26 @@ const DIE_FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 const CSS = new URL("./thermopyles.css", import.meta.url).href;
 if (!document.querySelector(`link[href="${CSS}"]`)) {
   document.head.append(h("link", { rel: "stylesheet", href: CSS }));
+}
+
+/** The turn, for the turn line. */
+export function progress(message, t) {
+  const v = message && message.view;
+  return v && typeof v.turn === "number" ? t("th.progress", { n: v.turn + 1 }) : "";
+}
+
+/** How far the Spartans got: the graveyard (12 to win) and the battle marker. */
+export function resultDetail(message, t) {
+  const v = message && message.view;
+  if (!v || !Array.isArray(v.graveyard)) return "";
+  return t("th.resultDetail", { n: v.graveyard.length, marker: v.marker ?? "?" });
+}
+
+/** A location's name: the catalog's by number, else the view's. */
+function locationName(t, loc) {
+  const key = `th.locName.${loc.number}`;
+  const text = t(key);
+  return text !== key ? text : loc.name;
 }
 
 // The support chosen for the next fight; back to 0 on every new decision.
@@ -151,7 +174,7 @@ function pass(v, t, legal, act) {
     .map((loc) => {
       const num = loc.number;
       const bits = [];
-      if (loc.name && !/^Location \d+$/.test(loc.name)) bits.push(loc.name);
+      if (loc.name && !/^Location \d+$/.test(loc.name)) bits.push(locationName(t, loc));
       if (loc.die) bits.push(t("th.dieHere"));
       if (num === locations[n - 1].number) bits.push(t("th.fall"));
       return h("li", {}, h("strong", {}, `${num}`), " ", bits.join(", "));
