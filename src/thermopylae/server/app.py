@@ -13,7 +13,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -222,12 +222,6 @@ async def _too_large(send: Send) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-# Temporary (the client's CSP tests): the policy the browser client must satisfy.
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self' ws: wss:; font-src 'self'; object-src 'none'; base-uri 'none'; "
-       "form-action 'self'; frame-ancestors 'none'")
-
-
 def create_app(db: str | None = None, redis: str | None = None, data_dir: Path | None = None,
                origins: tuple[str, ...] = (), http_rate: float | None = None,
                http_burst: float | None = None, ai: AiLimits | None = None,
@@ -293,15 +287,6 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
     app.add_middleware(SecurityHeaders)
     if trusted_proxies:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(trusted_proxies))
-
-    # Temporary, for the client's CSP tests: the security-headers work replaces this.
-    @app.middleware("http")
-    async def _csp(request: Request,
-                   call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        response = await call_next(request)
-        if not request.url.path.startswith(("/docs", "/redoc")):
-            response.headers.setdefault("Content-Security-Policy", CSP)
-        return response
 
     def tables() -> Tables:
         t: Tables = holder["tables"]
