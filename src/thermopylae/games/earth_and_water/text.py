@@ -119,8 +119,8 @@ def render(v: JSON) -> str:
              .format(campaign=v["campaign"], score=_score(v["score"]), phase=phase)
              + (_(" - {side} to act").format(side=_("chance") if v["to_act"] == "chance"
                                               else v["to_act"]) if v["to_act"] else "")]
-    lines.append(f"{_('city'):<10} {_('ctrl'):<7} {_('Persia'):<8} {_('Greece'):<8} "
-                 f"{_('notes')}")
+    head = _("city"), _("ctrl"), _("Persia"), _("Greece"), _("notes")
+    lines.append(f"{head[0]:<10} {head[1]:<7} {head[2]:<8} {head[3]:<8} {head[4]}")
     for city in v["cities"]:
         a, f = city["armies"], city["fleets"]
         persia = " ".join(filter(None, [_units(a["persia"], "A"), _units(f["persia"], "F")]))

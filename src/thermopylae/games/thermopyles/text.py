@@ -228,8 +228,9 @@ def rules_text(c: Any) -> str:
     lines.append(_("Values by source: {sources}").format(
         sources=", ".join(f"{k} {v}" for k, v in sorted(c.sources.items()))))
     lines.append(_("Support cards: {n}").format(n=c.support))
+    die = _(" (die)")
     lines.append(_("Map: {locations}").format(locations=", ".join(
-        f"{loc.number} {_location(c, loc.number)}{_(' (die)') if loc.die else ''}"
+        f"{loc.number} {_location(c, loc.number)}{die if loc.die else ''}"
         for loc in c.locations)))
     lines.append(_("Spartan cards ({n}, total {total}): {cards}").format(
         n=len(c.spartan), total=sum(c.spartan), cards=" ".join(map(str, c.spartan))))
