@@ -41,7 +41,7 @@ def extracted() -> dict[Msgid, str]:
         method_map, options_map = parse_mapping_cfg(fh)
     out: dict[Msgid, str] = {}
     for filename, lineno, message, _comments, _context in extract_from_dir(
-            str(ROOT), method_map, options_map):
+            str(SRC), method_map, options_map):
         if isinstance(message, tuple):  # ngettext: (singular, plural)
             message = (message[0], message[1])
         out.setdefault(message, f"{filename}:{lineno}")
