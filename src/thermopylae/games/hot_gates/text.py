@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from thermopylae.engine.protocol import JSON, Event
-from thermopylae.games.hot_gates.actions import Act
+from thermopylae.games.hot_gates.actions import Act, piece_name
 from thermopylae.games.hot_gates.board import SEATS
 from thermopylae.games.hot_gates.components import TYPE_IDS, Components, card_text
 from thermopylae.games.hot_gates.state import (
@@ -24,6 +24,7 @@ from thermopylae.games.hot_gates.state import (
     WINDOW,
     WINDOWS,
     State,
+    space_name,
 )
 from thermopylae.games.wording import reword
 from thermopylae.i18n import N_, _, ngettext
@@ -104,13 +105,26 @@ def waiting_for(g: HotGates, s: State) -> str:
 
 
 def label(g: HotGates, a: Act) -> str:
-    """A menu line: the notation, with the card's title and effect when it is a card."""
-    text = g.format(a)
-    if a.verb == "play":
+    """A button: the action in words (in English, its notation), with the card's title and
+    effect when it is a card."""
+    v = a.verb
+    if v == "move":
+        text = _("move {src}-{dst} {unit}").format(src=space_name(a.a), dst=space_name(a.b),
+                                                   unit=piece_name(a.c))
+    elif v == "enter":
+        text = _("enter {space} {unit}").format(space=space_name(a.a), unit=piece_name(a.b))
+    elif v == "casualty":
+        text = _("casualty {unit}").format(unit=piece_name(a.a))
+    elif v == "play":
         c = g.cards[a.a]
-        return f"{text}  {_(c.title)} ({card_text(c.effect, c.amount)})"
-    if a.verb in ("pass", "done"):
-        return _(a.verb)
+        return _("play {code}  {title} ({text})").format(
+            code=c.code, title=_(c.title), text=card_text(c.effect, c.amount))
+    elif v == "pass":
+        text = _("pass")
+    elif v == "done":
+        text = _("done")
+    else:
+        text = g.format(a)
     return text
 
 
