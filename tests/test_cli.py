@@ -293,7 +293,7 @@ def test_undo_takes_back_a_decision(tmp_path: Path) -> None:
     assert decisions[:2] == [("p1", "retreat"), ("p1", "give p2")]
     assert [text for _, text in data["steps"]].count("retreat") == 1
     # the table after the undo is the one before the retreat
-    boards = r.stdout.split("Thermopyles, 2 player(s), ")
+    boards = r.stdout.split("Thermopyles, 2 players, ")
     assert boards[1].split("\n")[1] == boards[3].split("\n")[1]  # the map line, marker on 1
     assert "[1]" in boards[3].split("\n")[1]
     assert run("replay", str(rec)).returncode == 0

@@ -89,7 +89,8 @@ def test_default_set_is_labelled_provisional() -> None:
     game = thermopyles_game()
     assert game.provisional
     assert "PROVISIONAL" in game.rules_text()
-    assert "provisional" in game.render(game.view(game.new(game.options()), 0)).lower()
+    # the board no longer repeats it (point 18): the command line says it once
+    assert "provisional" not in game.render(game.view(game.new(game.options()), 0)).lower()
     assert c.origin == "default"
 
 

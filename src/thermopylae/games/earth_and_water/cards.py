@@ -57,6 +57,7 @@ from thermopylae.games.earth_and_water.state import (
     State,
 )
 from thermopylae.games.earth_and_water.state import LEONIDAS as LEONIDAS_USED
+from thermopylae.i18n import N_
 
 if TYPE_CHECKING:
     from thermopylae.games.earth_and_water.components import Components
@@ -74,50 +75,51 @@ NEVER: tuple[set[int], set[int]] = ({11, 14}, set())
 # What each half does, in our own words (not the printed text), for `rules` and screens.
 # Index: card number; (Greek half, Persian half). "L:" marks a lightning (reaction) card.
 EFFECTS: dict[int, tuple[str, str]] = {
-    1: ("An extra Greek preparation with 3 talents, with no limit on fleets.",
-        "A Persian land move; in the battle it causes, Persian dice are not capped."),
-    2: ("Remove one Persian army from Abydos or Ephesos.",
-        "Put a reserve Persian army into a city that no side controls."),
-    3: ("Remove one Persian fleet from the map.",
-        "Put a reserve Persian army into a city that no side controls."),
-    4: ("L: Greece rolls 3 dice in every round of a land battle; once per game; "
-        "a Greek army goes to his portrait.",
-        "Until the campaign ends, no Sparta events; Greek armies in Sparta stay put and "
-        "Greek fleets leaving Sparta carry none."),
-    5: ("L: after a Persian naval move is declared, Greek fleets move first (no armies; "
-        "no retreats at sea this turn); once per game; a Greek army goes to his portrait.",
-        "L: when every Persian army in a land battle has fallen, the armies Persia "
-        "started with (at most 3) come back from reserve; not after Xerxes' death."),
-    6: ("L: cancels the Cavalry of Mardonius bonus before the first round (Sparta card).",
-        "A random card of the Greek hand is discarded."),
-    7: ("Discard your hand, then draw one card more than you discarded.",
-        "A Persian land move; when its battle ends, +1 to Persia if no Greek army is left, "
-        "+1 to Greece if Persia does not hold the city."),
-    8: ("Move exactly one Greek army by land; it rolls 2 dice in its battle; once per "
-        "game; a Greek army goes to his portrait (Sparta card).",
-        "In Abydos or Ephesos: remove every Greek army there, or else add 1 to 3 "
-        "Persian armies from reserve."),
-    9: ("L: after a naval round in which Persia lost a fleet, Persia loses one more "
-        "for good; once per game.",
-        "Persia looks at the Greek hand and chooses a card to discard."),
-    10: ("A Greek land move; when its battle ends, +1 to Greece if no Persian army is "
-         "left, +1 to Persia if Greece does not hold the city.",
-         "A die each; if Persia rolls higher, Greece discards all its Sparta cards."),
-    11: ("Put a reserve Greek army into Sparta, if Greece controls it (Sparta card).",
-         "Never played: drawn by Persia, a Great King dies (Sudden Death)."),
-    12: ("L: after a Tribute army is placed, remove it; Greece may then move by land.",
-         "Greek armies in Thebai go to another Greek city; then a Persian army enters "
-         "Thebai from reserve."),
-    13: ("Two naval moves of Greek fleets, without armies (the second may be skipped).",
-         "Put a reserve Persian army into a city that no side controls."),
-    14: ("Every Greek fleet in reserve goes to a port of a Greek city without "
-         "Persian fleets.",
-         "Never playable as an event (as in the public implementation)."),
-    15: ("L: Greece rolls 3 dice in every round of a Persian land attack (Sparta card).",
-         "With Persian armies in Athenai: Athenai scores for no one this campaign, and "
-         "Greece has one talent less at its next preparation."),
-    16: ("Remove one Persian army from the map.",
-         "Discard any number of cards, then draw one more than you discarded."),
+    1: (N_("An extra Greek preparation with 3 talents, with no limit on fleets."),
+        N_("A Persian land move; in the battle it causes, Persian dice are not capped.")),
+    2: (N_("Remove one Persian army from Abydos or Ephesos."),
+        N_("Put a reserve Persian army into a city that no side controls.")),
+    3: (N_("Remove one Persian fleet from the map."),
+        N_("Put a reserve Persian army into a city that no side controls.")),
+    4: (N_("L: Greece rolls 3 dice in every round of a land battle; once per game; "
+           "a Greek army goes to his portrait."),
+        N_("Until the campaign ends, no Sparta events; Greek armies in Sparta stay put and "
+           "Greek fleets leaving Sparta carry none.")),
+    5: (N_("L: after a Persian naval move is declared, Greek fleets move first (no armies; "
+           "no retreats at sea this turn); once per game; a Greek army goes to his "
+           "portrait."),
+        N_("L: when every Persian army in a land battle has fallen, the armies Persia "
+           "started with (at most 3) come back from reserve; not after Xerxes' death.")),
+    6: (N_("L: cancels the Cavalry of Mardonius bonus before the first round (Sparta card)."),
+        N_("A random card of the Greek hand is discarded.")),
+    7: (N_("Discard your hand, then draw one card more than you discarded."),
+        N_("A Persian land move; when its battle ends, +1 to Persia if no Greek army is left, "
+           "+1 to Greece if Persia does not hold the city.")),
+    8: (N_("Move exactly one Greek army by land; it rolls 2 dice in its battle; once per "
+           "game; a Greek army goes to his portrait (Sparta card)."),
+        N_("In Abydos or Ephesos: remove every Greek army there, or else add 1 to 3 "
+           "Persian armies from reserve.")),
+    9: (N_("L: after a naval round in which Persia lost a fleet, Persia loses one more "
+           "for good; once per game."),
+        N_("Persia looks at the Greek hand and chooses a card to discard.")),
+    10: (N_("A Greek land move; when its battle ends, +1 to Greece if no Persian army is "
+            "left, +1 to Persia if Greece does not hold the city."),
+         N_("A die each; if Persia rolls higher, Greece discards all its Sparta cards.")),
+    11: (N_("Put a reserve Greek army into Sparta, if Greece controls it (Sparta card)."),
+         N_("Never played: drawn by Persia, a Great King dies (Sudden Death).")),
+    12: (N_("L: after a Tribute army is placed, remove it; Greece may then move by land."),
+         N_("Greek armies in Thebai go to another Greek city; then a Persian army enters "
+            "Thebai from reserve.")),
+    13: (N_("Two naval moves of Greek fleets, without armies (the second may be skipped)."),
+         N_("Put a reserve Persian army into a city that no side controls.")),
+    14: (N_("Every Greek fleet in reserve goes to a port of a Greek city without "
+            "Persian fleets."),
+         N_("Never playable as an event (as in the public implementation).")),
+    15: (N_("L: Greece rolls 3 dice in every round of a Persian land attack (Sparta card)."),
+         N_("With Persian armies in Athenai: Athenai scores for no one this campaign, and "
+            "Greece has one talent less at its next preparation.")),
+    16: (N_("Remove one Persian army from the map."),
+         N_("Discard any number of cards, then draw one more than you discarded.")),
 }
 
 # Reaction windows: who may react, and when.

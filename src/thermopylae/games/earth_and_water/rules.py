@@ -418,9 +418,11 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
 
     def _sudden_death(self, s: State, ev: Ev, during: str) -> None:
         s.kings += 1
-        if ev is not None:
-            ev.append(Event("sudden-death", {"king": "Darius" if s.kings == 1 else "Xerxes",
-                                             "during": during}))
+        if ev is not None:  # the data says why the phase ends and that it may strike again
+            ev.append(Event("sudden-death", {
+                "king": "Darius" if s.kings == 1 else "Xerxes", "during": during,
+                "campaign": s.campaign, "kings_dead": s.kings, "kings": MAX_KINGS,
+                "discarded": len(s.hands[PERSIA]), "from_reserve": s.res_arm[PERSIA] > 0}))
         s.discard.extend(s.hands[PERSIA])
         s.hands[PERSIA] = []
         s.stack.append(("after_sudden_death", during))
@@ -429,6 +431,10 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
     def _k_after_sudden_death(self, s: State, ev: Ev, during: str) -> None:
         s.deck = sorted(s.deck + s.discard)  # the pile and the discards shuffled together
         s.discard = []
+        if ev is not None:
+            ev.append(Event("sudden-death-end", {
+                "during": during, "campaign": s.campaign, "draw_pile": len(s.deck),
+                "last": s.campaign >= CAMPAIGNS, "kings_dead": s.kings, "kings": MAX_KINGS}))
         if during == "operations":
             s.stack = []
             return self._start_supply(s, PERSIA, ev)

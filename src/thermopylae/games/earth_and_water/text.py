@@ -1,4 +1,9 @@
-"""Earth & Water in words: the text map, menu labels, log lines, and the rules in brief."""
+"""Earth & Water in words: the text map, menu labels, log lines, and the rules in brief, in
+the current language (`thermopylae.i18n`; catalogs in locale/*/games.po).
+
+Side ids (`persia`, `greece`) and city names are the notation the players type, so they
+stay as they are; every other word is looked up when the text is built.
+"""
 
 from __future__ import annotations
 
@@ -7,35 +12,88 @@ from typing import TYPE_CHECKING, Any
 from thermopylae.engine.protocol import JSON, Event
 from thermopylae.games.earth_and_water.actions import Act
 from thermopylae.games.earth_and_water.state import SIDES, State
+from thermopylae.games.wording import reword
+from thermopylae.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from thermopylae.games.earth_and_water.rules import EarthAndWater
 
 PHASE_WORDS = {
-    "prep-buy": "buy cards", "prep-build": "raise forces", "operations": "play a card or pass",
-    "move-origin": "choose where the move starts", "move-count": "choose how many move",
-    "move-carry": "choose how many armies the fleets carry",
-    "move-destination": "choose the destination", "reaction": "react or decline",
-    "battle": "continue the battle or retreat", "bridge": "destroy the bridge or spare it",
-    "choose": "make the event's choice", "supply-keep": "choose the cards to keep",
-    "supply-remove": "remove armies beyond supply", "draw": "a card is drawn",
-    "roll": "dice are rolled", "lot": "a card is taken at random", "over": "game over",
+    "prep-buy": N_("buy cards"), "prep-build": N_("raise forces"),
+    "operations": N_("play a card or pass"),
+    "move-origin": N_("choose where the move starts"),
+    "move-count": N_("choose how many move"),
+    "move-carry": N_("choose how many armies the fleets carry"),
+    "move-destination": N_("choose the destination"), "reaction": N_("react or decline"),
+    "battle": N_("continue the battle or retreat"),
+    "bridge": N_("destroy the bridge or spare it"),
+    "choose": N_("make the event's choice"), "supply-keep": N_("choose the cards to keep"),
+    "supply-remove": N_("remove armies beyond supply"), "draw": N_("a card is drawn"),
+    "roll": N_("dice are rolled"), "lot": N_("a card is taken at random"),
+    "over": N_("game over"),
 }
+# The phases by their ids (state.PHASES), as the board shows them.
+PHASE_NAMES = {
+    "prep-buy": N_("prep-buy"), "draw": N_("draw"), "prep-build": N_("prep-build"),
+    "operations": N_("operations"), "move-origin": N_("move-origin"),
+    "move-count": N_("move-count"), "move-carry": N_("move-carry"),
+    "move-destination": N_("move-destination"), "reaction": N_("reaction"),
+    "roll": N_("roll"), "battle": N_("battle"), "bridge": N_("bridge"),
+    "choose": N_("choose"), "supply-keep": N_("supply-keep"),
+    "supply-remove": N_("supply-remove"), "lot": N_("lot"), "over": N_("over"),
+}
+FLAGS = {"carneia": N_("carneia"), "acropolis": N_("acropolis"),
+         "acropolis_penalty": N_("acropolis_penalty")}
+# The buttons: each English msgid is the action's notation, so English shows the notation.
+LABELS = {
+    "army": N_("army {city}"), "fleet": N_("fleet {city}"), "land": N_("land {city}"),
+    "sea": N_("sea {city}"), "to": N_("to {city}"), "remove": N_("remove {city}"),
+    "place": N_("place {city}"), "retreat": N_("retreat {city}"),
+    "retreat by sea": N_("retreat by sea {city}"),
+    "event": N_("event {n}"), "move": N_("move {n}"), "react": N_("react {n}"),
+    "keep": N_("keep {n}"), "discard": N_("discard {n}"), "pick": N_("pick {n}"),
+    "buy": N_("buy {n}"), "armies": N_("armies {n}"), "fleets": N_("fleets {n}"),
+    "carry": N_("carry {n}"), "count": N_("count {n}"),
+    "bridge": N_("bridge"), "done": N_("done"), "pass": N_("pass"), "decline": N_("decline"),
+    "continue": N_("continue"), "destroy bridge": N_("destroy bridge"),
+    "spare bridge": N_("spare bridge"), "keep none": N_("keep none"), "skip": N_("skip"),
+}
+KINGS = {"Darius": N_("Darius dies"), "Xerxes": N_("Xerxes is assassinated")}
+# The reasons the rules give for the end of a game (kept in English in the state).
+REASONS = (
+    N_("Persia holds both Athenai and Sparta"),
+    N_("Greece holds both Abydos and Ephesos"),
+    N_("Persia leads after the 5th campaign"),
+    N_("Greece leads after the 5th campaign"),
+    N_("the score is 0 after the 5th campaign"),
+)
 
 
 def waiting_for(g: EarthAndWater, s: State) -> str:
     from thermopylae.games.earth_and_water.state import PHASES
     phase = PHASES[s.phase]
     if phase in ("draw", "roll", "lot", "over"):
-        return PHASE_WORDS[phase]
-    return f"{SIDES[s.side]} must {PHASE_WORDS[phase]}"
+        return _(PHASE_WORDS[phase])
+    return _("{side} must {what}").format(side=SIDES[s.side], what=_(PHASE_WORDS[phase]))
 
 
 def label(g: EarthAndWater, a: Act) -> str:
-    """A menu line: the notation, and the card's name where there is one."""
-    text = g.format(a)
+    """A menu line: the action in words (in English its notation), and the card's names
+    where there is one."""
+    v = a.verb
+    if v == "retreat" and a.b == 1:
+        v = "retreat by sea"
+    elif v == "keep" and a.a == 0:
+        v = "keep none"
+    msgid = LABELS.get(v)
+    if msgid is None:
+        text = g.format(a)
+    elif "{city}" in msgid:
+        text = _(msgid).format(city=g.c.names[a.a])
+    else:
+        text = _(msgid).format(n=a.a)
     if a.verb in ("event", "move", "react", "keep", "discard", "pick") and a.a > 0:
-        p, gr = g.c.persian_names[a.a], g.c.greek_names[a.a]
+        p, gr = _(g.c.persian_names[a.a]), _(g.c.greek_names[a.a])
         return f"{text}  ({gr} / {p})"
     return text
 
@@ -44,117 +102,208 @@ def _units(n: int, letter: str) -> str:
     return f"{n}{letter}" if n else ""
 
 
+def _kings(v: JSON) -> str:
+    """The kings dead, and what card 11 still does (Sudden Death: RB 5.3)."""
+    dead = v["kings_dead"]
+    if dead == 0:
+        return "0"
+    if dead == 1:
+        return _("1 (Darius; card 11 drawn by Persia kills Xerxes and ends the phase)")
+    return _("2 (Darius, Xerxes; card 11 is now only a move card)")
+
+
 def render(v: JSON) -> str:
-    lines = [f"300: Earth & Water - campaign {v['campaign']} of 5 - score "
-             f"{_score(v['score'])} - {v['phase']}"
-             + (f" - {v['to_act']} to act" if v["to_act"] else "")]
-    lines.append(f"{'city':<10} {'ctrl':<7} {'Persia':<8} {'Greece':<8} notes")
+    """The table as a seat sees it, in plain text."""
+    phase = _(PHASE_NAMES[v["phase"]]) if v["phase"] in PHASE_NAMES else v["phase"]
+    lines = [_("300: Earth & Water - campaign {campaign} of 5 - score {score} - {phase}")
+             .format(campaign=v["campaign"], score=_score(v["score"]), phase=phase)
+             + (_(" - {side} to act").format(side=_("chance") if v["to_act"] == "chance"
+                                              else v["to_act"]) if v["to_act"] else "")]
+    head = _("city"), _("ctrl"), _("Persia"), _("Greece"), _("notes")
+    lines.append(f"{head[0]:<10} {head[1]:<7} {head[2]:<8} {head[3]:<8} {head[4]}")
     for city in v["cities"]:
         a, f = city["armies"], city["fleets"]
         persia = " ".join(filter(None, [_units(a["persia"], "A"), _units(f["persia"], "F")]))
         greece = " ".join(filter(None, [_units(a["greece"], "A"), _units(f["greece"], "F")]))
         notes = []
         if city["major"]:
-            notes.append(f"major ({city['major']})")
-        notes.append("port" if city["port"] else "no port")
-        notes.append(f"{city['amphorae']} amph.")
+            notes.append(_("major ({side})").format(side=city["major"]))
+        notes.append(_("port") if city["port"] else _("no port"))
+        notes.append(_("{n} amph.").format(n=city["amphorae"]))
         lines.append(f"{city['name']:<10} {city['control'] or '-':<7} {persia or '.':<8} "
                      f"{greece or '.':<8} {', '.join(notes)}")
     r = v["reserve"]
-    lines.append(f"Bridge: {'built' if v['bridge'] else 'not built'}   Reserve: Persia "
-                 f"{r['persia']['armies']}A {r['persia']['fleets']}F, Greece "
-                 f"{r['greece']['armies']}A {r['greece']['fleets']}F   Kings dead: "
-                 f"{v['kings_dead']}   Used: {', '.join(v['once_used']) or 'none'}")
-    flags = [name for name in ("carneia", "acropolis", "acropolis_penalty") if v[name]]
-    lines.append(f"Draw pile {v['draw_pile']}, discard top "
-                 f"{v['discard'][-1] if v['discard'] else '-'} ({len(v['discard'])})"
-                 + (f"   In force: {', '.join(flags)}" if flags else "")
-                 + (f"   Talents: {v['talents']}" if v["talents"] is not None else ""))
+    used = ", ".join(_(name) for name in v["once_used"]) or _("none")
+    lines.append(_("Bridge: {bridge}   Reserve: Persia {pa}A {pf}F, Greece {ga}A {gf}F   "
+                   "Kings dead: {kings}   Used: {used}").format(
+        bridge=_("built") if v["bridge"] else _("not built"),
+        pa=r["persia"]["armies"], pf=r["persia"]["fleets"], ga=r["greece"]["armies"],
+        gf=r["greece"]["fleets"], kings=_kings(v), used=used))
+    flags = [_(FLAGS[name]) for name in FLAGS if v[name]]
+    lines.append(_("Draw pile {pile}, discard top {top} ({n})").format(
+        pile=v["draw_pile"], top=v["discard"][-1] if v["discard"] else "-",
+        n=len(v["discard"]))
+        + (_("   In force: {flags}").format(flags=", ".join(flags)) if flags else "")
+        + (_("   Talents: {n}").format(n=v["talents"]) if v["talents"] is not None else ""))
     for side in SIDES:
         h = v["hands"][side]
         names = v["card_names"][side]
-        cards = (", ".join(f"{k} {names[k]}" for k in h["cards"])
-                 if h["cards"] is not None else "hidden")
-        me = " (you)" if v["seat"] == side else ""
-        lines.append(f"Hand {side}{me}: {cards or '(empty)'} [{h['count']}]")
+        cards = (", ".join(f"{k} {_(names[k])}" for k in h["cards"])
+                 if h["cards"] is not None else _("hidden"))
+        me = _(" (you)") if v["seat"] == side else ""
+        lines.append(_("Hand {side}{me}: {cards} [{count}]").format(
+            side=side, me=me, cards=cards or _("(empty)"), count=h["count"]))
     if v["result"]:
-        lines.append(f"Game over: {v['result']['winner'] or 'draw'} - {v['result']['reason']}")
+        lines.append(_("Game over: {winner} - {reason}").format(
+            winner=v["result"]["winner"] or _("draw"),
+            reason=reword(v["result"]["reason"], REASONS)))
     return "\n".join(lines)
 
 
 def _score(score: int) -> str:
     if score == 0:
         return "0"
-    return f"Persia +{score}" if score > 0 else f"Greece +{-score}"
+    return (_("Persia +{n}").format(n=score) if score > 0
+            else _("Greece +{n}").format(n=-score))
+
+
+def _armies(n: int) -> str:
+    return ngettext("{n} army", "{n} armies", n).format(n=n)
+
+
+def _cards(n: int) -> str:
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
+
+
+def _sudden_death(d: dict[str, Any]) -> str:
+    """Card 11 drawn by Persia: which king, what is lost, and whether it may strike again."""
+    king = _(KINGS.get(d["king"], d["king"]))
+    if d["kings_dead"] < d["kings"]:
+        which = ngettext("the first of the {n} Great King", "the first of the {n} Great Kings",
+                         d["kings"]).format(n=d["kings"])
+    else:
+        which = _("the last Great King: card 11 is only a move card from now on")
+    where = (_("an army from the Persian reserve goes onto his portrait") if d["from_reserve"]
+             else _("Persia chooses an army on the map to go onto his portrait"))
+    return _("Persia drew card 11, Sudden Death of the Great King: {king} ({which}). "
+             "Persia discards its whole hand ({cards}); {where}.").format(
+        king=king, which=which, cards=_cards(d["discarded"]), where=where)
+
+
+def _sudden_death_end(d: dict[str, Any]) -> str:
+    """Why the phase stopped, and that card 11 is back in the draw pile."""
+    pile = _("the draw pile and the discards, card 11 among them, are shuffled into a new "
+             "draw pile of {pile}").format(pile=_cards(d["draw_pile"]))
+    if d["during"] == "operations":
+        end = _("Sudden Death ends the operations of campaign {campaign} at once; supply and "
+                "scoring follow").format(campaign=d["campaign"])
+    else:
+        end = _("Sudden Death ends campaign {campaign} at once: no raising, no Greek "
+                "preparation, no operations, supply or scoring").format(
+            campaign=d["campaign"])
+        if d["last"]:
+            return end + _("; it was the last campaign: the game ends on the score.")
+    again = ""
+    if d["kings_dead"] < d["kings"]:
+        again = _(" (if Persia draws it again, the other king dies too)")
+    return f"{end}; {pile}{again}."
 
 
 def describe(g: EarthAndWater, e: Event) -> str:
+    """The log line of one event."""
     d: dict[str, Any] = dict(e.data)
     k = e.kind
     if k == "event":
-        return f"{d['side']} plays {d['card']} for its event: {d['name']}"
+        return _("{side} plays {card} for its event: {name}").format(
+            side=d["side"], card=d["card"], name=_(d["name"]))
     if k == "react":
-        return f"{d['side']} reacts with {d['card']}: {d['name']}"
+        return _("{side} reacts with {card}: {name}").format(
+            side=d["side"], card=d["card"], name=_(d["name"]))
     if k == "move-card":
-        return f"{d['side']} plays card {d['card']} to move"
+        return _("{side} plays card {card} to move").format(**d)
     if k == "land-move":
-        return f"{d['side']} moves {d['armies']} army(ies) {d['from']} -> {d['to']}"
+        return _("{side} moves {armies} {src} -> {dst}").format(
+            side=d["side"], armies=_armies(d["armies"]), src=d["from"], dst=d["to"])
     if k == "sea-move":
-        return (f"{d['side']} sails {d['fleets']} fleet(s) carrying {d['armies']} army(ies) "
-                f"{d['from']} -> {d['to']}")
+        return _("{side} sails {fleets} carrying {armies} {src} -> {dst}").format(
+            side=d["side"], fleets=ngettext("{n} fleet", "{n} fleets", d["fleets"])
+            .format(n=d["fleets"]), armies=_armies(d["armies"]), src=d["from"], dst=d["to"])
     if k == "roll":
-        return (f"{d['side']} rolls {d['dice']} die/dice: highest {d['highest']}, "
-                f"counts {d['counts']}")
+        return ngettext("{side} rolls {dice} die: highest {highest}, counts {counts}",
+                        "{side} rolls {dice} dice: highest {highest}, counts {counts}",
+                        d["dice"]).format(**d)
     if k == "buy":
-        return f"{d['side']} buys {d['cards']} card(s)"
+        return _("{side} buys {cards}").format(side=d["side"], cards=_cards(d["cards"]))
     if k == "build":
         if d["what"] == "done":
-            return f"{d['side']} ends its preparation"
+            return _("{side} ends its preparation").format(**d)
         if d["what"] == "bridge":
-            return f"{d['side']} builds the pontoon bridge"
-        unit = "an army" if d["what"] == "army" else "a fleet"
-        return f"{d['side']} raises {unit} in {d['city']}"
+            return _("{side} builds the pontoon bridge").format(**d)
+        if d["what"] == "army":
+            return _("{side} raises an army in {city}").format(**d)
+        return _("{side} raises a fleet in {city}").format(**d)
     if k == "preparation":
-        return f"campaign {d['campaign']}: {d['side']} prepares with {d['talents']} talents"
+        return _("campaign {campaign}: {side} prepares with {talents} talents").format(**d)
     if k == "operations":
-        return f"campaign {d['campaign']}: operations begin"
+        return _("campaign {campaign}: operations begin").format(**d)
     if k == "pass":
-        return f"{d['side']} passes"
+        return _("{side} passes").format(**d)
     if k == "battle":
-        return f"{d['kind']} battle in {d['city']}, {d['attacker']} attacking"
+        return (_("land battle in {city}, {attacker} attacking") if d["kind"] == "land"
+                else _("naval battle in {city}, {attacker} attacking")).format(**d)
     if k == "battle-end":
-        return f"the {d['kind']} battle in {d['city']} ends"
+        return (_("the land battle in {city} ends") if d["kind"] == "land"
+                else _("the naval battle in {city} ends")).format(**d)
     if k == "loss":
-        return f"{d['side']} loses a {d['unit']} in {d['city']}"
+        return (_("{side} loses an army in {city}") if d["unit"] == "army"
+                else _("{side} loses a fleet in {city}")).format(**d)
     if k == "retreat":
-        how = " by sea" if d["by_sea"] else ""
-        return f"{d['side']} retreats{how} from {d['from']} to {d['to']}"
+        return (_("{side} retreats by sea from {src} to {dst}") if d["by_sea"]
+                else _("{side} retreats from {src} to {dst}")).format(
+            side=d["side"], src=d["from"], dst=d["to"])
     if k == "attrition":
-        return f"{d['side']} loses an army in {d['city']} (beyond its supply)"
+        return _("{side} loses an army in {city} (beyond its supply)").format(**d)
     if k == "out-of-supply":
-        return f"{d['side']} loses {d['armies']} army(ies) in {d['city']} (cut off)"
+        return _("{side} loses {armies} in {city} (cut off)").format(
+            side=d["side"], armies=_armies(d["armies"]), city=d["city"])
     if k == "keep":
-        return f"{d['side']} keeps {d['cards']} card(s)"
+        return _("{side} keeps {cards}").format(side=d["side"], cards=_cards(d["cards"]))
     if k == "discard":
-        how = " at random" if d.get("at_random") else ""
-        return f"{d['side']} discards card {d['card']}{how}"
+        return (_("{side} discards card {card} at random") if d.get("at_random")
+                else _("{side} discards card {card}")).format(**d)
     if k == "sudden-death":
-        return f"Sudden Death of the Great King: {d['king']} dies ({d['during']})"
+        return _sudden_death(d)
+    if k == "sudden-death-end":
+        return _sudden_death_end(d)
     if k == "reshuffle":
-        return "the discard pile is shuffled into a new draw pile"
+        return _("the discard pile is shuffled into a new draw pile")
     if k == "drew":
-        return f"{d['side']} drew card {d['card']}"
+        return _("{side} drew card {card}").format(**d)
     if k == "draw":
-        return f"{d['side']} draws a card"
+        return _("{side} draws a card").format(**d)
     if k == "scoring":
-        return (f"scoring: Persia {d['persia']}, Greece {d['greece']}; score now "
-                f"{_score(d['score'])}")
+        return _("scoring: Persia {persia}, Greece {greece}; score now {score}").format(
+            persia=d["persia"], greece=d["greece"], score=_score(d["score"]))
     if k == "end":
-        return f"game over: {d['winner'] or 'draw'} ({d['reason']})"
+        return _("game over: {winner} ({reason})").format(
+            winner=d["winner"] or _("draw"), reason=reword(d["reason"], REASONS))
+    if k == "bridge-destroyed":
+        return _("the pontoon bridge is destroyed")
+    if k == "event-points":
+        return _("card {card} moves the score: now {score}").format(
+            card=d["card"], score=_score(d["score"]))
+    if k == "separate-peace":
+        lost = d["discarded"]
+        if not lost:
+            return _("Separate Peace: Greece discards no Sparta card")
+        return _("Separate Peace: Greece discards its Sparta cards {cards}").format(
+            cards=", ".join(map(str, lost)))
+    if k == "sunk":
+        return _("{side} loses an army carried by the sunk fleet").format(**d)
     return f"{k}: " + ", ".join(f"{key} {val}" for key, val in d.items())
 
 
-RULES = """\
+RULES = N_("""\
 300: Earth & Water - Persia against Greece over 5 campaigns (2 players).
 Each campaign: Preparation (Persia, then Greece: buy cards, raise armies and fleets,
 Persia may build the pontoon bridge), Operations (alternate turns from Persia: play a card
@@ -165,21 +314,23 @@ moves the marker, which never goes past 6). Holding both enemy major cities at S
 wins at once; after campaign 5 the side the marker favours wins, 0 is a draw.
 Battles: one die per unit, at most 3, highest die counts; Persian dice count at most 4
 (5 in Abydos and Ephesos); the loser of a round loses a unit, both on a tie.
-Card effects are written in the project's own words (see docs/rules/earth-and-water.md)."""
+Card effects are written in the project's own words (see docs/rules/earth-and-water.md).""")
 
 
 def rules_text(g: EarthAndWater) -> str:
+    """The rules in brief, then every card with its effects in our own words."""
     c = g.c
-    lines = [RULES, "", f"Components: {c.title} (from {c.origin}, digest {c.digest})"]
+    lines = [_(RULES), "", _("Components: {title} (from {origin}, digest {digest})").format(
+        title=_(c.title), origin=c.origin, digest=c.digest)]
     from thermopylae.games.earth_and_water.cards import EFFECTS
-    lines.append("Cards (number: Greek event / Persian event). Effects in our own words, "
-                 "not the printed text; L: = lightning card, played as a reaction:")
+    lines.append(_("Cards (number: Greek event / Persian event). Effects in our own words, "
+                   "not the printed text; L: = lightning card, played as a reaction:"))
     for k in range(1, 17):
         greek, persian = EFFECTS[k]
-        lines.append(f"  {k:2d}: {c.greek_names[k]} / {c.persian_names[k]}")
-        lines.append(f"      Greece: {greek}")
-        lines.append(f"      Persia: {persian}")
-    lines.append("Cities: " + ", ".join(
-        f"{n}{' (major ' + SIDES[c.major[i]] + ')' if c.major[i] >= 0 else ''}"
-        for i, n in enumerate(c.names)))
+        lines.append(f"  {k:2d}: {_(c.greek_names[k])} / {_(c.persian_names[k])}")
+        lines.append(_("      Greece: {effect}").format(effect=_(greek)))
+        lines.append(_("      Persia: {effect}").format(effect=_(persian)))
+    lines.append(_("Cities: {cities}").format(cities=", ".join(
+        n + (_(" (major {side})").format(side=SIDES[c.major[i]]) if c.major[i] >= 0 else "")
+        for i, n in enumerate(c.names))))
     return "\n".join(lines)

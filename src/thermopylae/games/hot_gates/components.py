@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from thermopylae.engine.components import Source, digest, read_set, validate
 from thermopylae.engine.errors import ComponentError
+from thermopylae.i18n import _, ngettext
 
 Side = Literal["spartan", "persian"]
 Window = Literal["march", "battle", "roll", "casualty", "ephialtes", "any"]
@@ -185,20 +186,36 @@ class CardInfo:
 
 
 def card_text(effect: str, n: int) -> str:
-    """The effect in words, for screens and the rules page."""
-    return {
-        "attack": f"+{n} Attack in this battle",
-        "dice": f"+{n} Battle {'Die' if n == 1 else 'Dice'} in this battle",
-        "damage": f"+{n} Damage to the enemy",
-        "reroll": f"reroll your {n} lowest {'die' if n == 1 else 'dice'}",
-        "shield": f"take {n} less Damage",
-        "heal": f"{n} wounded unit{'s' if n > 1 else ''} of yours in this battle heal",
-        "draw": f"draw {n} card{'s' if n > 1 else ''}",
-        "march": f"{n} of your units may march once more",
-        "delay": "Ephialtes does not move this round",
-        "hasten": f"Ephialtes moves {n} more space{'s' if n > 1 else ''} this round",
-        "cancel": "cancel the last card an opponent played in this window",
-    }[effect]
+    """The effect in words, for screens and the rules page, in the current language (looked
+    up at each call: see `thermopylae.i18n`)."""
+    if effect == "attack":
+        return _("+{n} Attack in this battle").format(n=n)
+    if effect == "dice":
+        return ngettext("+{n} Battle Die in this battle", "+{n} Battle Dice in this battle",
+                        n).format(n=n)
+    if effect == "damage":
+        return _("+{n} Damage to the enemy").format(n=n)
+    if effect == "reroll":
+        return ngettext("reroll your {n} lowest die", "reroll your {n} lowest dice",
+                        n).format(n=n)
+    if effect == "shield":
+        return _("take {n} less Damage").format(n=n)
+    if effect == "heal":
+        return ngettext("{n} wounded unit of yours in this battle heals",
+                        "{n} wounded units of yours in this battle heal", n).format(n=n)
+    if effect == "draw":
+        return ngettext("draw {n} card", "draw {n} cards", n).format(n=n)
+    if effect == "march":
+        return ngettext("{n} of your units may march once more",
+                        "{n} of your units may march once more", n).format(n=n)
+    if effect == "delay":
+        return _("Ephialtes does not move this round")
+    if effect == "hasten":
+        return ngettext("Ephialtes moves {n} more space this round",
+                        "Ephialtes moves {n} more spaces this round", n).format(n=n)
+    if effect == "cancel":
+        return _("cancel the last card an opponent played in this window")
+    raise KeyError(effect)
 
 
 @dataclass(frozen=True)

@@ -432,6 +432,9 @@ class Thermopyles(NotationMixin):
     def render(self, v: JSON) -> str:
         return text.render(v)
 
+    def label(self, action: Action) -> str:
+        return text.label(action)
+
     def rules_text(self) -> str:
         return text.rules_text(self.components)
 

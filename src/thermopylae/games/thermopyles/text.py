@@ -1,10 +1,24 @@
-"""Thermopyles in words: the play screen drawn from a view, and one log line per event."""
+"""Thermopyles in words: the play screen drawn from a view, the action labels and one log
+line per event, in the current language (`thermopylae.i18n`; catalogs in locale/*/games.po).
+
+Every text is looked up when it is built, never at import, so that a server can build one
+client's message in that client's language.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from thermopylae.engine.protocol import JSON, Event
+from thermopylae.games.thermopyles.actions import (
+    Action,
+    Discard,
+    Fight,
+    Give,
+    Refuse,
+    Retreat,
+    Take,
+)
 from thermopylae.games.thermopyles.state import (
     DISCARD,
     DRAW,
@@ -17,104 +31,162 @@ from thermopylae.games.thermopyles.state import (
     TURN,
     State,
 )
+from thermopylae.games.wording import reword
+from thermopylae.i18n import N_, _, ngettext
 
-PROVISIONAL_BANNER = ("PROVISIONAL card values: the printed distribution is not public; "
-                      "see `thermopylae rules thermopyles`.")
+# The reasons the rules give for the end of a game (rules.py keeps them in English, in the
+# state and the records); shown through `reword`.
+REASONS = (
+    N_("retreated onto location 7"),
+    N_("the 12th Persian card entered the graveyard"),
+    N_("the Persian deck cannot refill the slots"),
+    N_("no cards left in any hand or in the Spartan deck"),
+)
+RESULTS = {"lost": N_("lost"), "repelled": N_("repelled"), "annihilated": N_("annihilated")}
+DICE = {"support": N_("support die"), "location": N_("location die")}
 
 
 def waiting_for(s: State) -> str:
     p, r = f"p{s.active + 1}", f"p{s.recipient + 1}"
-    return {
-        SETUP: "the cards are being dealt",
-        TURN: f"{p} must retreat or fight",
-        ROLL: "the dice are being rolled",
-        REFILL: "a Persian card is being revealed",
-        RECIPIENT: f"{p} must choose who receives the team's draw",
-        FULL_HAND: f"{r} holds 5 cards and must take or refuse the draw",
-        DRAW: f"a Spartan card is being drawn for {r}",
-        DISCARD: f"{r} holds 6 cards and must discard one",
-        OVER: "the game is over",
-    }[s.phase]
+    ph = s.phase
+    if ph == SETUP:
+        return _("the cards are being dealt")
+    if ph == TURN:
+        return _("{seat} must retreat or fight").format(seat=p)
+    if ph == ROLL:
+        return _("the dice are being rolled")
+    if ph == REFILL:
+        return _("a Persian card is being revealed")
+    if ph == RECIPIENT:
+        return _("{seat} must choose who receives the team's draw").format(seat=p)
+    if ph == FULL_HAND:
+        return _("{seat} holds 5 cards and must take or refuse the draw").format(seat=r)
+    if ph == DRAW:
+        return _("a Spartan card is being drawn for {seat}").format(seat=r)
+    if ph == DISCARD:
+        return _("{seat} holds 6 cards and must discard one").format(seat=r)
+    assert ph == OVER
+    return _("the game is over")
+
+
+def label(a: Action) -> str:
+    """A button: the action in words (in English, its notation)."""
+    match a:
+        case Retreat():
+            return _("retreat")
+        case Fight(card, 0):
+            return _("fight {card}").format(card=card)
+        case Fight(card, support):
+            return _("fight {card} support {support}").format(card=card, support=support)
+        case Give(seat):
+            return _("give {seat}").format(seat=f"p{seat + 1}")
+        case Take():
+            return _("take")
+        case Refuse():
+            return _("refuse")
+        case Discard(card):
+            return _("discard {card}").format(card=card)
+    return str(a)
 
 
 def _persian(c: dict[str, Any] | None) -> str:
     if c is None:
-        return "(empty)"
+        return _("(empty)")
     bonus = " Λ" if c["bonus"] else ""
     return f"{c['combat']}/{c['annihilation']}{bonus}"
+
+
+def _cards(n: int) -> str:
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
 def render(v: JSON) -> str:
     """The table as a seat sees it, in plain text (works on any terminal and in a pipe)."""
     lines = []
-    if v["provisional"]:
-        lines.append(PROVISIONAL_BANNER)
-    when = (f"game over after {v['turn']} turns" if v["result"] else f"turn {v['turn'] + 1}")
-    lines.append(f"Thermopyles, {v['players']} player(s), {when}")
+    turns = v["turn"]
+    when = (ngettext("game over after {n} turn", "game over after {n} turns", turns)
+            if v["result"] else _("turn {n}")).format(n=turns if v["result"] else turns + 1)
+    players = ngettext("{n} player", "{n} players", v["players"]).format(n=v["players"])
+    lines.append(_("Thermopyles, {players}, {when}").format(players=players, when=when))
     cells = []
     for loc in v["locations"]:
         n = loc["number"]
-        label = f"{n}" + (f" {loc['name']}" if not loc["name"].startswith("Location") else "")
-        label += " +die" if loc["die"] else ""
+        label = f"{n}" + (f" {_(loc['name'])}" if not loc["name"].startswith("Location")
+                          else "")
+        label += " " + _("+die") if loc["die"] else ""
         cells.append(f"[{label}]" if n == v["marker"] else f" {label} ")
-    lines.append("Map:      " + " - ".join(cells) + "   (reaching 7 loses)")
+    lines.append(_("Map:      {cells}   (reaching 7 loses)").format(cells=" - ".join(cells)))
     s1, s2 = v["slots"]
-    lines.append(f"Persians: slot 1 {_persian(s1)}   slot 2 {_persian(s2)}"
-                 "   (combat/annihilation, Λ = bonus draw)")
-    lines.append(f"Support:  {v['support']} of {v['support_total']} left (each adds one die)")
-    lines.append(f"Spartan deck {v['spartan_deck']}, discard {len(v['spartan_discard'])}   "
-                 f"Persian deck {v['persian_deck']}, discard {len(v['persian_discard'])}, "
-                 f"graveyard {len(v['graveyard'])}/12")
+    lines.append(_("Persians: slot 1 {first}   slot 2 {second}   (combat/annihilation, "
+                   "Λ = bonus draw)").format(first=_persian(s1), second=_persian(s2)))
+    lines.append(_("Support:  {left} of {total} left (each adds one die)")
+                 .format(left=v["support"], total=v["support_total"]))
+    lines.append(_("Spartan deck {deck}, discard {discard}   Persian deck {pdeck}, discard "
+                   "{pdiscard}, graveyard {graveyard}/12")
+                 .format(deck=v["spartan_deck"], discard=len(v["spartan_discard"]),
+                         pdeck=v["persian_deck"], pdiscard=len(v["persian_discard"]),
+                         graveyard=len(v["graveyard"])))
     for h in v["hands"]:
-        me = " (you)" if h["seat"] == v["seat"] else ""
-        cards = " ".join(map(str, h["cards"])) if h["cards"] is not None else "hidden"
-        turn = "  <- turn" if h["seat"] == v["active"] and v["result"] is None else ""
-        lines.append(f"Hand {h['seat']}{me}: {cards or '(empty)'}  [{h['count']} card(s)]{turn}")
+        me = _(" (you)") if h["seat"] == v["seat"] else ""
+        cards = " ".join(map(str, h["cards"])) if h["cards"] is not None else _("hidden")
+        turn = _("  <- turn") if h["seat"] == v["active"] and v["result"] is None else ""
+        lines.append(_("Hand {seat}{me}: {cards}  [{count}]{turn}").format(
+            seat=h["seat"], me=me, cards=cards or _("(empty)"), count=_cards(h["count"]),
+            turn=turn))
     if v["fight"]:
         f = v["fight"]
-        lines.append(f"Fight:    card {f['card']}, support {f['support']}, dice {f['dice']}, "
-                     f"total {f['total']}")
+        lines.append(_("Fight:    card {card}, support {support}, dice {dice}, total {total}")
+                     .format(**{k: f[k] for k in ("card", "support", "dice", "total")}))
     if v["result"]:
-        word = "WON" if v["result"]["result"] == "win" else "LOST"
-        lines.append(f"The Spartans {word}: {v['result']['reason']}.")
+        reason = reword(v["result"]["reason"], REASONS)
+        lines.append((_("The Spartans WON: {reason}.") if v["result"]["result"] == "win"
+                      else _("The Spartans LOST: {reason}.")).format(reason=reason))
     return "\n".join(lines)
 
 
 def describe(e: Event) -> str:
+    """The log line of one event."""
     d = e.data
     match e.kind:
         case "retreat":
-            return f"{d['seat']} retreats to location {d['marker']}"
+            return _("{seat} retreats to location {marker}").format(**d)
         case "fight":
-            sup = f" with {d['support']} support" if d["support"] else ""
-            return f"{d['seat']} charges with {d['card']}{sup}"
+            if d["support"]:
+                return (ngettext("{seat} charges with {card} with {support} support",
+                                 "{seat} charges with {card} with {support} support",
+                                 d["support"]).format(**d))
+            return _("{seat} charges with {card}").format(**d)
         case "roll":
-            return f"{d['die']} die: {d['face']} (total {d['total']})"
+            return _("{die}: {face} (total {total})").format(
+                die=_(DICE[d["die"]]), face=d["face"], total=d["total"])
         case "combat":
-            return f"total {d['total']} vs slot {d['slot']} {d['card']}: {d['result']}"
+            return _("total {total} vs slot {slot} {card}: {result}").format(
+                total=d["total"], slot=d["slot"], card=d["card"],
+                result=_(RESULTS[d["result"]]))
         case "slide":
-            return "slot 2 slides into slot 1"
+            return _("slot 2 slides into slot 1")
         case "reveal":
-            return f"Persian card {d['card']} revealed into slot {d['slot']}"
+            return _("Persian card {card} revealed into slot {slot}").format(**d)
         case "draw":
-            return f"{d['seat']} draws a Spartan card"
+            return _("{seat} draws a Spartan card").format(**d)
         case "drew":
-            return f"{d['seat']} drew {d['card']}"
+            return _("{seat} drew {card}").format(**d)
         case "give":
-            return f"{d['seat']} gives the team's draw to {d['to']}"
+            return _("{seat} gives the team's draw to {to}").format(**d)
         case "take":
-            return f"{d['seat']} takes a sixth card"
+            return _("{seat} takes a sixth card").format(**d)
         case "refuse":
-            return f"{d['seat']} refuses the card (hand full)"
+            return _("{seat} refuses the card (hand full)").format(**d)
         case "discard":
-            return f"{d['seat']} discards {d['card']}"
+            return _("{seat} discards {card}").format(**d)
         case "end":
-            word = "win" if d["result"] == "win" else "lose"
-            return f"The Spartans {word}: {d['reason']}"
+            reason = reword(d["reason"], REASONS)
+            return (_("The Spartans win: {reason}") if d["result"] == "win"
+                    else _("The Spartans lose: {reason}")).format(reason=reason)
     return f"{e.kind} {dict(d)}"
 
 
-RULES = """\
+RULES = N_("""\
 Thermopyles: 1 to 4 players together are the Spartans holding the pass.
 Setup: two Persian cards face up in slots 1 and 2; each player draws 3 Spartan cards
 (4 when playing alone); the 4 support cards lie face up; the marker is on location 1.
@@ -132,27 +204,37 @@ On your turn, either
 The team loses on retreating onto location 7, or when no player holds a card and the
 Spartan deck is empty. It wins when the 12th Persian card enters the graveyard, or when
 the Persian deck cannot refill the slots after a battle.
-Notation: retreat | fight N [support K] | give pN | take | refuse | discard N."""
+Notation: retreat | fight N [support K] | give pN | take | refuse | discard N.""")
+
+
+def _location(c: Any, number: int) -> str:
+    name = c.location_name(number)
+    return _("Location {n}").format(n=number) if name == f"Location {number}" else _(name)
 
 
 def rules_text(c: Any) -> str:
     """The rules in brief, then every component value with its source."""
-    lines = [RULES, "", f"Components: {c.title}  (from {c.origin}, digest {c.digest})"]
+    lines = [_(RULES), "", _("Components: {title}  (from {origin}, digest {digest})")
+             .format(title=_(c.title), origin=c.origin, digest=c.digest)]
     if c.provisional:
-        lines.append("PROVISIONAL: the card values below are the project's own choice; the "
-                     "printed distribution is not public. Load yours with --components FILE.")
+        lines.append(_("PROVISIONAL: the card values below are the project's own choice; the "
+                       "printed distribution is not public. Load yours with --components "
+                       "FILE."))
     if c.note:
-        lines.append(c.note)
+        lines.append(_(c.note))
     for w in c.warnings:
-        lines.append(f"WARNING: {w} (this set departs from the known rules).")
-    lines.append("Values by source: " + ", ".join(f"{k} {v}" for k, v in sorted(c.sources.items())))
-    lines.append(f"Support cards: {c.support}")
-    lines.append("Map: " + ", ".join(
-        f"{loc.number} {c.location_name(loc.number)}{' (die)' if loc.die else ''}"
-        for loc in c.locations))
-    lines.append(f"Spartan cards ({len(c.spartan)}, total {sum(c.spartan)}): "
-                 + " ".join(map(str, c.spartan)))
+        lines.append(_("WARNING: {warning} (this set departs from the known rules).")
+                     .format(warning=w))
+    lines.append(_("Values by source: {sources}").format(
+        sources=", ".join(f"{k} {v}" for k, v in sorted(c.sources.items()))))
+    lines.append(_("Support cards: {n}").format(n=c.support))
+    die = _(" (die)")
+    lines.append(_("Map: {locations}").format(locations=", ".join(
+        f"{loc.number} {_location(c, loc.number)}{die if loc.die else ''}"
+        for loc in c.locations)))
+    lines.append(_("Spartan cards ({n}, total {total}): {cards}").format(
+        n=len(c.spartan), total=sum(c.spartan), cards=" ".join(map(str, c.spartan))))
     persian = [c.persian_kinds[k].text for k in c.persian]
-    lines.append(f"Persian cards ({len(persian)}, combat/annihilation, ^ = bonus): "
-                 + " ".join(persian))
+    lines.append(_("Persian cards ({n}, combat/annihilation, ^ = bonus): {cards}").format(
+        n=len(persian), cards=" ".join(persian)))
     return "\n".join(lines)
