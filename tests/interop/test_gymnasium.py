@@ -198,3 +198,8 @@ def test_p23_default_bound_ends_an_endless_illegal_loop() -> None:
 def test_p23_bad_max_illegal_is_refused(bad: Any) -> None:
     with pytest.raises(ThermopylaeError, match="max_illegal"):
         ThermopylaeEnv("thermopyles", max_illegal=bad)
+
+
+def test_p23_numpy_integers_are_accepted() -> None:
+    env = ThermopylaeEnv("earth-and-water", seat=np.int64(1), max_illegal=np.int32(7))
+    assert env.seat == 1 and env.max_illegal == 7 and type(env.max_illegal) is int

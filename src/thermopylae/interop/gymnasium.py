@@ -18,6 +18,7 @@ Importing the module also registers one Gymnasium id per game of the registry
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any
 
@@ -36,6 +37,18 @@ MAX_ILLEGAL = 100
 """Illegal actions in a row after which a `penalty` episode is truncated."""
 
 
+def _integer(name: str, value: Any, low: int, high: int | None) -> int:
+    """`value` as an int in low..high (NumPy integers too), or a clear error."""
+    try:
+        number = operator.index(value) if not isinstance(value, bool) else None
+    except TypeError:
+        number = None
+    if number is None or number < low or (high is not None and number > high):
+        bounds = f"in {low}..{high}" if high is not None else f"of at least {low}"
+        raise ThermopylaeError(f"{name} must be an integer {bounds}, not {value!r}")
+    return number
+
+
 class ThermopylaeEnv(gym.Env[Obs, np.int64]):
     # On the class, where `gymnasium.make` reads it before building an environment.
     # (a plain annotation, as in `gym.Env`; never changed in place)
@@ -50,13 +63,10 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
             options["players"] = int(self.game.min_players)  # one learner: fewest seats
         self.options: dict[str, Any] = self.game.options(options)
         n = len(self.game.seats(self.options))
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ThermopylaeError(f"seat must be an integer in 0..{n - 1}, not {seat!r}")
+        seat = _integer("seat", seat, 0, n - 1)
         if illegal not in ("penalty", "raise"):
             raise ThermopylaeError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
-        if isinstance(max_illegal, bool) or not isinstance(max_illegal, int) or max_illegal < 1:
-            raise ThermopylaeError(f"max_illegal must be an integer of at least 1, "
-                                   f"not {max_illegal!r}")
+        max_illegal = _integer("max_illegal", max_illegal, 1, None)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ThermopylaeError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.seat = seat
