@@ -467,3 +467,88 @@ def test_other_windows_go_round_every_seat_persians_first() -> None:
         asked.append(s.actor)
         act(G, s, "pass")
     assert asked == [0, 1, 2]
+
+
+# -- pointless plays (decision 35) ------------------------------------------------------
+
+def sensible_texts(s: State) -> list[str]:
+    return [G.format(a) for a in G.sensible(s)]
+
+
+def test_p24_march_card_is_pointless_at_the_set_up() -> None:
+    """At the set-up nobody can march, so "N units that already marched may march once
+    more" cannot apply: the card stays legal, but `sensible` leaves it out."""
+    pm, pd, sm = one("persian", "march"), one("persian", "draw"), one("spartan", "march")
+    s = position(G, hands=[[pm, pd], [sm]])  # the rulebook's set-up
+    assert in_window(s) == "march cards" and s.actor == 0
+    assert legal_texts(G, s) == ["pass", f"play {pm}", f"play {pd}"]
+    assert sensible_texts(s) == ["pass", f"play {pd}"]
+    act(G, s, "pass")
+    assert s.actor == 1 and legal_texts(G, s) == ["pass", f"play {sm}"]
+    assert sensible_texts(s) == ["pass"]
+
+
+BLOCKED_PERSIANS = {
+    "A1": ["immortal"] * 6, "A2": ["cavalry"] * 6, "A3": ["infantry"] * 6,
+    "B1": ["immortal"] * 6, "B2": ["cavalry"] * 6, "B3": ["infantry"] * 6,
+    "A4": ["spartan"] * 3, "A6": ["leonidas", "stelios", "spartan"],
+    "B4": ["spartan"] * 3, "B5": ["astinos", "captain", "spartan"],
+    "B6": ["dilios", "spartan", "spartan"],
+}
+
+
+def test_p24_persian_march_card_needs_a_persian_march() -> None:
+    """The Persians march first, so only a Persian march can make a Persian's second
+    march possible; a Spartan's card counts every march (a Persian moving off may open
+    the way)."""
+    pm, sm = one("persian", "march"), one("spartan", "march")
+    s = position(G, board=BLOCKED_PERSIANS, hands=[[pm], [sm]])
+    assert not G.could_march(s, [0]) and G.could_march(s, [1])  # A6 -> A5
+    assert sensible_texts(s) == ["pass"] and f"play {pm}" in legal_texts(G, s)
+    act(G, s, "pass")
+    assert sensible_texts(s) == ["pass", f"play {sm}"]
+    quiet = position(G, board=QUIET, hands=[[pm], [sm]])  # A1 -> A2 is open
+    assert sensible_texts(quiet) == ["pass", f"play {pm}"]
+
+
+def test_p24_draw_card_from_an_empty_deck_is_pointless() -> None:
+    """Decks are never reshuffled (decision 8): a draw from an empty deck draws nothing."""
+    pd = one("persian", "draw")
+    empty = position(G, board=QUIET, hands=[[pd], []], decks={0: []})
+    assert f"play {pd}" in legal_texts(G, empty) and sensible_texts(empty) == ["pass"]
+    full = position(G, board=QUIET, hands=[[pd], []])
+    assert sensible_texts(full) == ["pass", f"play {pd}"]
+
+
+def test_p24_shield_without_damage_and_heal_without_wounded_are_pointless() -> None:
+    sh, he = one("spartan", "shield"), one("spartan", "heal")
+    zero = min(C.faces)
+    assert zero == 0, "the test needs a blank die face"
+    s = position(G, board={"A3": ["infantry"], "A4": ["leonidas", "spartan", "dilios*"]},
+                 hands=[[], [sh, he]], at="battle")
+    p, q = dice_due(s)
+    roll(G, s, [zero] * p + faces_for(G, q, lowest(G) * q))  # the Persians deal nothing
+    assert in_window(s) == "casualty cards" and s.actor == 1
+    assert legal_texts(G, s) == ["pass", f"play {sh}", f"play {he}"]
+    assert sensible_texts(s) == ["pass", f"play {he}"]  # a Wounded Dilios: heal applies
+    s = position(G, board={"A3": ["immortal"] * 3, "A4": ["leonidas", "spartan", "dilios"]},
+                 hands=[[], [sh, he]], at="battle")
+    p, q = dice_due(s)
+    roll(G, s, [highest(G)] * p + faces_for(G, q, lowest(G) * q))
+    assert in_window(s) == "casualty cards"
+    assert sensible_texts(s) == ["pass", f"play {sh}"]  # Damage to take, nobody Wounded
+
+
+def test_p24_more_dice_or_attack_at_six_dice_is_pointless() -> None:
+    """"6 Battle Dice": a side that already rolls all six gains nothing from more."""
+    sd, sa, pd = one("spartan", "dice"), one("spartan", "attack"), one("persian", "dice")
+    six = ["leonidas", "captain", "stelios", "spartan", "spartan", "spartan"]
+    assert sum(atk(u) for u in six) >= min(i for i in range(40)
+                                           if C.dice_for(i) >= MAX_DICE)
+    s = position(G, board={"A2": ["infantry"], "A3": six}, hands=[[pd], [sd, sa]],
+                 at="battle")
+    assert in_window(s) == "battle cards" and s.actor == 0
+    assert sensible_texts(s) == ["pass", f"play {pd}"]  # one Persian die: more helps
+    act(G, s, "pass")
+    assert sorted(legal_texts(G, s)) == sorted(["pass", f"play {sd}", f"play {sa}"])
+    assert sensible_texts(s) == ["pass"]

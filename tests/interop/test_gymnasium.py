@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 import pytest
 
-pytest.importorskip("gymnasium")
+gymnasium = pytest.importorskip("gymnasium")
 
-from gymnasium.utils.env_checker import check_env
+from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from thermopylae.engine.errors import IllegalAction, ThermopylaeError
-from thermopylae.interop.gymnasium import ThermopylaeEnv, make
+from thermopylae.engine import registry  # noqa: E402
+from thermopylae.engine.errors import IllegalAction, ThermopylaeError  # noqa: E402
+from thermopylae.interop.gymnasium import MAX_ILLEGAL, ThermopylaeEnv, gym_id, make  # noqa: E402
 
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("thermopyles", {}),  # solo
@@ -111,3 +113,93 @@ def test_action_masks_method_is_the_info_mask(case: tuple[str, dict[str, Any]]) 
         _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(masks))))
         if done:
             break
+
+
+def test_p21_metadata_is_on_the_class() -> None:
+    """`gymnasium.make` reads the render modes from the class before building the env."""
+    assert ThermopylaeEnv.metadata["render_modes"] == ["ansi"]
+    assert ThermopylaeEnv.metadata["render_fps"] == 1
+    assert ThermopylaeEnv("earth-and-water").metadata == ThermopylaeEnv.metadata
+
+
+def test_p21_every_registered_game_has_a_gymnasium_id() -> None:
+    ids = {gym_id(g) for g in registry.game_ids()}
+    assert ids == {"thermopylae/Thermopyles-v0", "thermopylae/EarthAndWater-v0",
+                   "thermopylae/HotGates-v0"}
+    assert ids <= set(gymnasium.registry)
+
+
+@pytest.mark.parametrize("game_id", registry.game_ids())
+def test_p21_gymnasium_make_with_ansi_gives_no_warning(game_id: str) -> None:
+    """Through `gymnasium.make`, with its passive checker, every warning an error."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gymnasium.make(gym_id(game_id), render_mode="ansi")
+        assert env.unwrapped.game.id == game_id
+        _, info = env.reset(seed=4)
+        for _ in range(5):
+            _, _, terminated, truncated, info = env.step(
+                int(np.flatnonzero(info["action_mask"])[0]))
+            assert not truncated
+            if terminated:
+                break
+        text = env.render()
+        assert isinstance(text, str) and text
+        env.close()
+
+
+def test_p21_gymnasium_make_passes_table_options() -> None:
+    env = gymnasium.make("thermopylae/HotGates-v0", players=3, seat=2, opponent="random")
+    assert env.unwrapped.options["players"] == 3 and env.unwrapped.seat == 2
+    solo = gymnasium.make("thermopylae/Thermopyles-v0")
+    assert solo.unwrapped.options["players"] == 1  # the fewest seats: solo
+
+
+def test_p21_bad_render_mode_is_refused() -> None:
+    with pytest.raises(ThermopylaeError, match="render_mode"):
+        ThermopylaeEnv("thermopyles", render_mode="rgb_array")
+
+
+def test_p23_penalty_episode_is_truncated_after_max_illegal_in_a_row() -> None:
+    env = ThermopylaeEnv("hot-gates", players=2, max_illegal=3)
+    _, info = env.reset(seed=0)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    for _ in range(2):
+        _, reward, terminated, truncated, info = env.step(bad)
+        assert reward == -1.0 and not terminated and not truncated and info["illegal"]
+    good = int(np.flatnonzero(info["action_mask"])[0])
+    env.step(good)  # a legal action starts the count again
+    for _ in range(2):
+        assert not env.step(bad)[3]
+    _, reward, terminated, truncated, info = env.step(bad)
+    assert truncated and not terminated and reward == -1.0
+    assert info["illegal"] and "3 illegal actions in a row" in info["reason"]
+    with pytest.raises(ThermopylaeError, match="reset"):
+        env.step(good)
+    env.reset(seed=0)  # a new episode starts the count again
+    assert not env.step(bad)[3]
+
+
+def test_p23_default_bound_ends_an_endless_illegal_loop() -> None:
+    env = ThermopylaeEnv("earth-and-water")
+    assert env.max_illegal == MAX_ILLEGAL == 100
+    _, info = env.reset(seed=1)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    steps = 0
+    while True:
+        steps += 1
+        if env.step(bad)[3]:
+            break
+        assert steps < MAX_ILLEGAL
+    assert steps == MAX_ILLEGAL
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, "10", True])
+def test_p23_bad_max_illegal_is_refused(bad: Any) -> None:
+    with pytest.raises(ThermopylaeError, match="max_illegal"):
+        ThermopylaeEnv("thermopyles", max_illegal=bad)
+
+
+def test_p23_numpy_integers_are_accepted() -> None:
+    env = ThermopylaeEnv("earth-and-water", seat=np.int64(1), max_illegal=np.int32(7))
+    assert env.seat == 1 and env.max_illegal == 7 and type(env.max_illegal) is int

@@ -104,11 +104,86 @@ def test_tensors_are_the_observation() -> None:
     state = play_to_decision(game.new_initial_state(), random.Random(1), 5)
     size = observe.observation_size(game.tgame, game.options)
     assert game.observation_tensor_size() == size
-    assert game.information_state_tensor_size() == size
     for seat in range(2):
         expected = observe.observe(game.tgame, game.options, state.tstate, seat)
         np.testing.assert_allclose(state.observation_tensor(seat), expected)
-        np.testing.assert_allclose(state.information_state_tensor(seat), expected)
+
+
+@pytest.mark.parametrize("case", [("thermopyles", {"players": 2}), ("earth-and-water", {}),
+                                  ("hot-gates", {"players": 2})], ids=case_id)
+def test_p22_no_information_state_tensor_is_claimed(case: tuple[str, dict[str, Any]]) -> None:
+    """The observation vector holds no history: it is not offered as an information-state
+    tensor (tensor-based CFR would merge information states), and asking for one is a
+    clear error; the observation tensor and the perfect-recall string stay."""
+    game = load(*case)
+    kind = game.get_type()
+    assert not kind.provides_information_state_tensor
+    assert kind.provides_observation_tensor and kind.provides_information_state_string
+    state = play_to_decision(game.new_initial_state(), random.Random(2), 3)
+    player = state.current_player()
+    assert len(state.observation_tensor(player)) == game.observation_tensor_size() > 0
+    with pytest.raises(ValueError, match="no information-state tensor"):
+        state.information_state_tensor(player)
+    assert "|mine:" in state.information_state_string(player)
+
+
+def test_same_observation_different_histories_have_different_information_states() -> None:
+    """Why the tensor is not offered: Earth & Water's preparation buys leave the same view
+    whatever order they came in, so the observation tensor cannot tell the two histories
+    apart, while the information-state string (the seat's own decisions) does."""
+    game = load("earth-and-water", {})
+    found = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        a = play_to_decision(game.new_initial_state(), rng, 1)
+        if a.is_terminal():
+            continue
+        player = a.current_player()
+        for first in a.legal_actions():
+            for second in a.legal_actions():
+                if first >= second:
+                    continue
+                x, y = a.clone(), a.clone()
+                x.apply_action(first)
+                y.apply_action(second)
+                if x.is_chance_node() or y.is_chance_node() or x.is_terminal():
+                    continue
+                if x.current_player() != player or y.current_player() != player:
+                    continue
+                for b in x.legal_actions():
+                    if b != second or first not in y.legal_actions():
+                        continue
+                    x2, y2 = x.clone(), y.clone()
+                    x2.apply_action(second)
+                    y2.apply_action(first)
+                    if x2.is_chance_node() or x2.is_terminal() or y2.is_terminal():
+                        continue
+                    if x2.observation_string(player) != y2.observation_string(player):
+                        continue
+                    assert x2.observation_tensor(player) == y2.observation_tensor(player)
+                    assert (x2.information_state_string(player)
+                            != y2.information_state_string(player))
+                    found += 1
+                    if found >= 3:
+                        return
+    assert found, "no two histories with one view"
+
+
+def test_p22_cooperative_thermopyles_has_identical_utility() -> None:
+    """The game says it is co-operative (`cooperative`): one utility for every player."""
+    for players in range(1, 5):
+        game = openspiel.load("thermopyles", players)
+        assert game.tgame.cooperative
+        assert game.get_type().utility == pyspiel.GameType.Utility.IDENTICAL
+        state = game.new_initial_state()
+        rng = random.Random(players)
+        while not state.is_terminal():
+            play_to_decision(state, rng, 1000)
+        assert len(set(state.returns())) == 1
+    for game_id, players in (("earth-and-water", None), ("hot-gates", 3)):
+        game = openspiel.load(game_id, players)
+        assert not game.tgame.cooperative
+        assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
 
 
 def test_returns_are_the_scores() -> None:

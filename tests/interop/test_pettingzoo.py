@@ -143,3 +143,19 @@ def test_docs_list_every_field() -> None:
         opts = g.options({} if game_id == "earth-and-water" else {"players": 2})
         for name, size, _ in observe.layout(g, opts):
             assert f"| `{name}` | {size} |" in text, (game_id, name)
+
+
+def test_p21_metadata_is_on_the_class() -> None:
+    from thermopylae.interop.pettingzoo import ThermopylaeAEC
+    assert ThermopylaeAEC.metadata["render_modes"] == ["ansi"]
+    assert ThermopylaeAEC.metadata["is_parallelizable"] is False
+    e = env("hot-gates", players=3)
+    assert e.metadata["name"] == "thermopylae_hot_gates"
+    assert e.metadata["render_modes"] == ThermopylaeAEC.metadata["render_modes"]
+    assert ThermopylaeAEC.metadata["name"] == "thermopylae"  # the instance did not change it
+
+
+def test_p21_bad_render_mode_is_refused() -> None:
+    from thermopylae.engine.errors import ThermopylaeError
+    with pytest.raises(ThermopylaeError, match="render_mode"):
+        env("earth-and-water", render_mode="human")

@@ -6,7 +6,8 @@ imagine it (`game.determinize(state, seat, rng)`: the game resamples exactly wha
 *availability* counts (a move is judged against the iterations in which it was legal),
 chance drawn from the deal, a random playout to the end, and every seat's score backed up
 to the nodes where that seat chose. The tree is keyed by decisions only, so different
-deals and dice share statistics ("open loop").
+deals and dice share statistics ("open loop"). The moves searched are the game's
+`sensible` ones where it has them (`playout.choices`): no card spent for nothing.
 
 The agent sees the game through the protocol only, and the true state only through
 `determinize`, whose result depends on the seat's view alone: two states with the same
@@ -21,7 +22,7 @@ import time
 from typing import Any
 
 from thermopylae.ai.base import check_parameters
-from thermopylae.ai.playout import play_out
+from thermopylae.ai.playout import choices, play_out
 from thermopylae.engine.protocol import CHANCE
 
 _UNSET = object()
@@ -72,7 +73,7 @@ class ISMCTS:
         self.cpu_limit: float | None = None  # set by a server: CPU seconds per decision
 
     def act(self, game: Any, state: Any, rng: random.Random) -> Any:
-        legal = list(game.legal(state))
+        legal = list(choices(game)(state))
         if len(legal) == 1:
             return legal[0]
         seat = game.to_act(state)
@@ -107,7 +108,7 @@ class ISMCTS:
         path: list[_Node] = []
         node = root
         c, prior = self.c, self.prior
-        apply, to_act, legal_of = game.apply, game.to_act, game.legal
+        apply, to_act, legal_of = game.apply, game.to_act, choices(game)
         # Selection and expansion.
         while True:
             who = to_act(d)

@@ -14,7 +14,8 @@ move with the best average. Two things make few samples enough:
   the heuristic's move.
 
 Like ISMCTS it sees the true state only through `determinize`, whose result depends on
-the seat's view alone.
+the seat's view alone, and it weighs only the game's `sensible` moves (`playout.choices`);
+if the heuristic's move is not among them, the samples alone decide.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import time
 from typing import Any
 
 from thermopylae.ai.base import check_parameters
-from thermopylae.ai.playout import play_out
+from thermopylae.ai.playout import choices, play_out
 
 
 class Rollout:
@@ -48,7 +49,7 @@ class Rollout:
         self.cpu_limit: float | None = None  # set by a server: CPU seconds per decision
 
     def act(self, game: Any, state: Any, rng: random.Random) -> Any:
-        legal = list(game.legal(state))
+        legal = list(choices(game)(state))
         if len(legal) == 1:
             return legal[0]
         make = game.agents().get("heuristic")
@@ -81,7 +82,7 @@ class Rollout:
                 continue
             break
         self.last_samples = n
-        best = legal.index(first)
+        best = legal.index(first) if first in legal else 0
         for i, total in enumerate(totals):
             if total > totals[best]:
                 best = i

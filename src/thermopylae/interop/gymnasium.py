@@ -8,11 +8,17 @@ actions. An illegal action, by default, leaves the game unchanged and gives the 
 `illegal_reward` (-1.0) with `info["illegal"] = True`; with `illegal="raise"` it raises
 `IllegalAction` instead. Chance and the opponents' moves are played inside `step`, with an
 RNG seeded by `reset(seed=...)`. The reward is the seat's `Outcome` score when the game
-ends, else 0.
+ends, else 0. After `max_illegal` illegal actions in a row (default `MAX_ILLEGAL`) the
+episode is truncated, so a policy stuck on an illegal action cannot loop forever.
+
+Importing the module also registers one Gymnasium id per game of the registry
+(`thermopylae/HotGates-v0` for `hot-gates`, see `gym_id`), so
+`gymnasium.make("thermopylae/HotGates-v0", players=3)` builds the environment.
 """
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any
 
@@ -26,26 +32,50 @@ from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.interop.observe import HIGH, LOW, Obs, action_mask, observation, observation_size
 
+NAMESPACE = "thermopylae"
+MAX_ILLEGAL = 100
+"""Illegal actions in a row after which a `penalty` episode is truncated."""
+
+
+def _integer(name: str, value: Any, low: int, high: int | None) -> int:
+    """`value` as an int in low..high (NumPy integers too), or a clear error."""
+    try:
+        number = operator.index(value) if not isinstance(value, bool) else None
+    except TypeError:
+        number = None
+    if number is None or number < low or (high is not None and number > high):
+        bounds = f"in {low}..{high}" if high is not None else f"of at least {low}"
+        raise ThermopylaeError(f"{name} must be an integer {bounds}, not {value!r}")
+    return number
+
 
 class ThermopylaeEnv(gym.Env[Obs, np.int64]):
+    # On the class, where `gymnasium.make` reads it before building an environment.
+    # (a plain annotation, as in `gym.Env`; never changed in place)
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
+
     def __init__(self, game_id: str = "thermopyles", *, seat: int = 0,
                  opponent: Any = "heuristic", illegal: str = "penalty",
-                 illegal_reward: float = -1.0, render_mode: str | None = None,
-                 **options: Any) -> None:
+                 illegal_reward: float = -1.0, max_illegal: int = MAX_ILLEGAL,
+                 render_mode: str | None = None, **options: Any) -> None:
         self.game: Any = registry.get(game_id)
-        if game_id == "thermopyles" and "players" not in options:
-            options["players"] = 1
+        if "players" not in options and self.game.min_players != self.game.max_players:
+            options["players"] = int(self.game.min_players)  # one learner: fewest seats
         self.options: dict[str, Any] = self.game.options(options)
         n = len(self.game.seats(self.options))
-        if not 0 <= seat < n:
-            raise ThermopylaeError(f"seat {seat} out of range 0..{n - 1}")
+        seat = _integer("seat", seat, 0, n - 1)
         if illegal not in ("penalty", "raise"):
             raise ThermopylaeError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
+        max_illegal = _integer("max_illegal", max_illegal, 1, None)
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ThermopylaeError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.seat = seat
         self.opponent = make_agent(opponent, self.game) if isinstance(opponent, str) else opponent
         self.illegal = illegal
         self.illegal_reward = illegal_reward
-        self.metadata = {"render_modes": ["ansi"], "render_fps": 1}
+        self.max_illegal = max_illegal
+        self._illegal_run = 0  # illegal actions in a row
+        self._over = False  # terminated or truncated: `reset` first
         self.render_mode = render_mode
         size = observation_size(self.game, self.options)
         self.observation_space = spaces.Box(LOW, HIGH, (size,), np.float32)
@@ -73,19 +103,30 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         super().reset(seed=seed)
         self._rng = random.Random(int(self.np_random.integers(2**63)))
         self.state_ = self.game.new(self.options)
+        self._illegal_run = 0
+        self._over = False
         self._advance()
         return self._obs(), self._info()
 
     def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         g = self.game
-        if g.to_act(self.state_) is None:
-            raise ThermopylaeError("the game is over: call reset()")
+        if self.state_ is None:
+            raise ThermopylaeError("no episode yet: call reset()")
+        if self._over or g.to_act(self.state_) is None:
+            raise ThermopylaeError("the episode is over: call reset()")
         mask = action_mask(g, self.state_, self.seat)
         a = int(action)
         if not (0 <= a < len(mask) and mask[a]):
             if self.illegal == "raise":
                 raise IllegalAction(f"action {a} is not legal (see info['action_mask'])")
+            self._illegal_run += 1
+            if self._illegal_run >= self.max_illegal:
+                self._over = True
+                reason = f"{self._illegal_run} illegal actions in a row (max_illegal)"
+                return (self._obs(), self.illegal_reward, False, True,
+                        self._info(illegal=True, reason=reason))
             return self._obs(), self.illegal_reward, False, False, self._info(illegal=True)
+        self._illegal_run = 0
         g.apply(self.state_, g.decode(a), quiet=True)
         self._advance()
         outcome = g.outcome(self.state_)
@@ -109,3 +150,21 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
 def make(game_id: str = "thermopyles", **kwargs: Any) -> ThermopylaeEnv:
     """`ThermopylaeEnv(game_id, **kwargs)`."""
     return ThermopylaeEnv(game_id, **kwargs)
+
+
+def gym_id(game_id: str) -> str:
+    """The Gymnasium id of a game: `hot-gates` -> `thermopylae/HotGates-v0`."""
+    name = "".join(part[:1].upper() + part[1:] for part in game_id.split("-"))
+    return f"{NAMESPACE}/{name}-v0"
+
+
+def _register() -> None:
+    """One Gymnasium id per game in the registry, by id, so no game is named here."""
+    for game_id in registry.game_ids():
+        env_id = gym_id(game_id)
+        if env_id not in gym.registry:
+            gym.register(env_id, entry_point=f"{__name__}:ThermopylaeEnv",
+                         kwargs={"game_id": game_id})
+
+
+_register()

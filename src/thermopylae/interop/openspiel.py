@@ -12,8 +12,12 @@ observation string is the view alone. Neither contains anything the view hides.
 `resample_from_infostate(player, sampler)` deals the hidden information again with
 `game.determinize`, so OpenSpiel's IS-MCTS bot can search the games. Tensors come from
 `thermopylae.interop.observe` (the same vectors as the PettingZoo and Gymnasium
-environments); the information-state tensor is the observation tensor (it does not
-encode the history, so it is not perfect-recall, unlike the string).
+environments): the observation tensor only. No information-state tensor is provided
+(`provides_information_state_tensor=False`): the vector does not encode the history, so
+it would give two information states one tensor.
+
+Utilities: a co-operative game (the game's `cooperative`, Thermopyles) is `IDENTICAL`,
+every player sharing one result; the others are `GENERAL_SUM`.
 """
 
 from __future__ import annotations
@@ -58,12 +62,14 @@ def _game_type(game_id: str, short_name: str, long_name: str) -> Any:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        # a co-operative game: every seat shares one result, so one utility for all
+        utility=(pyspiel.GameType.Utility.IDENTICAL if game.cooperative
+                 else pyspiel.GameType.Utility.GENERAL_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=int(game.max_players),
         min_num_players=int(game.min_players),
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        provides_information_state_tensor=False,  # see ThermopylaeObserver
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
@@ -200,16 +206,25 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
 
 class ThermopylaeObserver:
     """OpenSpiel's PyObserver for the games: strings from the seat's view (plus the seat's
-    own decisions when perfect recall is asked), the tensor from `observe.observation`."""
+    own decisions when perfect recall is asked), the tensor from `observe.observation`.
+
+    A perfect-recall observer has no tensor: the observation vector holds no history, so
+    two information states with the same view would share it and tensor-based algorithms
+    (CFR) would merge them. It refuses to fill one rather than give a wrong one."""
 
     def __init__(self, game: ThermopylaeGame, *, perfect_recall: bool) -> None:
         self.game = game
         self.perfect_recall = perfect_recall
-        size = int(observe.observation_size(game.tgame, game.options))
+        size = 0 if perfect_recall else int(observe.observation_size(game.tgame, game.options))
         self.tensor: np.ndarray[Any, np.dtype[np.float32]] = np.zeros(size, np.float32)
-        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {"observation": self.tensor}
+        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = \
+            {} if perfect_recall else {"observation": self.tensor}
 
     def set_from(self, state: ThermopylaeState, player: int) -> None:
+        if self.perfect_recall:
+            raise ValueError("the thermopylae games provide no information-state tensor "
+                             "(it would not encode the history); use "
+                             "information_state_string, or observation_tensor")
         view = state.tgame.view(state.tstate, int(player))
         self.tensor[:] = observe.observation(state.tgame, self.game.options, view)
 

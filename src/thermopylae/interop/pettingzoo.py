@@ -17,17 +17,24 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from thermopylae.engine import registry
-from thermopylae.engine.errors import IllegalAction
+from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.interop.observe import HIGH, LOW, action_mask, observation, observation_size
 
 
 class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
+    # On the class, where wrappers and tools read it without building an environment; an
+    # instance adds its game to the name (`thermopylae_hot_gates`) in a copy of its own.
+    metadata: dict[str, Any] = {  # noqa: RUF012 (never changed in place)
+        "render_modes": ["ansi"], "is_parallelizable": False, "name": "thermopylae"}
+
     def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
         self.game: Any = registry.get(game_id)
         self.options: dict[str, Any] = self.game.options(options)
-        self.metadata = {"render_modes": ["ansi"], "is_parallelizable": False,
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ThermopylaeError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.metadata = {**type(self).metadata,
                          "name": f"thermopylae_{game_id.replace('-', '_')}"}
         self.render_mode = render_mode
         self.possible_agents = list(self.game.seats(self.options))

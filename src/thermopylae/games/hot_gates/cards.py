@@ -8,11 +8,15 @@ A window is open at the start of the March Phase, at each Battle Start, after th
 are rolled, before casualties, and at the Ephialtes Phase. Battle windows belong to the
 row's two players; the others to every seat. A seat holding no card it could play is
 passed over without a question (decision 9). Cards take effect when the window closes,
-in the order played, so that a `cancel` can answer any of them (decision 10).
+in the order played, so that a `cancel` can answer any of them (decision 10). A card
+whose effect cannot apply now (a march card when nobody could march, a draw from an
+empty deck, ...) stays legal but is pointless: `sensible` leaves it out for the searches
+(decision 35).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from thermopylae.engine.protocol import Event
@@ -22,12 +26,14 @@ from thermopylae.games.hot_gates.board import (
     SEATS,
     SPARTAN_OF,
     SPARTAN_SIDE,
+    persian_seats,
     side_of_seat,
 )
-from thermopylae.games.hot_gates.components import CardInfo
+from thermopylae.games.hot_gates.components import MAX_DICE, CardInfo
 from thermopylae.games.hot_gates.state import (
     BATTLE_W,
     CASUALTY_W,
+    MARCH_W,
     PIECE,
     ROLL_W,
     WINDOW,
@@ -89,6 +95,48 @@ def playable(g: HotGates, s: State, seat: int, card: int) -> bool:
     if g.card_cancel[card]:
         return _cancel_target(g, s, seat) >= 0
     return g.card_window[card] == s.window
+
+
+def sensible(g: HotGates, s: State, acts: Sequence[Act]) -> Sequence[Act]:
+    """The window's legal actions without the card plays whose effect cannot apply
+    (decision 35); `pass` always stays."""
+    seat = s.actor
+    if all(a.verb != "play" or can_apply(g, s, seat, a.a) for a in acts):
+        return acts
+    return [a for a in acts if a.verb != "play" or can_apply(g, s, seat, a.a)]
+
+
+def can_apply(g: HotGates, s: State, seat: int, card: int) -> bool:
+    """Whether the card's effect could change anything if the window closed now (decision
+    35). Pointless: a march card when no unit could march this phase, a draw from an empty
+    deck (decks are never reshuffled), more dice or Attack at Battle Start for a side that
+    already rolls all 6 dice, a shield against no Damage once the dice are in, a heal with
+    nobody Wounded. Other cards of the window do not count (a cancel may still strike
+    them), and a card set that puts an effect in another window is never second-guessed."""
+    from thermopylae.games.hot_gates import battle as b
+
+    e, w = g.cards[card].effect, s.window
+    if e == "draw":
+        return bool(s.decks[seat])
+    if e == "march":
+        if w != MARCH_W:
+            return True
+        # The Persians march first: only a Persian march can open the way for a Persian;
+        # anyone's may open it for a Spartan.
+        persian = side_of_seat(s.players, seat) != SPARTAN_SIDE
+        return g.could_march(s, persian_seats(s.players) if persian else range(s.players))
+    if w not in BATTLE_WINDOWS or len(s.bt) <= b.WINNER:
+        return True
+    side = side_of_seat(s.players, seat)
+    bt = s.bt
+    if e in ("attack", "dice") and w == BATTLE_W:
+        return b.dice_count(g, s, side) < MAX_DICE
+    if e == "shield" and w == CASUALTY_W:
+        return bool(sum(bt[b.DICE + 1 - side]) + bt[b.DMG][1 - side] > 0)
+    if e == "heal":
+        space = bt[b.SSP] if side == SPARTAN_SIDE else bt[b.PSP]
+        return any(p & WOUNDED for p in s.board[space])
+    return True
 
 
 def _any_playable(g: HotGates, s: State, seat: int) -> bool:

@@ -183,6 +183,13 @@ class HotGates(NotationMixin):
             return self._return_legal(s)
         return ()
 
+    def sensible(self, s: State) -> Sequence[Act]:
+        """`legal` without the plays the game knows to be pointless: a card whose effect
+        cannot apply (decision 35). The rules allow them, so `legal` keeps them; the
+        searches choose among these instead, so as not to spend a card for nothing."""
+        acts = self.legal(s)
+        return cards.sensible(self, s, acts) if s.phase == WINDOW else acts
+
     def chance(self, s: State) -> list[tuple[Act, float]]:
         if s.phase != DEAL:
             return []
@@ -381,13 +388,23 @@ class HotGates(NotationMixin):
         room, so their `done` is legal only when neither is possible."""
         return self._march_list(s, None)[0]
 
-    def _march_list(self, s: State, geometry: Geometry | None) -> tuple[list[Act], Geometry]:
+    def could_march(self, s: State, seats: Sequence[int]) -> bool:
+        """Whether one of `seats` could move or bring on a unit if its march began now:
+        what a `march` card needs (decision 35). Read at the March Phase's card window,
+        before anyone has marched."""
+        return any(a.verb != "done" for seat in seats
+                   for a in self._march_list(s, None, seat)[0])
+
+    def _march_list(self, s: State, geometry: Geometry | None, seat: int = -1
+                    ) -> tuple[list[Act], Geometry]:
         """`_march_legal`, and the geometry it used: each space's owner (-1: empty) and
         room, and the enemy's leading space in each row (by number), for switching rows.
         The hot path of a playout: the seat's spaces, their neighbours and actions are
         precomputed in `_march_plan`; after a march the geometry of the step before is
-        updated rather than counted again (`_march`), as the enemy has not moved."""
-        seat = s.actor
+        updated rather than counted again (`_march`), as the enemy has not moved. `seat`:
+        whose march (default the seat to act)."""
+        if seat < 0:
+            seat = s.actor
         side, spaces, plan, entries = self._march_plan[s.players][seat]
         enemy = 1 - side
         extra = s.extra[seat] > 0
