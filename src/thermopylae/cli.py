@@ -20,6 +20,7 @@ from thermopylae.ai.base import agent_names, make_agent, seat_agents
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ComponentError, RecordError, ThermopylaeError
 from thermopylae.engine.record import Position, Record, load_any, replay
+from thermopylae.i18n import ngettext
 
 if TYPE_CHECKING:
     from thermopylae.sim.tournament import Tally, Tournament
@@ -78,7 +79,11 @@ def _game(game_id: str, components: Path | None) -> Any:
     try:
         return registry.get(game_id, components)
     except ComponentError as exc:
-        raise _fail(str(exc)) from exc
+        if len(exc.problems) == 1:  # a file that does not parse: one line
+            raise _fail(f"{exc.source}: {exc.problems[0]}") from exc
+        count = ngettext("{n} problem", "{n} problems", len(exc.problems))
+        lines = "".join(f"\n  - {p}" for p in exc.problems)
+        raise _fail(f"{exc.source}: {count.format(n=len(exc.problems))}{lines}") from exc
     except ThermopylaeError as exc:
         raise _fail(str(exc)) from exc
 
@@ -289,6 +294,9 @@ def _replay_line(game_id: str, ref: str, record: Path | None, components: Path |
         check = gamelog.recheck(data, components)
     except ThermopylaeError as exc:
         raise _fail(str(exc)) from exc
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+        # a line that is binary, nested too deeply or holds fields of the wrong type
+        raise _fail(f"{ref}: not a usable game line ({type(exc).__name__}: {exc})") from exc
     if record is not None:
         check.record.save(record)
     if as_json:
