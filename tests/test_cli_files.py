@@ -160,3 +160,12 @@ def test_p4_a_record_whose_start_state_is_malformed(tmp_path: Path) -> None:
     r = run("replay", str(rec))
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert r.stderr.startswith("replay failed: record start: bad state")
+
+
+def test_p4_saving_onto_a_folder_says_so_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    folder = tmp_path / "here"
+    folder.mkdir()
+    r = run("play", "thermopyles", "--seed", "1", answers=[f"save {folder}", "quit"])
+    assert r.returncode == 0 and "Traceback" not in r.stderr
+    assert f"Could not save the record to {folder}: Is a directory" in r.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["here"]

@@ -289,6 +289,12 @@ def _step_at(text: str, pos: int) -> str:
 
 
 def _write(path: Path, data: JSON) -> None:
+    """Write through a temporary file, so a failed save leaves the old file whole (and no
+    temporary file behind)."""
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    try:
+        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise

@@ -87,7 +87,7 @@ class Session:
     def opening(self, seed: int) -> None:
         """What a player reads once, before the first board: the provisional notice
         (once per game, also when resuming a saved game) and the seats."""
-        if getattr(self.game, "provisional", False):
+        if self.game.provisional:
             self.say(_("Note: {title} is played with provisional component values (see "
                        "`thermopylae rules {game}`).").format(title=self.game.title,
                                                               game=self.game.id))
@@ -274,7 +274,7 @@ class Session:
             self.record.save(path)
         except OSError as exc:
             self.say(_("Could not save the record to {path}: {reason}").format(
-                path=path, reason=exc.strerror))
+                path=path, reason=exc.strerror or exc))
             return
         n = len(self.record.steps)
         self.say(_("Record saved to {path} ({steps}).").format(
@@ -285,6 +285,6 @@ class Session:
             Position.of(self.game, self.options, self.state).save(path)
         except OSError as exc:
             self.say(_("Could not save the position to {path}: {reason}").format(
-                path=path, reason=exc.strerror))
+                path=path, reason=exc.strerror or exc))
             return
         self.say(_("Position saved to {path}.").format(path=path))
