@@ -22,7 +22,7 @@ def hand_text(v: JSON) -> str | None:
     lines = [_("Your hand ({side}, {count}); L: marks a lightning card, played as a "
                "reaction:").format(side=side, count=count)]
     for k in cards:
-        lines.append(f"  {k:2d} {names[k]}: {_(EFFECTS[k][half])}")
+        lines.append(f"  {k:2d} {_(names[k])}: {_(EFFECTS[k][half])}")
     if not cards:
         lines.append("  " + _("(no cards)"))
     lines.append(_("A card is played for its event or for one move; every card's two "
