@@ -207,7 +207,7 @@ def _more_seats(game: Any, options: dict[str, Any], seat: str) -> str:
             return _(" (with --players {n} the seats are {seats})").format(
                 n=n, seats=", ".join(seats))
     return _(" ({title} takes {lo} to {hi} players: choose with --players N)").format(
-        title=game.title, lo=lo, hi=hi)
+        title=_(game.title), lo=lo, hi=hi)
 
 
 def _start(game: Any, path: Path | None, players: int | None, open_hands: bool, seed: int

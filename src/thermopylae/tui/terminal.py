@@ -79,7 +79,7 @@ class Session:
         self.record_path = record_path
         self.undo: list[_Snapshot] = []
         self.dirty = True
-        self.board = Board(console, game.title, game.seats(options))
+        self.board = Board(console, _(game.title), game.seats(options))
 
     def say(self, text: str = "") -> None:
         self.console.print(text, markup=False, highlight=False, soft_wrap=True)
@@ -89,10 +89,11 @@ class Session:
         (once per game, also when resuming a saved game) and the seats."""
         if self.game.provisional:
             self.say(_("Note: {title} is played with provisional component values (see "
-                       "`thermopylae rules {game}`).").format(title=self.game.title,
+                       "`thermopylae rules {game}`).").format(title=_(self.game.title),
                                                               game=self.game.id))
         self.say(_("{title}: seats {seats}; seed {seed}. Type help for commands.").format(
-            title=self.game.title, seats=", ".join(self.game.seats(self.options)), seed=seed))
+            title=_(self.game.title), seats=", ".join(self.game.seats(self.options)),
+            seed=seed))
 
     def run(self) -> None:
         try:
