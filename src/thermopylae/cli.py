@@ -253,6 +253,8 @@ def replay_cmd(
         report = replay(game, rec)
     except ThermopylaeError as exc:
         raise _fail(str(exc)) from exc
+    if not report.ok and report.state is None:  # it cannot even begin: a malformed file
+        raise _fail(f"{file}: {report.problems[0]}")
     if not report.ok:
         for problem in report.problems:
             err.print(_("replay failed: {problem}").format(problem=problem), markup=False,
