@@ -18,10 +18,15 @@ def entry_point() -> list[str]:
     return [found] if found else [sys.executable, "-m", "thermopylae"]
 
 
-def run(*args: str, answers: list[str] | None = None,
-        timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env["NO_COLOR"] = "1"
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")
+
+
+def run(*args: str, answers: list[str] | None = None, timeout: float = 120,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The command's result; in English unless `env` names a locale (LANG=pt_BR...)."""
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("COLUMNS", "LINES", *LOCALE_VARIABLES)}
+    env = {**base, "NO_COLOR": "1", "LC_ALL": "C.UTF-8", **(env or {})}
     text = None if answers is None else "".join(f"{a}\n" for a in answers)
     return subprocess.run([*entry_point(), *args], input=text, capture_output=True,
                           text=True, timeout=timeout, env=env,

@@ -292,10 +292,11 @@ def test_undo_takes_back_a_decision(tmp_path: Path) -> None:
     decisions = [(who, text) for who, text in data["steps"] if who != "chance"]
     assert decisions[:2] == [("p1", "retreat"), ("p1", "give p2")]
     assert [text for _, text in data["steps"]].count("retreat") == 1
-    # the table after the undo is the one before the retreat
+    # the table after the undo is the one before the retreat (less the changed-line flag)
     boards = r.stdout.split("Thermopyles, 2 players, ")
-    assert boards[1].split("\n")[1] == boards[3].split("\n")[1]  # the map line, marker on 1
-    assert "[1]" in boards[3].split("\n")[1]
+    before, after = boards[1].split("\n")[1], boards[3].split("\n")[1]  # the map lines
+    assert before[2:] == after[2:] and "[1]" in after
+    assert after.startswith("* ") and before.startswith("  ")  # it changed again on undo
     assert run("replay", str(rec)).returncode == 0
 
 
@@ -489,7 +490,8 @@ def test_earth_and_water_human_against_ai_to_the_end_then_replay(tmp_path: Path,
     assert f"Record saved to {rec}" in out
     assert "Traceback" not in r.stderr
     # the human is Persia: the Greek hand is never shown, nor Greek draws logged
-    assert all("hidden" in ln for ln in r.stdout.splitlines() if ln.startswith("Hand greece"))
+    greek_hand = [ln for ln in r.stdout.splitlines() if ln[2:].startswith("Hand greece")]
+    assert greek_hand and all("hidden" in ln for ln in greek_hand)
     assert "greece drew" not in r.stdout
     data = json.loads(rec.read_text())
     assert data["game"] == "earth-and-water" and data["seats"] == ["persia", "greece"]

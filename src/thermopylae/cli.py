@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import secrets
 import shlex
 import sys
@@ -17,10 +18,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from thermopylae import i18n
 from thermopylae.ai.base import agent_names, make_agent, seat_agents
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ComponentError, RecordError, ThermopylaeError
 from thermopylae.engine.record import Position, Record, load_any, replay
+from thermopylae.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from thermopylae.sim.tournament import Tally, Tournament
@@ -57,8 +60,23 @@ R = TypeVar("R")
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"error: {message}", markup=False, soft_wrap=True)
+    err.print(_("error: {message}").format(message=message), markup=False, soft_wrap=True)
     return typer.Exit(code)
+
+
+def _set_language(lang: str | None) -> None:
+    """The language of this command: `lang` if given, else the environment's
+    (LC_ALL, LC_MESSAGES, LANG), English when it asks for none we have."""
+    if lang is None:
+        env = next((os.environ[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG")
+                    if os.environ.get(k)), None)
+        i18n.set_language(i18n.negotiate(env))
+        return
+    if lang not in i18n.LANGUAGES:
+        known = ", ".join(f"{code} ({name})" for code, name in i18n.LANGUAGES.items())
+        raise _fail(_("--lang {lang}: no such language; the languages are {known}").format(
+            lang=lang, known=known))
+    i18n.set_language(lang)
 
 
 def _with_progress(label: str, total: int, wanted: bool,
@@ -79,7 +97,11 @@ def _game(game_id: str, components: Path | None) -> Any:
     try:
         return registry.get(game_id, components)
     except ComponentError as exc:
-        raise _fail(str(exc)) from exc
+        if len(exc.problems) == 1:  # a file that does not parse: one line
+            raise _fail(f"{exc.source}: {exc.problems[0]}") from exc
+        count = ngettext("{n} problem", "{n} problems", len(exc.problems))
+        lines = "".join(f"\n  - {p}" for p in exc.problems)
+        raise _fail(f"{exc.source}: {count.format(n=len(exc.problems))}{lines}") from exc
     except ThermopylaeError as exc:
         raise _fail(str(exc)) from exc
 
@@ -104,15 +126,21 @@ def rules(game_id: GameArg, components: ComponentsOpt = None) -> None:
     out.print(game.rules_text(), markup=False)
 
 
-def _parse_ai(specs: list[str], game: Any, options: dict[str, Any]) -> dict[int, Any]:
+def _parse_ai(specs: list[str], game: Any, options: dict[str, Any],
+              fixed: bool = False) -> dict[int, Any]:
+    """The agents of `--ai SEAT=AGENT`, by seat index; `fixed` when the table comes from a
+    file, so that `--players` cannot add seats."""
     seats = list(game.seats(options))
     agents: dict[int, Any] = {}
     for spec in specs:
         seat, eq, agent = spec.partition("=")
         if not eq:
-            raise _fail(f"--ai takes SEAT=AGENT (e.g. {seats[0]}=heuristic), not {spec!r}")
+            raise _fail(_("--ai takes SEAT=AGENT (e.g. {example}), not {spec}").format(
+                example=f"{seats[0]}=heuristic", spec=repr(spec)))
         if seat not in seats:
-            raise _fail(f"--ai {spec}: no seat {seat!r}; the seats are {', '.join(seats)}")
+            raise _fail(_("--ai {spec}: no seat {seat}; the seats are {seats}").format(
+                spec=spec, seat=repr(seat), seats=", ".join(seats))
+                + ("" if fixed else _more_seats(game, options, seat)))
         try:
             agents[seats.index(seat)] = make_agent(agent, game)
         except ThermopylaeError as exc:
@@ -136,13 +164,20 @@ def play(
     open_hands: Annotated[bool, typer.Option(
         "--open-hands", help="Every player sees every hand (Thermopyles).")] = False,
     components: ComponentsOpt = None,
+    lang: Annotated[str | None, typer.Option(
+        "--lang", help="Language of the game's texts: en, pt, fr or it (default: from the "
+        "LC_ALL, LC_MESSAGES or LANG environment variable, English otherwise).")] = None,
 ) -> None:
     """Play a game at the terminal (answers may also be piped in, one per line).
 
-    Type `help` at the prompt for the commands: undo, save FILE, position FILE, quit.
+    Type `help` at the prompt for the commands: undo, save FILE, position FILE, board,
+    cards (in games with hands), quit. On a terminal the board is in colour, each seat in
+    its own, and the lines that changed since it was last drawn are flagged (with `*` in
+    a pipe).
     """
     from thermopylae.tui.terminal import Session
 
+    _set_language(lang)
     game = _game(game_id, components)
     if seed is None:
         seed = secrets.randbelow(2**31)
@@ -151,14 +186,29 @@ def play(
     except ThermopylaeError as exc:
         raise _fail(str(exc)) from exc
     options = rec.options
-    agents = _parse_ai(ai or [], game, options)
-    if game.provisional:
-        out.print(f"Note: {game.title} is played with provisional component values "
-                  "(see `thermopylae rules`).", markup=False)
-    out.print(f"{game.title}: seats {', '.join(game.seats(options))}; seed {seed}. "
-              "Type help for commands.", markup=False)
-    render = game.render
-    Session(game, options, state, rec, agents, seed, out, sys.stdin, render, record).run()
+    agents = _parse_ai(ai or [], game, options, fixed=from_file is not None)
+    session = Session(game, options, state, rec, agents, seed, out, sys.stdin, game.render,
+                      record)
+    session.opening(seed)
+    session.run()
+
+
+def _more_seats(game: Any, options: dict[str, Any], seat: str) -> str:
+    """How to get `seat` at the table: the smallest player count that has it (from the
+    game's own range of players), or else the range itself."""
+    lo, hi = int(game.min_players), int(game.max_players)
+    if lo == hi:
+        return ""
+    for n in range(lo, hi + 1):
+        try:
+            seats = list(game.seats(game.options({**options, "players": n})))
+        except ThermopylaeError:
+            continue
+        if seat in seats:
+            return _(" (with --players {n} the seats are {seats})").format(
+                n=n, seats=", ".join(seats))
+    return _(" ({title} takes {lo} to {hi} players: choose with --players N)").format(
+        title=_(game.title), lo=lo, hi=hi)
 
 
 def _start(game: Any, path: Path | None, players: int | None, open_hands: bool, seed: int
@@ -177,7 +227,8 @@ def _start(game: Any, path: Path | None, players: int | None, open_hands: bool, 
         return state, Record.begin(game, game.options(loaded.options), seed, start=state)
     report = replay(game, loaded)
     if not report.ok:
-        raise RecordError(f"{path} does not replay: {report.problems[0]}")
+        raise RecordError(_("{path} does not replay: {problem}").format(
+            path=path, problem=report.problems[0]))
     loaded.seed = seed  # the steps to come are drawn from this session's seed
     return report.state, loaded
 
@@ -190,6 +241,7 @@ def replay_cmd(
                                           help="Print every step.")] = False,
 ) -> None:
     """Re-run a game record: check that every step was legal and the end matches."""
+    _set_language(None)
     try:
         rec = Record.load(file)
     except ThermopylaeError as exc:
@@ -202,14 +254,18 @@ def replay_cmd(
         report = replay(game, rec)
     except ThermopylaeError as exc:
         raise _fail(str(exc)) from exc
+    if not report.ok and report.state is None:  # it cannot even begin: a malformed file
+        raise _fail(f"{file}: {report.problems[0]}")
     if not report.ok:
         for problem in report.problems:
-            err.print(f"replay failed: {problem}", markup=False, soft_wrap=True)
+            err.print(_("replay failed: {problem}").format(problem=problem), markup=False,
+                      soft_wrap=True)
         raise typer.Exit(1)
-    result = ("game not over" if report.outcome is None else
+    result = (_("game not over") if report.outcome is None else
               f"{', '.join(report.outcome.results)} ({report.outcome.reason})")
-    out.print(f"OK: {report.steps_checked} steps replayed, all legal; final state matches; "
-              f"{result}.", markup=False)
+    steps = ngettext("{n} step replayed", "{n} steps replayed", report.steps_checked)
+    out.print(_("OK: {steps}, all legal; final state matches; {result}.").format(
+        steps=steps.format(n=report.steps_checked), result=result), markup=False)
 
 
 @app.command()
@@ -290,6 +346,9 @@ def _replay_line(game_id: str, ref: str, record: Path | None, components: Path |
         check = gamelog.recheck(data, components)
     except ThermopylaeError as exc:
         raise _fail(str(exc)) from exc
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+        # a line that is binary, nested too deeply or holds fields of the wrong type
+        raise _fail(f"{ref}: not a usable game line ({type(exc).__name__}: {exc})") from exc
     if record is not None:
         check.record.save(record)
     if as_json:

@@ -308,7 +308,7 @@ def test_play_with_a_bad_components_file_is_refused(tmp_path: Path) -> None:
             answers=["quit"])
     assert r.returncode == 2
     err = flat(r.stderr)
-    assert err.startswith(f"error: {bad}: 2 problem(s)")
+    assert err.startswith(f"error: {bad}: 2 problems")
     assert "unit spartan: the game has 20, not 19" in err
     assert "negative" in err
     assert "Traceback" not in r.stderr

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -17,6 +16,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from thermopylae.engine.errors import ComponentError
+from thermopylae.engine.files import FileProblem, parse, read_text
 from thermopylae.engine.validation import problems
 
 Source = Literal["rulebook", "public-source", "provisional"]
@@ -25,20 +25,20 @@ the rulebook; `provisional`: chosen by this project because the printed value is
 
 M = TypeVar("M", bound=BaseModel)
 
+MAX_COMPONENT_BYTES = 4 * 2**20
+"""The largest component file read (the default sets are under 10 kB)."""
+
 
 def read_data(path: Path) -> dict[str, Any]:
-    """A TOML or JSON file as a dict; a file that does not parse raises `ComponentError`."""
-    name = str(path)
+    """A TOML or JSON file as a dict; a file that cannot be read or does not parse (too
+    large, binary, nested too deeply) raises `ComponentError` with one problem."""
+    kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ComponentError(name, [f"cannot read the file: {exc.strerror}"]) from exc
-    try:
-        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ComponentError(name, [f"not valid {path.suffix.lstrip('.').upper()}: {exc}"]) from exc
+        data = parse(read_text(path, MAX_COMPONENT_BYTES), kind)
+    except FileProblem as exc:
+        raise ComponentError(str(path), [str(exc)]) from exc
     if not isinstance(data, dict):
-        raise ComponentError(name, ["the file must hold a table (an object) at its top level"])
+        raise ComponentError(str(path), ["the file must hold a table (an object) at its top level"])
     return data
 
 

@@ -150,3 +150,12 @@ class Game(Protocol[S, A]):
     def agents(self) -> Mapping[str, Any]:
         """Game-specific agent factories (e.g. `heuristic`), by name."""
         ...
+
+
+class HandText(Protocol):
+    """An optional member of a game: `hand_text(view)`, the cards the view's seat holds,
+    each with what it does, as text for the terminal's `cards` command; `None` when the
+    game has no hands or the view is a spectator's. It reads only the view, so it shows
+    nothing the seat may not see. Faces look for it with `getattr(game, "hand_text")`."""
+
+    def hand_text(self, view: JSON) -> str | None: ...

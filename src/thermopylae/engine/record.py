@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from thermopylae.engine.components import digest
 from thermopylae.engine.errors import RecordError, ThermopylaeError
+from thermopylae.engine.files import FileProblem, parse, read_text
 from thermopylae.engine.protocol import CHANCE, JSON, Outcome
 from thermopylae.engine.validation import first_problem
 
@@ -112,6 +113,7 @@ class Record:
     def from_json(cls, data: Any, source: str = "record") -> Record:
         if isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
             raise RecordError(f"{source}: this is a position file, not a game record")
+        _must_be_object(data, source, "game record")
         try:
             f = _RecordFile.model_validate(data)
         except ValidationError as exc:
@@ -149,6 +151,7 @@ class Position:
 
     @classmethod
     def from_json(cls, data: Any, source: str = "position") -> Position:
+        _must_be_object(data, source, "position")
         try:
             f = _PositionFile.model_validate(data)
         except ValidationError as exc:
@@ -165,12 +168,26 @@ class Position:
     def restore(self, game: Any) -> Any:
         """The state, after checking that it belongs to `game` and its components."""
         check_match(game, self.game, self.components, "position")
-        try:
-            return game.state_from_json(self.state)
-        except RecordError:
-            raise
-        except (ThermopylaeError, KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"position: bad state: {exc}") from exc
+        return restore_state(game, self.state, "position")
+
+
+def restore_state(game: Any, data: dict[str, Any], what: str) -> Any:
+    """`game.state_from_json(data)`, any failure on a malformed state a `RecordError`."""
+    try:
+        return game.state_from_json(data)
+    except RecordError:
+        raise
+    except (ThermopylaeError, KeyError, TypeError, ValueError, IndexError,
+            RecursionError) as exc:
+        raise RecordError(f"{what}: bad state: {exc}") from exc
+
+
+def _must_be_object(data: Any, source: str, what: str) -> None:
+    if not isinstance(data, dict):
+        kind = {list: "a list", str: "a string", bool: "true or false", type(None): "null"}.get(
+            type(data), "a number")
+        raise RecordError(f"{source}: not a valid {what}: the file holds {kind}, not an "
+                          f"object with the fields of a {what}")
 
 
 def check_match(game: Any, game_id: str, components: str, what: str) -> None:
@@ -203,7 +220,7 @@ def replay(game: Any, record: Record) -> ReplayReport:
             raise RecordError(f"seats {record.seats} do not match the options "
                               f"(expected {list(game.seats(options))})")
         state = (game.new(options) if record.start is None
-                 else game.state_from_json(record.start))
+                 else restore_state(game, record.start, "record start"))
     except ThermopylaeError as exc:
         return ReplayReport(False, 0, [str(exc)], None, None)
     for number, (who, text) in enumerate(record.steps, start=1):
@@ -245,16 +262,17 @@ def load_any(path: Path) -> Record | Position:
 
 def _read(path: Path) -> Any:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot read: {exc.strerror}") from exc
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{path}: not valid JSON: {exc}") from exc
+        text = read_text(path)
+    except FileProblem as exc:
+        raise RecordError(f"{path}: {exc}") from exc
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        where = _step_at(text, exc.pos)
-        raise RecordError(f"{path}: not valid JSON{where}: {exc}") from exc
+        return parse(text, "JSON")
+    except FileProblem as exc:
+        cause = exc.__cause__
+        if isinstance(cause, json.JSONDecodeError):
+            where = _step_at(text, cause.pos)
+            raise RecordError(f"{path}: not valid JSON{where}: {cause}") from exc
+        raise RecordError(f"{path}: {exc}") from exc
 
 
 def _step_at(text: str, pos: int) -> str:
@@ -271,6 +289,12 @@ def _step_at(text: str, pos: int) -> str:
 
 
 def _write(path: Path, data: JSON) -> None:
+    """Write through a temporary file, so a failed save leaves the old file whole (and no
+    temporary file behind)."""
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    try:
+        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise

@@ -17,6 +17,7 @@ from typing import Any
 
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
+from thermopylae.engine.files import FileProblem, parse
 from thermopylae.engine.protocol import Outcome
 from thermopylae.engine.record import Record
 from thermopylae.sim.match import GameResult, record_digest, replay_indexed
@@ -84,14 +85,18 @@ def read(path: Path, number: int) -> dict[str, Any]:
             for count, text in enumerate(f, start=1):  # noqa: B007
                 if count == number:
                     break
+    except IsADirectoryError as exc:
+        raise ThermopylaeError(f"{path}: cannot read: it is a folder, not a file") from exc
     except OSError as exc:
         raise ThermopylaeError(f"{path}: cannot read: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise ThermopylaeError(f"{path}: not a text file (not UTF-8)") from exc
     if text is None or count != number:
         raise ThermopylaeError(f"{path} has {count} line(s), not {number}")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ThermopylaeError(f"{path}:{number}: not valid JSON: {exc}") from exc
+        data = parse(text, "JSON")
+    except FileProblem as exc:  # not JSON, or nested too deeply to be a game line
+        raise ThermopylaeError(f"{path}:{number}: {exc}") from exc
     if not isinstance(data, dict):
         raise ThermopylaeError(f"{path}:{number}: not a game line (not an object)")
     for key in ("game", "options", "seed", "index", "agents", "record_digest"):

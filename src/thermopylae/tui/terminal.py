@@ -3,7 +3,8 @@
 The session asks the game for everything: whose turn, the legal actions, the view to draw
 and the log lines. It adds only what a player at a prompt needs: numbered choices, undo,
 saving, help. Undo snapshots are dropped whenever a card or die is revealed, so undo can
-never re-deal (as on Rally the Troops).
+never re-deal (as on Rally the Troops). The board itself is drawn by `tui.board`; every
+word the session prints is in the player's language (`thermopylae.i18n`).
 """
 
 from __future__ import annotations
@@ -19,17 +20,31 @@ from rich.console import Console
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.protocol import CHANCE, Event
 from thermopylae.engine.record import Position, Record, seat_name
+from thermopylae.i18n import _, ngettext
+from thermopylae.tui.board import Board
 
-HELP = """\
-Answer with the number of a listed action, or the action itself as it is listed.
-An empty answer plays the only legal action when there is just one.
-Commands:
-  undo           take back your last decision (not past a revealed card or die)
-  save FILE      save the game record (JSON; `thermopylae replay FILE` checks it)
-  position FILE  save the current position (JSON; `thermopylae play --from FILE` resumes)
-  board          show the table again
-  help           this text
-  quit           stop (the record is saved if --record was given)"""
+
+def help_text(game: Any) -> str:
+    """The commands at the prompt; `cards` only for a game whose seats hold cards."""
+    lines = [
+        _("Answer with the number of a listed action, or the action itself as it is listed."),
+        _("An empty answer plays the only legal action when there is just one."),
+        _("Commands:"),
+        "  undo           " + _("take back your last decision (not past a revealed card "
+                                 "or die)"),
+        "  save FILE      " + _("save the game record (JSON; `thermopylae replay FILE` "
+                                 "checks it)"),
+        "  position FILE  " + _("save the current position (JSON; `thermopylae play --from "
+                                 "FILE` resumes)"),
+        "  board          " + _("show the table again"),
+    ]
+    if callable(getattr(game, "hand_text", None)):
+        lines.append("  cards          " + _("the cards in your hand and what each one does "
+                                             "(every card: `thermopylae rules {game}`)"
+                                             ).format(game=game.id))
+    lines += ["  help           " + _("this text"),
+              "  quit           " + _("stop (the record is saved if --record was given)")]
+    return "\n".join(lines)
 
 
 @dataclass
@@ -64,9 +79,21 @@ class Session:
         self.record_path = record_path
         self.undo: list[_Snapshot] = []
         self.dirty = True
+        self.board = Board(console, _(game.title), game.seats(options))
 
     def say(self, text: str = "") -> None:
         self.console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    def opening(self, seed: int) -> None:
+        """What a player reads once, before the first board: the provisional notice
+        (once per game, also when resuming a saved game) and the seats."""
+        if self.game.provisional:
+            self.say(_("Note: {title} is played with provisional component values (see "
+                       "`thermopylae rules {game}`).").format(title=_(self.game.title),
+                                                              game=self.game.id))
+        self.say(_("{title}: seats {seats}; seed {seed}. Type help for commands.").format(
+            title=_(self.game.title), seats=", ".join(self.game.seats(self.options)),
+            seed=seed))
 
     def run(self) -> None:
         try:
@@ -92,19 +119,25 @@ class Session:
         self._board(self.viewers[0] if self.viewers else None)
         outcome = self.game.outcome(self.state)
         assert outcome is not None
-        self.say(f"Game over: {', '.join(outcome.results)} ({outcome.reason}), "
-                 f"after {outcome.turns} turns.")
-        self.say("Type `save FILE` or `position FILE` to keep it, or `quit`.")
+        turns = ngettext("after {n} turn", "after {n} turns", outcome.turns)
+        self.say(_("Game over: {results} ({reason}), {after}.").format(
+            results=", ".join(outcome.results), reason=outcome.reason,
+            after=turns.format(n=outcome.turns)))
+        self.say(_("Type `save FILE` or `position FILE` to keep it, or `quit`."))
         while (line := self._read("> ")) is not None:
-            cmd, _, arg = line.partition(" ")
+            cmd, _sep, arg = line.partition(" ")
             if cmd in ("quit", "q", "exit"):
                 return
             if not self._command(cmd, arg.strip(), None):
-                self.say("The game is over: save FILE, position FILE, help or quit.")
+                self.say(_("The game is over: save FILE, position FILE, help or quit."))
 
     def _board(self, seat: int | None) -> None:
-        self.say()
-        self.say(self.render(self.game.view(self.state, seat)))
+        """The table as `seat` sees it (None: public view)."""
+        to_act = self.game.to_act(self.state)
+        active = (None if to_act is None or to_act == CHANCE
+                  else seat_name(self.game, self.options, to_act))
+        self.board.draw(self.render(self.game.view(self.state, seat)), active,
+                        over=to_act is None)
 
     def _step(self, seat: int, action: Any) -> None:
         who = seat_name(self.game, self.options, seat)
@@ -118,7 +151,8 @@ class Session:
     def _log(self, events: list[Event]) -> None:
         for e in events:
             if e.to is None or e.to in self.viewers:
-                self.say(f"  . {self.game.describe(e)}")
+                self.console.print(self.board.colour(f"  . {self.game.describe(e)}"),
+                                   highlight=False, soft_wrap=True)
 
     def _read(self, prompt: str) -> str | None:
         self.console.print(prompt, end="", markup=False, highlight=False)
@@ -138,7 +172,7 @@ class Session:
         line = self._read(f"{name}> ")
         if line is None:
             return False
-        cmd, _, arg = line.partition(" ")
+        cmd, _sep, arg = line.partition(" ")
         if cmd in ("quit", "q", "exit"):
             return False
         if self._command(cmd, arg.strip(), seat):
@@ -155,7 +189,7 @@ class Session:
         texts = [f"{i:>2}) {label(a)}" for i, a in enumerate(legal, start=1)]
         width = max(map(len, texts)) + 2
         per_line = max(1, min(5, 90 // width))
-        self.say("Legal actions:")
+        self.say(_("Legal actions:"))
         for row in range(0, len(texts), per_line):
             self.say("  " + "".join(x.ljust(width) for x in texts[row:row + per_line]).rstrip())
 
@@ -165,18 +199,20 @@ class Session:
         if line.isdigit():
             if 1 <= int(line) <= len(legal):
                 return legal[int(line) - 1]
-            self.say(f"Refused: there is no choice {line}; choose 1 to {len(legal)}.")
+            self.say(_("Refused: there is no choice {number}; choose 1 to {last}.").format(
+                number=line, last=len(legal)))
             return None
         if line == "":
-            self.say("Choose one of the legal actions (or type help).")
+            self.say(_("Choose one of the legal actions (or type help)."))
             return None
         try:
             action = self.game.parse(line)
         except ThermopylaeError as exc:
-            self.say(f"Refused: {exc}")
+            self.say(_("Refused: {reason}").format(reason=exc))
             return None
         if action not in legal:
-            self.say(f"Refused: {self.game.format(action)!r} is not legal now{self._why(action)}.")
+            self.say(_("Refused: {action} is not legal now{why}.").format(
+                action=repr(self.game.format(action)), why=self._why(action)))
             return None
         return action
 
@@ -191,12 +227,14 @@ class Session:
     def _command(self, cmd: str, arg: str, seat: int | None) -> bool:
         """Handle a command; False if `cmd` is not one (then it is an action)."""
         if cmd in ("help", "?"):
-            self.say(HELP)
+            self.say(help_text(self.game))
         elif cmd == "board":
             self._board(seat)
+        elif cmd == "cards":
+            self._cards(seat)
         elif cmd in ("save", "position"):
             if not arg:
-                self.say(f"Usage: {cmd} FILE")
+                self.say(_("Usage: {command} FILE").format(command=cmd))
             elif cmd == "save":
                 self._save(Path(arg))
             else:
@@ -207,15 +245,28 @@ class Session:
             return False
         return True
 
+    def _cards(self, seat: int | None) -> None:
+        """The hand `seat` holds (at the end: the one human's), with each card's effect."""
+        hand_text = getattr(self.game, "hand_text", None)
+        if seat is None:
+            seat = self.viewers[0] if self.viewers else None
+        text = (hand_text(self.game.view(self.state, seat))
+                if callable(hand_text) and seat is not None else None)
+        if text is None:
+            self.say(_("There are no cards in hand to show here."))
+        else:
+            self.say(text)
+
     def _undo(self) -> None:
         if not self.undo:
-            self.say("Nothing to undo: a card or die has been revealed since your last decision.")
+            self.say(_("Nothing to undo: a card or die has been revealed since your last "
+                       "decision."))
             return
         snap = self.undo.pop()
         self.state = snap.state
         del self.record.steps[snap.steps:]
         self.record.final = self.record.outcome = None
-        self.say(f"Undone: {snap.action}.")
+        self.say(_("Undone: {action}.").format(action=snap.action))
         self.dirty = True
 
     def _save(self, path: Path) -> None:
@@ -223,14 +274,18 @@ class Session:
         try:
             self.record.save(path)
         except OSError as exc:
-            self.say(f"Could not save the record to {path}: {exc.strerror}")
+            self.say(_("Could not save the record to {path}: {reason}").format(
+                path=path, reason=exc.strerror or exc))
             return
-        self.say(f"Record saved to {path} ({len(self.record.steps)} steps).")
+        n = len(self.record.steps)
+        self.say(_("Record saved to {path} ({steps}).").format(
+            path=path, steps=ngettext("{n} step", "{n} steps", n).format(n=n)))
 
     def _save_position(self, path: Path) -> None:
         try:
             Position.of(self.game, self.options, self.state).save(path)
         except OSError as exc:
-            self.say(f"Could not save the position to {path}: {exc.strerror}")
+            self.say(_("Could not save the position to {path}: {reason}").format(
+                path=path, reason=exc.strerror or exc))
             return
-        self.say(f"Position saved to {path}.")
+        self.say(_("Position saved to {path}.").format(path=path))

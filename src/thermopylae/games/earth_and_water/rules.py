@@ -589,6 +589,11 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
     def rules_text(self) -> str:
         return text.rules_text(self)
 
+    def hand_text(self, v: JSON) -> str | None:
+        from thermopylae.games.earth_and_water.hand import hand_text
+
+        return hand_text(v)
+
     def label(self, action: Act) -> str:
         return text.label(self, action)
 

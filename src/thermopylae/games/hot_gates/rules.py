@@ -737,6 +737,11 @@ class HotGates(NotationMixin):
     def rules_text(self) -> str:
         return text.rules_text(self.components)
 
+    def hand_text(self, v: JSON) -> str | None:
+        from thermopylae.games.hot_gates.hand import hand_text
+
+        return hand_text(v)
+
     def state_to_json(self, s: State) -> JSON:
         return state_to_json(self, s)
 

@@ -438,6 +438,11 @@ class Thermopyles(NotationMixin):
     def rules_text(self) -> str:
         return text.rules_text(self.components)
 
+    def hand_text(self, v: JSON) -> str | None:
+        from thermopylae.games.thermopyles.hand import hand_text
+
+        return hand_text(v)
+
     def state_to_json(self, s: State) -> JSON:
         return state_to_json(self.components, s)
 
