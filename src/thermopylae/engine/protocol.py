@@ -159,3 +159,13 @@ class HandText(Protocol):
     nothing the seat may not see. Faces look for it with `getattr(game, "hand_text")`."""
 
     def hand_text(self, view: JSON) -> str | None: ...
+
+
+class Sensible(Protocol):
+    """An optional member of a game: `sensible(state)`, the legal actions without the
+    plays whose effect cannot apply now (a march card when no unit can march). The rules
+    may allow such a play, so `legal` keeps it; agents choose among these so as not to
+    spend a card for nothing. It reads only what every seat sees. Agents look for it with
+    `getattr(game, "sensible")` (ai/playout.py `choices`)."""
+
+    def sensible(self, state: Any) -> Sequence[Any]: ...
