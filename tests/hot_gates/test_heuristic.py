@@ -97,3 +97,25 @@ def test_only_the_spartans_boost_every_battle() -> None:
     persia = _Me(g, glance(g, s, 0), ADVANCE_MIN, LEADER_ROUND)
     assert sparta.important({}) is True
     assert persia.important({}) is False
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_p24_the_heuristic_never_spends_a_card_whose_effect_cannot_apply(players: int) -> None:
+    """Over whole games, every card the heuristic plays is one `sensible` keeps (it used to
+    spend a march card at the set-up, where no unit can march, in a third of the games)."""
+    g = registry.get("hot-gates")
+    agent = g.agents()["heuristic"]()
+    played = 0
+    for seed in range(12):
+        rng, chance = random.Random(seed), random.Random(1000 + seed)
+        state = g.new(g.options({"players": players}))
+        while (seat := g.to_act(state)) is not None:
+            if seat == -1:
+                g.apply(state, g.sample_chance(state, chance), quiet=True)
+                continue
+            action = agent.act(g, g.copy(state), rng)
+            if action.verb == "play":
+                played += 1
+                assert action in g.sensible(state), (seed, g.format(action))
+            g.apply(state, action, quiet=True)
+    assert played > 0

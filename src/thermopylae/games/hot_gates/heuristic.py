@@ -61,7 +61,9 @@ class Heuristic:
         me = _Me(game, v, self.advance, self.leaders)
         phase = v.phase
         if phase.endswith(" cards"):
-            return me.card(legal)
+            # a card whose effect cannot apply is never spent (decision 35): the game
+            # says which from what every seat sees
+            return me.card(list(game.sensible(state)))
         if phase == "casualty":
             return me.casualty(legal)
         if phase == "march":
