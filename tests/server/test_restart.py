@@ -16,14 +16,15 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.cli_helpers import entry_point
 from tests.server.conftest import BACKENDS, Postgres
 from tests.server.helpers import (
+    PATIENCE,
     Api,
     Seen,
     Server,
     Truth,
     check_messages,
-    entry_point,
     free_port,
     options_for,
     seat_specs,
@@ -88,7 +89,8 @@ class Player(threading.Thread):
                 self.ended = f"server gone: {type(exc).__name__}"
 
 
-def settle(api: Api, table: str, humans: dict[str, str], timeout: float = 30) -> dict[str, Any]:
+def settle(api: Api, table: str, humans: dict[str, str], timeout: float = PATIENCE
+           ) -> dict[str, Any]:
     """The spectator's view once no AI and no chance must act (they play by themselves)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -139,7 +141,7 @@ def test_kill_in_the_middle_and_restart(backend: str, request: pytest.FixtureReq
             players = [Player(server.url, t, i) for i, t in enumerate(tables)]
             for p in players:
                 p.start()
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + PATIENCE  # only a hang: the machine may be busy
             while sum(len(p.acks) for p in players) < ACKS_BEFORE_KILL:
                 assert time.monotonic() < deadline, [p.ended for p in players]
                 assert all(p.is_alive() or p.ended == "game over" for p in players), \
@@ -148,7 +150,7 @@ def test_kill_in_the_middle_and_restart(backend: str, request: pytest.FixtureReq
             server.kill()
             for p in players:
                 p.stop.set()
-                p.join(20)
+                p.join(PATIENCE)
                 assert not p.is_alive()
                 assert p.ended.startswith("server gone") or p.ended == "game over", p.ended
 
@@ -195,7 +197,7 @@ def test_kill_in_the_middle_and_restart(backend: str, request: pytest.FixtureReq
             for p in again:
                 p.start()
             for p in again:
-                p.join(120)
+                p.join(PATIENCE)
                 assert p.ended in ("game over", "enough"), p.ended
             before_kill: list[list[Ack]] = [p.acks for p in players] + [[]]
             for acks, q in zip(before_kill, again, strict=True):
