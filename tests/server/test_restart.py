@@ -219,7 +219,7 @@ def test_serve_names_a_database_it_cannot_open(tmp_path: Path) -> None:
     missing = tmp_path / "no" / "such" / "folder" / "tables.db"
     r = subprocess.run([*entry_point(), "serve", "--port", str(free_port()),
                         "--db", f"sqlite:///{missing}"], capture_output=True, text=True,
-                       timeout=60, stdin=subprocess.DEVNULL)
+                       timeout=PATIENCE, stdin=subprocess.DEVNULL)
     assert r.returncode == 2
     assert "error: cannot open the database" in r.stderr
     assert "Traceback" not in r.stderr
