@@ -509,7 +509,7 @@ def test_redis_gone_and_back_under_two_processes(postgres: Postgres, tmp_path: P
     args = ["--db", db, "--redis", redis.url]
     try:
         with all_running(Server(args, tmp_path / "one.log"), Server(args, tmp_path / "two.log"),
-                         redis=True) as (one, two), \
+                         redis=True, db=db) as (one, two), \
                 httpx.Client(base_url=one.url, timeout=TIMEOUT) as c1, \
                 httpx.Client(base_url=two.url, timeout=TIMEOUT) as c2, ExitStack() as stack:
             api = Api(c1, db)

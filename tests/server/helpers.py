@@ -456,9 +456,14 @@ def running(server: Server, redis: bool = False) -> Iterator[Server]:
 
 
 @contextmanager
-def all_running(*servers: Server, redis: bool = False) -> Iterator[tuple[Server, ...]]:
+def all_running(*servers: Server, redis: bool = False, db: str | None = None
+                ) -> Iterator[tuple[Server, ...]]:
     """The servers started side by side (one start-up's wait for them all, not one each),
-    and stopped at the end."""
+    and stopped at the end. Servers that share the database `db` need its tables made
+    first: two processes that create them at once on an empty PostgreSQL schema race
+    (one exits: duplicate key in pg_type), so `db`'s tables are created here before."""
+    if db is not None and len(servers) > 1:
+        Store(db).dispose()
     try:
         for server in servers:
             server.launch()

@@ -15,7 +15,6 @@ import pytest
 from tests.server.helpers import (
     PATIENCE,
     Api,
-    Server,
     seat_specs,
     wait_ready,
     wait_until_over,
@@ -87,18 +86,6 @@ def test_p25_a_server_that_dies_is_reported_at_once(tmp_path: Path) -> None:
     assert "the fake server exited with 3 before it was ready" in message
     assert "fatal: the database is gone" in message
     assert probes == [None]
-
-
-def test_p25_a_real_server_that_cannot_start_is_reported_at_once(tmp_path: Path) -> None:
-    """`thermopylae serve` on a database it cannot open exits 2: `Server.start` says so
-    with the server's own words, without waiting for the limit."""
-    missing = tmp_path / "no" / "such" / "folder" / "tables.db"
-    server = Server(["--db", f"sqlite:///{missing}"], tmp_path / "server.log")
-    with pytest.raises(AssertionError) as failure:
-        server.start()
-    message = str(failure.value)
-    assert f"the server on port {server.port} exited with 2" in message
-    assert "cannot open the database" in message
 
 
 def test_wait_until_over_waits_for_a_table_of_ai_seats(sqlite_api: Api) -> None:

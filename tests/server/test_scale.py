@@ -38,7 +38,7 @@ def pair(postgres: Postgres, redis_url: str, tmp_path_factory: pytest.TempPathFa
     folder = tmp_path_factory.mktemp("scale")
     args = ["--db", db, "--redis", redis_url]
     with all_running(Server(args, folder / "one.log"), Server(args, folder / "two.log"),
-                     redis=True) as (one, two):
+                     redis=True, db=db) as (one, two):
         yield one, two, db
     for server in (one, two):
         assert "Traceback" not in server.output(), server.output()
