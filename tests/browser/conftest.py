@@ -8,6 +8,7 @@ installs it when it is missing); without it these tests fail, saying so.
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import threading
@@ -19,7 +20,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.server.helpers import PATIENCE
+# The limit on waiting for the server's start-up (see PATIENCE in tests/server/helpers.py).
+PATIENCE = float(os.environ.get("THERMOPYLAE_TEST_PATIENCE", "300"))
 
 # Playwright's assertions wait 5 s by default: on the 2-core machine busy with the suite's
 # other workers, a board can take longer to show. They return as soon as they hold, so a
