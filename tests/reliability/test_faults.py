@@ -29,6 +29,7 @@ from websockets.sync.client import ClientConnection, connect
 from tests.cli_helpers import entry_point
 from tests.reliability.fault_helpers import OwnPostgres, OwnRedis, check_record
 from tests.server.conftest import BACKENDS, Postgres
+from tests.server.conftest import kill_dir as kill_dir  # SQLite files of killed servers
 from tests.server.conftest import postgres as postgres  # the shared PostgreSQL fixture
 from tests.server.helpers import (
     PATIENCE,
@@ -178,11 +179,11 @@ def run_in_own_loop(coro: Coroutine[Any, Any, T]) -> T:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_sigkill_under_concurrent_load(backend: str, request: pytest.FixtureRequest,
-                                       tmp_path: Path) -> None:
+                                       tmp_path: Path, kill_dir: Path) -> None:
     """Three clients per table race for the moves of six tables; the server is killed with
     SIGKILL twice in the middle, and restarted on the same database each time."""
     if backend == "sqlite":
-        db = f"sqlite:///{tmp_path / 'tables.db'}"
+        db = f"sqlite:///{kill_dir / 'tables.db'}"
     else:
         pg: Postgres = request.getfixturevalue("postgres")
         db = pg.new_url()

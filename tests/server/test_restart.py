@@ -120,9 +120,9 @@ def a_step_before_the_ai(api: Api, created: dict[str, Any]) -> tuple[int, str, s
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_kill_in_the_middle_and_restart(backend: str, request: pytest.FixtureRequest,
-                                        tmp_path: Path) -> None:
+                                        tmp_path: Path, kill_dir: Path) -> None:
     if backend == "sqlite":
-        data = tmp_path / "data"
+        data = kill_dir / "data"
         args = ["--data-dir", str(data)]
         db = f"sqlite:///{data / 'tables.db'}"
     else:
