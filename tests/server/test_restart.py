@@ -38,6 +38,7 @@ from thermopylae.engine.record import Record, replay
 PLANS = [("thermopyles", "hh"), ("thermopyles", "hAh"), ("earth-and-water", "hh"),
          ("earth-and-water", "hA"), ("hot-gates", "Ah"), ("hot-gates", "hAhA")]
 ACKS_BEFORE_KILL = 80
+REQUEST = 60.0  # seconds for one request: only a hung server takes that long
 
 Ack = tuple[int, str, str]  # (move number, seat, action) answered with 200
 
@@ -62,7 +63,7 @@ class Player(threading.Thread):
 
     def run(self) -> None:
         table = self.created["id"]
-        with httpx.Client(base_url=self.url, timeout=15) as client:
+        with httpx.Client(base_url=self.url, timeout=REQUEST) as client:
             try:
                 while not self.stop.is_set():
                     if len(self.acks) >= self.limit:
@@ -132,7 +133,7 @@ def test_kill_in_the_middle_and_restart(backend: str, request: pytest.FixtureReq
     server = Server(args, tmp_path / "server.log")
     server.start()
     try:
-        with httpx.Client(base_url=server.url, timeout=15) as client:
+        with httpx.Client(base_url=server.url, timeout=REQUEST) as client:
             api = Api(client, db)
             tables = [api.create(g, options_for(g, len(k)), seat_specs(k)) for g, k in PLANS]
             # A table whose human has played and whose AI has not yet when the server dies
