@@ -171,7 +171,9 @@ class Server:
     log: Path | None = None
 
 
-def start_server(db: str, redis: str | None, folder: Path, index: int) -> Server:
+def launch_server(db: str, redis: str | None, folder: Path, index: int) -> Server:
+    """A `thermopylae serve` process, started and not waited for (`wait_server`), so that
+    several start side by side."""
     port = free_port()
     log = folder / f"server-{index}.log"
     cmd = [*serve_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db]
@@ -180,22 +182,32 @@ def start_server(db: str, redis: str | None, folder: Path, index: int) -> Server
     with log.open("ab") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"})
-    server = Server(f"http://127.0.0.1:{port}", proc.pid, proc, log)
-    deadline = time.monotonic() + 60
+    return Server(f"http://127.0.0.1:{port}", proc.pid, proc, log)
+
+
+def wait_server(server: Server, redis: bool, limit: float) -> None:
+    """Return once the server's `/api/health` answers (with Redis when `redis`). Its exit
+    is seen at once; `limit` only catches a server that hangs (on a busy machine a start-up
+    can take far longer than on a quiet one)."""
+    proc, log = server.proc, server.log
+    assert proc is not None and log is not None
+    deadline = time.monotonic() + limit
     while True:
         if proc.poll() is not None:
             raise SystemExit(f"the server exited with {proc.returncode}:\n"
                              f"{log.read_text(errors='replace')[-3000:]}")
         try:
-            r = httpx.get(f"{server.url}/api/health", timeout=1.0)
-            if r.status_code == 200 and (redis is None or r.json().get("redis")):
-                return server
+            r = httpx.get(f"{server.url}/api/health", timeout=5.0)
+            if r.status_code == 200 and (not redis or r.json().get("redis")):
+                return
         except httpx.HTTPError:
             pass
         if time.monotonic() > deadline:
             stop_server(server)
-            raise SystemExit(f"the server did not answer within 60 s (log: {log})")
-        time.sleep(0.05)
+            raise SystemExit(f"the server did not get ready within {limit:g} s:\n"
+                             f"{log.read_text(errors='replace')[-3000:]}")
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(0.05)  # returns at once if it exits meanwhile
 
 
 def stop_server(server: Server) -> None:
@@ -582,6 +594,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--timeout", type=float, default=15.0,
                    help="seconds to wait for a push or an answer before counting an error "
                         "(default 15)")
+    p.add_argument("--start-limit", type=float, default=300.0,
+                   help="seconds a server may take to get ready before it counts as hung "
+                        "(default 300: a busy machine starts servers slowly)")
     p.add_argument("--ramp", type=int, default=10,
                    help="tables started every 50 ms while setting up (default 10)")
     p.add_argument("--every", type=float, default=5.0, help="seconds between progress lines")
@@ -659,8 +674,10 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 db = f"sqlite:///{scratch / 'tables.db'}"
             progress(f"[start] {args.processes} server process(es) on {db}", args.quiet)
-            for i in range(args.processes):
-                servers.append(start_server(db, args.redis, scratch, i))
+            servers = [launch_server(db, args.redis, scratch, i)
+                       for i in range(args.processes)]
+            for server in servers:
+                wait_server(server, bool(args.redis), args.start_limit)
         report = measure(args, servers)
         report["nice"] = args.nice
         report["server_tracebacks"] = tracebacks(servers)

@@ -8,7 +8,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ with warnings.catch_warnings():  # starlette's TestClient warns that it will mov
     warnings.simplefilter("ignore")
     import starlette.testclient  # noqa: F401
 
-from tests.server.helpers import Truth, free_port
+from tests.server.helpers import PATIENCE, Truth, free_port, wait_ready
 
 PG_BIN = Path(os.environ.get("THERMOPYLAE_PG_BIN", "/usr/lib/postgresql/15/bin"))
 
@@ -59,17 +58,18 @@ class OwnPostgres:
 
     def _run(self, cmd: list[str]) -> None:
         r = subprocess.run([*self.as_postgres, *cmd], capture_output=True, text=True,
-                           timeout=120, stdin=subprocess.DEVNULL, cwd=self.folder)
+                           timeout=PATIENCE + 60, stdin=subprocess.DEVNULL, cwd=self.folder)
         assert r.returncode == 0, f"{' '.join(cmd)} failed:\n{r.stdout}\n{r.stderr}\n" + (
             self.log.read_text(errors="replace")[-3000:] if self.log.exists() else "")
 
     def start(self) -> None:
         opts = f"-k {self.folder} -c listen_addresses=127.0.0.1 -p {self.port}"
-        self._run([self.pg_ctl, "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60",
-                   "-o", opts, "start"])
+        self._run([self.pg_ctl, "-D", str(self.data), "-l", str(self.log), "-w", "-t",
+                   str(int(PATIENCE)), "-o", opts, "start"])
 
     def stop(self, mode: str = "fast") -> None:
-        self._run([self.pg_ctl, "-D", str(self.data), "-w", "-t", "60", "-m", mode, "stop"])
+        self._run([self.pg_ctl, "-D", str(self.data), "-w", "-t", str(int(PATIENCE)), "-m",
+                   mode, "stop"])
 
     def running(self) -> bool:
         return (self.data / "postmaster.pid").exists()
@@ -98,7 +98,8 @@ class OwnRedis:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, limit: float = PATIENCE) -> None:
+        """Start it and return once it answers a ping (its exit is seen at once)."""
         import redis
 
         with self.log.open("ab") as out:
@@ -107,17 +108,16 @@ class OwnRedis:
                  "--appendonly", "no", "--daemonize", "no"],
                 stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         client = redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=1)
-        deadline = time.monotonic() + timeout
+
+        def pong() -> bool:
+            try:
+                return bool(client.ping())
+            except redis.RedisError:
+                return False
+
         try:
-            while True:
-                assert self.proc.poll() is None, self.log.read_text(errors="replace")
-                try:
-                    if client.ping():
-                        return
-                except redis.RedisError:
-                    pass
-                assert time.monotonic() < deadline, "redis-server did not answer"
-                time.sleep(0.05)
+            wait_ready(self.proc, pong, lambda: self.log.read_text(errors="replace"), limit,
+                       what="redis-server")
         finally:
             client.close()
 

@@ -3,6 +3,7 @@ says), random play, WebSocket reads with a timeout, and server subprocesses."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -10,7 +11,7 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -325,6 +326,54 @@ class Closed(Exception):
 
 # -- server subprocesses ------------------------------------------------------------------
 
+# Waiting for a process to get ready (a server start-up, a Redis, a table that plays on)
+# is never a measure of speed: on a busy machine (2 cores, several test workers and other
+# jobs) a start-up that takes 2 s when quiet can take a minute. So tests wait for the
+# signal itself and the limit only catches a process that hangs; one that dies is
+# reported at once. THERMOPYLAE_TEST_PATIENCE (seconds) sets another limit.
+PATIENCE = float(os.environ.get("THERMOPYLAE_TEST_PATIENCE", "300"))
+PROBE_TIMEOUT = 5.0  # one health request; a refused connection fails at once anyway
+
+
+def wait_ready(proc: subprocess.Popen[bytes], ready: Callable[[], bool],
+               output: Callable[[], str], limit: float = PATIENCE,
+               what: str = "the process", every: float = 0.05) -> None:
+    """Return once `ready()` is true. If `proc` exits first, fail at once with its exit
+    status and `output()` (it is watched between probes, not only at a deadline); if it
+    is not ready within `limit` seconds, kill it and fail with its output."""
+    deadline = time.monotonic() + limit
+    while True:
+        if proc.poll() is not None:
+            raise AssertionError(f"{what} exited with {proc.returncode} before it was "
+                                 f"ready:\n{output()}")
+        if ready():
+            return
+        if time.monotonic() > deadline:
+            proc.kill()
+            proc.wait(30)
+            raise AssertionError(f"{what} did not get ready within {limit:g} s:\n{output()}")
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(every)  # returns at once if it exits meanwhile
+
+
+def wait_until_over(client: Api | TestClient | httpx.Client, table_id: str,
+                    timeout: float = PATIENCE) -> dict[str, Any]:
+    """The spectator's view of a table once its game is over, polling
+    GET /api/tables/{id}: a table of AI seats plays by itself, and may do so after the
+    POST that created it has answered (the answer may be at move 0)."""
+    http = client.client if isinstance(client, Api) else client
+    deadline = time.monotonic() + timeout
+    while True:
+        r = http.get(f"/api/tables/{table_id}")
+        assert r.status_code == 200, r.text
+        m: dict[str, Any] = r.json()
+        if m["outcome"] is not None:
+            return m
+        assert time.monotonic() < deadline, \
+            f"table {table_id} is not over within {timeout:g} s (at move {m['move']})"
+        time.sleep(0.05)
+
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -350,32 +399,37 @@ class Server:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0, redis: bool = False) -> None:
+    def start(self, limit: float | None = None, redis: bool = False) -> None:
+        """Start the process and return once `/api/health` answers (with Redis connected
+        when `redis`): see `wait_ready` for the limit and what a failure reports."""
+        self.launch()
+        self.wait_ready(limit, redis)
+
+    def launch(self) -> None:
+        """Start the process without waiting for it (`wait_ready` then): several servers
+        start side by side."""
         assert self.proc is None or self.proc.poll() is not None, "already running"
         cmd = [*entry_point(), "serve", "--host", "127.0.0.1", "--port", str(self.port),
                *self.args]
-        env = {**os.environ, "NO_COLOR": "1"}
+        env = {**os.environ, "NO_COLOR": "1"}  # PYTHONPATH too: the tree under test
         with self.log.open("ab") as out:
             out.write(f"\n$ {' '.join(cmd)}\n".encode())
             out.flush()
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
                                          stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"the server exited with {self.proc.returncode}:\n"
-                                     f"{self.output()}")
-            try:
-                r = httpx.get(f"{self.url}/api/health", timeout=1.0)
-                if r.status_code == 200 and (not redis or r.json().get("redis")):
-                    return
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                self.kill()
-                raise AssertionError(f"the server did not answer within {timeout} s:\n"
-                                     f"{self.output()}")
-            time.sleep(0.05)
+
+    def wait_ready(self, limit: float | None = None, redis: bool = False) -> None:
+        assert self.proc is not None, "not launched"
+        wait_ready(self.proc, lambda: self.healthy(redis), self.output,
+                   PATIENCE if limit is None else limit, what=f"the server on port {self.port}")
+
+    def healthy(self, redis: bool = False) -> bool:
+        """`/api/health` answers 200 (and says Redis is connected, when `redis`)."""
+        try:
+            r = httpx.get(f"{self.url}/api/health", timeout=PROBE_TIMEOUT)
+        except httpx.HTTPError:
+            return False
+        return r.status_code == 200 and (not redis or bool(r.json().get("redis")))
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flushing, as a power cut or the OOM killer would."""
@@ -397,8 +451,25 @@ class Server:
 
 @contextmanager
 def running(server: Server, redis: bool = False) -> Iterator[Server]:
-    server.start(redis=redis)
-    try:
+    with all_running(server, redis=redis):
         yield server
+
+
+@contextmanager
+def all_running(*servers: Server, redis: bool = False, db: str | None = None
+                ) -> Iterator[tuple[Server, ...]]:
+    """The servers started side by side (one start-up's wait for them all, not one each),
+    and stopped at the end. Servers that share the database `db` need its tables made
+    first: two processes that create them at once on an empty PostgreSQL schema race
+    (one exits: duplicate key in pg_type), so `db`'s tables are created here before."""
+    if db is not None and len(servers) > 1:
+        Store(db).dispose()
+    try:
+        for server in servers:
+            server.launch()
+        for server in servers:
+            server.wait_ready(redis=redis)
+        yield servers
     finally:
-        server.stop()
+        for server in servers:
+            server.stop()

@@ -16,14 +16,15 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.cli_helpers import entry_point
 from tests.server.conftest import BACKENDS, Postgres
 from tests.server.helpers import (
+    PATIENCE,
     Api,
     Seen,
     Server,
     Truth,
     check_messages,
-    entry_point,
     free_port,
     options_for,
     seat_specs,
@@ -37,6 +38,7 @@ from thermopylae.engine.record import Record, replay
 PLANS = [("thermopyles", "hh"), ("thermopyles", "hAh"), ("earth-and-water", "hh"),
          ("earth-and-water", "hA"), ("hot-gates", "Ah"), ("hot-gates", "hAhA")]
 ACKS_BEFORE_KILL = 80
+REQUEST = 60.0  # seconds for one request: only a hung server takes that long
 
 Ack = tuple[int, str, str]  # (move number, seat, action) answered with 200
 
@@ -61,7 +63,7 @@ class Player(threading.Thread):
 
     def run(self) -> None:
         table = self.created["id"]
-        with httpx.Client(base_url=self.url, timeout=15) as client:
+        with httpx.Client(base_url=self.url, timeout=REQUEST) as client:
             try:
                 while not self.stop.is_set():
                     if len(self.acks) >= self.limit:
@@ -88,7 +90,8 @@ class Player(threading.Thread):
                 self.ended = f"server gone: {type(exc).__name__}"
 
 
-def settle(api: Api, table: str, humans: dict[str, str], timeout: float = 30) -> dict[str, Any]:
+def settle(api: Api, table: str, humans: dict[str, str], timeout: float = PATIENCE
+           ) -> dict[str, Any]:
     """The spectator's view once no AI and no chance must act (they play by themselves)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -118,9 +121,9 @@ def a_step_before_the_ai(api: Api, created: dict[str, Any]) -> tuple[int, str, s
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_kill_in_the_middle_and_restart(backend: str, request: pytest.FixtureRequest,
-                                        tmp_path: Path) -> None:
+                                        tmp_path: Path, kill_dir: Path) -> None:
     if backend == "sqlite":
-        data = tmp_path / "data"
+        data = kill_dir / "data"
         args = ["--data-dir", str(data)]
         db = f"sqlite:///{data / 'tables.db'}"
     else:
@@ -130,7 +133,7 @@ def test_kill_in_the_middle_and_restart(backend: str, request: pytest.FixtureReq
     server = Server(args, tmp_path / "server.log")
     server.start()
     try:
-        with httpx.Client(base_url=server.url, timeout=15) as client:
+        with httpx.Client(base_url=server.url, timeout=REQUEST) as client:
             api = Api(client, db)
             tables = [api.create(g, options_for(g, len(k)), seat_specs(k)) for g, k in PLANS]
             # A table whose human has played and whose AI has not yet when the server dies
@@ -139,7 +142,7 @@ def test_kill_in_the_middle_and_restart(backend: str, request: pytest.FixtureReq
             players = [Player(server.url, t, i) for i, t in enumerate(tables)]
             for p in players:
                 p.start()
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + PATIENCE  # only a hang: the machine may be busy
             while sum(len(p.acks) for p in players) < ACKS_BEFORE_KILL:
                 assert time.monotonic() < deadline, [p.ended for p in players]
                 assert all(p.is_alive() or p.ended == "game over" for p in players), \
@@ -148,7 +151,7 @@ def test_kill_in_the_middle_and_restart(backend: str, request: pytest.FixtureReq
             server.kill()
             for p in players:
                 p.stop.set()
-                p.join(20)
+                p.join(PATIENCE)
                 assert not p.is_alive()
                 assert p.ended.startswith("server gone") or p.ended == "game over", p.ended
 
@@ -195,7 +198,7 @@ def test_kill_in_the_middle_and_restart(backend: str, request: pytest.FixtureReq
             for p in again:
                 p.start()
             for p in again:
-                p.join(120)
+                p.join(PATIENCE)
                 assert p.ended in ("game over", "enough"), p.ended
             before_kill: list[list[Ack]] = [p.acks for p in players] + [[]]
             for acks, q in zip(before_kill, again, strict=True):
@@ -217,7 +220,7 @@ def test_serve_names_a_database_it_cannot_open(tmp_path: Path) -> None:
     missing = tmp_path / "no" / "such" / "folder" / "tables.db"
     r = subprocess.run([*entry_point(), "serve", "--port", str(free_port()),
                         "--db", f"sqlite:///{missing}"], capture_output=True, text=True,
-                       timeout=60, stdin=subprocess.DEVNULL)
+                       timeout=PATIENCE, stdin=subprocess.DEVNULL)
     assert r.returncode == 2
     assert "error: cannot open the database" in r.stderr
     assert "Traceback" not in r.stderr

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -19,7 +18,16 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from tests.server.conftest import Postgres
-from tests.server.helpers import Api, Seen, Server, check_messages, running, tokens_of
+from tests.server.helpers import (
+    Api,
+    Seen,
+    Server,
+    all_running,
+    check_messages,
+    tokens_of,
+)
+
+WAIT = 60.0  # seconds for a request or an update: only a hung server takes that long
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +37,8 @@ def pair(postgres: Postgres, redis_url: str, tmp_path_factory: pytest.TempPathFa
     db = postgres.new_url()
     folder = tmp_path_factory.mktemp("scale")
     args = ["--db", db, "--redis", redis_url]
-    with running(Server(args, folder / "one.log"), redis=True) as one, \
-            running(Server(args, folder / "two.log"), redis=True) as two:
+    with all_running(Server(args, folder / "one.log"), Server(args, folder / "two.log"),
+                     redis=True, db=db) as (one, two):
         yield one, two, db
     for server in (one, two):
         assert "Traceback" not in server.output(), server.output()
@@ -43,7 +51,7 @@ class Socket:
                  token: str | None, seen: list[Seen]) -> None:
         query = "" if token is None else f"?token={token}"
         self.ws: ClientConnection = stack.enter_context(
-            connect(f"{server.ws_url}/ws/tables/{table}{query}", open_timeout=10))
+            connect(f"{server.ws_url}/ws/tables/{table}{query}", open_timeout=WAIT))
         self.server = server
         self.seat = seat
         self.seen = seen
@@ -51,7 +59,7 @@ class Socket:
         self.latest = self.receive()
 
     def receive(self) -> dict[str, Any]:
-        m: dict[str, Any] = json.loads(self.ws.recv(timeout=10))
+        m: dict[str, Any] = json.loads(self.ws.recv(timeout=WAIT))
         assert m["type"] == "update", m
         self.seen.append(Seen(self.seat, self.last, m, f"ws to {self.server.port}"))
         self.last = m["move"]
@@ -69,8 +77,8 @@ class Socket:
 def test_seats_on_two_processes_see_each_others_moves(pair: tuple[Server, Server, str]
                                                       ) -> None:
     one, two, db = pair
-    with httpx.Client(base_url=one.url, timeout=15) as c1, \
-            httpx.Client(base_url=two.url, timeout=15) as c2, ExitStack() as stack:
+    with httpx.Client(base_url=one.url, timeout=WAIT) as c1, \
+            httpx.Client(base_url=two.url, timeout=WAIT) as c2, ExitStack() as stack:
         created = Api(c1, db).create("earth-and-water")
         table = created["id"]
         tokens = tokens_of(created)
@@ -119,8 +127,8 @@ def test_two_processes_racing_for_a_move_store_it_once(pair: tuple[Server, Serve
     stored and answered 200, the other is refused with 409 (stale move, or the database's
     refusal of a second step at that number), and the game goes on on both."""
     one, two, db = pair
-    with httpx.Client(base_url=one.url, timeout=15) as c1, \
-            httpx.Client(base_url=two.url, timeout=15) as c2:
+    with httpx.Client(base_url=one.url, timeout=WAIT) as c1, \
+            httpx.Client(base_url=two.url, timeout=WAIT) as c2:
         clients = (c1, c2)
         api = Api(c1, db)
         created = api.create("thermopyles", {"players": 2})
@@ -152,7 +160,7 @@ def test_two_processes_racing_for_a_move_store_it_once(pair: tuple[Server, Serve
             for t in threads:
                 t.start()
             for t in threads:
-                t.join(30)
+                t.join(WAIT)
             got = [a.status_code if a is not None else None for a in answers]
             assert sorted(got, key=str) == [200, 409], [a.text for a in answers if a]
             winner = got.index(200)
@@ -167,8 +175,8 @@ def test_two_processes_racing_for_a_move_store_it_once(pair: tuple[Server, Serve
 def test_a_process_serves_moves_made_through_the_other(pair: tuple[Server, Server, str]
                                                        ) -> None:
     one, two, db = pair
-    with httpx.Client(base_url=one.url, timeout=15) as c1, \
-            httpx.Client(base_url=two.url, timeout=15) as c2:
+    with httpx.Client(base_url=one.url, timeout=WAIT) as c1, \
+            httpx.Client(base_url=two.url, timeout=WAIT) as c2:
         created = Api(c1, db).create("thermopyles", {"players": 2})
         table = created["id"]
         tokens = tokens_of(created)
@@ -178,7 +186,7 @@ def test_a_process_serves_moves_made_through_the_other(pair: tuple[Server, Serve
         r = c1.post(f"/api/tables/{table}/actions", json={
             "token": tokens[seat], "move": mine["move"], "action": mine["legal"][0]["action"]})
         assert r.status_code == 200
-        time.sleep(0.5)  # time enough for Redis
+        # No wait for Redis: the second process reads the new steps before it answers.
         after = c2.get(f"/api/tables/{table}").json()
         assert after["move"] == r.json()["move"]
         assert after == c1.get(f"/api/tables/{table}").json()
