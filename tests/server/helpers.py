@@ -24,6 +24,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from tests.cli_helpers import entry_point
 from thermopylae.engine import registry
 from thermopylae.engine.protocol import CHANCE, Event
+from thermopylae.server.ai_pool import AiLimits
 from thermopylae.server.app import create_app
 from thermopylae.server.store import Store
 from thermopylae.server.tables import LOG_KEPT, LOG_SENT
@@ -240,7 +241,11 @@ class Api:
 
 
 def serve_in_process(url: str, **settings: Any) -> Iterator[Api]:
-    """A server on the database `url` in this process (FastAPI's TestClient)."""
+    """A server on the database `url` in this process (FastAPI's TestClient). Its AI
+    thinks in threads unless `ai` says otherwise: an in-process server is started by many
+    tests, and worker processes cost each a second to start (the real `serve` processes
+    of the tests, and tests/server/test_hardening.py, use the process pool)."""
+    settings.setdefault("ai", AiLimits(processes=False))
     with TestClient(create_app(db=url, **settings)) as client:
         api = Api(client, url)
         yield api

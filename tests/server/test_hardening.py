@@ -395,3 +395,31 @@ def test_p7_a_real_server_ignores_forwarded_for_from_loopback(tmp_path: Path) ->
         assert head.status_code == 200
         assert head.headers["content-security-policy"] == CSP
         assert head.headers["x-frame-options"] == "DENY"
+
+
+# -- start-up: two servers on one empty database ---------------------------------------
+
+
+def test_two_servers_starting_at_once_on_an_empty_database_both_open_it(postgres: Any) -> None:
+    """Both find the tables missing and race to make them; neither may fail (one used to
+    exit on a duplicate key in pg_type)."""
+    from thermopylae.server.store import Store
+
+    for _ in range(6):
+        url = postgres.new_url()
+        barrier = threading.Barrier(2)
+        errors: list[BaseException] = []
+
+        def open_store(url: str = url, barrier: threading.Barrier = barrier) -> None:
+            barrier.wait()
+            try:
+                Store(url).dispose()
+            except BaseException as exc:
+                errors.append(exc)
+
+        threads = [threading.Thread(target=open_store) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert not errors, errors

@@ -30,7 +30,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, IntegrityError, ProgrammingError, SQLAlchemyError
 
 metadata = MetaData()
 
@@ -116,10 +116,22 @@ class Store:
                 cur.execute("PRAGMA synchronous=FULL")  # a commit survives a power cut
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
-        try:
-            metadata.create_all(self.engine)
-        except SQLAlchemyError as exc:
-            raise StoreError(f"cannot open the database {self._safe_url()}: {exc}") from exc
+        self._create_tables()
+
+    def _create_tables(self) -> None:
+        """The tables, made if missing. Two servers starting at once on an empty database
+        both find them missing and race to make them; the loser's CREATE fails on a
+        duplicate name (PostgreSQL: pg_type), so it looks again and finds them made."""
+        for attempt in range(3):
+            try:
+                metadata.create_all(self.engine)
+                return
+            except (IntegrityError, ProgrammingError) as exc:  # made by the other: look again
+                if attempt == 2:
+                    raise StoreError(f"cannot open the database {self._safe_url()}: "
+                                     f"{exc}") from exc
+            except SQLAlchemyError as exc:
+                raise StoreError(f"cannot open the database {self._safe_url()}: {exc}") from exc
 
     def _safe_url(self) -> str:
         return self.engine.url.render_as_string(hide_password=True)
