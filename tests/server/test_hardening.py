@@ -410,7 +410,8 @@ def test_two_servers_starting_at_once_on_an_empty_database_both_open_it(postgres
         barrier = threading.Barrier(2)
         errors: list[BaseException] = []
 
-        def open_store(url: str = url, barrier: threading.Barrier = barrier) -> None:
+        def open_store(url: str = url, barrier: threading.Barrier = barrier,
+                       errors: list[BaseException] = errors) -> None:
             barrier.wait()
             try:
                 Store(url).dispose()
