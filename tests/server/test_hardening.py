@@ -424,3 +424,36 @@ def test_two_servers_starting_at_once_on_an_empty_database_both_open_it(postgres
         for t in threads:
             t.join(60)
         assert not errors, errors
+
+
+# -- 12 (the server's part): texts built in Python in the client's language ---------------
+
+
+@pytest.mark.parametrize("game", ["thermopyles", "earth-and-water", "hot-gates"])
+def test_p12_log_labels_and_reason_come_in_the_language_asked_for(api: Api, game: str) -> None:
+    n = registry.summary(game)[1]
+    created = api.client.post("/api/tables", json={
+        "game": game, "options": {"players": n} if game != "earth-and-water" else {},
+        "seats": [{"kind": "ai", "agent": "heuristic"}] * n}).json()
+    over = wait_over(api, created["id"])
+    english = api.client.get(f"/api/tables/{created['id']}", params={"lang": "en"}).json()
+    assert english["outcome"]["reason_text"] == over["outcome"]["reason"]
+    for lang in ("pt", "fr", "it"):
+        m = api.client.get(f"/api/tables/{created['id']}", params={"lang": lang}).json()
+        assert m["outcome"]["reason"] == english["outcome"]["reason"]  # the data stays
+        assert m["outcome"]["reason_text"] != english["outcome"]["reason_text"], lang
+        assert m["log"] != english["log"], lang
+        by_header = api.client.get(f"/api/tables/{created['id']}",
+                                   headers={"accept-language": f"{lang}-XX;q=0.9"}).json()
+        assert by_header["log"] == m["log"]
+
+
+def test_p12_action_labels_come_in_the_language_and_actions_stay_notation(api: Api) -> None:
+    created = api.create("earth-and-water")
+    table, tokens = created["id"], tokens_of(created)
+    seat = api.view(table)["to_act"]
+    en = api.client.get(f"/api/tables/{table}", params={"token": tokens[seat], "lang": "en"})
+    fr = api.client.get(f"/api/tables/{table}", params={"token": tokens[seat], "lang": "fr"})
+    en_legal, fr_legal = en.json()["legal"], fr.json()["legal"]
+    assert [a["action"] for a in en_legal] == [a["action"] for a in fr_legal]
+    assert [a["label"] for a in en_legal] != [a["label"] for a in fr_legal]

@@ -603,7 +603,8 @@ class Tables:
             "view": g.view(s, seat),
             "legal": legal,
             "log": lines,
-            "outcome": None if out is None else out.to_json(),
+            "outcome": None if out is None else {
+                **out.to_json(), "reason_text": getattr(g, "reason_text", str)(out.reason)},
             "provisional": bool(g.provisional),
         }
 

@@ -43,6 +43,7 @@ from thermopylae.games.earth_and_water.state import (
     SUP_REMOVE,
     State,
 )
+from thermopylae.games.wording import reword
 
 CAMPAIGNS = 5  # RB 4.1
 SCORE_LIMIT = 6  # the score track runs from 6 for one side to 6 for the other
@@ -593,6 +594,11 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
         from thermopylae.games.earth_and_water.hand import hand_text
 
         return hand_text(v)
+
+    def reason_text(self, reason: str) -> str:
+        """An outcome's reason (English data in states and records) in the current
+        language."""
+        return reword(reason, text.REASONS)
 
     def label(self, action: Act) -> str:
         return text.label(self, action)

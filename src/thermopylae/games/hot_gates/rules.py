@@ -73,6 +73,7 @@ from thermopylae.games.hot_gates.state import (
     State,
     space_name,
 )
+from thermopylae.games.wording import reword
 
 Ev = list[Event] | None
 
@@ -752,6 +753,11 @@ class HotGates(NotationMixin):
         from thermopylae.games.hot_gates.heuristic import Heuristic
 
         return {"heuristic": Heuristic}
+
+    def reason_text(self, reason: str) -> str:
+        """An outcome's reason (English data in states and records) in the current
+        language."""
+        return reword(reason, text.REASONS)
 
     def label(self, action: Act) -> str:
         return text.label(self, action)

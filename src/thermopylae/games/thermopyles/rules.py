@@ -51,6 +51,7 @@ from thermopylae.games.thermopyles.state import (
     TURN,
     State,
 )
+from thermopylae.games.wording import reword
 
 HAND_LIMIT = 5  # "Todos os jogadores têm um limite de mão de 5 cartas"
 START_HAND = 3  # "Cada jogador compra uma mão inicial de 3 cartas espartanas"
@@ -431,6 +432,11 @@ class Thermopyles(NotationMixin):
 
     def render(self, v: JSON) -> str:
         return text.render(v)
+
+    def reason_text(self, reason: str) -> str:
+        """An outcome's reason (English data in states and records) in the current
+        language."""
+        return reword(reason, text.REASONS)
 
     def label(self, action: Action) -> str:
         return text.label(action)

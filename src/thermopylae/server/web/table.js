@@ -452,7 +452,7 @@ function mountLive(root, tableId, hashToken) {
             ),
           )
         : null,
-      out.reason ? h("p", { "data-testid": "result-reason" }, t("table.reason", { reason: out.reason })) : null,
+      out.reason ? h("p", { "data-testid": "result-reason" }, t("table.reason", { reason: out.reason_text || out.reason })) : null,
       detail ? h("p", { "data-testid": "result-detail" }, detail) : null,
       out.turns !== undefined ? h("p", { class: "muted" }, t("table.turns", { n: out.turns })) : null,
     ]);

@@ -509,7 +509,7 @@ function statusPanel(v, T, sideName, message) {
     p.append(html("span", {}, html("b", {
       text: v.result.winner ? T("winner", { side: sideName(v.result.winner) })
         : T("draw_result"),
-    }), ` — ${v.result.reason}`));
+    }), ` — ${(message && message.outcome && message.outcome.reason_text) || v.result.reason}`));
   }
   return p;
 }

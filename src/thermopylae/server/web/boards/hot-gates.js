@@ -159,7 +159,7 @@ export function render(container, message, ctx = {}) {
         text: T("choose_space", { unit: selection.code })
           + (selection.src ? ` (${selection.src})` : "") }));
     }
-    root.append(...panels(v, T, legal, act, narrow));
+    root.append(...panels(v, T, legal, act, narrow, message));
   };
   // A unit (or nothing: null) was clicked.
   const pick = (choice) => {
@@ -547,7 +547,7 @@ function drawSpace(sp, x, y, o) {
 
 function sideOfSeat(seat) { return seat && seat.startsWith("persia") ? "persian" : "spartan"; }
 
-function panels(v, T, legal, act, narrow) {
+function panels(v, T, legal, act, narrow, message) {
   const out = [];
   const bt = v.battle;
   if (v.players > 2 && !narrow) {
@@ -643,7 +643,7 @@ function panels(v, T, legal, act, narrow) {
   out.push(handBox);
   if (v.result) {
     out.push(html("div", { class: "hg-box", "data-testid": "hg-result",
-      text: `${T("winners", { who: v.result.winners.map(seatName).join(", ") })} — ${v.result.reason}` }));
+      text: `${T("winners", { who: v.result.winners.map(seatName).join(", ") })} — ${(message && message.outcome && message.outcome.reason_text) || v.result.reason}` }));
   }
   return out;
 }
