@@ -169,3 +169,11 @@ class Sensible(Protocol):
     `getattr(game, "sensible")` (ai/playout.py `choices`)."""
 
     def sensible(self, state: Any) -> Sequence[Any]: ...
+
+
+class ReasonText(Protocol):
+    """An optional member of a game: `reason_text(reason)`, an outcome's reason in the
+    current language (`thermopylae.i18n`). The reason itself stays English: it is data of
+    states and records. The server sends both (`outcome.reason_text`)."""
+
+    def reason_text(self, reason: str) -> str: ...
