@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ from tests.server.helpers import (
     play_random,
     seat_specs,
     tokens_of,
+    wait_until_over,
 )
 from thermopylae.engine import registry
 from thermopylae.engine.record import Record, replay
@@ -140,23 +140,12 @@ def test_default_options_and_seats(api: Api) -> None:
     assert [(s["seat"], s["kind"]) for s in created["seats"]] == [("p1", "human")]
 
 
-def wait_over(api: Api, table: str, timeout: float = 120.0) -> dict[str, Any]:
-    """The table once its game is over (AI tables play in the background)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        v = api.view(table)
-        if v["outcome"] is not None:
-            return v
-        assert time.monotonic() < deadline, f"table {table} not over after {timeout} s"
-        time.sleep(0.05)
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_a_table_of_ai_seats_plays_itself_to_the_end(api: Api, game: str) -> None:
     n = min(SEATS[game])
     created = api.create(game, options_for(game, n), seat_specs("e" * n))
     assert tokens_of(created) == {}
-    v = wait_over(api, created["id"])
+    v = wait_until_over(api, created["id"])
     assert v["move"] >= created["move"]
     rec = api.record(created["id"])
     assert replay(registry.get(game), Record.from_json(rec)).ok

@@ -18,7 +18,15 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
-from tests.server.helpers import Api, Server, running, serve_in_process, tokens_of, ws_receive
+from tests.server.helpers import (
+    Api,
+    Server,
+    running,
+    serve_in_process,
+    tokens_of,
+    wait_until_over,
+    ws_receive,
+)
 from thermopylae.ai import base as ai_base
 from thermopylae.ai.ismcts import ISMCTS
 from thermopylae.ai.rollout import Rollout
@@ -39,16 +47,6 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
 def _ai_table(api: Api, agent: str, game: str = "earth-and-water") -> Any:
     return api.client.post("/api/tables", json={
         "game": game, "seats": [{"kind": "ai", "agent": agent}, {"kind": "human"}]})
-
-
-def wait_over(api: Api, table: str, timeout: float = 120.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        v = api.view(table)
-        if v["outcome"] is not None:
-            return v
-        assert time.monotonic() < deadline, f"table {table} not over after {timeout} s"
-        time.sleep(0.05)
 
 
 # -- 1: the AI's budget, its pool, its bounds --------------------------------------------
@@ -117,7 +115,7 @@ def test_p1_an_all_ai_table_is_played_in_the_background(api: Api) -> None:
     created = r.json()
     first = api.view(created["id"])
     assert first["outcome"] is None  # the POST did not play the game
-    over = wait_over(api, created["id"])
+    over = wait_until_over(api, created["id"])
     assert over["move"] > created["move"]
 
 
@@ -137,7 +135,7 @@ def test_p1_the_ai_thinks_in_its_own_pool(api: Api, monkeypatch: pytest.MonkeyPa
     _Probe.threads.clear()
     created = api.client.post("/api/tables", json={
         "game": "thermopyles", "seats": [{"kind": "ai", "agent": "probe"}]}).json()
-    wait_over(api, created["id"])
+    wait_until_over(api, created["id"])
     assert _Probe.threads and all(t.startswith("thermopylae-ai") for t in _Probe.threads)
 
 
@@ -225,7 +223,7 @@ def test_p1_resume_all_lets_no_slow_table_hold_up_the_others(tmp_path: Path) -> 
         # leave at once: both tables unfinished in the database (the fast one may be over)
     with TestClient(create_app(db=db, ai=limits)) as c:
         api = Api(c, db)
-        over = wait_over(api, fast, timeout=60)
+        over = wait_until_over(api, fast, timeout=60)
         assert over["outcome"] is not None
         assert api.view(slow)["outcome"] is None  # still thinking: it held nobody up
         api.close()
@@ -435,7 +433,7 @@ def test_p12_log_labels_and_reason_come_in_the_language_asked_for(api: Api, game
     created = api.client.post("/api/tables", json={
         "game": game, "options": {"players": n} if game != "earth-and-water" else {},
         "seats": [{"kind": "ai", "agent": "heuristic"}] * n}).json()
-    over = wait_over(api, created["id"])
+    over = wait_until_over(api, created["id"])
     english = api.client.get(f"/api/tables/{created['id']}", params={"lang": "en"}).json()
     assert english["outcome"]["reason_text"] == over["outcome"]["reason"]
     for lang in ("pt", "fr", "it"):
