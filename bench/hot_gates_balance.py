@@ -2,7 +2,8 @@
 
 For each player count: how often the Spartan side wins (95% Wilson interval) and whether
 that interval lies inside the target band (45-55% by default), why games end, how many
-rounds they last, and how tense they are: the share of games whose result is decided in
+rounds they last, which seats win (with 3 or 4 players the Spartans also compete for the
+most Glory), and how tense they are: the share of games whose result is decided in
 the last round of the Goat Path, and the share of "close" games (the Persians win while a
 Spartan is within 20% of the Glory needed, or the Spartans win in the last round).
 
@@ -41,7 +42,8 @@ from thermopylae.games.hot_gates.board import SEATS, side_of_seat
 from thermopylae.sim.match import play, rngs
 from thermopylae.sim.stats import wilson
 
-Row = tuple[bool, str, int, bool, bool]  # spartans won, reason, rounds, last round, close
+Row = tuple[bool, str, int, bool, bool, tuple[int, ...]]  # spartans won, reason, rounds, last
+# round, close, the winning seats
 Job = tuple[int, tuple[str, ...], str | None, int, int, int]
 UNIT_FIELDS = ("attack", "defense", "wounded_attack", "wounded_defense", "glory")
 CARD_FIELDS = ("letter", "window", "effect", "amount")
@@ -62,7 +64,7 @@ def _chunk(job: Job) -> list[Row]:
         spartans = side_of_seat(players, state.winners[0]) == 1
         last = state.round >= length
         close = last and (spartans or max(state.glory) >= 0.8 * need)
-        rows.append((spartans, state.reason, state.round, last, close))
+        rows.append((spartans, state.reason, state.round, last, close, tuple(state.winners)))
     return rows
 
 
@@ -173,6 +175,8 @@ def run(players: int, games: int, agent: str, components: str | None, seed: int,
         "decided_in_last_round": sum(r[3] for r in rows) / games,
         "close": sum(r[4] for r in rows) / games,
         "reasons": dict(Counter(r[1] for r in rows).most_common()),
+        "wins_by_seat": {seat: sum(i in r[5] for r in rows)
+                         for i, seat in enumerate(SEATS[players])},
         "seconds": round(time.perf_counter() - started, 1),
     }
 
@@ -240,6 +244,8 @@ def main(argv: list[str] | None = None) -> None:
                   f"{r['seconds']} s", flush=True)
             for reason, n in r["reasons"].items():
                 print(f"    {n:>5}  {reason}")
+            print("    wins by seat (ties count for each): " + ", ".join(
+                f"{seat} {n}" for seat, n in r["wins_by_seat"].items()))
     sys.stdout.flush()
 
 
