@@ -69,6 +69,8 @@ def test_p27_run_reports_the_interval_and_verdict_of_each_player_count() -> None
         assert r["provisional"] is True
         assert sum(r["reasons"].values()) == 6
         assert len(r["agents"]) == players
+        spartan_seats = [s for s in r["wins_by_seat"] if s.startswith("sparta")]
+        assert sum(r["wins_by_seat"][s] for s in spartan_seats) >= r["spartan_wins"]
     whole = balance._chunk((2, ("heuristic",) * 2, None, 3, 0, 4))
     parts = (balance._chunk((2, ("heuristic",) * 2, None, 3, 0, 2))
              + balance._chunk((2, ("heuristic",) * 2, None, 3, 2, 4)))
@@ -100,3 +102,15 @@ def test_p27_script_prints_the_verdict_and_refuses_bad_input_without_a_traceback
                              capture_output=True, text=True)
         assert bad.returncode == 2, bad.stderr
         assert message in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_p27_balance_section_names_the_shipped_set() -> None:
+    """The figures of docs/rules/hot-gates.md ("Balance") are for the set that ships: the
+    section names its digest, every player count's interval, and the command."""
+    doc = (Path(__file__).parents[2] / "docs" / "rules" / "hot-gates.md").read_text()
+    section = doc[doc.index("## Balance"):doc.index("## Agents")]
+    assert f"`{registry.get('hot-gates').components_digest}`" in section
+    assert "bench/hot_gates_balance.py --games 4000 --players 2 3 4 --workers 1" in section
+    for players in (2, 3, 4):
+        assert f"\n| {players} | " in section
+    assert "provisional" in section
