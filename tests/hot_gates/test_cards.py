@@ -453,8 +453,8 @@ def test_other_windows_go_round_every_seat_persians_first() -> None:
     order persia-a, sparta-a, persia-b, sparta-b)."""
     pa = one("persian", "march", letter="A")
     pb = one("persian", "draw", letter="B")
-    sa = one("spartan", "draw")
-    sb = one("spartan", "march")
+    sa = one("spartan", "draw", letter="A")
+    sb = one("spartan", "draw", letter="B")
     s = position(G, players=4, board=QUIET, hands=[[pa], [pb], [sa], [sb]])
     asked = []
     while s.phase == WINDOW:
