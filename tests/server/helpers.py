@@ -174,7 +174,9 @@ def check_messages(game_id: str, options: dict[str, Any], steps: list[list[str]]
         leaked = truth.private_lines_of_others(seat) & set(m["log"])
         assert not leaked, f"{where}: private lines of other seats: {sorted(leaked)}"
         out = g.outcome(state)
-        assert m["outcome"] == (None if out is None else jsonable(out.to_json())), where
+        # English messages: the reason in words is the reason itself
+        assert m["outcome"] == (None if out is None else jsonable(
+            {**out.to_json(), "reason_text": out.reason})), where
     return len(seen)
 
 
