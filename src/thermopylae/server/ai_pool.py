@@ -147,12 +147,6 @@ class AiPool:
                 self._executor = ThreadPoolExecutor(self.limits.workers, "thermopylae-ai")
         return self._executor
 
-    def warm(self) -> None:
-        """Start the workers now (a process imports the games once), not at the first move."""
-        pool = self._pool()
-        for _ in range(self.limits.workers):
-            pool.submit(_warm)
-
     @contextlib.contextmanager
     def table(self, client: str) -> Iterator[None]:
         """One table of `client` waiting for its AI (AiBusy past `tables_per_client`)."""

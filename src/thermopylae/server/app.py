@@ -250,9 +250,7 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        pool = AiPool(limits)
-        if limits.processes:
-            pool.warm()  # the workers import the games now, not at the first AI move
+        pool = AiPool(limits)  # its workers start at the first AI move, each once
         tables = Tables(store, hub.publish, shared=redis is not None,
                         pinned=lambda table_id: table_id in hub.watchers, ai=pool)
         holder["tables"] = tables
