@@ -26,7 +26,6 @@ from typing import Any
 
 from thermopylae.ai.base import make_agent, parse_spec
 from thermopylae.engine import registry
-from thermopylae.engine.errors import ThermopylaeError
 
 log = logging.getLogger("thermopylae.server")
 
@@ -105,18 +104,13 @@ def cpu_budget(agent: Any, seconds: float) -> Iterator[None]:
             agent.cpu_limit = None
 
 
-def _warm() -> int:
-    for gid in registry.game_ids():
-        registry.get(gid)
-    return os.getpid()
-
-
 def _start_worker(niceness: int) -> None:
-    """A worker yields the CPU to the server process: the requests of every table come
-    before the searches of a few."""
+    """A worker yields the CPU to the server process (the requests of every table come
+    before the searches of a few), and imports the games once."""
     with contextlib.suppress(OSError):
         os.nice(niceness)
-    _warm()
+    for gid in registry.game_ids():
+        registry.get(gid)
 
 
 # -- the pool, seen from the event loop ---------------------------------------------------
@@ -147,12 +141,17 @@ class AiPool:
                 self._executor = ThreadPoolExecutor(self.limits.workers, "thermopylae-ai")
         return self._executor
 
-    @contextlib.contextmanager
-    def table(self, client: str) -> Iterator[None]:
-        """One table of `client` waiting for its AI (AiBusy past `tables_per_client`)."""
+    def admit(self, client: str) -> None:
+        """AiBusy if `client` already has `tables_per_client` tables waiting for the AI
+        (asked before a request gives the AI more work, and by `table`)."""
         if self._waiting.get(client, 0) >= self.limits.tables_per_client:
             raise AiBusy(f"{self.limits.tables_per_client} of your tables are already "
                          "waiting for the AI; wait for one to finish")
+
+    @contextlib.contextmanager
+    def table(self, client: str) -> Iterator[None]:
+        """One table of `client` waiting for its AI (AiBusy past `tables_per_client`)."""
+        self.admit(client)
         self._waiting[client] = self._waiting.get(client, 0) + 1
         try:
             yield
@@ -160,9 +159,6 @@ class AiPool:
             self._waiting[client] -= 1
             if not self._waiting[client]:
                 del self._waiting[client]
-
-    def waiting(self, client: str) -> int:
-        return self._waiting.get(client, 0)
 
     async def think(self, game_id: str, spec: str, state: Any, seed: int, client: str) -> str:
         if self.closed:
@@ -207,6 +203,3 @@ def check_agent(spec: str, game: Any, limits: AiLimits) -> None:
     """The agent exists for the game and its numbers are within the server's limits."""
     limits.check(spec)
     make_agent(spec, game)  # raises ThermopylaeError naming a bad name or parameter
-
-
-__all__ = ["AiBusy", "AiLimits", "AiPool", "ThermopylaeError", "check_agent", "think"]

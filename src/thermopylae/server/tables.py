@@ -176,10 +176,8 @@ class Tables:
             seat_row, token = self._seat(game, name, spec, len(names))
             rows.append(seat_row)
             tokens.append(token)
-        if any(r["kind"] == "ai" for r in rows) and \
-                self.ai.waiting(client) >= self.ai.limits.tables_per_client:
-            raise TableError(429, f"{self.ai.limits.tables_per_client} of your tables are "
-                                  "already waiting for the AI; wait for one to finish")
+        if any(r["kind"] == "ai" for r in rows):
+            self._admit(client)
         table_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
         row = TableRow(table_id, game.id, game.components_digest, options, rows, now(), False)
         await self._write(self._store_call, self.store.create, row)
@@ -219,6 +217,13 @@ class Tables:
             raise TableError(422, f"seat {name}: agent {agent!r}: {exc}") from exc
         return {"seat": name, "kind": "ai", "agent": agent, "level": spec.get("level"),
                 "token_hash": None}, None
+
+    def _admit(self, client: str) -> None:
+        """429 for a client whose tables already wait for the AI as many as it may."""
+        try:
+            self.ai.admit(client)
+        except AiBusy as exc:
+            raise TableError(429, str(exc)) from exc
 
     def _make_agents(self, live: Live) -> None:
         for i, seat in enumerate(live.row.seats):
@@ -384,10 +389,8 @@ class Tables:
             if parsed not in g.legal(live.state):
                 legal = ", ".join(g.format(a) for a in list(g.legal(live.state))[:12])
                 raise TableError(400, f"illegal action {action!r}; legal now: {legal}")
-            if live.agents and self.ai.waiting(client) >= \
-                    self.ai.limits.tables_per_client:
-                raise TableError(429, f"{self.ai.limits.tables_per_client} of your tables are "
-                                      "already waiting for the AI; wait for one to finish")
+            if live.agents:
+                self._admit(client)
             # The action and the chance steps it leads to are stored in one transaction and
             # told in one update (a commit and a push per action, not two).
             await self._commit(live, self._then_chance(
