@@ -55,8 +55,9 @@ class Ablated:
         return self.heuristic.act(game, state, rng)
 
 
-def run(game: Any, options: dict[str, Any], seat: str, kind: str | None, games: int,
-        seed: int) -> tuple[int, Counter[str]]:
+def run(
+    game: Any, options: dict[str, Any], seat: str, kind: str | None, games: int, seed: int
+) -> tuple[int, Counter[str]]:
     """SEAT's wins over `games` games, and the kinds of decision it met."""
     seats = list(game.seats(options))
     me = Ablated(game.agents()["heuristic"](), kind)
@@ -76,8 +77,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=500, help="games per kind (default 500)")
     ap.add_argument("--players", type=int, default=None)
     ap.add_argument("--seed", type=int, default=1, help="the games of `simulate --seed`")
-    ap.add_argument("--kinds", nargs="*", default=None,
-                    help="only these kinds (default: every kind the seat meets)")
+    ap.add_argument(
+        "--kinds",
+        nargs="*",
+        default=None,
+        help="only these kinds (default: every kind the seat meets)",
+    )
     args = ap.parse_args()
     if args.games < 1:
         ap.error("--games must be at least 1")
@@ -93,8 +98,7 @@ def main() -> None:
     print(f"{'random in':<24} {'decisions/game':>14}  win rate (95% CI)")
     for kind in kinds:
         wins, _ = run(game, options, args.seat, kind, args.games, args.seed)
-        print(f"{kind:<24} {seen[kind] / args.games:>14.1f}  {_rate(wins, args.games)}",
-              flush=True)
+        print(f"{kind:<24} {seen[kind] / args.games:>14.1f}  {_rate(wins, args.games)}", flush=True)
 
 
 def _rate(wins: int, games: int) -> str:

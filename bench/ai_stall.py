@@ -40,8 +40,12 @@ def free_port() -> int:
 def start(db: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     exe = shutil.which("thermopylae") or str(Path(sys.executable).with_name("thermopylae"))
     with log.open("ab") as out:
-        proc = subprocess.Popen([exe, "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
-                                stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ))
+        proc = subprocess.Popen(
+            [exe, "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=dict(os.environ),
+        )
     while True:
         if proc.poll() is not None:
             sys.exit(f"the server exited: {log.read_text()[-2000:]}")
@@ -56,8 +60,9 @@ def time_actions(base: str, n: int) -> list[float]:
     """`n` actions on fresh two-human Thermopyles tables, each timed from send to answer."""
     times: list[float] = []
     while len(times) < n:
-        created = httpx.post(f"{base}/api/tables", json={"game": "thermopyles",
-                                                         "options": {"players": 2}}).json()
+        created = httpx.post(
+            f"{base}/api/tables", json={"game": "thermopyles", "options": {"players": 2}}
+        ).json()
         tokens = {s["seat"]: s["token"] for s in created["seats"]}
         table = created["id"]
         for _ in range(20):
@@ -67,8 +72,11 @@ def time_actions(base: str, n: int) -> list[float]:
             token = tokens[view["to_act"]]
             legal = httpx.get(f"{base}/api/tables/{table}", params={"token": token}).json()
             started = time.perf_counter()
-            r = httpx.post(f"{base}/api/tables/{table}/actions", timeout=60, json={
-                "token": token, "move": view["move"], "action": legal["legal"][0]["action"]})
+            r = httpx.post(
+                f"{base}/api/tables/{table}/actions",
+                timeout=60,
+                json={"token": token, "move": view["move"], "action": legal["legal"][0]["action"]},
+            )
             times.append(time.perf_counter() - started)
             assert r.status_code == 200, r.text
     return times
@@ -86,8 +94,10 @@ def main() -> None:
     proc = start(folder / "t.sqlite", port, folder / "server.log")
     try:
         reference = time_actions(base, args.actions)
-        body: dict[str, Any] = {"game": "earth-and-water", "seats": [
-            {"kind": "ai", "agent": f"ismcts:seconds={args.seconds:g}"}] * 2}
+        body: dict[str, Any] = {
+            "game": "earth-and-water",
+            "seats": [{"kind": "ai", "agent": f"ismcts:seconds={args.seconds:g}"}] * 2,
+        }
         answers: list[float] = []
 
         def create() -> None:
@@ -112,12 +122,18 @@ def main() -> None:
             proc.kill()
         exit_time = time.perf_counter() - stopped
     ref_med, load_med = statistics.median(reference), statistics.median(loaded)
-    print(f"{args.stall} AI tables of ismcts:seconds={args.seconds:g} created; slowest answer "
-          f"to their POST {max(answers):.3f} s")
-    print(f"action, nothing else happening: median {ref_med * 1000:.1f} ms, "
-          f"largest {max(reference) * 1000:.1f} ms")
-    print(f"action beside the thinking AI:  median {load_med * 1000:.1f} ms, "
-          f"largest {max(loaded) * 1000:.1f} ms  ({load_med / ref_med:.2f}x the reference)")
+    print(
+        f"{args.stall} AI tables of ismcts:seconds={args.seconds:g} created; slowest answer "
+        f"to their POST {max(answers):.3f} s"
+    )
+    print(
+        f"action, nothing else happening: median {ref_med * 1000:.1f} ms, "
+        f"largest {max(reference) * 1000:.1f} ms"
+    )
+    print(
+        f"action beside the thinking AI:  median {load_med * 1000:.1f} ms, "
+        f"largest {max(loaded) * 1000:.1f} ms  ({load_med / ref_med:.2f}x the reference)"
+    )
     print(f"SIGTERM to exit, AI still thinking: {exit_time:.2f} s")
 
 

@@ -55,16 +55,17 @@ def main() -> None:
         ap.error(f"seat {args.seat!r} is not one of {', '.join(seats)}")
     timed = Timed(make_agent(args.agent, game))
     for n in range(args.games):
-        agents = [timed if seat == args.seat else game.agents()["heuristic"]()
-                  for seat in seats]
+        agents = [timed if seat == args.seat else game.agents()["heuristic"]() for seat in seats]
         state, _ = play(game, options, agents, *rngs(args.seed, n))
         print(f"game {n + 1}: {game.outcome(state).results}", flush=True)
     times = timed.times
     if not times:
         print("no decision with a choice was timed")
         return
-    print(f"{args.agent} as {args.seat}: {len(times)} decisions, CPU per decision "
-          f"mean {sum(times) / len(times):.3f} s, largest {max(times):.3f} s")
+    print(
+        f"{args.agent} as {args.seat}: {len(times)} decisions, CPU per decision "
+        f"mean {sum(times) / len(times):.3f} s, largest {max(times):.3f} s"
+    )
 
 
 if __name__ == "__main__":

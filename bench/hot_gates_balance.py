@@ -55,8 +55,9 @@ def _chunk(job: Job) -> list[Row]:
     options = game.options({"players": players})
     agents = [make_agent(spec, game) for spec in specs]
     length = game.components.goat_path
-    need = (game.components.rules.win_glory_2p if players == 2
-            else game.components.rules.win_glory_team)
+    need = (
+        game.components.rules.win_glory_2p if players == 2 else game.components.rules.win_glory_team
+    )
     rows = []
     for i in range(start, stop):
         chance_rng, agent_rng = rngs(seed, i)
@@ -76,8 +77,12 @@ def seat_specs(agent: str, players: int) -> tuple[str, ...]:
     if "hard" in specs:
         from thermopylae.server.tables import level_agent  # the server only when asked
 
-        specs = [level_agent("hot-gates", "hard", players, seat) or "heuristic"
-                 if spec == "hard" else spec for seat, spec in zip(seats, specs, strict=True)]
+        specs = [
+            level_agent("hot-gates", "hard", players, seat) or "heuristic"
+            if spec == "hard"
+            else spec
+            for seat, spec in zip(seats, specs, strict=True)
+        ]
     return tuple(specs)
 
 
@@ -86,15 +91,23 @@ def _value(key: str, text: str) -> Any:
         try:
             return [int(f) for f in text.split(",")]
         except ValueError:
-            raise ThermopylaeError(f"--set {key}: give the faces as whole numbers separated "
-                                   f"by commas, e.g. 0,1,1,2,2,3 (got {text!r})") from None
+            raise ThermopylaeError(
+                f"--set {key}: give the faces as whole numbers separated "
+                f"by commas, e.g. 0,1,1,2,2,3 (got {text!r})"
+            ) from None
     if key == "chart":
         try:
-            return {"steps": [{"from": int(a), "dice": int(b)}
-                              for a, b in (step.split(":") for step in text.split(","))]}
+            return {
+                "steps": [
+                    {"from": int(a), "dice": int(b)}
+                    for a, b in (step.split(":") for step in text.split(","))
+                ]
+            }
         except ValueError:
-            raise ThermopylaeError(f"--set chart: give FROM:DICE steps separated by commas, "
-                                   f"e.g. 1:1,4:2,7:3 (got {text!r})") from None
+            raise ThermopylaeError(
+                f"--set chart: give FROM:DICE steps separated by commas, "
+                f"e.g. 1:1,4:2,7:3 (got {text!r})"
+            ) from None
     try:
         return int(text)
     except ValueError:
@@ -113,8 +126,9 @@ def apply_changes(data: dict[str, Any], changes: list[str]) -> dict[str, Any]:
         key, eq, text = change.partition("=")
         key = key.strip()
         if not eq or not key or not text.strip():
-            raise ThermopylaeError(f"--set takes KEY=VALUE, e.g. goat_path.length=7 "
-                                   f"(got {change!r})")
+            raise ThermopylaeError(
+                f"--set takes KEY=VALUE, e.g. goat_path.length=7 (got {change!r})"
+            )
         value = _value(key, text.strip())
         head, _, field = key.partition(".")
         if key in ("goat_path.length", "goat_path.boxes", "dice.faces"):
@@ -122,20 +136,27 @@ def apply_changes(data: dict[str, Any], changes: list[str]) -> dict[str, Any]:
         elif key == "chart":
             out["chart"] = {**out.get("chart", {}), **value}
         elif head == "rules":
-            raise ThermopylaeError(f"--set {key}: the rules table holds the rulebook's own "
-                                   f"values, which the tuning does not change (use "
-                                   f"--components with a file of your own)")
+            raise ThermopylaeError(
+                f"--set {key}: the rules table holds the rulebook's own "
+                f"values, which the tuning does not change (use "
+                f"--components with a file of your own)"
+            )
         elif head in units and field in UNIT_FIELDS:
             units[head][field] = value
-        elif (head[:1] in ("s", "p") and head[1:].isdigit() and field in CARD_FIELDS
-              and 1 <= int(head[1:]) <= len(out.get(_deck(head), []))):
+        elif (
+            head[:1] in ("s", "p")
+            and head[1:].isdigit()
+            and field in CARD_FIELDS
+            and 1 <= int(head[1:]) <= len(out.get(_deck(head), []))
+        ):
             out[_deck(head)][int(head[1:]) - 1][field] = value
         else:
             raise ThermopylaeError(
                 f"--set {key}: not a value of the set; use goat_path.length, goat_path.boxes, "
                 f"dice.faces, chart, UNIT.FIELD (units: {', '.join(map(str, units))}; fields: "
                 f"{', '.join(UNIT_FIELDS)}) or s1-s26 / p1-p26 .FIELD (fields: "
-                f"{', '.join(CARD_FIELDS)})")
+                f"{', '.join(CARD_FIELDS)})"
+            )
     return out
 
 
@@ -143,15 +164,23 @@ def _deck(head: str) -> str:
     return "spartan_card" if head[0] == "s" else "persian_card"
 
 
-def run(players: int, games: int, agent: str, components: str | None, seed: int,
-        workers: int, target: tuple[float, float] = (0.45, 0.55)) -> dict[str, Any]:
+def run(
+    players: int,
+    games: int,
+    agent: str,
+    components: str | None,
+    seed: int,
+    workers: int,
+    target: tuple[float, float] = (0.45, 0.55),
+) -> dict[str, Any]:
     """Play `games` games of `players` players with the set in `components` (None: the
     default set); one worker plays in this process."""
     specs = seat_specs(agent, players)
     game = registry.get("hot-gates", Path(components) if components else None)
     size = max(1, games // (workers * 8))
-    jobs = [(players, specs, components, seed, a, min(games, a + size))
-            for a in range(0, games, size)]
+    jobs = [
+        (players, specs, components, seed, a, min(games, a + size)) for a in range(0, games, size)
+    ]
     started = time.perf_counter()
     rows: list[Row] = []
     if workers == 1:
@@ -163,20 +192,33 @@ def run(players: int, games: int, agent: str, components: str | None, seed: int,
                 rows += part
     wins = sum(r[0] for r in rows)
     lo, hi = wilson(wins, games)
-    verdict = ("inside" if target[0] <= lo and hi <= target[1]
-               else "outside" if hi < target[0] or lo > target[1] else "undecided")
+    verdict = (
+        "inside"
+        if target[0] <= lo and hi <= target[1]
+        else "outside"
+        if hi < target[0] or lo > target[1]
+        else "undecided"
+    )
     return {
-        "players": players, "games": games, "agent": agent,
-        "agents": dict(zip(SEATS[players], specs, strict=True)), "seed": seed,
-        "components": game.components_digest, "provisional": game.provisional,
-        "spartan_wins": wins, "spartan_win_rate": wins / games, "ci95": [lo, hi],
-        "target": list(target), "balanced": verdict,
+        "players": players,
+        "games": games,
+        "agent": agent,
+        "agents": dict(zip(SEATS[players], specs, strict=True)),
+        "seed": seed,
+        "components": game.components_digest,
+        "provisional": game.provisional,
+        "spartan_wins": wins,
+        "spartan_win_rate": wins / games,
+        "ci95": [lo, hi],
+        "target": list(target),
+        "balanced": verdict,
         "mean_rounds": sum(r[2] for r in rows) / games,
         "decided_in_last_round": sum(r[3] for r in rows) / games,
         "close": sum(r[4] for r in rows) / games,
         "reasons": dict(Counter(r[1] for r in rows).most_common()),
-        "wins_by_seat": {seat: sum(i in r[5] for r in rows)
-                         for i, seat in enumerate(SEATS[players])},
+        "wins_by_seat": {
+            seat: sum(i in r[5] for r in rows) for i, seat in enumerate(SEATS[players])
+        },
         "seconds": round(time.perf_counter() - started, 1),
     }
 
@@ -185,15 +227,19 @@ def component_file(components: str | None, changes: list[str], folder: Path) -> 
     """The path of the set to measure: the given file (or the default), with the changes
     written to a JSON file in `folder`; checked here so that a bad set stops the run."""
     if changes:
-        data = (read_data(Path(components)) if components
-                else read_set("thermopylae.games.hot_gates", None)[0])
+        data = (
+            read_data(Path(components))
+            if components
+            else read_set("thermopylae.games.hot_gates", None)[0]
+        )
         path = folder / "components.json"
         path.write_text(json.dumps(apply_changes(data, changes)), encoding="utf-8")
         try:
             registry.get("hot-gates", path)
         except ComponentError as exc:
-            raise ComponentError(f"{components or 'the default set'} with the --set changes",
-                                 exc.problems) from None
+            raise ComponentError(
+                f"{components or 'the default set'} with the --set changes", exc.problems
+            ) from None
         return str(path)
     registry.get("hot-gates", Path(components) if components else None)
     return components
@@ -203,16 +249,31 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=[2, 3, 4])
-    ap.add_argument("--agent", default="heuristic",
-                    help="one agent spec for every seat, SEAT=AGENT,..., or hard")
+    ap.add_argument(
+        "--agent",
+        default="heuristic",
+        help="one agent spec for every seat, SEAT=AGENT,..., or hard",
+    )
     ap.add_argument("--components", default=None, help="a component file to measure")
-    ap.add_argument("--set", dest="changes", action="append", default=[], metavar="KEY=VALUE",
-                    help="change one value of the set (repeatable), e.g. goat_path.length=7, "
-                         "immortal.glory=3, s5.amount=1")
+    ap.add_argument(
+        "--set",
+        dest="changes",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="change one value of the set (repeatable), e.g. goat_path.length=7, "
+        "immortal.glory=3, s5.amount=1",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--target", type=float, nargs=2, default=[45.0, 55.0], metavar=("LO", "HI"),
-                    help="the Spartan win rates, in percent, that count as balanced")
+    ap.add_argument(
+        "--target",
+        type=float,
+        nargs=2,
+        default=[45.0, 55.0],
+        metavar=("LO", "HI"),
+        help="the Spartan win rates, in percent, that count as balanced",
+    )
     ap.add_argument("--json", action="store_true", help="one JSON object per player count")
     o = ap.parse_args(argv)
     if o.games < 1 or o.workers < 1:
@@ -229,23 +290,35 @@ def main(argv: list[str] | None = None) -> None:
         except ThermopylaeError as exc:
             ap.error(str(exc))
         for players in o.players:
-            r = run(players, o.games, o.agent, components, o.seed, o.workers,
-                    (o.target[0] / 100, o.target[1] / 100))
+            r = run(
+                players,
+                o.games,
+                o.agent,
+                components,
+                o.seed,
+                o.workers,
+                (o.target[0] / 100, o.target[1] / 100),
+            )
             if o.json:
                 print(json.dumps(r), flush=True)
                 continue
             agents = ", ".join(f"{s}={a}" for s, a in r["agents"].items())
-            print(f"{players} players, {r['games']} games, set {r['components']} "
-                  f"({'provisional' if r['provisional'] else 'printed'}), {agents}: Spartans "
-                  f"win {r['spartan_win_rate']:.1%} (95% CI {r['ci95'][0]:.1%}-"
-                  f"{r['ci95'][1]:.1%}; {r['balanced']} {o.target[0]:g}-{o.target[1]:g}%); "
-                  f"{r['mean_rounds']:.2f} rounds on average; decided in the last round "
-                  f"{r['decided_in_last_round']:.1%}, close {r['close']:.1%}; "
-                  f"{r['seconds']} s", flush=True)
+            print(
+                f"{players} players, {r['games']} games, set {r['components']} "
+                f"({'provisional' if r['provisional'] else 'printed'}), {agents}: Spartans "
+                f"win {r['spartan_win_rate']:.1%} (95% CI {r['ci95'][0]:.1%}-"
+                f"{r['ci95'][1]:.1%}; {r['balanced']} {o.target[0]:g}-{o.target[1]:g}%); "
+                f"{r['mean_rounds']:.2f} rounds on average; decided in the last round "
+                f"{r['decided_in_last_round']:.1%}, close {r['close']:.1%}; "
+                f"{r['seconds']} s",
+                flush=True,
+            )
             for reason, n in r["reasons"].items():
                 print(f"    {n:>5}  {reason}")
-            print("    wins by seat (ties count for each): " + ", ".join(
-                f"{seat} {n}" for seat, n in r["wins_by_seat"].items()))
+            print(
+                "    wins by seat (ties count for each): "
+                + ", ".join(f"{seat} {n}" for seat, n in r["wins_by_seat"].items())
+            )
     sys.stdout.flush()
 
 

@@ -41,8 +41,11 @@ def collect(games: int, seed: int, noise: float, every: int) -> tuple[np.ndarray
             if k % every == 0:
                 rows.append(features(g, s))
             legal = g.legal(s)
-            a = (legal[int(rng.random() * len(legal))] if rng.random() < noise
-                 else agents[who].act(g, s, rng))
+            a = (
+                legal[int(rng.random() * len(legal))]
+                if rng.random() < noise
+                else agents[who].act(g, s, rng)
+            )
             g.apply(s, a, quiet=True)
         won = g.outcome(s).scores[1]
         xs += rows
@@ -75,7 +78,7 @@ def main() -> None:
     args = ap.parse_args()
     x, y = collect(args.games, args.seed, args.noise, args.every)
     order = np.random.default_rng(args.seed).permutation(len(x))
-    train, test = order[: int(0.8 * len(x))], order[int(0.8 * len(x)):]
+    train, test = order[: int(0.8 * len(x))], order[int(0.8 * len(x)) :]
     w = fit(x[train], y[train])
     for name, weights in (("fitted", w), ("current", np.array(WEIGHTS))):
         p = 1.0 / (1.0 + np.exp(-x[test] @ weights))
@@ -85,8 +88,11 @@ def main() -> None:
     print(f"base     log-loss {log_loss(base, y[test]):.4f}  (Spartans won {y.mean():.1%})")
     for name, v in zip(FEATURES, w, strict=True):
         print(f"  {name:24} {v:8.3f}")
-    print(textwrap.fill("WEIGHTS = (" + ", ".join(f"{v:.3f}" for v in w) + ")", 90,
-                        subsequent_indent=" " * 11))
+    print(
+        textwrap.fill(
+            "WEIGHTS = (" + ", ".join(f"{v:.3f}" for v in w) + ")", 90, subsequent_indent=" " * 11
+        )
+    )
 
 
 if __name__ == "__main__":

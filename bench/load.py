@@ -98,9 +98,13 @@ def summary_ms(values: list[float]) -> dict[str, float | int | None]:
     v = sorted(values)
     if not v:
         return {"count": 0, "p50": None, "p95": None, "p99": None, "max": None}
-    return {"count": len(v), "p50": round(percentile(v, 0.50) * 1000, 2),
-            "p95": round(percentile(v, 0.95) * 1000, 2),
-            "p99": round(percentile(v, 0.99) * 1000, 2), "max": round(v[-1] * 1000, 2)}
+    return {
+        "count": len(v),
+        "p50": round(percentile(v, 0.50) * 1000, 2),
+        "p95": round(percentile(v, 0.95) * 1000, 2),
+        "p99": round(percentile(v, 0.99) * 1000, 2),
+        "max": round(v[-1] * 1000, 2),
+    }
 
 
 def rss_kib(pid: int) -> int | None:
@@ -180,8 +184,13 @@ def launch_server(db: str, redis: str | None, folder: Path, index: int) -> Serve
     if redis:
         cmd += ["--redis", redis]
     with log.open("ab") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"})
+        proc = subprocess.Popen(
+            cmd,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env={**os.environ, "NO_COLOR": "1"},
+        )
     return Server(f"http://127.0.0.1:{port}", proc.pid, proc, log)
 
 
@@ -194,8 +203,10 @@ def wait_server(server: Server, redis: bool, limit: float) -> None:
     deadline = time.monotonic() + limit
     while True:
         if proc.poll() is not None:
-            raise SystemExit(f"the server exited with {proc.returncode}:\n"
-                             f"{log.read_text(errors='replace')[-3000:]}")
+            raise SystemExit(
+                f"the server exited with {proc.returncode}:\n"
+                f"{log.read_text(errors='replace')[-3000:]}"
+            )
         try:
             r = httpx.get(f"{server.url}/api/health", timeout=5.0)
             if r.status_code == 200 and (not redis or r.json().get("redis")):
@@ -204,8 +215,10 @@ def wait_server(server: Server, redis: bool, limit: float) -> None:
             pass
         if time.monotonic() > deadline:
             stop_server(server)
-            raise SystemExit(f"the server did not get ready within {limit:g} s:\n"
-                             f"{log.read_text(errors='replace')[-3000:]}")
+            raise SystemExit(
+                f"the server did not get ready within {limit:g} s:\n"
+                f"{log.read_text(errors='replace')[-3000:]}"
+            )
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(0.05)  # returns at once if it exits meanwhile
 
@@ -222,8 +235,11 @@ def stop_server(server: Server) -> None:
 
 
 def tracebacks(servers: list[Server]) -> int:
-    return sum(s.log.read_text(errors="replace").count("Traceback")
-               for s in servers if s.log is not None and s.log.exists())
+    return sum(
+        s.log.read_text(errors="replace").count("Traceback")
+        for s in servers
+        if s.log is not None and s.log.exists()
+    )
 
 
 def pg_admin(admin_url: str, sql: str) -> None:
@@ -305,8 +321,10 @@ class Table:
         run = self.run
         opts, n = GAMES[run.game]
         home = [run.clients[(self.slot + j) % len(run.clients)] for j in range(n)]
-        ws_base = [run.servers[(self.slot + j) % len(run.servers)].url.replace("http", "ws", 1)
-                   for j in range(n)]
+        ws_base = [
+            run.servers[(self.slot + j) % len(run.servers)].url.replace("http", "ws", 1)
+            for j in range(n)
+        ]
         r = await home[0].post("/api/tables", json={"game": run.game, "options": opts})
         if r.status_code != 201:
             self.stats.error(f"create {r.status_code}")
@@ -318,8 +336,11 @@ class Table:
         readers: list[asyncio.Task[None]] = []
         try:
             for j, s in enumerate(created["seats"]):
-                ws = await connect(f"{ws_base[j]}/ws/tables/{created['id']}?token={s['token']}",
-                                   open_timeout=run.timeout, max_size=2**22)
+                ws = await connect(
+                    f"{ws_base[j]}/ws/tables/{created['id']}?token={s['token']}",
+                    open_timeout=run.timeout,
+                    max_size=2**22,
+                )
                 seat = Seat(self, s["seat"], s["token"], ws)
                 seats[seat.name] = seat
                 readers.append(asyncio.create_task(seat.read()))
@@ -352,7 +373,8 @@ class Table:
                 try:
                     a = await home[index[seat.name]].post(
                         f"/api/tables/{created['id']}/actions",
-                        json={"token": seat.token, "move": sent_move, "action": action})
+                        json={"token": seat.token, "move": sent_move, "action": action},
+                    )
                 except httpx.HTTPError as exc:
                     self.stats.error(f"http {type(exc).__name__}")
                     return
@@ -398,11 +420,14 @@ class Run:
         self.ready: set[int] = set()
         # Idle connections are dropped before the server's keep-alive timeout (uvicorn's 5 s)
         # would close them under a request just sent (an httpx ReadError, not a server fault).
-        limits = httpx.Limits(max_connections=args.tables * 2 + 20,
-                              max_keepalive_connections=args.tables * 2 + 20,
-                              keepalive_expiry=2.0)
-        self.clients = [httpx.AsyncClient(base_url=s.url, timeout=args.timeout, limits=limits)
-                        for s in servers]
+        limits = httpx.Limits(
+            max_connections=args.tables * 2 + 20,
+            max_keepalive_connections=args.tables * 2 + 20,
+            keepalive_expiry=2.0,
+        )
+        self.clients = [
+            httpx.AsyncClient(base_url=s.url, timeout=args.timeout, limits=limits) for s in servers
+        ]
 
     async def close(self) -> None:
         for c in self.clients:
@@ -414,8 +439,13 @@ def progress(msg: str, quiet: bool) -> None:
         print(msg, file=sys.stderr, flush=True)
 
 
-async def drive(args: argparse.Namespace, servers: list[Server], client: int = 0,
-                barrier: Any = None, results: Any = None) -> dict[str, Any] | None:
+async def drive(
+    args: argparse.Namespace,
+    servers: list[Server],
+    client: int = 0,
+    barrier: Any = None,
+    results: Any = None,
+) -> dict[str, Any] | None:
     """Play this client's share of the tables (every `args.clients`-th, from `client`).
     Client 0 also samples the servers and, with several clients, merges their figures
     (sent on `results` after a common window started at `barrier`) into the report."""
@@ -433,8 +463,11 @@ async def drive(args: argparse.Namespace, servers: list[Server], client: int = 0
         await asyncio.sleep(0.1)
     setup = time.monotonic() - started
     if client == 0:
-        progress(f"[setup] {len(run.ready)}/{len(slots)} tables seated in {setup:.1f} s"
-                 f"{' by client 0' if args.clients > 1 else ''}", args.quiet)
+        progress(
+            f"[setup] {len(run.ready)}/{len(slots)} tables seated in {setup:.1f} s"
+            f"{' by client 0' if args.clients > 1 else ''}",
+            args.quiet,
+        )
     if barrier is not None:  # every client has seated its tables
         await asyncio.to_thread(barrier.wait, args.timeout * 6 + 120)
     if args.warmup > 0:  # the first moves of 500 fresh tables come at once: not measured
@@ -461,11 +494,13 @@ async def drive(args: argparse.Namespace, servers: list[Server], client: int = 0
             v = sorted(stats.push)
             p99 = f"{percentile(v, 0.99) * 1000:.1f}" if v else "-"
             mib = sum(rss_kib(p) or 0 for p in pids) / 1024
-            progress(f"[{now - t0:5.1f} s] {'client 0: ' if args.clients > 1 else ''}"
-                     f"actions {stats.actions} ({stats.actions / (now - t0):.1f}/s), "
-                     f"push p99 {p99} ms, errors {sum(stats.errors.values())}, "
-                     f"games done {stats.games_finished}, server RSS {mib:.0f} MiB",
-                     args.quiet)
+            progress(
+                f"[{now - t0:5.1f} s] {'client 0: ' if args.clients > 1 else ''}"
+                f"actions {stats.actions} ({stats.actions / (now - t0):.1f}/s), "
+                f"push p99 {p99} ms, errors {sum(stats.errors.values())}, "
+                f"games done {stats.games_finished}, server RSS {mib:.0f} MiB",
+                args.quiet,
+            )
         await asyncio.sleep(min(0.25, max(0.0, args.seconds - (now - t0))))
     window = time.monotonic() - t0
     stats.measuring = False
@@ -478,13 +513,18 @@ async def drive(args: argparse.Namespace, servers: list[Server], client: int = 0
         t.cancel()
     await asyncio.gather(*tasks, lag_task, return_exceptions=True)
     await run.close()
-    raw = {"stats": asdict(stats), "seated": len(run.ready), "setup": setup,
-           "client_cpu": client_cpu}
+    raw = {
+        "stats": asdict(stats),
+        "seated": len(run.ready),
+        "setup": setup,
+        "client_cpu": client_cpu,
+    }
     if client != 0:
         results.put(raw)
         return None
-    parts = [raw] + [await asyncio.to_thread(results.get, True, 120)
-                     for _ in range(args.clients - 1)]
+    parts = [raw] + [
+        await asyncio.to_thread(results.get, True, 120) for _ in range(args.clients - 1)
+    ]
     for part in parts[1:]:
         other = part["stats"]
         stats.actions += other["actions"]
@@ -495,35 +535,53 @@ async def drive(args: argparse.Namespace, servers: list[Server], client: int = 0
         stats.errors.update(other["errors"])
         stats.tables_created += other["tables_created"]
         stats.games_finished += other["games_finished"]
-    cpu = [(cpu1[p] or 0.0) - (cpu0[p] or 0.0) for p in pids
-           if cpu0.get(p) is not None and cpu1.get(p) is not None]
+    cpu = [
+        (cpu1[p] or 0.0) - (cpu0[p] or 0.0)
+        for p in pids
+        if cpu0.get(p) is not None and cpu1.get(p) is not None
+    ]
     return {
-        "game": args.game, "tables": args.tables, "seated": sum(x["seated"] for x in parts),
-        "seconds": round(window, 2), "setup_seconds": round(max(x["setup"] for x in parts), 2),
-        "think": args.think, "warmup": args.warmup,
+        "game": args.game,
+        "tables": args.tables,
+        "seated": sum(x["seated"] for x in parts),
+        "seconds": round(window, 2),
+        "setup_seconds": round(max(x["setup"] for x in parts), 2),
+        "think": args.think,
+        "warmup": args.warmup,
         "db": args.db if not args.url else "external",
-        "processes": len(servers), "redis": args.redis, "clients": args.clients,
-        "actions": stats.actions, "actions_per_second": round(stats.actions / window, 1),
+        "processes": len(servers),
+        "redis": args.redis,
+        "clients": args.clients,
+        "actions": stats.actions,
+        "actions_per_second": round(stats.actions / window, 1),
         "steps_per_second": round(stats.steps / window, 1),
         "push_latency_ms": summary_ms(stats.push),
         "answer_latency_ms": summary_ms(stats.answer),
-        "errors": dict(stats.errors), "error_count": sum(stats.errors.values()),
-        "tables_created": stats.tables_created, "games_finished": stats.games_finished,
-        "server_rss_mib": {"peak": round(sum(rss_peak.values()) / 1024, 1),
-                           "end": round(sum(v or 0 for v in rss_end.values()) / 1024, 1),
-                           "per_process_peak": [round(rss_peak.get(p, 0) / 1024, 1)
-                                                for p in pids]},
+        "errors": dict(stats.errors),
+        "error_count": sum(stats.errors.values()),
+        "tables_created": stats.tables_created,
+        "games_finished": stats.games_finished,
+        "server_rss_mib": {
+            "peak": round(sum(rss_peak.values()) / 1024, 1),
+            "end": round(sum(v or 0 for v in rss_end.values()) / 1024, 1),
+            "per_process_peak": [round(rss_peak.get(p, 0) / 1024, 1) for p in pids],
+        },
         "server_cpu_percent": round(100 * sum(cpu) / window, 1) if cpu else None,
         "client_cpu_percent": round(100 * sum(x["client_cpu"] for x in parts) / window, 1),
         "client_loop_lag_ms": summary_ms(stats.lag),
-        "machine": {"cores": os.cpu_count(), "load_average_1min": load,
-                    "cpu_busy_percent": round(100 * (machine1[0] - machine0[0])
-                                              / max(1, machine1[1] - machine0[1]), 1)},
+        "machine": {
+            "cores": os.cpu_count(),
+            "load_average_1min": load,
+            "cpu_busy_percent": round(
+                100 * (machine1[0] - machine0[0]) / max(1, machine1[1] - machine0[1]), 1
+            ),
+        },
     }
 
 
-def client_process(args: argparse.Namespace, servers: list[Server], client: int,
-                   barrier: Any, results: Any) -> None:
+def client_process(
+    args: argparse.Namespace, servers: list[Server], client: int, barrier: Any, results: Any
+) -> None:
     """Another client process (`--clients`): plays its share of the tables."""
     if args.seed is not None:
         random.seed(args.seed * 1000 + client)
@@ -539,8 +597,10 @@ def measure(args: argparse.Namespace, servers: list[Server]) -> dict[str, Any]:
     barrier = ctx.Barrier(args.clients)
     results = ctx.Queue()
     bare = [Server(s.url, s.pid) for s in servers]  # no process handles: they stay here
-    others = [ctx.Process(target=client_process, args=(args, bare, i, barrier, results),
-                          daemon=True) for i in range(1, args.clients)]
+    others = [
+        ctx.Process(target=client_process, args=(args, bare, i, barrier, results), daemon=True)
+        for i in range(1, args.clients)
+    ]
     for proc in others:
         proc.start()
     try:
@@ -556,90 +616,163 @@ def measure(args: argparse.Namespace, servers: list[Server]) -> dict[str, Any]:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
-        prog="bench/load.py", formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="bench/load.py",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Drive N concurrent tables of real `thermopylae serve` processes over "
-                    "HTTP + WebSocket with random client-side players; report actions/s, "
-                    "push latency percentiles, errors and server memory.",
+        "HTTP + WebSocket with random client-side players; report actions/s, "
+        "push latency percentiles, errors and server memory.",
         epilog="examples:\n"
-               "  bench/load.py --tables 100 --seconds 30\n"
-               "  bench/load.py --tables 500 --db postgresql --processes 2 "
-               "--redis redis://127.0.0.1:6379/0\n"
-               "  bench/load.py --url http://127.0.0.1:8300 --server-pid 1234 --json")
+        "  bench/load.py --tables 100 --seconds 30\n"
+        "  bench/load.py --tables 500 --db postgresql --processes 2 "
+        "--redis redis://127.0.0.1:6379/0\n"
+        "  bench/load.py --url http://127.0.0.1:8300 --server-pid 1234 --json",
+    )
     p.add_argument("--tables", type=int, default=100, help="concurrent tables (default 100)")
-    p.add_argument("--seconds", type=float, default=30.0,
-                   help="length of the measured window, after set-up (default 30)")
-    p.add_argument("--game", choices=sorted(GAMES), default="thermopyles",
-                   help="game of every table, 2 human seats (default thermopyles)")
-    p.add_argument("--warmup", type=float, default=5.0,
-                   help="seconds played after set-up before the window opens (default 5)")
-    p.add_argument("--think", type=float, default=1.0,
-                   help="mean think time of a player in seconds, uniform in [0, 2*think] "
-                        "(default 1.0; 0: act as soon as it is your turn)")
-    p.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite",
-                   help="database of the servers started here (default sqlite)")
-    p.add_argument("--processes", type=int, default=1,
-                   help="server processes to start; more than one needs --db postgresql "
-                        "and --redis (default 1)")
-    p.add_argument("--redis", default=None, help="Redis URL for the servers, e.g. "
-                                                  "redis://127.0.0.1:6379/0")
-    p.add_argument("--pg", default=PG_ADMIN,
-                   help=f"PostgreSQL server to create the scratch database on (default {PG_ADMIN})")
-    p.add_argument("--url", action="append", default=[],
-                   help="use this running server instead of starting one (repeatable)")
-    p.add_argument("--server-pid", type=int, action="append", default=[],
-                   help="with --url: the pid of that server, for its memory and CPU")
-    p.add_argument("--clients", type=int, default=1,
-                   help="client processes sharing the tables (default 1); one process "
-                        "drives a few hundred sockets before its own event loop lags")
-    p.add_argument("--timeout", type=float, default=15.0,
-                   help="seconds to wait for a push or an answer before counting an error "
-                        "(default 15)")
-    p.add_argument("--start-limit", type=float, default=300.0,
-                   help="seconds a server may take to get ready before it counts as hung "
-                        "(default 300: a busy machine starts servers slowly)")
-    p.add_argument("--ramp", type=int, default=10,
-                   help="tables started every 50 ms while setting up (default 10)")
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=30.0,
+        help="length of the measured window, after set-up (default 30)",
+    )
+    p.add_argument(
+        "--game",
+        choices=sorted(GAMES),
+        default="thermopyles",
+        help="game of every table, 2 human seats (default thermopyles)",
+    )
+    p.add_argument(
+        "--warmup",
+        type=float,
+        default=5.0,
+        help="seconds played after set-up before the window opens (default 5)",
+    )
+    p.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean think time of a player in seconds, uniform in [0, 2*think] "
+        "(default 1.0; 0: act as soon as it is your turn)",
+    )
+    p.add_argument(
+        "--db",
+        choices=["sqlite", "postgresql"],
+        default="sqlite",
+        help="database of the servers started here (default sqlite)",
+    )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes to start; more than one needs --db postgresql "
+        "and --redis (default 1)",
+    )
+    p.add_argument(
+        "--redis", default=None, help="Redis URL for the servers, e.g. redis://127.0.0.1:6379/0"
+    )
+    p.add_argument(
+        "--pg",
+        default=PG_ADMIN,
+        help=f"PostgreSQL server to create the scratch database on (default {PG_ADMIN})",
+    )
+    p.add_argument(
+        "--url",
+        action="append",
+        default=[],
+        help="use this running server instead of starting one (repeatable)",
+    )
+    p.add_argument(
+        "--server-pid",
+        type=int,
+        action="append",
+        default=[],
+        help="with --url: the pid of that server, for its memory and CPU",
+    )
+    p.add_argument(
+        "--clients",
+        type=int,
+        default=1,
+        help="client processes sharing the tables (default 1); one process "
+        "drives a few hundred sockets before its own event loop lags",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=15.0,
+        help="seconds to wait for a push or an answer before counting an error (default 15)",
+    )
+    p.add_argument(
+        "--start-limit",
+        type=float,
+        default=300.0,
+        help="seconds a server may take to get ready before it counts as hung "
+        "(default 300: a busy machine starts servers slowly)",
+    )
+    p.add_argument(
+        "--ramp",
+        type=int,
+        default=10,
+        help="tables started every 50 ms while setting up (default 10)",
+    )
     p.add_argument("--every", type=float, default=5.0, help="seconds between progress lines")
     p.add_argument("--seed", type=int, default=None, help="seed of the players' choices")
-    p.add_argument("--nice", type=int, default=0,
-                   help="change this client's and its servers' niceness by N (e.g. -10, as "
-                        "root) to measure on a machine that other work keeps busy; the "
-                        "database and Redis servers are not changed (default 0)")
+    p.add_argument(
+        "--nice",
+        type=int,
+        default=0,
+        help="change this client's and its servers' niceness by N (e.g. -10, as "
+        "root) to measure on a machine that other work keeps busy; the "
+        "database and Redis servers are not changed (default 0)",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-    p.add_argument("--keep", action="store_true",
-                   help="keep the scratch database / folder and the server logs")
+    p.add_argument(
+        "--keep", action="store_true", help="keep the scratch database / folder and the server logs"
+    )
     args = p.parse_args(argv)
     if args.processes > 1 and not args.url and (args.db != "postgresql" or not args.redis):
         p.error("--processes > 1 needs --db postgresql and --redis")
     if args.tables < 1 or args.seconds <= 0 or not 1 <= args.clients <= args.tables:
-        p.error("--tables must be at least 1, --seconds positive, and --clients between 1 "
-                "and --tables")
+        p.error(
+            "--tables must be at least 1, --seconds positive, and --clients between 1 and --tables"
+        )
     return args
 
 
 def print_report(r: dict[str, Any]) -> None:
     push, answer = r["push_latency_ms"], r["answer_latency_ms"]
-    print(f"{r['tables']} tables of {r['game']} ({r['seated']} seated in "
-          f"{r['setup_seconds']} s, {r['clients']} client process(es)), "
-          f"{r['processes']} server process(es) on {r['db']}"
-          f"{' + Redis' if r['redis'] else ''}, think {r['think']} s, {r['seconds']} s measured")
-    print(f"  actions        {r['actions']} ({r['actions_per_second']}/s; "
-          f"{r['steps_per_second']} steps/s with chance)")
-    print(f"  push latency   p50 {push['p50']} ms, p95 {push['p95']} ms, p99 {push['p99']} ms, "
-          f"max {push['max']} ms ({push['count']} pushes)")
-    print(f"  answer latency p50 {answer['p50']} ms, p95 {answer['p95']} ms, "
-          f"p99 {answer['p99']} ms")
+    print(
+        f"{r['tables']} tables of {r['game']} ({r['seated']} seated in "
+        f"{r['setup_seconds']} s, {r['clients']} client process(es)), "
+        f"{r['processes']} server process(es) on {r['db']}"
+        f"{' + Redis' if r['redis'] else ''}, think {r['think']} s, {r['seconds']} s measured"
+    )
+    print(
+        f"  actions        {r['actions']} ({r['actions_per_second']}/s; "
+        f"{r['steps_per_second']} steps/s with chance)"
+    )
+    print(
+        f"  push latency   p50 {push['p50']} ms, p95 {push['p95']} ms, p99 {push['p99']} ms, "
+        f"max {push['max']} ms ({push['count']} pushes)"
+    )
+    print(
+        f"  answer latency p50 {answer['p50']} ms, p95 {answer['p95']} ms, p99 {answer['p99']} ms"
+    )
     print(f"  errors         {r['error_count']} {r['errors'] or ''}")
-    print(f"  server         RSS peak {r['server_rss_mib']['peak']} MiB "
-          f"{r['server_rss_mib']['per_process_peak']}, end {r['server_rss_mib']['end']} MiB, "
-          f"CPU {r['server_cpu_percent']}% of a core")
+    print(
+        f"  server         RSS peak {r['server_rss_mib']['peak']} MiB "
+        f"{r['server_rss_mib']['per_process_peak']}, end {r['server_rss_mib']['end']} MiB, "
+        f"CPU {r['server_cpu_percent']}% of a core"
+    )
     lag, m = r["client_loop_lag_ms"], r["machine"]
-    print(f"  client         CPU {r['client_cpu_percent']}% of a core, event loop late by "
-          f"p99 {lag['p99']} ms; machine {m['cores']} cores {m['cpu_busy_percent']}% busy, "
-          f"load average {m['load_average_1min']}{', nice ' + str(r['nice']) if r['nice'] else ''}")
-    print(f"  games          {r['games_finished']} finished, {r['tables_created']} tables "
-          f"created; server Tracebacks {r['server_tracebacks']}")
+    print(
+        f"  client         CPU {r['client_cpu_percent']}% of a core, event loop late by "
+        f"p99 {lag['p99']} ms; machine {m['cores']} cores {m['cpu_busy_percent']}% busy, "
+        f"load average {m['load_average_1min']}{', nice ' + str(r['nice']) if r['nice'] else ''}"
+    )
+    print(
+        f"  games          {r['games_finished']} finished, {r['tables_created']} tables "
+        f"created; server Tracebacks {r['server_tracebacks']}"
+    )
 
 
 def run_async(coro: Coroutine[Any, Any, dict[str, Any] | None]) -> dict[str, Any] | None:
@@ -674,8 +807,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 db = f"sqlite:///{scratch / 'tables.db'}"
             progress(f"[start] {args.processes} server process(es) on {db}", args.quiet)
-            servers = [launch_server(db, args.redis, scratch, i)
-                       for i in range(args.processes)]
+            servers = [launch_server(db, args.redis, scratch, i) for i in range(args.processes)]
             for server in servers:
                 wait_server(server, bool(args.redis), args.start_limit)
         report = measure(args, servers)
@@ -688,8 +820,7 @@ def main(argv: list[str] | None = None) -> int:
             with contextlib.suppress(Exception):
                 pg_admin(args.pg, f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
         if args.keep:
-            progress(f"[kept] {scratch}{' and database ' + dbname if dbname else ''}",
-                     args.quiet)
+            progress(f"[kept] {scratch}{' and database ' + dbname if dbname else ''}", args.quiet)
         else:
             shutil.rmtree(scratch, ignore_errors=True)
     if args.json:

@@ -61,8 +61,10 @@ class Failure:
     message: str
 
     def __str__(self) -> str:
-        return (f"{self.config}: game seed {self.seed}, step {self.step}: {self.message} "
-                f"(reproduce: bench/soak.py --games {self.config} --replay-seed {self.seed})")
+        return (
+            f"{self.config}: game seed {self.seed}, step {self.step}: {self.message} "
+            f"(reproduce: bench/soak.py --games {self.config} --replay-seed {self.seed})"
+        )
 
 
 @dataclass
@@ -129,8 +131,13 @@ def _check_illegal(game: Any, state: Any, legal: Any, rng: random.Random) -> Non
         raise InvariantError(f"refused action {game.format(action)!r} changed the state")
 
 
-def play_one(game: Any, options: dict[str, Any], seed: int, every: int,
-             tick: Callable[[int], None] | None = None) -> int:
+def play_one(
+    game: Any,
+    options: dict[str, Any],
+    seed: int,
+    every: int,
+    tick: Callable[[int], None] | None = None,
+) -> int:
     """Play one random game from `seed` with every check; return the number of steps.
 
     Raises `InvariantError` (or whatever the engine raised) with `.soak_step` set."""
@@ -183,8 +190,14 @@ def play_one(game: Any, options: dict[str, Any], seed: int, every: int,
     return step
 
 
-def soak(config: str, actions: int, seed: int = 0, every: int = 50,
-         tick: Callable[[int], None] | None = None, max_failures: int = 5) -> SoakResult:
+def soak(
+    config: str,
+    actions: int,
+    seed: int = 0,
+    every: int = 50,
+    tick: Callable[[int], None] | None = None,
+    max_failures: int = 5,
+) -> SoakResult:
     """Play random games of `config` until at least `actions` steps have been applied."""
     game_id, opts = CONFIGS[config]
     game = registry.get(game_id)
@@ -211,15 +224,22 @@ def soak(config: str, actions: int, seed: int = 0, every: int = 50,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--actions", type=int, default=1_000_000,
-                        help="random actions per game (default 1,000,000)")
-    parser.add_argument("--games", default=",".join(CONFIGS),
-                        help=f"comma-separated subset of {', '.join(CONFIGS)}")
+    parser.add_argument(
+        "--actions", type=int, default=1_000_000, help="random actions per game (default 1,000,000)"
+    )
+    parser.add_argument(
+        "--games", default=",".join(CONFIGS), help=f"comma-separated subset of {', '.join(CONFIGS)}"
+    )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--every", type=int, default=50,
-                        help="run the costly checks every N steps (default 50)")
-    parser.add_argument("--replay-seed", type=int, default=None,
-                        help="play only the one game with this seed (checks at every step)")
+    parser.add_argument(
+        "--every", type=int, default=50, help="run the costly checks every N steps (default 50)"
+    )
+    parser.add_argument(
+        "--replay-seed",
+        type=int,
+        default=None,
+        help="play only the one game with this seed (checks at every step)",
+    )
     args = parser.parse_args(argv)
     configs = [c.strip() for c in args.games.split(",") if c.strip()]
     unknown = [c for c in configs if c not in CONFIGS]
@@ -236,16 +256,23 @@ def main(argv: list[str] | None = None) -> int:
                 steps = play_one(game, game.options(opts), args.replay_seed, 1)
                 console.print(f"{config}: seed {args.replay_seed}: OK, {steps} steps")
             except Exception as exc:
-                console.print(f"{config}: seed {args.replay_seed}, step "
-                              f"{getattr(exc, 'soak_step', -1)}: {type(exc).__name__}: {exc}",
-                              markup=False)
+                console.print(
+                    f"{config}: seed {args.replay_seed}, step "
+                    f"{getattr(exc, 'soak_step', -1)}: {type(exc).__name__}: {exc}",
+                    markup=False,
+                )
                 console.print(traceback.format_exc(), markup=False)
                 code = 1
         return code
 
     results: list[SoakResult] = []
-    with Progress(TextColumn("{task.description:>16}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console) as progress:
+    with Progress(
+        TextColumn("{task.description:>16}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
         for config in configs:
             task = progress.add_task(config, total=args.actions)
 
@@ -260,9 +287,15 @@ def main(argv: list[str] | None = None) -> int:
     for col in ("game", "actions", "games", "seconds", "actions/s", "failures"):
         table.add_column(col, justify="left" if col == "game" else "right")
     for r in results:
-        table.add_row(r.config, f"{r.actions:,}", f"{r.games:,}", f"{r.seconds:.1f}",
-                      f"{r.actions_per_second:,.0f}", str(len(r.failures)),
-                      style="red" if r.failures else None)
+        table.add_row(
+            r.config,
+            f"{r.actions:,}",
+            f"{r.games:,}",
+            f"{r.seconds:.1f}",
+            f"{r.actions_per_second:,.0f}",
+            str(len(r.failures)),
+            style="red" if r.failures else None,
+        )
     console.print(table)
     failures = [f for r in results for f in r.failures]
     for f in failures:

@@ -26,12 +26,16 @@ def main() -> None:
     args = parser.parse_args()
     game = registry.get("thermopyles")
     options = {"players": args.players}
-    print(f"python {platform.python_version()} on {platform.machine()}, "
-          f"{args.players} player(s), {args.seconds:.0f} s each")
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, "
+        f"{args.players} player(s), {args.seconds:.0f} s each"
+    )
     for agent in ("random", "heuristic"):
         r = bench(game, agent, options, args.seconds)
-        print(f"{agent:>9}: {r.games_per_second:8,.0f} games/s  {r.steps_per_second:10,.0f} "
-              f"steps/s  ({r.games} games, {r.steps / r.games:.1f} steps per game)")
+        print(
+            f"{agent:>9}: {r.games_per_second:8,.0f} games/s  {r.steps_per_second:10,.0f} "
+            f"steps/s  ({r.games} games, {r.steps / r.games:.1f} steps per game)"
+        )
     if args.profile:
         profiler = cProfile.Profile()
         profiler.runcall(bench, game, "random", options, args.seconds)

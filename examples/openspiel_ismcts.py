@@ -23,8 +23,9 @@ def play(game, seat_of_openspiel: int, simulations: int, iterations: int, seed: 
     """One game; returns the scores per seat."""
     rng = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=simulations,
-                           random_state=rng)
+    bot = ismcts.ISMCTSBot(
+        game, evaluator, uct_c=2.0, max_simulations=simulations, random_state=rng
+    )
     ours = ISMCTS(iterations=iterations)
     our_rng = random.Random(seed)
     state = game.new_initial_state()
@@ -43,10 +44,12 @@ def play(game, seat_of_openspiel: int, simulations: int, iterations: int, seed: 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2)
-    parser.add_argument("--simulations", type=int, default=100,
-                        help="OpenSpiel IS-MCTS simulations per move")
-    parser.add_argument("--iterations", type=int, default=100,
-                        help="thermopylae ISMCTS iterations per move")
+    parser.add_argument(
+        "--simulations", type=int, default=100, help="OpenSpiel IS-MCTS simulations per move"
+    )
+    parser.add_argument(
+        "--iterations", type=int, default=100, help="thermopylae ISMCTS iterations per move"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     game = openspiel.load("earth-and-water")
@@ -58,10 +61,14 @@ def main(argv: list[str] | None = None) -> None:
         scores = play(game, os_seat, args.simulations, args.iterations, args.seed + i)
         totals["openspiel"] += scores[os_seat]
         totals["thermopylae"] += scores[1 - os_seat]
-        print(f"game {i + 1}: openspiel IS-MCTS as {seats[os_seat]}, thermopylae ISMCTS as "
-              f"{seats[1 - os_seat]}: scores {scores} ({time.perf_counter() - start:.1f} s)")
-    print(f"total over {args.games} game(s): openspiel {totals['openspiel']:g}, "
-          f"thermopylae {totals['thermopylae']:g}")
+        print(
+            f"game {i + 1}: openspiel IS-MCTS as {seats[os_seat]}, thermopylae ISMCTS as "
+            f"{seats[1 - os_seat]}: scores {scores} ({time.perf_counter() - start:.1f} s)"
+        )
+    print(
+        f"total over {args.games} game(s): openspiel {totals['openspiel']:g}, "
+        f"thermopylae {totals['thermopylae']:g}"
+    )
 
 
 if __name__ == "__main__":

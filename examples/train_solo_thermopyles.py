@@ -51,8 +51,9 @@ class ActionMasks(gym.Wrapper[Obs, np.int64, Obs, np.int64]):
         super().__init__(env)
         self._mask = np.zeros(env.game.num_actions, dtype=np.bool_)
 
-    def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
         obs, info = self.env.reset(seed=seed, options=options)
         self._mask = info["action_mask"].astype(bool)
         return obs, info
@@ -93,17 +94,28 @@ class Progress(BaseCallback):
             self.next = (self.num_timesteps // self.every + 1) * self.every
             rate = sum(self.results) / len(self.results) if self.results else 0.0
             elapsed = time.perf_counter() - self.start
-            print(f"  timesteps {self.num_timesteps:>9,}/{self.total:,}  "
-                  f"episodes {self.episodes:>7,}  "
-                  f"win rate (last {len(self.results):,} episodes) {rate:6.1%}  "
-                  f"{self.num_timesteps / elapsed:,.0f} steps/s", flush=True)
+            print(
+                f"  timesteps {self.num_timesteps:>9,}/{self.total:,}  "
+                f"episodes {self.episodes:>7,}  "
+                f"win rate (last {len(self.results):,} episodes) {rate:6.1%}  "
+                f"{self.num_timesteps / elapsed:,.0f} steps/s",
+                flush=True,
+            )
 
 
 def train(timesteps: int, seed: int, n_envs: int, out: Path, log_every: int) -> MaskablePPO:
     """Train MaskablePPO from scratch with `seed` and save it to `out`."""
     venv = make_vec_env(make_env, n_envs=n_envs, seed=seed)
-    model = MaskablePPO("MlpPolicy", venv, n_steps=256, batch_size=256, gamma=0.995,
-                        seed=seed, device="cpu", verbose=0)
+    model = MaskablePPO(
+        "MlpPolicy",
+        venv,
+        n_steps=256,
+        batch_size=256,
+        gamma=0.995,
+        seed=seed,
+        device="cpu",
+        verbose=0,
+    )
     # A budget smaller than one rollout still runs one rollout (n_envs * n_steps).
     model.learn(total_timesteps=timesteps, callback=Progress(timesteps, log_every))
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -116,6 +128,7 @@ def model_policy(model: MaskablePPO) -> Policy:
     def act(env: ThermopylaeEnv, obs: Obs, mask: np.ndarray) -> int:
         action, _ = model.predict(obs, action_masks=mask, deterministic=True)
         return int(action)
+
     return act
 
 
@@ -129,6 +142,7 @@ def agent_policy(spec: str, seed: int) -> Policy:
         if agent is None:
             agent = make_agent(spec, env.game)
         return int(env.game.encode(agent.act(env.game, env.state_, rng)))
+
     return act
 
 
@@ -148,37 +162,63 @@ def evaluate(policy: Policy, games: int, seed: int) -> dict[str, Any]:
                 wins += reward > 0.5
                 break
     low, high = wilson(wins, games)
-    return {"games": games, "wins": wins, "win_rate": wins / games if games else 0.0,
-            "ci95": [low, high], "steps": steps,
-            "seconds": round(time.perf_counter() - start, 2)}
+    return {
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games if games else 0.0,
+        "ci95": [low, high],
+        "steps": steps,
+        "seconds": round(time.perf_counter() - start, 2),
+    }
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(
         description=(__doc__ or "").splitlines()[0],
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("--timesteps", type=int, default=200_000,
-                        help="environment steps to train for (0: no training, needs --load)")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seed of the training and of the evaluation games")
-    parser.add_argument("--eval-games", type=int, default=2000,
-                        help="games each agent plays in the evaluation")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                        help="where the trained model is saved (a .zip)")
-    parser.add_argument("--load", type=Path, default=None,
-                        help="evaluate this saved model instead of training one "
-                             "(--timesteps is then ignored)")
-    parser.add_argument("--n-envs", type=int, default=8,
-                        help="environments stepped together during training")
-    parser.add_argument("--threads", type=int, default=1,
-                        help="PyTorch threads (1 keeps runs reproducible and is fastest "
-                             "for this small network)")
-    parser.add_argument("--log-every", type=int, default=None,
-                        help="print progress every N timesteps (None: a tenth of --timesteps)")
-    parser.add_argument("--no-heuristic", action="store_true",
-                        help="skip the heuristic's reference games")
-    parser.add_argument("--json", type=Path, default=None,
-                        help="also write the report as JSON to this file")
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument(
+        "--timesteps",
+        type=int,
+        default=200_000,
+        help="environment steps to train for (0: no training, needs --load)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the training and of the evaluation games"
+    )
+    parser.add_argument(
+        "--eval-games", type=int, default=2000, help="games each agent plays in the evaluation"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=DEFAULT_OUT, help="where the trained model is saved (a .zip)"
+    )
+    parser.add_argument(
+        "--load",
+        type=Path,
+        default=None,
+        help="evaluate this saved model instead of training one (--timesteps is then ignored)",
+    )
+    parser.add_argument(
+        "--n-envs", type=int, default=8, help="environments stepped together during training"
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="PyTorch threads (1 keeps runs reproducible and is fastest for this small network)",
+    )
+    parser.add_argument(
+        "--log-every",
+        type=int,
+        default=None,
+        help="print progress every N timesteps (None: a tenth of --timesteps)",
+    )
+    parser.add_argument(
+        "--no-heuristic", action="store_true", help="skip the heuristic's reference games"
+    )
+    parser.add_argument(
+        "--json", type=Path, default=None, help="also write the report as JSON to this file"
+    )
     args = parser.parse_args(argv)
     if args.timesteps < 0 or args.eval_games < 1 or args.n_envs < 1:
         parser.error("--timesteps must be >= 0, --eval-games and --n-envs >= 1")
@@ -187,46 +227,79 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     torch.set_num_threads(args.threads)
 
     report: dict[str, Any] = {
-        "library": {"torch": torch.__version__, "stable_baselines3": _version("stable_baselines3"),
-                    "sb3_contrib": _version("sb3_contrib"), "gymnasium": gym.__version__},
-        "seed": args.seed, "eval_games": args.eval_games, "eval_seeds":
-            [args.seed + EVAL_SEED_OFFSET, args.seed + EVAL_SEED_OFFSET + args.eval_games - 1],
+        "library": {
+            "torch": torch.__version__,
+            "stable_baselines3": _version("stable_baselines3"),
+            "sb3_contrib": _version("sb3_contrib"),
+            "gymnasium": gym.__version__,
+        },
+        "seed": args.seed,
+        "eval_games": args.eval_games,
+        "eval_seeds": [
+            args.seed + EVAL_SEED_OFFSET,
+            args.seed + EVAL_SEED_OFFSET + args.eval_games - 1,
+        ],
     }
     if args.load is not None:
         path = args.load
         report.update(timesteps=0, train_seconds=0.0, model=str(path))
         print(f"evaluating the saved model {path}")
     else:
-        print(f"training MaskablePPO on solo Thermopyles: {args.timesteps:,} timesteps, "
-              f"seed {args.seed}, {args.n_envs} environments", flush=True)
+        print(
+            f"training MaskablePPO on solo Thermopyles: {args.timesteps:,} timesteps, "
+            f"seed {args.seed}, {args.n_envs} environments",
+            flush=True,
+        )
         start = time.perf_counter()
-        model = train(args.timesteps, args.seed, args.n_envs, args.out,
-                      args.log_every or max(1, args.timesteps // 10))
+        model = train(
+            args.timesteps,
+            args.seed,
+            args.n_envs,
+            args.out,
+            args.log_every or max(1, args.timesteps // 10),
+        )
         seconds = time.perf_counter() - start
         path = args.out
-        report.update(timesteps=int(model.num_timesteps), train_seconds=round(seconds, 1),
-                      model=str(path))
-        print(f"trained {model.num_timesteps:,} timesteps in {seconds:.1f} s "
-              f"({model.num_timesteps / seconds:,.0f} steps/s); saved to {path}")
+        report.update(
+            timesteps=int(model.num_timesteps), train_seconds=round(seconds, 1), model=str(path)
+        )
+        print(
+            f"trained {model.num_timesteps:,} timesteps in {seconds:.1f} s "
+            f"({model.num_timesteps / seconds:,.0f} steps/s); saved to {path}"
+        )
 
     trained = MaskablePPO.load(path, device="cpu")  # the saved file, as a user would load it
     contenders: list[tuple[str, Policy]] = [
-        ("trained", model_policy(trained)), ("random", agent_policy("random", args.seed))]
+        ("trained", model_policy(trained)),
+        ("random", agent_policy("random", args.seed)),
+    ]
     if not args.no_heuristic:
         contenders.append(("heuristic", agent_policy("heuristic", args.seed)))
-    print(f"evaluating on {args.eval_games:,} games (seeds {report['eval_seeds'][0]}.."
-          f"{report['eval_seeds'][1]}), win rates with 95% Wilson intervals:", flush=True)
+    print(
+        f"evaluating on {args.eval_games:,} games (seeds {report['eval_seeds'][0]}.."
+        f"{report['eval_seeds'][1]}), win rates with 95% Wilson intervals:",
+        flush=True,
+    )
     results: dict[str, Any] = {}
     for name, policy in contenders:
         r = results[name] = evaluate(policy, args.eval_games, args.seed)
         low, high = r["ci95"]
-        print(f"  {name:<10} {r['wins']:>6,} / {r['games']:,} wins  {r['win_rate']:6.1%}  "
-              f"(95% CI {low:.1%} to {high:.1%})  {r['seconds']:.1f} s", flush=True)
+        print(
+            f"  {name:<10} {r['wins']:>6,} / {r['games']:,} wins  {r['win_rate']:6.1%}  "
+            f"(95% CI {low:.1%} to {high:.1%})  {r['seconds']:.1f} s",
+            flush=True,
+        )
     report["results"] = results
     beats = results["trained"]["ci95"][0] > results["random"]["ci95"][1]
     report["trained_beats_random"] = beats
-    print("trained beats random: " + ("yes, the 95% intervals do not overlap" if beats else
-                                      "not shown (the 95% intervals overlap or it is worse)"))
+    print(
+        "trained beats random: "
+        + (
+            "yes, the 95% intervals do not overlap"
+            if beats
+            else "not shown (the 95% intervals overlap or it is worse)"
+        )
+    )
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report, indent=2) + "\n")

@@ -12,11 +12,13 @@ from thermopylae.games.thermopyles.rules import Thermopyles
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
-        "--soak-full", action="store_true",
+        "--soak-full",
+        action="store_true",
         default=os.environ.get("THERMOPYLAE_SOAK_FULL", "") not in ("", "0"),
         help="run the engine soak (tests/reliability/test_soak.py) at its full size, "
-             "1,000,000 actions per game (minutes), instead of the default run's short one; "
-             "THERMOPYLAE_SOAK_FULL=1 does the same (see docs/reliability.md)")
+        "1,000,000 actions per game (minutes), instead of the default run's short one; "
+        "THERMOPYLAE_SOAK_FULL=1 does the same (see docs/reliability.md)",
+    )
 
 
 @pytest.fixture

@@ -99,8 +99,9 @@ def act(game: Thermopyles, s: State, *texts: str) -> list[Any]:
     return events
 
 
-def random_game(game: Any, options: dict[str, Any], seed: int,
-                check: Any = None) -> tuple[Any, list[tuple[int, Any]]]:
+def random_game(
+    game: Any, options: dict[str, Any], seed: int, check: Any = None
+) -> tuple[Any, list[tuple[int, Any]]]:
     """Play one game with uniformly random decisions; `check(state)` after every step."""
     rng = random.Random(seed)
     s = game.new(game.options(options))
@@ -115,8 +116,9 @@ def random_game(game: Any, options: dict[str, Any], seed: int,
     return s, steps
 
 
-def decision_positions(game_id: str, options: dict[str, Any], seed: int,
-                       every: int = 5) -> list[Any]:
+def decision_positions(
+    game_id: str, options: dict[str, Any], seed: int, every: int = 5
+) -> list[Any]:
     """Copies of every `every`-th decision position of one random game (any game)."""
     g = registry.get(game_id)
     rng = random.Random(seed)
@@ -143,8 +145,14 @@ def hidden_twin(g: Any, s: Any, seat: int) -> Any | None:
         other = 1 - seat
         hand, deck = t.hands[other], t.deck
     elif g.id == "hot-gates":
-        other = next((p for p in range(t.players) if p != seat and t.hands[p]
-                      and set(t.decks[p]) - set(t.hands[p])), None)
+        other = next(
+            (
+                p
+                for p in range(t.players)
+                if p != seat and t.hands[p] and set(t.decks[p]) - set(t.hands[p])
+            ),
+            None,
+        )
         if other is None:
             return None
         hand, deck = t.hands[other], t.decks[other]

@@ -18,8 +18,9 @@ from thermopylae.engine.record import Position
 from thermopylae.games.thermopyles import components
 from thermopylae.games.thermopyles import game as thermopyles_game
 
-DEFAULT_TOML = (Path(__file__).parents[1] / "src" / "thermopylae" / "games" / "thermopyles"
-                / "components.toml")
+DEFAULT_TOML = (
+    Path(__file__).parents[1] / "src" / "thermopylae" / "games" / "thermopyles" / "components.toml"
+)
 
 
 # -- listing and rules ----------------------------------------------------------------------
@@ -33,8 +34,9 @@ def test_games_lists_thermopyles() -> None:
 
 
 def test_module_entry_point() -> None:
-    r = subprocess.run([sys.executable, "-m", "thermopylae", "games"], capture_output=True,
-                       text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "thermopylae", "games"], capture_output=True, text=True, timeout=60
+    )
     assert r.returncode == 0 and "thermopyles" in r.stdout
 
 
@@ -49,8 +51,11 @@ def test_rules_say_provisional() -> None:
 
 def test_rules_with_a_good_components_file(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
-    path.write_text(DEFAULT_TOML.read_text().replace(
-        "{ combat = 10, annihilation = 16 },", "{ combat = 10, annihilation = 17 },"))
+    path.write_text(
+        DEFAULT_TOML.read_text().replace(
+            "{ combat = 10, annihilation = 16 },", "{ combat = 10, annihilation = 17 },"
+        )
+    )
     r = run("rules", "thermopyles", "--components", str(path))
     assert r.returncode == 0, r.stderr
     assert components.load(path).digest in flat(r.stdout)
@@ -61,12 +66,15 @@ def test_rules_with_a_bad_components_file_lists_every_problem(tmp_path: Path) ->
     bad = tmp_path / "bad.toml"
     text = DEFAULT_TOML.read_text()
     text = text.replace("{ value = 10 }, { value = 10 }", "{ value = 9 }, { value = 10 }", 1)
-    text = text.replace("{ combat = 12, annihilation = 18 },",
-                        "{ combat = 12, annihilation = 11 },", 1)
-    text = text.replace('default_source = "provisional"',
-                        'default_source = "provisional"\nedition = 2')
-    text = text.replace("{ value = 20, source = \"public-source\" }",
-                        "{ value = 20, source = \"a friend\" }")
+    text = text.replace(
+        "{ combat = 12, annihilation = 18 },", "{ combat = 12, annihilation = 11 },", 1
+    )
+    text = text.replace(
+        'default_source = "provisional"', 'default_source = "provisional"\nedition = 2'
+    )
+    text = text.replace(
+        '{ value = 20, source = "public-source" }', '{ value = 20, source = "a friend" }'
+    )
     bad.write_text(text)
     with pytest.raises(ComponentError) as info:
         components.load(bad)
@@ -95,8 +103,9 @@ def test_agents_lists_random_and_heuristic() -> None:
     assert {"random", "heuristic"} <= set(r.stdout.split())
 
 
-@pytest.mark.parametrize("command", [[], ["games"], ["rules"], ["play"], ["replay"],
-                                     ["simulate"], ["bench"], ["agents"]])
+@pytest.mark.parametrize(
+    "command", [[], ["games"], ["rules"], ["play"], ["replay"], ["simulate"], ["bench"], ["agents"]]
+)
 def test_help(command: list[str]) -> None:
     r = run(*command, "--help")
     assert r.returncode == 0, r.stderr
@@ -108,10 +117,16 @@ def test_help(command: list[str]) -> None:
 # -- errors ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [
-    ["play", "nogame"], ["rules", "nogame"], ["simulate", "nogame", "--games", "1"],
-    ["bench", "nogame", "--seconds", "0.1"], ["agents", "nogame"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play", "nogame"],
+        ["rules", "nogame"],
+        ["simulate", "nogame", "--games", "1"],
+        ["bench", "nogame", "--seconds", "0.1"],
+        ["agents", "nogame"],
+    ],
+)
 def test_unknown_game(command: list[str]) -> None:
     r = run(*command)
     assert r.returncode != 0
@@ -120,13 +135,16 @@ def test_unknown_game(command: list[str]) -> None:
     assert "Traceback" not in r.stderr
 
 
-@pytest.mark.parametrize(("spec", "words"), [
-    ("heuristic", ["SEAT=AGENT"]),
-    ("p9=heuristic", ["p9", "p1"]),
-    ("p1=wizard", ["unknown agent 'wizard'", "heuristic", "random"]),
-    ("p1=heuristic:depth=3", ["heuristic", "depth"]),
-    ("p1=random:x", ["key=value"]),
-])
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("heuristic", ["SEAT=AGENT"]),
+        ("p9=heuristic", ["p9", "p1"]),
+        ("p1=wizard", ["unknown agent 'wizard'", "heuristic", "random"]),
+        ("p1=heuristic:depth=3", ["heuristic", "depth"]),
+        ("p1=random:x", ["key=value"]),
+    ],
+)
 def test_bad_ai_spec(spec: str, words: list[str]) -> None:
     r = run("play", "thermopyles", "--seed", "1", "--ai", spec, answers=["quit"])
     assert r.returncode != 0
@@ -155,8 +173,15 @@ def test_bad_option_values() -> None:
 
 def test_ai_game_to_the_end_then_save_and_replay(tmp_path: Path) -> None:
     rec = tmp_path / "ai.json"
-    r = run("play", "thermopyles", "--seed", "3", "--ai", "p1=heuristic",
-            answers=[f"save {rec}", "quit"])
+    r = run(
+        "play",
+        "thermopyles",
+        "--seed",
+        "3",
+        "--ai",
+        "p1=heuristic",
+        answers=[f"save {rec}", "quit"],
+    )
     assert r.returncode == 0, r.stderr
     assert "Game over:" in r.stdout
     assert f"Record saved to {rec}" in flat(r.stdout)
@@ -171,9 +196,25 @@ def test_ai_game_to_the_end_then_save_and_replay(tmp_path: Path) -> None:
 
 def test_ai_table_of_four_with_record_option(tmp_path: Path) -> None:
     rec = tmp_path / "four.json"
-    r = run("play", "thermopyles", "--players", "4", "--seed", "8", "--record", str(rec),
-            "--ai", "p1=heuristic", "--ai", "p2=random", "--ai", "p3=heuristic",
-            "--ai", "p4=random", answers=["quit"])
+    r = run(
+        "play",
+        "thermopyles",
+        "--players",
+        "4",
+        "--seed",
+        "8",
+        "--record",
+        str(rec),
+        "--ai",
+        "p1=heuristic",
+        "--ai",
+        "p2=random",
+        "--ai",
+        "p3=heuristic",
+        "--ai",
+        "p4=random",
+        answers=["quit"],
+    )
     assert r.returncode == 0, r.stderr
     assert "Game over:" in r.stdout
     data = json.loads(rec.read_text())
@@ -191,8 +232,9 @@ def human_answers() -> list[str]:
 
 def test_human_solo_game_to_the_end_then_save_and_replay(tmp_path: Path) -> None:
     rec = tmp_path / "human.json"
-    r = run("play", "thermopyles", "--seed", "11", answers=[*human_answers(), f"save {rec}",
-                                                          "quit"])
+    r = run(
+        "play", "thermopyles", "--seed", "11", answers=[*human_answers(), f"save {rec}", "quit"]
+    )
     assert r.returncode == 0, r.stderr
     out = flat(r.stdout)
     assert "Game over:" in out
@@ -209,8 +251,15 @@ def test_human_solo_game_to_the_end_then_save_and_replay(tmp_path: Path) -> None
 
 def test_human_three_player_game_to_the_end(tmp_path: Path) -> None:
     rec = tmp_path / "three.json"
-    r = run("play", "thermopyles", "--players", "3", "--seed", "12",
-            answers=[*human_answers(), f"save {rec}", "quit"])
+    r = run(
+        "play",
+        "thermopyles",
+        "--players",
+        "3",
+        "--seed",
+        "12",
+        answers=[*human_answers(), f"save {rec}", "quit"],
+    )
     assert r.returncode == 0, r.stderr
     assert "Game over:" in r.stdout
     assert {"p1", "p2", "p3"} <= {who for who, _ in json.loads(rec.read_text())["steps"]}
@@ -219,8 +268,15 @@ def test_human_three_player_game_to_the_end(tmp_path: Path) -> None:
 
 def test_tampered_record_fails_replay(tmp_path: Path) -> None:
     rec = tmp_path / "game.json"
-    run("play", "thermopyles", "--seed", "3", "--ai", "p1=heuristic",
-        answers=[f"save {rec}", "quit"])
+    run(
+        "play",
+        "thermopyles",
+        "--seed",
+        "3",
+        "--ai",
+        "p1=heuristic",
+        answers=[f"save {rec}", "quit"],
+    )
     data = json.loads(rec.read_text())
     k = next(i for i, (who, _) in enumerate(data["steps"]) if who == "p1")
     data["steps"][k][1] = "give p4"
@@ -233,8 +289,15 @@ def test_tampered_record_fails_replay(tmp_path: Path) -> None:
 
 def test_replay_refuses_broken_files(tmp_path: Path) -> None:
     rec = tmp_path / "game.json"
-    run("play", "thermopyles", "--seed", "3", "--ai", "p1=heuristic",
-        answers=[f"save {rec}", "quit"])
+    run(
+        "play",
+        "thermopyles",
+        "--seed",
+        "3",
+        "--ai",
+        "p1=heuristic",
+        answers=[f"save {rec}", "quit"],
+    )
     good = rec.read_text()
     cut = tmp_path / "cut.json"
     cut.write_text(good[: len(good) // 3])
@@ -257,8 +320,19 @@ def test_illegal_and_unreadable_answers_are_refused(tmp_path: Path) -> None:
     start = tmp_path / "start.json"
     Position.of(game, options, position(game, hands=[[10, 14, 16], [11, 17, 20]])).save(start)
     rec, after = tmp_path / "r.json", tmp_path / "after.json"
-    answers = ["fight 99", "fight 15 support 9", "fly away", "99", "0", "give p2",
-               "fight 20", "", f"position {after}", f"save {rec}", "quit"]
+    answers = [
+        "fight 99",
+        "fight 15 support 9",
+        "fly away",
+        "99",
+        "0",
+        "give p2",
+        "fight 20",
+        "",
+        f"position {after}",
+        f"save {rec}",
+        "quit",
+    ]
     r = run("play", "thermopyles", "--from", str(start), "--seed", "5", answers=answers)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
@@ -281,8 +355,7 @@ def test_illegal_and_unreadable_answers_are_refused(tmp_path: Path) -> None:
 
 def test_undo_takes_back_a_decision(tmp_path: Path) -> None:
     rec = tmp_path / "undo.json"
-    answers = ["retreat", "undo", "undo", "fight 99", "retreat", "give p2", f"save {rec}",
-               "quit"]
+    answers = ["retreat", "undo", "undo", "fight 99", "retreat", "give p2", f"save {rec}", "quit"]
     r = run("play", "thermopyles", "--players", "2", "--seed", "5", answers=answers)
     assert r.returncode == 0, r.stderr
     out = flat(r.stdout)
@@ -302,8 +375,9 @@ def test_undo_takes_back_a_decision(tmp_path: Path) -> None:
 
 def test_undo_after_a_card_is_revealed_is_refused(tmp_path: Path) -> None:
     rec = tmp_path / "r.json"
-    r = run("play", "thermopyles", "--seed", "4", answers=["retreat", "undo", f"save {rec}",
-                                                          "quit"])
+    r = run(
+        "play", "thermopyles", "--seed", "4", answers=["retreat", "undo", f"save {rec}", "quit"]
+    )
     assert r.returncode == 0
     assert "Nothing to undo" in r.stdout
     assert [t for _, t in json.loads(rec.read_text())["steps"]].count("retreat") == 1
@@ -311,8 +385,15 @@ def test_undo_after_a_card_is_revealed_is_refused(tmp_path: Path) -> None:
 
 def test_play_from_a_saved_position_continues(tmp_path: Path) -> None:
     pos = tmp_path / "pos.json"
-    r = run("play", "thermopyles", "--players", "2", "--seed", "5",
-            answers=["retreat", "give p2", f"position {pos}", "quit"])
+    r = run(
+        "play",
+        "thermopyles",
+        "--players",
+        "2",
+        "--seed",
+        "5",
+        answers=["retreat", "give p2", f"position {pos}", "quit"],
+    )
     assert r.returncode == 0, r.stderr
     assert f"Position saved to {pos}" in flat(r.stdout)
     game = thermopyles_game()
@@ -320,8 +401,15 @@ def test_play_from_a_saved_position_continues(tmp_path: Path) -> None:
     assert saved.marker == 2
     to_act = game.to_act(saved)
     rec = tmp_path / "cont.json"
-    r2 = run("play", "thermopyles", "--from", str(pos), "--seed", "9",
-             answers=["retreat", f"save {rec}", "quit"])
+    r2 = run(
+        "play",
+        "thermopyles",
+        "--from",
+        str(pos),
+        "--seed",
+        "9",
+        answers=["retreat", f"save {rec}", "quit"],
+    )
     assert r2.returncode == 0, r2.stderr
     board = r2.stdout.split("Legal actions:")[0]
     hand = " ".join(map(str, saved.hands[to_act]))
@@ -336,12 +424,26 @@ def test_play_from_a_saved_position_continues(tmp_path: Path) -> None:
 
 def test_play_from_a_saved_record_continues(tmp_path: Path) -> None:
     first = tmp_path / "first.json"
-    run("play", "thermopyles", "--players", "2", "--seed", "5",
-        answers=["retreat", "give p2", f"save {first}", "quit"])
+    run(
+        "play",
+        "thermopyles",
+        "--players",
+        "2",
+        "--seed",
+        "5",
+        answers=["retreat", "give p2", f"save {first}", "quit"],
+    )
     before = json.loads(first.read_text())["steps"]
     second = tmp_path / "second.json"
-    r = run("play", "thermopyles", "--from", str(first), "--seed", "9",
-            answers=["retreat", f"save {second}", "quit"])
+    r = run(
+        "play",
+        "thermopyles",
+        "--from",
+        str(first),
+        "--seed",
+        "9",
+        answers=["retreat", f"save {second}", "quit"],
+    )
     assert r.returncode == 0, r.stderr
     after = json.loads(second.read_text())["steps"]
     assert after[: len(before)] == before and len(after) > len(before)
@@ -353,15 +455,36 @@ def test_continuing_a_record_that_began_from_a_position(tmp_path: Path) -> None:
     """A record started with `--from POSITION` and continued with `--from RECORD` must
     keep its starting position, or the new record cannot replay."""
     pos = tmp_path / "pos.json"
-    run("play", "thermopyles", "--players", "2", "--seed", "5",
-        answers=["retreat", "give p2", f"position {pos}", "quit"])
+    run(
+        "play",
+        "thermopyles",
+        "--players",
+        "2",
+        "--seed",
+        "5",
+        answers=["retreat", "give p2", f"position {pos}", "quit"],
+    )
     first = tmp_path / "first.json"
-    run("play", "thermopyles", "--from", str(pos), "--seed", "9",
-        answers=["retreat", f"save {first}", "quit"])
+    run(
+        "play",
+        "thermopyles",
+        "--from",
+        str(pos),
+        "--seed",
+        "9",
+        answers=["retreat", f"save {first}", "quit"],
+    )
     assert run("replay", str(first)).returncode == 0
     second = tmp_path / "second.json"
-    r = run("play", "thermopyles", "--from", str(first), "--seed", "10",
-            answers=[f"save {second}", "quit"])
+    r = run(
+        "play",
+        "thermopyles",
+        "--from",
+        str(first),
+        "--seed",
+        "10",
+        answers=[f"save {second}", "quit"],
+    )
     assert r.returncode == 0, r.stderr
     assert json.loads(second.read_text())["start"] == json.loads(first.read_text())["start"]
     rp = run("replay", str(second))
@@ -381,8 +504,18 @@ def test_play_from_a_bad_file_is_refused(tmp_path: Path) -> None:
 
 
 def simulate(*extra: str) -> dict[str, Any]:
-    r = run("simulate", "thermopyles", "--agent", "random", "--games", "2000", "--seed", "7",
-            "--json", *extra)
+    r = run(
+        "simulate",
+        "thermopyles",
+        "--agent",
+        "random",
+        "--games",
+        "2000",
+        "--seed",
+        "7",
+        "--json",
+        *extra,
+    )
     assert r.returncode == 0, r.stderr
     data: dict[str, Any] = json.loads(r.stdout)
     return data
@@ -393,8 +526,7 @@ def test_simulate_json_is_the_same_with_any_number_of_workers() -> None:
     two = simulate("--workers", "2")
     one = simulate("--workers", "1")
     for data in (default, two, one):
-        assert {"games", "wins", "win_rate", "ci95", "mean_turns",
-                "games_per_second"} <= set(data)
+        assert {"games", "wins", "win_rate", "ci95", "mean_turns", "games_per_second"} <= set(data)
         assert data["games"] == 2000
         assert data["win_rate"] == pytest.approx(data["wins"] / 2000)
         lo, hi = data["ci95"]
@@ -407,8 +539,20 @@ def test_simulate_json_is_the_same_with_any_number_of_workers() -> None:
 
 
 def test_simulate_text_output() -> None:
-    r = run("simulate", "thermopyles", "--agent", "heuristic", "--games", "50", "--seed", "1",
-            "--players", "2", "--workers", "1")
+    r = run(
+        "simulate",
+        "thermopyles",
+        "--agent",
+        "heuristic",
+        "--games",
+        "50",
+        "--seed",
+        "1",
+        "--players",
+        "2",
+        "--workers",
+        "1",
+    )
     assert r.returncode == 0, r.stderr
     out = flat(r.stdout)
     assert "games 50" in out and "win rate" in out and "95% CI" in out
@@ -421,28 +565,59 @@ def test_bench_runs() -> None:
 
 
 def test_bench_times_the_search_it_is_given_and_refuses_a_budget() -> None:
-    r = run("bench", "earth-and-water", "--seconds", "0.3", "--agents", "random",
-            "--search", "ismcts:depth=5")
+    r = run(
+        "bench",
+        "earth-and-water",
+        "--seconds",
+        "0.3",
+        "--agents",
+        "random",
+        "--search",
+        "ismcts:depth=5",
+    )
     assert r.returncode == 0, r.stderr
     assert "ismcts:depth=5 iterations per CPU second" in flat(r.stdout)
-    r = run("bench", "earth-and-water", "--seconds", "0.3", "--agents", "random",
-            "--search", "ismcts:iterations=9")
+    r = run(
+        "bench",
+        "earth-and-water",
+        "--seconds",
+        "0.3",
+        "--agents",
+        "random",
+        "--search",
+        "ismcts:iterations=9",
+    )
     assert r.returncode != 0 and "without a budget" in flat(r.stderr)
-    r = run("bench", "earth-and-water", "--seconds", "0.3", "--agents", "random",
-            "--search", "ismcts:depth=-2")
+    r = run(
+        "bench",
+        "earth-and-water",
+        "--seconds",
+        "0.3",
+        "--agents",
+        "random",
+        "--search",
+        "ismcts:depth=-2",
+    )
     assert r.returncode != 0 and "depth must be" in flat(r.stderr)
 
 
 # -- 300: Earth & Water ---------------------------------------------------------------------
 
 EW_CARDS = [
-    "Mines of Laurion / Cavalry of Mardonius", "Ionian Revolt / Tribute of Earth and Water",
-    "Wrath of Poseidon / Tribute of Earth and Water", "Miltiades / Carneia Festival",
-    "Themistocles / The Immortals", "Pausanias / Ostracism",
-    "Oracle of Delphi / The Great King", "Leonidas / The Royal Road",
-    "Artemisia I / Hippias", "Evangelion / Separate Peace",
-    "Melas Zomos / Sudden Death of the Great King", "Molon Labe / Defection of Thebes",
-    "Triremes / Tribute of Earth and Water", "Support from Syracuse / Alliance with Carthage",
+    "Mines of Laurion / Cavalry of Mardonius",
+    "Ionian Revolt / Tribute of Earth and Water",
+    "Wrath of Poseidon / Tribute of Earth and Water",
+    "Miltiades / Carneia Festival",
+    "Themistocles / The Immortals",
+    "Pausanias / Ostracism",
+    "Oracle of Delphi / The Great King",
+    "Leonidas / The Royal Road",
+    "Artemisia I / Hippias",
+    "Evangelion / Separate Peace",
+    "Melas Zomos / Sudden Death of the Great King",
+    "Molon Labe / Defection of Thebes",
+    "Triremes / Tribute of Earth and Water",
+    "Support from Syracuse / Alliance with Carthage",
     "300 Spartans / Acropolis on Fire",
     "Desertion of Greek Soldiers / Pacification of Babylon or Egypt",
 ]
@@ -476,13 +651,19 @@ def test_agents_earth_and_water() -> None:
 
 
 @pytest.mark.parametrize("seed", [5, 17])
-def test_earth_and_water_human_against_ai_to_the_end_then_replay(tmp_path: Path,
-                                                                 seed: int) -> None:
+def test_earth_and_water_human_against_ai_to_the_end_then_replay(tmp_path: Path, seed: int) -> None:
     """Persia at the keyboard always answers 1: the first legal action is always a safe
     one (buy 0, done, pass, decline, continue, keep none, ...)."""
     rec = tmp_path / "ew.json"
-    r = run("play", "earth-and-water", "--ai", "greece=heuristic", "--seed", str(seed),
-            answers=["1"] * 400 + [f"save {rec}", "quit"])
+    r = run(
+        "play",
+        "earth-and-water",
+        "--ai",
+        "greece=heuristic",
+        "--seed",
+        str(seed),
+        answers=["1"] * 400 + [f"save {rec}", "quit"],
+    )
     assert r.returncode == 0, r.stderr
     out = flat(r.stdout)
     assert "Game over:" in out
@@ -506,8 +687,18 @@ def test_earth_and_water_human_against_ai_to_the_end_then_replay(tmp_path: Path,
 
 def test_earth_and_water_ai_against_ai_runs_to_the_end(tmp_path: Path) -> None:
     rec = tmp_path / "ai.json"
-    r = run("play", "earth-and-water", "--ai", "persia=random", "--ai", "greece=random",
-            "--seed", "9", "--record", str(rec))
+    r = run(
+        "play",
+        "earth-and-water",
+        "--ai",
+        "persia=random",
+        "--ai",
+        "greece=random",
+        "--seed",
+        "9",
+        "--record",
+        str(rec),
+    )
     assert r.returncode == 0, r.stderr
     assert "Game over:" in r.stdout
     assert "Traceback" not in r.stderr
@@ -520,8 +711,18 @@ def test_earth_and_water_ai_against_ai_runs_to_the_end(tmp_path: Path) -> None:
 
 def test_earth_and_water_tampered_record_fails_replay(tmp_path: Path) -> None:
     rec = tmp_path / "ew.json"
-    run("play", "earth-and-water", "--ai", "persia=random", "--ai", "greece=random",
-        "--seed", "9", "--record", str(rec))
+    run(
+        "play",
+        "earth-and-water",
+        "--ai",
+        "persia=random",
+        "--ai",
+        "greece=random",
+        "--seed",
+        "9",
+        "--record",
+        str(rec),
+    )
     data = json.loads(rec.read_text())
     k = next(i for i, (who, _) in enumerate(data["steps"]) if who == "greece")
     data["steps"][k][1] = "bridge"
@@ -533,12 +734,12 @@ def test_earth_and_water_tampered_record_fails_replay(tmp_path: Path) -> None:
 
 
 def test_simulate_earth_and_water_json() -> None:
-    r = run("simulate", "earth-and-water", "--agent", "random", "--games", "50", "--seed",
-            "3", "--json")
+    r = run(
+        "simulate", "earth-and-water", "--agent", "random", "--games", "50", "--seed", "3", "--json"
+    )
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
-    assert {"games", "wins", "win_rate", "ci95", "mean_turns",
-            "games_per_second"} <= set(data)
+    assert {"games", "wins", "win_rate", "ci95", "mean_turns", "games_per_second"} <= set(data)
     assert data["games"] == 50
     assert data["mean_turns"] > 0 and data["games_per_second"] > 0
     wins, rates, cis = data["wins"], data["win_rate"], data["ci95"]
@@ -552,8 +753,19 @@ def test_simulate_earth_and_water_json() -> None:
         assert 0 <= w <= 50
         assert rate == pytest.approx(w / 50)
         assert 0 <= lo <= rate <= hi <= 1
-    again = run("simulate", "earth-and-water", "--agent", "random", "--games", "50",
-                "--seed", "3", "--json", "--workers", "1")
+    again = run(
+        "simulate",
+        "earth-and-water",
+        "--agent",
+        "random",
+        "--games",
+        "50",
+        "--seed",
+        "3",
+        "--json",
+        "--workers",
+        "1",
+    )
     assert again.returncode == 0, again.stderr
     same = json.loads(again.stdout)
     assert same["wins"] == data["wins"] and same["mean_turns"] == data["mean_turns"]

@@ -23,10 +23,20 @@ def _deep_object(path: Path) -> None:
 
 
 def _deep_but_parsable(path: Path) -> None:  # within the parser's stack, beyond any use
-    path.write_text(json.dumps({"format": "thermopylae-record", "version": 1,
-                                "game": "thermopyles", "components": "x", "options": {},
-                                "seats": ["p1"], "steps": [],
-                                "start": json.loads("[" * 500 + "]" * 500)}))
+    path.write_text(
+        json.dumps(
+            {
+                "format": "thermopylae-record",
+                "version": 1,
+                "game": "thermopyles",
+                "components": "x",
+                "options": {},
+                "seats": ["p1"],
+                "steps": [],
+                "start": json.loads("[" * 500 + "]" * 500),
+            }
+        )
+    )
 
 
 def _huge(path: Path) -> None:
@@ -52,9 +62,19 @@ def _a_list(path: Path) -> None:
 
 
 def _wrong_types(path: Path) -> None:
-    path.write_text(json.dumps({"format": "thermopylae-record", "version": 1, "game": 3,
-                                "components": [], "options": "none", "seats": {},
-                                "steps": [[1, 2]]}))
+    path.write_text(
+        json.dumps(
+            {
+                "format": "thermopylae-record",
+                "version": 1,
+                "game": 3,
+                "components": [],
+                "options": "none",
+                "seats": {},
+                "steps": [[1, 2]],
+            }
+        )
+    )
 
 
 def _folder(path: Path) -> None:
@@ -98,8 +118,9 @@ def _one_clear_line(args: list[str], words: str) -> None:
 
 @pytest.mark.parametrize("command", ["replay", "play-from", "components", "replay-line"])
 @pytest.mark.parametrize("kind", sorted(BAD_FILES))
-def test_p4_every_malformed_file_gets_exit_2_and_one_line(tmp_path: Path, command: str,
-                                                           kind: str) -> None:
+def test_p4_every_malformed_file_gets_exit_2_and_one_line(
+    tmp_path: Path, command: str, kind: str
+) -> None:
     make, words = BAD_FILES[kind]
     path = tmp_path / "file.json"
     make(path)
@@ -149,11 +170,17 @@ def test_p4_a_record_whose_start_state_is_malformed(tmp_path: Path) -> None:
     """A start position with a wrong type deep inside is refused in words: the record
     cannot begin, so it is a malformed file (exit 2), not a record that fails (exit 1)."""
     rec, pos = tmp_path / "rec.json", tmp_path / "pos.json"
-    r = run("play", "earth-and-water", "--seed", "2",
-            answers=["1", "1", f"position {pos}", "quit"])
+    r = run("play", "earth-and-water", "--seed", "2", answers=["1", "1", f"position {pos}", "quit"])
     assert r.returncode == 0, r.stderr
-    r = run("play", "earth-and-water", "--from", str(pos), "--seed", "3",
-            answers=[f"save {rec}", "quit"])
+    r = run(
+        "play",
+        "earth-and-water",
+        "--from",
+        str(pos),
+        "--seed",
+        "3",
+        answers=[f"save {rec}", "quit"],
+    )
     assert r.returncode == 0, r.stderr
     data = json.loads(rec.read_text())
     data["start"]["stack"] = [[[]]]

@@ -137,8 +137,11 @@ def test_p12_no_translation_is_written_in_the_javascript() -> None:
         for key, text in texts[code].items():
             if len(text) < 12 or text == texts["en"][key]:
                 continue
-            found += [f"{name}: {code} {key}" for name, src in sources.items()
-                      if json.dumps(text, ensure_ascii=False) in src]
+            found += [
+                f"{name}: {code} {key}"
+                for name, src in sources.items()
+                if json.dumps(text, ensure_ascii=False) in src
+            ]
     assert not found, found
 
 

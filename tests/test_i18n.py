@@ -41,7 +41,8 @@ def extracted() -> dict[Msgid, str]:
         method_map, options_map = parse_mapping_cfg(fh)
     out: dict[Msgid, str] = {}
     for filename, lineno, message, _comments, _context in extract_from_dir(
-            str(SRC), method_map, options_map):
+        str(SRC), method_map, options_map
+    ):
         if isinstance(message, tuple):  # ngettext: (singular, plural)
             message = (message[0], message[1])
         out.setdefault(message, f"{filename}:{lineno}")
@@ -71,13 +72,15 @@ def placeholders(text: str) -> set[str]:
 
 def test_p12_extraction_finds_the_games_texts_and_component_names() -> None:
     ids = extracted()
-    for msgid in ("{seat} retreats to location {marker}",  # a Thermopyles log line
-                  ("{n} card", "{n} cards"),  # a plural
-                  "The Hot Gates",  # a location, from thermopyles/components.toml
-                  "Physicians of Babylon",  # a card title, from hot_gates/components.toml
-                  "Sudden Death of the Great King",  # a card name, earth_and_water
-                  "Remove one Persian army from the map.",  # an effect, N_ in cards.py
-                  "the 12th Persian card entered the graveyard"):  # an outcome reason
+    for msgid in (
+        "{seat} retreats to location {marker}",  # a Thermopyles log line
+        ("{n} card", "{n} cards"),  # a plural
+        "The Hot Gates",  # a location, from thermopyles/components.toml
+        "Physicians of Babylon",  # a card title, from hot_gates/components.toml
+        "Sudden Death of the Great King",  # a card name, earth_and_water
+        "Remove one Persian army from the map.",  # an effect, N_ in cards.py
+        "the 12th Persian card entered the graveyard",
+    ):  # an outcome reason
         assert msgid in ids, msgid
     assert len(ids) > 400
 
@@ -88,8 +91,7 @@ def test_p12_every_message_has_a_translation_in_every_language(lang: str) -> Non
     language, whichever `.po` file of the language should hold it."""
     assert (LOCALE / lang).is_dir(), f"no catalog folder locale/{lang}"
     have = merged(lang)
-    missing = [f"{where}: {msgid!r}" for msgid, where in extracted().items()
-               if msgid not in have]
+    missing = [f"{where}: {msgid!r}" for msgid, where in extracted().items() if msgid not in have]
     assert not missing, f"{lang}: {len(missing)} untranslated:\n" + "\n".join(missing)
 
 
@@ -110,8 +112,9 @@ def test_p12_the_completeness_check_fails_on_a_missing_key(tmp_path: Path) -> No
     """The check above reads the catalogs as the program does: a message dropped from a
     copy of a catalog is no longer found."""
     po = (LOCALE / "pt" / "games.po").read_text(encoding="utf-8")
-    cut = po.replace('msgid "{seat} retreats to location {marker}"',
-                     'msgid "something else entirely"')
+    cut = po.replace(
+        'msgid "{seat} retreats to location {marker}"', 'msgid "something else entirely"'
+    )
     assert cut != po
     (tmp_path / "pt").mkdir()
     (tmp_path / "pt" / "games.po").write_text(cut, encoding="utf-8")
@@ -124,9 +127,13 @@ def _calls_in_fstrings(tree: ast.AST) -> list[int]:
     for node in ast.walk(tree):
         if isinstance(node, ast.JoinedStr):
             for inner in ast.walk(node):
-                if (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name)
-                        and inner.func.id in ("_", "ngettext", "N_") and inner.args
-                        and isinstance(inner.args[0], ast.Constant)):
+                if (
+                    isinstance(inner, ast.Call)
+                    and isinstance(inner.func, ast.Name)
+                    and inner.func.id in ("_", "ngettext", "N_")
+                    and inner.args
+                    and isinstance(inner.args[0], ast.Constant)
+                ):
                     lines.append(inner.lineno)
     return lines
 
@@ -134,16 +141,24 @@ def _calls_in_fstrings(tree: ast.AST) -> list[int]:
 def test_p12_no_marked_literal_hides_inside_an_f_string() -> None:
     """Babel's extractor does not look inside f-strings: a literal marked there would be
     shown untranslated without the completeness test noticing."""
-    found = [f"{p.relative_to(ROOT)}:{n}" for p in sorted(SRC.rglob("*.py"))
-             for n in _calls_in_fstrings(ast.parse(p.read_text(encoding="utf-8")))]
+    found = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in sorted(SRC.rglob("*.py"))
+        for n in _calls_in_fstrings(ast.parse(p.read_text(encoding="utf-8")))
+    ]
     assert not found, found
 
 
 def test_p12_the_component_extractor_reads_the_keys_it_is_given() -> None:
     data = b'title = "A set"\nnote = ""\n[[card]]\ngreece = "One"\npersia = "Two"\n'
     from io import BytesIO
-    got = [(line, msg) for line, _f, msg, _c in extract_toml(
-        BytesIO(data), {}, [], {"keys": "title note card.greece card.persia unit.name"})]
+
+    got = [
+        (line, msg)
+        for line, _f, msg, _c in extract_toml(
+            BytesIO(data), {}, [], {"keys": "title note card.greece card.persia unit.name"}
+        )
+    ]
     assert got == [(1, "A set"), (4, "One"), (5, "Two")]
 
 
@@ -153,21 +168,42 @@ def test_p12_the_component_extractor_reads_the_keys_it_is_given() -> None:
 def _thermopyles() -> tuple[Any, Any]:
     g = get("thermopyles")
     s = g.new(g.options({"players": 2}))
-    for text in ("reveal 10/16^", "reveal 19/22", "draw 10", "draw 14", "draw 20",
-                 "draw 11", "draw 15", "draw 16"):
+    for text in (
+        "reveal 10/16^",
+        "reveal 19/22",
+        "draw 10",
+        "draw 14",
+        "draw 20",
+        "draw 11",
+        "draw 15",
+        "draw 16",
+    ):
         g.apply(s, g.parse(text))
     return g, s
 
 
 EXPECTED = {
-    "pt": {"retreat": "recuar", "log": "p1 recua para o local 2", "card": "O Portão Quente",
-           "board": "Termópilas, 2 jogadores, turno 1", "hand": "[3 cartas]"},
-    "fr": {"retreat": "reculer", "log": "p1 recule jusqu'au lieu 2",
-           "card": "Les Portes Chaudes", "board": "Thermopyles, 2 joueurs, tour 1",
-           "hand": "[3 cartes]"},
-    "it": {"retreat": "ritirarsi", "log": "p1 si ritira alla posizione 2",
-           "card": "Hot Gates", "board": "Termopili, 2 giocatori, turno 1",
-           "hand": "[3 carte]"},
+    "pt": {
+        "retreat": "recuar",
+        "log": "p1 recua para o local 2",
+        "card": "O Portão Quente",
+        "board": "Termópilas, 2 jogadores, turno 1",
+        "hand": "[3 cartas]",
+    },
+    "fr": {
+        "retreat": "reculer",
+        "log": "p1 recule jusqu'au lieu 2",
+        "card": "Les Portes Chaudes",
+        "board": "Thermopyles, 2 joueurs, tour 1",
+        "hand": "[3 cartes]",
+    },
+    "it": {
+        "retreat": "ritirarsi",
+        "log": "p1 si ritira alla posizione 2",
+        "card": "Hot Gates",
+        "board": "Termopili, 2 giocatori, turno 1",
+        "hand": "[3 carte]",
+    },
 }
 
 
@@ -191,9 +227,11 @@ def test_p12_thermopyles_log_label_board_in_the_language(lang: str) -> None:
     assert "Thermopyles, 2 players, turn 1" in board and "3 The Hot Gates" in board
 
 
-CARD_NAMES = {"pt": ("Médicos da Babilônia", "Morte Súbita do Grande Rei"),
-              "fr": ("Médecins de Babylone", "Mort soudaine du grand Roi"),
-              "it": ("Medici di Babilonia", "Morte improvvisa del Gran Re")}
+CARD_NAMES = {
+    "pt": ("Médicos da Babilônia", "Morte Súbita do Grande Rei"),
+    "fr": ("Médecins de Babylone", "Mort soudaine du grand Roi"),
+    "it": ("Medici di Babilonia", "Morte improvvisa del Gran Re"),
+}
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -201,15 +239,15 @@ def test_p12_card_names_and_effects_in_the_language(lang: str) -> None:
     hg, ew = get("hot-gates"), get("earth-and-water")
     physicians = next(c for c in hg.cards if c.title == "Physicians of Babylon")
     play = next(a for a in hg.notation.play if a.a == physicians.number)
-    event = Event("effect", {"seat": "persia", "card": physicians.code,
-                             "text": physicians.text})
+    event = Event("effect", {"seat": "persia", "card": physicians.code, "text": physicians.text})
     with i18n.language(lang):
         assert CARD_NAMES[lang][0] in hg.label(play)
         assert physicians.text != "1 wounded unit of yours in this battle heals"
         assert physicians.text in hg.describe(event)
         assert CARD_NAMES[lang][1] in ew.rules_text()
-    assert hg.label(play).endswith("Physicians of Babylon "
-                                   "(1 wounded unit of yours in this battle heals)")
+    assert hg.label(play).endswith(
+        "Physicians of Babylon (1 wounded unit of yours in this battle heals)"
+    )
     assert "11: Melas Zomos / Sudden Death of the Great King" in ew.rules_text()
 
 
@@ -246,24 +284,38 @@ def test_p18_plurals_in_english() -> None:
     board = g.render(g.view(s, 0))
     assert "[3 cards]" in board and "card(s)" not in board and "player(s)" not in board
     ew = get("earth-and-water")
-    assert ew.describe(Event("land-move", {"side": "persia", "armies": 1, "from": "Abydos",
-                                           "to": "Ephesos"})) == \
-        "persia moves 1 army Abydos -> Ephesos"
-    assert ew.describe(Event("land-move", {"side": "persia", "armies": 2, "from": "Abydos",
-                                           "to": "Ephesos"})) == \
-        "persia moves 2 armies Abydos -> Ephesos"
-    assert ew.describe(Event("roll", {"side": "greece", "dice": 1, "highest": 4,
-                                      "counts": 4})) == \
-        "greece rolls 1 die: highest 4, counts 4"
+    assert (
+        ew.describe(
+            Event("land-move", {"side": "persia", "armies": 1, "from": "Abydos", "to": "Ephesos"})
+        )
+        == "persia moves 1 army Abydos -> Ephesos"
+    )
+    assert (
+        ew.describe(
+            Event("land-move", {"side": "persia", "armies": 2, "from": "Abydos", "to": "Ephesos"})
+        )
+        == "persia moves 2 armies Abydos -> Ephesos"
+    )
+    assert (
+        ew.describe(Event("roll", {"side": "greece", "dice": 1, "highest": 4, "counts": 4}))
+        == "greece rolls 1 die: highest 4, counts 4"
+    )
     assert ew.describe(Event("buy", {"side": "greece", "cards": 1})) == "greece buys 1 card"
-    assert ew.describe(Event("loss", {"side": "greece", "unit": "army", "city": "Thebai"})) \
+    assert (
+        ew.describe(Event("loss", {"side": "greece", "unit": "army", "city": "Thebai"}))
         == "greece loses an army in Thebai"
+    )
     hg = get("hot-gates")
-    assert hg.describe(Event("attack", {"persian": 9, "persian_dice": 1, "spartan": 12,
-                                        "spartan_dice": 3})) == \
-        "Attack: Persians 9 (1 die), Spartans 12 (3 dice)"
-    assert hg.describe(Event("to-camp", {"units": 1})) == \
-        "1 unit finds no room and returns to the Spartan Camp"
+    assert (
+        hg.describe(
+            Event("attack", {"persian": 9, "persian_dice": 1, "spartan": 12, "spartan_dice": 3})
+        )
+        == "Attack: Persians 9 (1 die), Spartans 12 (3 dice)"
+    )
+    assert (
+        hg.describe(Event("to-camp", {"units": 1}))
+        == "1 unit finds no room and returns to the Spartan Camp"
+    )
 
 
 def test_p18_plurals_in_portuguese() -> None:
@@ -290,8 +342,11 @@ def test_p18_the_board_prints_no_provisional_banner(game_id: str) -> None:
 def _sudden_deaths() -> list[str]:
     """Persia draws card 11 in two Preparations in a row: Darius, then Xerxes."""
     g = get("earth-and-water")
-    s = position(g, persia={"Abydos": (2, 0), "Ephesos": (2, 1)},
-                 greece={"Athenai": (1, 1), "Sparta": (1, 1), "Korinthos": (1, 0)})
+    s = position(
+        g,
+        persia={"Abydos": (2, 0), "Ephesos": (2, 1)},
+        greece={"Athenai": (1, 1), "Sparta": (1, 1), "Korinthos": (1, 0)},
+    )
     data = g.state_to_json(s)
     data.update(phase="prep-buy", side=PERSIA, talents=12, fleets_built=0)
     s = g.state_from_json(data)
@@ -331,28 +386,34 @@ def test_p20_the_log_says_why_the_campaign_ended_and_that_it_may_strike_again() 
 
 def test_p20_sudden_death_during_operations_says_supply_and_scoring_follow() -> None:
     g = get("earth-and-water")
-    s = position(g, persia={"Abydos": (2, 0), "Ephesos": (2, 1)},
-                 greece={"Athenai": (1, 1), "Sparta": (1, 1), "Korinthos": (1, 0)},
-                 hands=([16, 4], []))
+    s = position(
+        g,
+        persia={"Abydos": (2, 0), "Ephesos": (2, 1)},
+        greece={"Athenai": (1, 1), "Sparta": (1, 1), "Korinthos": (1, 0)},
+        hands=([16, 4], []),
+    )
     events = act(g, s, "event 16", "done", "draw 11")
     lines = [g.describe(e) for e in events]
-    assert ("Sudden Death ends the operations of campaign 1 at once; supply and scoring "
-            "follow; the draw pile and the discards, card 11 among them, are shuffled into "
-            "a new draw pile of 16 cards (if Persia draws it again, the other king dies "
-            "too).") in lines
+    assert (
+        "Sudden Death ends the operations of campaign 1 at once; supply and scoring "
+        "follow; the draw pile and the discards, card 11 among them, are shuffled into "
+        "a new draw pile of 16 cards (if Persia draws it again, the other king dies "
+        "too)."
+    ) in lines
 
 
 def test_p20_the_board_says_which_kings_are_dead_and_what_card_11_still_does() -> None:
     g = get("earth-and-water")
     s = position(g, kings=1)
-    assert ("Kings dead: 1 (Darius; card 11 drawn by Persia kills Xerxes and ends the "
-            "phase)") in g.render(g.view(s, 0))
+    assert (
+        "Kings dead: 1 (Darius; card 11 drawn by Persia kills Xerxes and ends the phase)"
+    ) in g.render(g.view(s, 0))
     s = position(g, kings=2)
-    assert "Kings dead: 2 (Darius, Xerxes; card 11 is now only a move card)" in \
-        g.render(g.view(s, 0))
+    assert "Kings dead: 2 (Darius, Xerxes; card 11 is now only a move card)" in g.render(
+        g.view(s, 0)
+    )
     with i18n.language("fr"):
-        assert "Rois morts : 1 (Darius ; la carte 11" in g.render(g.view(position(g, kings=1),
-                                                                          0))
+        assert "Rois morts : 1 (Darius ; la carte 11" in g.render(g.view(position(g, kings=1), 0))
 
 
 @pytest.mark.parametrize("game_id", ["thermopyles", "hot-gates", "earth-and-water"])
@@ -385,8 +446,12 @@ def test_p12_a_random_game_reads_in_every_language(game_id: str) -> None:
     english = {g.describe(e) for e in worded} | {g.render(v) for v in boards[::25]}
     for lang in TRANSLATED:
         with i18n.language(lang):
-            texts = ([g.describe(e) for e in worded] + [g.render(v) for v in boards[::25]]
-                     + [label(a) for a in labels[::10]] + [g.rules_text()])
+            texts = (
+                [g.describe(e) for e in worded]
+                + [g.render(v) for v in boards[::25]]
+                + [label(a) for a in labels[::10]]
+                + [g.rules_text()]
+            )
         assert not [t for t in texts if re.search(r"\{\w+\}", t)]
         same = [t for t in texts if t in english]
         assert len(same) < len(texts) / 20, (lang, same[:5])

@@ -38,8 +38,9 @@ def _boards(stdout: str) -> list[list[str]]:
     return found
 
 
-def _played_until(game_id: str, stop: Any, seed: int = 1,
-                  options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+def _played_until(
+    game_id: str, stop: Any, seed: int = 1, options: dict[str, Any] | None = None
+) -> tuple[Any, Any]:
     """A game and a state reached by random play, the first where `stop(game, state)`."""
     game = registry.get(game_id)
     state = game.new(game.options(options or {}))
@@ -47,8 +48,11 @@ def _played_until(game_id: str, stop: Any, seed: int = 1,
     while not stop(game, state):
         seat = game.to_act(state)
         assert seat is not None, "the game ended first"
-        action = (game.sample_chance(state, rng) if seat == CHANCE
-                  else rng.choice(list(game.legal(state))))
+        action = (
+            game.sample_chance(state, rng)
+            if seat == CHANCE
+            else rng.choice(list(game.legal(state)))
+        )
         game.apply(state, action)
     return game, state
 
@@ -64,8 +68,7 @@ def test_p18_changed_lines_are_found_by_a_diff() -> None:
 
 
 def test_p18_piped_board_is_plain_text_with_changed_lines_flagged() -> None:
-    r = run("play", "thermopyles", "--players", "2", "--seed", "5",
-            answers=["retreat", "quit"])
+    r = run("play", "thermopyles", "--players", "2", "--seed", "5", answers=["retreat", "quit"])
     assert r.returncode == 0, r.stderr
     assert ESCAPE not in r.stdout
     boards = _boards(r.stdout)
@@ -96,14 +99,28 @@ def test_p18_terminal_board_colours_the_seats_and_marks_the_active_one() -> None
 
 def test_p18_provisional_notice_once_per_game_also_when_resuming(tmp_path: Path) -> None:
     pos = tmp_path / "pos.json"
-    r = run("play", "thermopyles", "--players", "2", "--seed", "5",
-            answers=["retreat", "give p2", "board", f"position {pos}", "quit"])
+    r = run(
+        "play",
+        "thermopyles",
+        "--players",
+        "2",
+        "--seed",
+        "5",
+        answers=["retreat", "give p2", "board", f"position {pos}", "quit"],
+    )
     assert r.returncode == 0, r.stderr
     assert len(_boards(r.stdout)) >= 3
     assert flat(r.stdout).count("provisional component values") == 1
     assert r.stdout.index("provisional component values") < r.stdout.index("Legal actions")
-    again = run("play", "thermopyles", "--from", str(pos), "--seed", "9",
-                answers=["retreat", "board", "quit"])
+    again = run(
+        "play",
+        "thermopyles",
+        "--from",
+        str(pos),
+        "--seed",
+        "9",
+        answers=["retreat", "board", "quit"],
+    )
     assert again.returncode == 0, again.stderr
     assert flat(again.stdout).count("provisional component values") == 1
     assert again.stdout.index("provisional component values") < again.stdout.index("Legal")
@@ -114,13 +131,21 @@ def test_p18_provisional_notice_once_per_game_also_when_resuming(tmp_path: Path)
 def test_p18_plurals_in_the_terminal_texts(tmp_path: Path) -> None:
     game = registry.get("thermopyles")
     options = game.options({"players": 2})
-    _, state = _played_until("thermopyles", lambda g, s: g.to_act(s) not in (CHANCE,),
-                             options=options)
+    _, state = _played_until(
+        "thermopyles", lambda g, s: g.to_act(s) not in (CHANCE,), options=options
+    )
     start = tmp_path / "start.json"
     Position.of(game, options, state).save(start)
     one, none = tmp_path / "one.json", tmp_path / "none.json"
-    r = run("play", "thermopyles", "--from", str(start), "--seed", "3",
-            answers=[f"save {none}", "retreat", f"save {one}", "quit"])
+    r = run(
+        "play",
+        "thermopyles",
+        "--from",
+        str(start),
+        "--seed",
+        "3",
+        answers=[f"save {none}", "retreat", f"save {one}", "quit"],
+    )
     assert r.returncode == 0, r.stderr
     out = flat(r.stdout)
     assert f"Record saved to {none} (0 steps)." in out
@@ -158,7 +183,8 @@ def test_p18_earth_and_water_hand_text_shows_the_seat_cards_and_effects() -> Non
 def test_p18_hand_text_of_the_other_games(game_id: str) -> None:
     def dealt(game: Any, state: Any) -> bool:
         return game.to_act(state) not in (None, CHANCE) and bool(
-            game.view(state, game.to_act(state))["hands"][0]["count"])
+            game.view(state, game.to_act(state))["hands"][0]["count"]
+        )
 
     game, state = _played_until(game_id, dealt)
     seat = game.to_act(state)
@@ -193,7 +219,8 @@ def test_p19_a_missing_seat_says_how_to_get_more_seats() -> None:
     assert r.returncode == 2
     assert r.stderr.splitlines() == [
         "error: --ai p2=heuristic: no seat 'p2'; the seats are p1 (with --players 2 the "
-        "seats are p1, p2)"]
+        "seats are p1, p2)"
+    ]
     r = run("play", "hot-gates", "--ai", "sparta-b=heuristic", answers=["quit"])
     assert r.returncode == 2
     assert "(with --players 3 the seats are persia, sparta-a, sparta-b)" in flat(r.stderr)
@@ -206,8 +233,7 @@ def test_p19_a_missing_seat_says_how_to_get_more_seats() -> None:
 def test_p19_no_players_hint_when_the_table_comes_from_a_file(tmp_path: Path) -> None:
     pos = tmp_path / "pos.json"
     run("play", "thermopyles", "--seed", "1", answers=[f"position {pos}", "quit"])
-    r = run("play", "thermopyles", "--from", str(pos), "--ai", "p2=heuristic",
-            answers=["quit"])
+    r = run("play", "thermopyles", "--from", str(pos), "--ai", "p2=heuristic", answers=["quit"])
     assert r.returncode == 2
     assert "no seat 'p2'; the seats are p1" in r.stderr and "--players" not in r.stderr
 
@@ -217,11 +243,16 @@ def test_lang_option_and_environment_choose_the_language() -> None:
     assert pt.returncode == 0, pt.stderr
     assert "Ações legais:" in pt.stdout
     assert "Recusado: não há a opção 99" in pt.stdout
-    fr = run("play", "thermopyles", "--seed", "1", answers=["quit"],
-             env={"LANG": "fr_FR.UTF-8", "LC_ALL": ""})
+    fr = run(
+        "play",
+        "thermopyles",
+        "--seed",
+        "1",
+        answers=["quit"],
+        env={"LANG": "fr_FR.UTF-8", "LC_ALL": ""},
+    )
     assert "Actions légales :" in fr.stdout
-    it = run("play", "thermopyles", "--seed", "1", answers=["quit"],
-             env={"LC_ALL": "it_IT.UTF-8"})
+    it = run("play", "thermopyles", "--seed", "1", answers=["quit"], env={"LC_ALL": "it_IT.UTF-8"})
     assert "Azioni legali:" in it.stdout
     en = run("play", "thermopyles", "--seed", "1", answers=["quit"], env={"LC_ALL": "de_DE"})
     assert "Legal actions:" in en.stdout
@@ -233,8 +264,14 @@ def test_lang_option_and_environment_choose_the_language() -> None:
     assert "--lang" in helped.stdout and "LANG" in flat(helped.stdout)
 
 
-TERMINAL_SOURCES = ["cli.py", "tui/terminal.py", "tui/board.py", "games/earth_and_water/hand.py",
-                    "games/hot_gates/hand.py", "games/thermopyles/hand.py"]
+TERMINAL_SOURCES = [
+    "cli.py",
+    "tui/terminal.py",
+    "tui/board.py",
+    "games/earth_and_water/hand.py",
+    "games/hot_gates/hand.py",
+    "games/thermopyles/hand.py",
+]
 
 
 @pytest.mark.parametrize("lang", ["pt", "fr", "it"])
@@ -249,14 +286,16 @@ def test_terminal_catalog_translates_every_terminal_message(lang: str) -> None:
         catalog = read_po(fh, locale=lang)
     keywords = {"_": None, "ngettext": (1, 2), "N_": None}
     for name in TERMINAL_SOURCES:
-        for _line, msgid, _comments, _context in extract_from_file("python", str(src / name),
-                                                                  keywords=keywords):
+        for _line, msgid, _comments, _context in extract_from_file(
+            "python", str(src / name), keywords=keywords
+        ):
             key = msgid[0] if isinstance(msgid, tuple) else msgid
             message = catalog.get(key)
             assert message is not None and message.string, (name, msgid)
             strings = message.string if isinstance(message.string, tuple) else (message.string,)
-            wanted = set(re.findall(r"{\w*}", "".join(msgid if isinstance(msgid, tuple)
-                                                       else (msgid,))))
+            wanted = set(
+                re.findall(r"{\w*}", "".join(msgid if isinstance(msgid, tuple) else (msgid,)))
+            )
             for text in strings:
                 assert text and set(re.findall(r"{\w*}", text)) <= wanted, (msgid, text)
                 assert set(re.findall(r"{\w*}", text)) >= wanted - {"{n}"}, (msgid, text)

@@ -26,8 +26,12 @@ def _values(node: Any, path: list[str]) -> Iterator[str]:
         yield from _values(node[path[0]], path[1:])
 
 
-def extract_toml(fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str],
-                 options: Mapping[str, Any]) -> Iterator[tuple[int, str, str, list[str]]]:
+def extract_toml(
+    fileobj: IO[bytes],
+    keywords: Mapping[str, Any],
+    comment_tags: Collection[str],
+    options: Mapping[str, Any],
+) -> Iterator[tuple[int, str, str, list[str]]]:
     """Babel's extractor interface: (line, function name, message, comments) per string."""
     raw = fileobj.read()
     data = tomllib.loads(raw.decode("utf-8"))

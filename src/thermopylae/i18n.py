@@ -24,14 +24,12 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
-LANGUAGES: dict[str, str] = {"en": "English", "pt": "Português", "fr": "Français",
-                             "it": "Italiano"}
+LANGUAGES: dict[str, str] = {"en": "English", "pt": "Português", "fr": "Français", "it": "Italiano"}
 """The languages with a complete catalog, by code, each named in its own language."""
 DEFAULT = "en"
 DOMAIN = "messages"
 
-_current: contextvars.ContextVar[str] = contextvars.ContextVar("thermopylae_lang",
-                                                               default=DEFAULT)
+_current: contextvars.ContextVar[str] = contextvars.ContextVar("thermopylae_lang", default=DEFAULT)
 
 
 def negotiate(value: str | None) -> str:
@@ -62,8 +60,11 @@ def translations(lang: str) -> NullTranslations:
     if lang == DEFAULT or lang not in LANGUAGES:
         return NullTranslations()
     folder = resources.files("thermopylae").joinpath("locale", lang)
-    files = sorted((f for f in folder.iterdir() if f.name.endswith(".po")),
-                   key=lambda f: f.name) if folder.is_dir() else []
+    files = (
+        sorted((f for f in folder.iterdir() if f.name.endswith(".po")), key=lambda f: f.name)
+        if folder.is_dir()
+        else []
+    )
     merged: Catalog | None = None  # the first file's header (its plural forms) rules
     for po in files:
         with po.open("rb") as fh:

@@ -14,8 +14,13 @@ from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.protocol import CHANCE
 
-CASES = [("thermopyles", {"players": 2}), ("thermopyles", {"players": 3}),
-         ("earth-and-water", {}), ("hot-gates", {"players": 2}), ("hot-gates", {"players": 4})]
+CASES = [
+    ("thermopyles", {"players": 2}),
+    ("thermopyles", {"players": 3}),
+    ("earth-and-water", {}),
+    ("hot-gates", {"players": 2}),
+    ("hot-gates", {"players": 4}),
+]
 
 
 @pytest.mark.parametrize(("game_id", "options"), CASES)
@@ -47,8 +52,9 @@ def test_determinize_depends_only_on_the_view(game_id: str, options: dict[str, A
 
 
 @pytest.mark.parametrize(("game_id", "options"), CASES)
-def test_ismcts_decision_does_not_depend_on_hidden_cards(game_id: str,
-                                                         options: dict[str, Any]) -> None:
+def test_ismcts_decision_does_not_depend_on_hidden_cards(
+    game_id: str, options: dict[str, Any]
+) -> None:
     """Issue 6: two states with the same view and different hidden cards, seed fixed."""
     g = registry.get(game_id)
     checked = 0
@@ -57,8 +63,10 @@ def test_ismcts_decision_does_not_depend_on_hidden_cards(game_id: str,
         t = hidden_twin(g, s, seat)
         if t is None or len(g.legal(s)) < 2:
             continue
-        for agent in (ISMCTS(iterations=20),
-                      ISMCTS(iterations=6, playout="heuristic", depth=4, prior=1.0)):
+        for agent in (
+            ISMCTS(iterations=20),
+            ISMCTS(iterations=6, playout="heuristic", depth=4, prior=1.0),
+        ):
             assert agent.act(g, s, random.Random(4)) == agent.act(g, t, random.Random(4))
         checked += 1
         if checked >= 4:
@@ -81,14 +89,24 @@ def test_ismcts_plays_legal_actions_to_the_end() -> None:
 
 def test_ismcts_time_budget_and_bad_parameters() -> None:
     g = registry.get("thermopyles")
-    s = next(p for p in decision_positions("thermopyles", {"players": 1}, 4, every=1)
-             if len(g.legal(p)) > 1)
+    s = next(
+        p
+        for p in decision_positions("thermopyles", {"players": 1}, 4, every=1)
+        if len(g.legal(p)) > 1
+    )
     agent = ISMCTS(seconds=0.05)
     agent.act(g, s, random.Random(1))
     assert agent.last_iterations >= 1
-    for spec in ("ismcts:iterations=0", "ismcts:seconds=-1", "ismcts:playout=smart",
-                 "ismcts:depth=-1", "ismcts:prior=-1", "ismcts:iterations=a",
-                 "ismcts:depth=1.5", "ismcts:width=3"):
+    for spec in (
+        "ismcts:iterations=0",
+        "ismcts:seconds=-1",
+        "ismcts:playout=smart",
+        "ismcts:depth=-1",
+        "ismcts:prior=-1",
+        "ismcts:iterations=a",
+        "ismcts:depth=1.5",
+        "ismcts:width=3",
+    ):
         with pytest.raises(ThermopylaeError):
             make_agent(spec, g)
 
@@ -139,16 +157,20 @@ class _Counting:
 
 def test_depth_cuts_the_playout_and_asks_the_game_for_an_estimate() -> None:
     g = _Counting(registry.get("earth-and-water"))
-    s = next(p for p in decision_positions("earth-and-water", {}, 2, every=7)
-             if len(g.legal(p)) > 1)
+    s = next(
+        p for p in decision_positions("earth-and-water", {}, 2, every=7) if len(g.legal(p)) > 1
+    )
     ISMCTS(iterations=10).act(g, s, random.Random(1))
     assert g.calls == 0  # no depth: every playout ends the game
     ISMCTS(iterations=10, depth=2).act(g, s, random.Random(1))
     assert g.calls == 10
     # A game with no `evaluate` (Thermopyles) is played to the end whatever the depth.
     t = registry.get("thermopyles")
-    p = next(q for q in decision_positions("thermopyles", {"players": 1}, 4, every=1)
-             if len(t.legal(q)) > 1)
+    p = next(
+        q
+        for q in decision_positions("thermopyles", {"players": 1}, 4, every=1)
+        if len(t.legal(q)) > 1
+    )
     assert ISMCTS(iterations=10, depth=0).act(t, p, random.Random(1)) in t.legal(p)
 
 

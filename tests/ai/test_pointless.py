@@ -42,8 +42,9 @@ def test_p24_the_seed_5_position_holds_a_pointless_card() -> None:
     s = seed_5()
     assert G.view(s, 0)["phase"] == "march cards" and G.to_act(s) == 0
     legal = [G.format(a) for a in G.legal(s)]
-    forced_march = next(G.format(a) for a in G.legal(s)
-                        if a.verb == "play" and G.cards[a.a].title == "Forced march")
+    forced_march = next(
+        G.format(a) for a in G.legal(s) if a.verb == "play" and G.cards[a.a].title == "Forced march"
+    )
     assert forced_march in legal  # the rules let it be played ...
     assert not G.could_march(s, range(2))  # ... but nobody can march at the set-up
     assert [G.format(a) for a in G.sensible(s)] == [a for a in legal if a != forced_march]
@@ -78,8 +79,10 @@ def test_p24_no_agent_chooses_a_card_whose_effect_cannot_apply(spec: str | None)
 
 
 def test_p24_the_hard_level_is_the_informed_search() -> None:
-    assert level_agent("hot-gates", "hard", 2, "persia") == \
-        "ismcts:iterations=60,playout=heuristic,depth=40,prior=1"
+    assert (
+        level_agent("hot-gates", "hard", 2, "persia")
+        == "ismcts:iterations=60,playout=heuristic,depth=40,prior=1"
+    )
 
 
 def test_p24_searches_fall_back_on_legal_for_a_game_without_sensible() -> None:

@@ -17,8 +17,12 @@ from thermopylae.engine.protocol import CHANCE
 from thermopylae.games.hot_gates.board import PERSIAN
 from thermopylae.games.hot_gates.state import PIECE
 
-CASES = [("thermopyles", {"players": 2}), ("earth-and-water", {}),
-         ("hot-gates", {"players": 2}), ("hot-gates", {"players": 3})]
+CASES = [
+    ("thermopyles", {"players": 2}),
+    ("earth-and-water", {}),
+    ("hot-gates", {"players": 2}),
+    ("hot-gates", {"players": 3}),
+]
 
 
 class _Watched:
@@ -54,13 +58,15 @@ class _Watched:
 
 def _choices(game_id: str, options: dict[str, Any], seed: int, every: int = 5) -> list[Any]:
     g = registry.get(game_id)
-    return [s for s in decision_positions(game_id, options, seed, every=every)
-            if len(g.legal(s)) > 1]
+    return [
+        s for s in decision_positions(game_id, options, seed, every=every) if len(g.legal(s)) > 1
+    ]
 
 
 @pytest.mark.parametrize(("game_id", "options"), CASES)
-def test_rollout_decision_does_not_depend_on_hidden_cards(game_id: str,
-                                                          options: dict[str, Any]) -> None:
+def test_rollout_decision_does_not_depend_on_hidden_cards(
+    game_id: str, options: dict[str, Any]
+) -> None:
     g = registry.get(game_id)
     checked = 0
     for s in _choices(game_id, options, 3):
@@ -84,13 +90,14 @@ def test_every_move_is_tried_on_the_same_deals_and_dice() -> None:
     luck = g.first_luck
     assert len(luck) == 3 * moves  # every playout of 60 decisions meets chance
     for k in range(3):
-        group = luck[k * moves:(k + 1) * moves]
+        group = luck[k * moves : (k + 1) * moves]
         assert all(state == group[0] for state in group)
     assert luck[0] != luck[moves] != luck[2 * moves]
 
 
-@pytest.mark.parametrize(("game_id", "options"), [("earth-and-water", {}),
-                                                  ("hot-gates", {"players": 2})])
+@pytest.mark.parametrize(
+    ("game_id", "options"), [("earth-and-water", {}), ("hot-gates", {"players": 2})]
+)
 def test_ties_go_to_the_heuristic(game_id: str, options: dict[str, Any]) -> None:
     """An estimate that cannot tell the moves apart leaves the heuristic's move."""
     g = _Watched(registry.get(game_id), estimate=(0.5, 0.5))
@@ -111,8 +118,7 @@ def test_a_clearly_better_move_beats_the_heuristic_move() -> None:
     class Biased(_Watched):
         def evaluate(self, s: Any) -> Any:
             side = self.game.t.side
-            persians = sum(1 for space in s.board for p in space
-                           if side[p & PIECE] == PERSIAN)
+            persians = sum(1 for space in s.board for p in space if side[p & PIECE] == PERSIAN)
             total = sum(len(space) for space in s.board) or 1
             return (persians / total, 1 - persians / total)
 
@@ -159,7 +165,13 @@ def test_rollout_time_budget_and_bad_parameters() -> None:
     agent = Rollout(seconds=0.05, depth=2)
     assert agent.act(g, s, random.Random(1)) in g.legal(s)
     assert agent.last_samples >= 1
-    for spec in ("rollout:samples=0", "rollout:samples=1.5", "rollout:seconds=0",
-                 "rollout:depth=-1", "rollout:depth=x", "rollout:width=2"):
+    for spec in (
+        "rollout:samples=0",
+        "rollout:samples=1.5",
+        "rollout:seconds=0",
+        "rollout:depth=-1",
+        "rollout:depth=x",
+        "rollout:width=2",
+    ):
         with pytest.raises(ThermopylaeError):
             make_agent(spec, g)

@@ -41,24 +41,24 @@ CHROMIUM_ARGS = [
 
 
 def chromium_path() -> str:
-    for candidate in ("/usr/bin/chromium", shutil.which("chromium"),
-                      "/usr/lib/chromium/chromium"):
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium"), "/usr/lib/chromium/chromium"):
         if candidate and Path(candidate).exists():
             return candidate
-    pytest.fail("the browser tests need Debian's Chromium (`apt-get install chromium`; "
-                "`.ci/run` installs it); never `playwright install`", pytrace=False)
+    pytest.fail(
+        "the browser tests need Debian's Chromium (`apt-get install chromium`; "
+        "`.ci/run` installs it); never `playwright install`",
+        pytrace=False,
+    )
 
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_type_launch_args, "executable_path": chromium_path(),
-            "args": CHROMIUM_ARGS}
+    return {**browser_type_launch_args, "executable_path": chromium_path(), "args": CHROMIUM_ARGS}
 
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_context_args, "viewport": {"width": 1280, "height": 900},
-            "locale": "en-US"}
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 900}, "locale": "en-US"}
 
 
 @pytest.fixture(scope="session")
@@ -75,16 +75,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = sock.getsockname()[1]
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True,
-                              name="browser-test-server")
+    thread = threading.Thread(
+        target=srv.run, kwargs={"sockets": [sock]}, daemon=True, name="browser-test-server"
+    )
     thread.start()
     deadline = time.monotonic() + PATIENCE  # only a hang: a busy machine starts slowly
     while not srv.started:
         if not thread.is_alive():
             pytest.fail("the server under test stopped before it started", pytrace=False)
         if time.monotonic() > deadline:
-            pytest.fail(f"the server under test did not start within {PATIENCE:g} s",
-                        pytrace=False)
+            pytest.fail(f"the server under test did not start within {PATIENCE:g} s", pytrace=False)
         time.sleep(0.02)
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True

@@ -46,8 +46,10 @@ def moved_past(page: Page, at: int) -> None:
 
 def next_step(page: Page, timeout: float = 15_000) -> bool:
     """Wait until an action can be clicked (True) or the result shows (False)."""
-    either = page.locator('[data-testid="result"]:not([hidden]), '
-                          '[data-testid="actions"] [data-testid="action"]:enabled').first
+    either = page.locator(
+        '[data-testid="result"]:not([hidden]), '
+        '[data-testid="actions"] [data-testid="action"]:enabled'
+    ).first
     either.wait_for(state="visible", timeout=timeout)
     return not page.get_by_test_id("result").is_visible()
 
@@ -75,8 +77,7 @@ def play_while_my_turn(page: Page, seat: str | None = None, limit: int = 50) -> 
     played: list[str] = []
     turn = page.get_by_test_id("turn")
     while True:
-        page.wait_for_function(
-            "() => !document.querySelector('[data-testid=action]:disabled')")
+        page.wait_for_function("() => !document.querySelector('[data-testid=action]:disabled')")
         if turn.get_attribute("data-your-turn") != "true":
             return played
         if seat is not None and f"Your turn ({seat})" not in turn.inner_text():

@@ -85,9 +85,11 @@ def test_earth_and_water_board_against_the_ai(page: Page, artifacts: Path) -> No
     board = shows_board(page, "ew-map")
     expect(board.get_by_test_id("ew-city")).to_have_count(11)
     expect(board.locator('[data-testid="ew-city"][data-city="Athenai"]')).to_have_attribute(
-        "data-control", "greece")
+        "data-control", "greece"
+    )
     expect(board.locator('[data-testid="ew-city"][data-city="Ephesos"]')).to_have_attribute(
-        "data-control", "persia")
+        "data-control", "persia"
+    )
     expect(board.get_by_test_id("ew-tracks")).to_contain_text("Campaign")
     start = move(page)
     builds: list[str] = []

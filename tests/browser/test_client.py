@@ -79,6 +79,7 @@ def test_the_page_reconnects_when_the_socket_closes(page: Page) -> None:
         server = ws.connect_to_server()
         opened.append(ws)
         if len(opened) == 1:
+
             def first(message: str | bytes) -> None:
                 ws.send(message)
                 ws.close(code=1001, reason="going away")

@@ -46,8 +46,11 @@ def test_p6_the_pages_send_the_policy(page: Page) -> None:
 
 def test_p6_no_csp_violation_while_each_game_is_played(page: Page) -> None:
     violations = watch_csp(page)
-    for game, roles in (("thermopyles", ["me"]), ("earth-and-water", ["me", "ai-easy"]),
-                        ("hot-gates", ["ai-easy", "me"])):
+    for game, roles in (
+        ("thermopyles", ["me"]),
+        ("earth-and-water", ["me", "ai-easy"]),
+        ("hot-gates", ["ai-easy", "me"]),
+    ):
         new_table(page, roles, game=game)
         expect(page.get_by_test_id("board").locator("svg").first).to_be_visible()
         play_a_few(page, 4)

@@ -52,7 +52,9 @@ def test_p13_earth_and_water_cards_show_movement_and_both_events(page: Page) -> 
     page.get_by_test_id("lang").select_option("pt")
     n = cards.first.get_attribute("data-card")
     expect(cards.first).to_contain_text(PT[f"earth-and-water.card.{n}.persia.effect"])
-    expect(cards.first.get_by_test_id("ew-card-movement")).to_have_text(PT["earth-and-water.movement"])
+    expect(cards.first.get_by_test_id("ew-card-movement")).to_have_text(
+        PT["earth-and-water.movement"]
+    )
 
 
 def test_p14_the_turn_line_names_the_turn_round_or_campaign(page: Page) -> None:
@@ -74,8 +76,12 @@ def test_p15_earth_and_water_result_gives_the_reason_and_the_track(page: Page) -
     def finished(data: dict[str, Any]) -> None:
         data["view"]["score"] = -6
         data["view"]["result"] = {"winner": "greece", "reason": reason}
-        data["outcome"] = {"results": ["loss", "win"], "scores": [0.0, 1.0],
-                           "reason": reason, "turns": 40}
+        data["outcome"] = {
+            "results": ["loss", "win"],
+            "scores": [0.0, 1.0],
+            "reason": reason,
+            "turns": 40,
+        }
         data["legal"] = []
         data["your_turn"] = False
         data["to_act"] = None

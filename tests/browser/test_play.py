@@ -71,14 +71,16 @@ def test_keyboard_plays_and_focus_stays_on_the_actions(page: Page) -> None:
     first = page.locator('[data-testid="actions"] [data-testid="action"]').first
     first.focus()
     page.keyboard.press("Enter")
-    page.wait_for_function("() => Number(document.querySelector('[data-testid=turn]')"
-                           f".dataset.move) > {before}")
+    page.wait_for_function(
+        f"() => Number(document.querySelector('[data-testid=turn]').dataset.move) > {before}"
+    )
     next_step(page)
     # The focus comes back to an action button, so the keyboard can go on playing.
     page.wait_for_function("() => document.activeElement?.dataset.action", timeout=5_000)
     page.keyboard.press("Enter")  # the focused action plays again
-    page.wait_for_function("() => Number(document.querySelector('[data-testid=turn]')"
-                           f".dataset.move) > {before + 1}")
+    page.wait_for_function(
+        f"() => Number(document.querySelector('[data-testid=turn]').dataset.move) > {before + 1}"
+    )
 
 
 def test_reload_in_the_middle_and_continue(page: Page, artifacts: Path) -> None:
@@ -114,6 +116,7 @@ def test_phone_width(page: Page, artifacts: Path) -> None:
     assert width <= 375, f"the page is {width} px wide at phone width"
     # Every action button is at least 44 px high (a finger's width).
     heights = page.eval_on_selector_all(
-        '[data-testid="action"]', "els => els.map(e => e.getBoundingClientRect().height)")
+        '[data-testid="action"]', "els => els.map(e => e.getBoundingClientRect().height)"
+    )
     assert heights and min(heights) >= 43.5
     screenshot(page, artifacts, "thermopyles-phone")

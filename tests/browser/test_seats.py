@@ -22,7 +22,8 @@ from tests.browser.helpers import (
 
 
 def test_invite_a_second_seat_and_play_a_turn_from_each_browser(
-        page: Page, new_context: CreateContextCallback, artifacts: Path) -> None:
+    page: Page, new_context: CreateContextCallback, artifacts: Path
+) -> None:
     table = new_table(page, ["me", "invite"])
     link = page.get_by_test_id("invite-link")
     expect(link).to_have_count(1)
@@ -81,8 +82,9 @@ def test_hot_seat_two_seats_in_one_browser(page: Page, artifacts: Path) -> None:
     expect(page.get_by_test_id("turn")).to_contain_text("Your turn (p1)")
 
 
-def test_spectator_sees_no_hand(page: Page, new_context: CreateContextCallback,
-                                artifacts: Path) -> None:
+def test_spectator_sees_no_hand(
+    page: Page, new_context: CreateContextCallback, artifacts: Path
+) -> None:
     table = new_table(page, ["me", "ai-normal"])
     expect(page.get_by_test_id("hand").get_by_test_id("hand-card")).to_have_count(3)
 

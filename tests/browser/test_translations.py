@@ -17,14 +17,61 @@ EN = json.loads((CATALOGS / "en.json").read_text(encoding="utf-8"))
 PT = json.loads((CATALOGS / "pt.json").read_text(encoding="utf-8"))
 # What the client draws itself: the page's frame and the board (not the log, whose lines,
 # and not the action buttons, whose labels, the server writes).
-FRAME = ("header.site-header", ".table-head", '[data-testid="turn"]', "#actions-heading",
-         "#log-heading", ".seat-list", ".links", '[data-testid="board"]')
-ENGLISH = ["Your turn", "Waiting", "Actions", "Log", "Board", "Seats", "Spectator link",
-           "Connected", "Lobby", "Language", "table", "Campaign", "Score", "Reserve",
-           "Your hand", "Greek", "Persian", "Movement", "Phase", "Draw pile", "Discard",
-           "Bridge", "Round", "Glory", "Goat Path", "Camp", "Coastal Plain", "Hot Gates",
-           "Eliminated", "Out of the game", "Turn", "Support", "Piles", "Graveyard", "player",
-           "Persia", "Greece", "AI", "easy", "you", "cards", "Board Game", "Earth"]
+FRAME = (
+    "header.site-header",
+    ".table-head",
+    '[data-testid="turn"]',
+    "#actions-heading",
+    "#log-heading",
+    ".seat-list",
+    ".links",
+    '[data-testid="board"]',
+)
+ENGLISH = [
+    "Your turn",
+    "Waiting",
+    "Actions",
+    "Log",
+    "Board",
+    "Seats",
+    "Spectator link",
+    "Connected",
+    "Lobby",
+    "Language",
+    "table",
+    "Campaign",
+    "Score",
+    "Reserve",
+    "Your hand",
+    "Greek",
+    "Persian",
+    "Movement",
+    "Phase",
+    "Draw pile",
+    "Discard",
+    "Bridge",
+    "Round",
+    "Glory",
+    "Goat Path",
+    "Camp",
+    "Coastal Plain",
+    "Hot Gates",
+    "Eliminated",
+    "Out of the game",
+    "Turn",
+    "Support",
+    "Piles",
+    "Graveyard",
+    "player",
+    "Persia",
+    "Greece",
+    "AI",
+    "easy",
+    "you",
+    "cards",
+    "Board Game",
+    "Earth",
+]
 
 
 def frame_text(page: Page) -> str:
@@ -42,11 +89,13 @@ def own_names(page: Page) -> list[str]:
     differs from them."""
     keys = []
     for n in page.locator('[data-testid="ew-card"]').evaluate_all(
-            "els => els.map(e => e.dataset.card)"):
+        "els => els.map(e => e.dataset.card)"
+    ):
         for half in ("greece", "persia"):
             keys += [f"earth-and-water.card.{n}.{half}", f"earth-and-water.card.{n}.{half}.effect"]
     for code in page.locator('[data-testid="hg-card"]').evaluate_all(
-            "els => els.map(e => e.dataset.card)"):
+        "els => els.map(e => e.dataset.card)"
+    ):
         keys.append(f"hot-gates.card.{code}")
     return [EN[k] for k in keys if EN[k] != PT[k]]
 
@@ -55,8 +104,11 @@ def test_p12_a_portuguese_page_shows_no_english_in_its_frame_and_board(page: Pag
     page.goto("/")
     page.get_by_test_id("lang").select_option("pt")
     expect(page.get_by_test_id("start")).to_have_text("Começar")
-    for game, roles in (("thermopyles", ["me", "ai-easy"]), ("earth-and-water", ["me", "ai-easy"]),
-                        ("hot-gates", ["ai-easy", "me"])):
+    for game, roles in (
+        ("thermopyles", ["me", "ai-easy"]),
+        ("earth-and-water", ["me", "ai-easy"]),
+        ("hot-gates", ["ai-easy", "me"]),
+    ):
         new_table(page, roles, game=game)
         expect(page.get_by_test_id("turn")).to_contain_text("Sua vez")
         for _ in range(3):
@@ -99,6 +151,7 @@ def test_p12_every_table_request_carries_the_language(page: Page) -> None:
     with page.expect_request("**/actions*") as sent:
         page.evaluate(
             "([t, k, m, a]) => import('/static/api.js').then((api) => api.api.act(t, k, m, a))",
-            [table, token, move, action])
+            [table, token, move, action],
+        )
     assert "lang=fr" in sent.value.url, sent.value.url
     assert sent.value.response() is not None and sent.value.response().ok

@@ -20,8 +20,12 @@ from thermopylae.sim.match import play_indexed
 PINNED = Path(__file__).with_name("pinned_games.json")
 SEED = 7
 # Each agent spec with how many games of it are pinned (the searches are kept small).
-SPECS = {"random": 3, "heuristic": 2, "ismcts:iterations=12,depth=10": 1,
-         "rollout:samples=1,depth=4": 1}
+SPECS = {
+    "random": 3,
+    "heuristic": 2,
+    "ismcts:iterations=12,depth=10": 1,
+    "rollout:samples=1,depth=4": 1,
+}
 
 
 def keys() -> list[tuple[str, int, str]]:
@@ -33,11 +37,12 @@ def keys() -> list[tuple[str, int, str]]:
 def digests(game_id: str, players: int, spec: str) -> list[str]:
     """The record digests of the run: `SPECS[spec]` games of `spec` on every seat."""
     game = registry.get(game_id)
-    options = game.options({"players": players} if game.min_players != game.max_players
-                           else {})
+    options = game.options({"players": players} if game.min_players != game.max_players else {})
     agents = [make_agent(spec, game) for _ in range(players)]
-    return [str(play_indexed(game, options, agents, SEED, i, record=True).digest)
-            for i in range(SPECS[spec])]
+    return [
+        str(play_indexed(game, options, agents, SEED, i, record=True).digest)
+        for i in range(SPECS[spec])
+    ]
 
 
 def main() -> None:

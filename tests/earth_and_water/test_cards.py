@@ -28,11 +28,6 @@ SPARTA_CARDS = (6, 8, 11, 15)
 # -- helpers -------------------------------------------------------------------------------
 
 
-
-
-
-
-
 def hand(s: State, seat: int) -> list[int]:
     cards = seen(s, seat)["hands"][("persia", "greece")[seat]]["cards"]
     assert cards is not None
@@ -65,28 +60,41 @@ def with_used(s: State, used: int) -> State:
     return G.state_from_json(data)
 
 
-def persian_land_attack(greek_hand: list[int], p: int = 3, g: int = 1, where: str = "Thebai",
-                        event: int = 0, **kw: Any) -> State:
+def persian_land_attack(
+    greek_hand: list[int], p: int = 3, g: int = 1, where: str = "Thebai", event: int = 0, **kw: Any
+) -> State:
     """Persia (p armies in Larissa) moves into `where` (g Greek armies) by land, with card
     16 for movement, or playing `event` (1 Cavalry of Mardonius, 7 The Great King); Persia
     keeps card 14, so that Operations go on after the battle."""
     greece = {where: (g, 0), "Athenai": (1, 0)}
     hands = ([event or 16, 14], greek_hand)
     s = position(G, persia={"Larissa": (p, 0)}, greece=greece, hands=hands, **kw)
-    act(G, s, f"event {event}" if event else "move 16", "land Larissa", f"armies {p}",
-        f"to {where}")
+    act(
+        G, s, f"event {event}" if event else "move 16", "land Larissa", f"armies {p}", f"to {where}"
+    )
     return s
 
 
-def greek_land_attack(greek_hand: list[int], g: int = 2, p: int = 1, persian_hand: list[int]
-                      | None = None, event: int = 0, **kw: Any) -> State:
+def greek_land_attack(
+    greek_hand: list[int],
+    g: int = 2,
+    p: int = 1,
+    persian_hand: list[int] | None = None,
+    event: int = 0,
+    **kw: Any,
+) -> State:
     """Greece (g armies in Korinthos) moves into Thebai (p Persian armies) by land, with
     card 3 for movement, or playing `event` (8 Leonidas, 10 Evangelion); Greece keeps card
     14, so that Operations go on after the battle."""
     hands = (persian_hand or [], [event or 3, 14, *greek_hand])
-    s = position(G, persia={"Thebai": (p, 0), "Ephesos": (0, 1)},
-                 greece={"Korinthos": (g, 0), "Athenai": (1, 0)}, hands=hands, active=GREECE,
-                 **kw)
+    s = position(
+        G,
+        persia={"Thebai": (p, 0), "Ephesos": (0, 1)},
+        greece={"Korinthos": (g, 0), "Athenai": (1, 0)},
+        hands=hands,
+        active=GREECE,
+        **kw,
+    )
     act(G, s, f"event {event}" if event else "move 3", "land Korinthos")
     if event != 8:  # Leonidas moves exactly one army: no count to choose
         act(G, s, f"armies {g}")
@@ -126,8 +134,7 @@ def test_card_01_persian_cavalry_of_mardonius_persian_dice_uncapped():
 
 def test_card_01_persian_cavalry_is_a_land_movement_only():
     """Cavalry of Mardonius (P): fleets cannot make this movement."""
-    s = position(G, persia={"Abydos": (2, 0), "Ephesos": (0, 2)}, greece=SETUP_G,
-                 hands=([1], []))
+    s = position(G, persia={"Abydos": (2, 0), "Ephesos": (0, 2)}, greece=SETUP_G, hands=([1], []))
     act(G, s, "event 1")
     assert legal_texts(G, s) == ["land Abydos"]
 
@@ -138,14 +145,18 @@ def test_card_01_persian_cavalry_is_a_land_movement_only():
 def test_card_02_greek_ionian_revolt_removes_a_persian_army_in_asia():
     """Ionian Revolt (G): one Persian army in Abydos or Ephesos goes back to reserve;
     not playable without such an army."""
-    s = position(G, persia={"Abydos": (2, 0), "Ephesos": (1, 1), "Thebai": (1, 0)},
-                 greece=SETUP_G, hands=([4], [2]), active=GREECE)
+    s = position(
+        G,
+        persia={"Abydos": (2, 0), "Ephesos": (1, 1), "Thebai": (1, 0)},
+        greece=SETUP_G,
+        hands=([4], [2]),
+        active=GREECE,
+    )
     act(G, s, "event 2")
     assert legal_texts(G, s) == ["remove Abydos", "remove Ephesos"]
     act(G, s, "remove Ephesos")
     assert armies(s, "Ephesos") == (0, 0) and reserve(s, "persia")[0] == 24 - 3
-    none = position(G, persia={"Thebai": (1, 0)}, greece=SETUP_G, hands=([], [2]),
-                    active=GREECE)
+    none = position(G, persia={"Thebai": (1, 0)}, greece=SETUP_G, hands=([], [2]), active=GREECE)
     assert "event 2" not in legal_texts(G, none)
 
 
@@ -154,12 +165,19 @@ def _tribute(card: int) -> None:
     city that neither side controls (Eretria and Naxos included)."""
     s = position(G, persia=SETUP_P, greece=SETUP_G, hands=([card, 14], []))
     act(G, s, f"event {card}")
-    assert legal_texts(G, s) == ["place Delphi", "place Eretria", "place Larissa",
-                                 "place Naxos", "place Pella", "place Thebai"]
+    assert legal_texts(G, s) == [
+        "place Delphi",
+        "place Eretria",
+        "place Larissa",
+        "place Naxos",
+        "place Pella",
+        "place Thebai",
+    ]
     act(G, s, "place Naxos")
     assert armies(s, "Naxos") == (1, 0) and reserve(s, "persia")[0] == 24 - 5
-    full = position(G, persia={"Abydos": (12, 0), "Ephesos": (12, 1)}, greece=SETUP_G,
-                    hands=([card], []))
+    full = position(
+        G, persia={"Abydos": (12, 0), "Ephesos": (12, 1)}, greece=SETUP_G, hands=([card], [])
+    )
     assert f"event {card}" not in legal_texts(G, full)  # no army in reserve
 
 
@@ -173,14 +191,18 @@ def test_card_02_persian_tribute_of_earth_and_water():
 def test_card_03_greek_wrath_of_poseidon_removes_a_persian_fleet():
     """Wrath of Poseidon (G): one Persian fleet, from any port, goes back to reserve;
     playable only while a Persian fleet is on the map."""
-    s = position(G, persia={"Abydos": (1, 2), "Naxos": (0, 1)}, greece=SETUP_G,
-                 hands=([4], [3]), active=GREECE)
+    s = position(
+        G,
+        persia={"Abydos": (1, 2), "Naxos": (0, 1)},
+        greece=SETUP_G,
+        hands=([4], [3]),
+        active=GREECE,
+    )
     act(G, s, "event 3")
     assert legal_texts(G, s) == ["remove Abydos", "remove Naxos"]
     act(G, s, "remove Naxos")
     assert fleets(s, "Naxos") == (0, 0) and reserve(s, "persia")[1] == 4
-    none = position(G, persia={"Abydos": (1, 0)}, greece=SETUP_G, hands=([], [3]),
-                    active=GREECE)
+    none = position(G, persia={"Abydos": (1, 0)}, greece=SETUP_G, hands=([], [3]), active=GREECE)
     assert "event 3" not in legal_texts(G, none)
 
 
@@ -222,8 +244,13 @@ def test_card_04_greek_miltiades_in_attack_after_a_greek_land_move():
 
 def test_card_04_greek_miltiades_in_attack_after_a_sea_landing():
     """Decision 7.6: Miltiades may also follow a Greek naval landing into Persian armies."""
-    s = position(G, persia={"Thebai": (2, 0), "Ephesos": (0, 1)},
-                 greece={"Athenai": (2, 2)}, hands=([], [3, 4]), active=GREECE)
+    s = position(
+        G,
+        persia={"Thebai": (2, 0), "Ephesos": (0, 1)},
+        greece={"Athenai": (2, 2)},
+        hands=([], [3, 4]),
+        active=GREECE,
+    )
     act(G, s, "move 3", "sea Athenai", "fleets 2", "carry 2", "to Thebai")
     assert legal_texts(G, s) == ["decline", "react 4"]
 
@@ -232,8 +259,9 @@ def test_card_04_persian_carneia_festival_until_the_end_of_the_campaign():
     """Carneia Festival (P): for the rest of the campaign Greece may not play Sparta
     events (RB 6.1); as RTT (decision 7.9), Greek armies in Sparta may not move by land nor
     be carried from Sparta. The effect ends with the campaign."""
-    s = position(G, persia=SETUP_P, greece={"Sparta": (2, 2), "Korinthos": (1, 0)},
-                 hands=([4], [8, 11, 3]))
+    s = position(
+        G, persia=SETUP_P, greece={"Sparta": (2, 2), "Korinthos": (1, 0)}, hands=([4], [8, 11, 3])
+    )
     act(G, s, "event 4")
     assert seen(s)["carneia"] is True
     assert events_offered(s) == ["event 3"]  # Leonidas, Melas Zomos barred
@@ -247,8 +275,13 @@ def test_card_04_persian_carneia_festival_until_the_end_of_the_campaign():
 
 def test_card_04_carneia_before_the_festival_sparta_events_are_open():
     """RB 6.1: until Persia plays the Carneia Festival, Sparta events may be played."""
-    s = position(G, persia=SETUP_P, greece={"Sparta": (2, 2), "Korinthos": (1, 0)},
-                 hands=([], [8, 11, 3]), active=GREECE)
+    s = position(
+        G,
+        persia=SETUP_P,
+        greece={"Sparta": (2, 2), "Korinthos": (1, 0)},
+        hands=([], [8, 11, 3]),
+        active=GREECE,
+    )
     assert events_offered(s) == ["event 3", "event 8", "event 11"]
 
 
@@ -260,8 +293,12 @@ def test_card_05_greek_themistocles_fleets_move_before_the_persian_naval_move():
     a Greek army goes onto his portrait and Greece first makes a naval move of fleets
     only, from any port but the Persian destination; here it reinforces the port under
     attack. Neither side may retreat in the naval battles of that turn (decision 23)."""
-    s = position(G, persia={"Ephesos": (2, 2)},
-                 greece={"Athenai": (1, 1), "Sparta": (0, 2)}, hands=([4, 16], [5, 2]))
+    s = position(
+        G,
+        persia={"Ephesos": (2, 2)},
+        greece={"Athenai": (1, 1), "Sparta": (0, 2)},
+        hands=([4, 16], [5, 2]),
+    )
     act(G, s, "move 4", "sea Ephesos", "fleets 2", "carry 1", "to Athenai")
     assert (G.to_act(s), legal_texts(G, s)) == (GREECE, ["decline", "react 5"])
     act(G, s, "react 5")
@@ -281,13 +318,28 @@ def test_card_05_greek_themistocles_fleets_move_before_the_persian_naval_move():
 def test_card_05_greek_themistocles_may_attack_another_port_first():
     """Themistocles (G): sailing to another port holding Persian fleets, Greece fights a
     naval battle there first, as attacker; then the Persian move resolves."""
-    s = position(G, persia={"Ephesos": (2, 1), "Naxos": (0, 1)},
-                 greece={"Athenai": (1, 1), "Sparta": (0, 1)}, hands=([4, 16], [5]))
-    act(G, s, "move 4", "sea Ephesos", "fleets 1", "carry 1", "to Eretria", "react 5",
-        "sea Sparta", "fleets 1")
+    s = position(
+        G,
+        persia={"Ephesos": (2, 1), "Naxos": (0, 1)},
+        greece={"Athenai": (1, 1), "Sparta": (0, 1)},
+        hands=([4, 16], [5]),
+    )
+    act(
+        G,
+        s,
+        "move 4",
+        "sea Ephesos",
+        "fleets 1",
+        "carry 1",
+        "to Eretria",
+        "react 5",
+        "sea Sparta",
+        "fleets 1",
+    )
     events = act(G, s, "to Naxos")
     assert [(e.data["city"], e.data["attacker"]) for e in events if e.kind == "battle"] == [
-        ("Naxos", "greece")]
+        ("Naxos", "greece")
+    ]
     events = act(G, s, "roll 6", "roll 1")  # the Persian fleet of Naxos sinks
     assert fleets(s, "Naxos") == (0, 1)
     assert armies(s, "Eretria") == (1, 0)  # then the Persian move landed
@@ -297,13 +349,28 @@ def test_p10_themistocles_fleets_join_the_one_battle_at_the_persian_destination(
     """Themistocles (G), decision 34: Greek fleets sent to the Persian destination, where
     Persian fleets already lie, fight no battle of their own on arrival; the Persian move
     then attacks them there, with every Persian fleet of the port, in one naval battle."""
-    s = position(G, persia={"Ephesos": (2, 2), "Naxos": (0, 1)},
-                 greece={"Athenai": (1, 0), "Sparta": (1, 2)}, hands=([4, 16], [5]))
-    act(G, s, "move 4", "sea Ephesos", "fleets 2", "carry 1", "to Naxos", "react 5",
-        "sea Sparta", "fleets 2")
+    s = position(
+        G,
+        persia={"Ephesos": (2, 2), "Naxos": (0, 1)},
+        greece={"Athenai": (1, 0), "Sparta": (1, 2)},
+        hands=([4, 16], [5]),
+    )
+    act(
+        G,
+        s,
+        "move 4",
+        "sea Ephesos",
+        "fleets 2",
+        "carry 1",
+        "to Naxos",
+        "react 5",
+        "sea Sparta",
+        "fleets 2",
+    )
     events = act(G, s, "to Naxos")
     assert [(e.data["city"], e.data["attacker"]) for e in events if e.kind == "battle"] == [
-        ("Naxos", "persia")]
+        ("Naxos", "persia")
+    ]
     assert fleets(s, "Naxos") == (3, 2)
     assert outcomes(s) == highest_of(3)  # three Persian fleets attack
     act(G, s, "roll 6", "roll 1")
@@ -316,10 +383,25 @@ def test_p10_themistocles_fleets_join_the_one_battle_at_the_persian_destination(
 def test_p11_themistocles_no_retreat_only_in_naval_battles():
     """Themistocles (G), decision 23: the no-retreat rule covers the naval battles of the
     turn; the land battle after the Persian landing has the usual retreats (RB 7.1)."""
-    s = position(G, persia={"Ephesos": (3, 3)},
-                 greece={"Athenai": (2, 1), "Sparta": (1, 1)}, hands=([4, 16], [5]))
-    act(G, s, "move 4", "sea Ephesos", "fleets 3", "carry 2", "to Athenai", "react 5",
-        "sea Sparta", "fleets 1", "to Athenai")
+    s = position(
+        G,
+        persia={"Ephesos": (3, 3)},
+        greece={"Athenai": (2, 1), "Sparta": (1, 1)},
+        hands=([4, 16], [5]),
+    )
+    act(
+        G,
+        s,
+        "move 4",
+        "sea Ephesos",
+        "fleets 3",
+        "carry 2",
+        "to Athenai",
+        "react 5",
+        "sea Sparta",
+        "fleets 1",
+        "to Athenai",
+    )
     act(G, s, "roll 6", "roll 1")
     assert G.to_act(s) == CHANCE  # the naval battle: no retreat offered
     act(G, s, "roll 6", "roll 1")  # the Greek fleets are gone; two Persian armies land
@@ -346,8 +428,12 @@ def test_card_05_persian_the_immortals_bring_back_the_starting_armies():
 
 def test_card_05_persian_the_immortals_also_in_attack_once_per_battle():
     """The Immortals (P): Persia may be the attacker; the card works once per battle."""
-    s = position(G, persia={"Larissa": (1, 0)}, greece={"Thebai": (3, 0), "Athenai": (1, 0)},
-                 hands=([4, 5, 16], []))
+    s = position(
+        G,
+        persia={"Larissa": (1, 0)},
+        greece={"Thebai": (3, 0), "Athenai": (1, 0)},
+        hands=([4, 5, 16], []),
+    )
     act(G, s, "move 4", "land Larissa", "armies 1", "to Thebai", "roll 1", "roll 6")
     assert legal_texts(G, s) == ["decline", "react 5"]
     act(G, s, "react 5")
@@ -389,8 +475,11 @@ def test_card_06_persian_ostracism_discards_a_random_greek_card():
     s = position(G, persia=SETUP_P, greece=SETUP_G, hands=([6], [2, 7, 13]))
     act(G, s, "event 6")
     assert G.to_act(s) == CHANCE
-    assert outcomes(s) == {"lot 2": Fraction(1, 3), "lot 7": Fraction(1, 3),
-                           "lot 13": Fraction(1, 3)}
+    assert outcomes(s) == {
+        "lot 2": Fraction(1, 3),
+        "lot 7": Fraction(1, 3),
+        "lot 13": Fraction(1, 3),
+    }
     act(G, s, "lot 7")
     assert hand(s, GREECE) == [2, 13] and seen(s)["discard"] == [6, 7]
     empty = position(G, persia=SETUP_P, greece=SETUP_G, hands=([6], []))
@@ -444,8 +533,7 @@ def test_card_07_persian_the_great_king_both_adjustments_when_both_armies_fall()
 
 def test_card_07_persian_the_great_king_and_card_10_evangelion_no_battle_no_points():
     """The Great King (P), Evangelion (G): a movement that causes no battle scores nothing."""
-    s = position(G, persia={"Larissa": (2, 0)}, greece=SETUP_G, hands=([7, 14], [10, 2]),
-                 score=0)
+    s = position(G, persia={"Larissa": (2, 0)}, greece=SETUP_G, hands=([7, 14], [10, 2]), score=0)
     act(G, s, "event 7", "land Larissa", "armies 2", "to Thebai")
     act(G, s, "event 10", "land Korinthos", "armies 1", "to Athenai")
     assert seen(s)["score"] == 0 and seen(s)["phase"] == "operations"
@@ -468,15 +556,15 @@ def test_card_08_greek_leonidas_moves_one_army_that_rolls_two_dice():
 
 def test_card_08_greek_leonidas_once_per_game():
     """RB 6.2: the leader's event happens once; afterwards the card only moves."""
-    s = with_used(position(G, persia=SETUP_P, greece=SETUP_G, hands=([], [8]),
-                           active=GREECE), 4)
+    s = with_used(position(G, persia=SETUP_P, greece=SETUP_G, hands=([], [8]), active=GREECE), 4)
     assert legal_texts(G, s) == ["pass", "move 8"]
 
 
 def test_card_08_persian_the_royal_road_removes_greek_armies_in_asia():
     """The Royal Road (P): choose Abydos or Ephesos: Greek armies there are all removed."""
-    s = position(G, persia={"Ephesos": (1, 1)}, greece={"Abydos": (3, 0), "Athenai": (1, 0)},
-                 hands=([8], []))
+    s = position(
+        G, persia={"Ephesos": (1, 1)}, greece={"Abydos": (3, 0), "Athenai": (1, 0)}, hands=([8], [])
+    )
     act(G, s, "event 8")
     assert legal_texts(G, s) == ["place Abydos", "place Ephesos"]
     act(G, s, "place Abydos")
@@ -499,10 +587,24 @@ def test_card_09_greek_artemisia_one_more_persian_fleet_for_good():
     """Artemisia I (G, lightning, once per game): after a naval round in which Persia lost
     a fleet and still has fleets, one more Persian fleet flees onto her portrait (not to
     the reserve); an attacker with fewer fleets than carried armies loses an army too."""
-    s = position(G, persia={"Ephesos": (3, 3)}, greece={"Naxos": (0, 2), "Athenai": (1, 0)},
-                 hands=([4, 16], [9]))
-    act(G, s, "move 4", "sea Ephesos", "fleets 3", "carry 2", "to Naxos", "decline",
-        "roll 1", "roll 6")
+    s = position(
+        G,
+        persia={"Ephesos": (3, 3)},
+        greece={"Naxos": (0, 2), "Athenai": (1, 0)},
+        hands=([4, 16], [9]),
+    )
+    act(
+        G,
+        s,
+        "move 4",
+        "sea Ephesos",
+        "fleets 3",
+        "carry 2",
+        "to Naxos",
+        "decline",
+        "roll 1",
+        "roll 6",
+    )
     assert fleets(s, "Naxos") == (2, 2)  # the empty fleet went first
     assert legal_texts(G, s) == ["decline", "react 9"]
     act(G, s, "react 9")
@@ -514,8 +616,12 @@ def test_card_09_greek_artemisia_one_more_persian_fleet_for_good():
 
 def test_card_09_greek_artemisia_not_when_persia_has_no_fleet_left():
     """Artemisia I (G): no window once the Persian fleets there are gone."""
-    s = position(G, persia={"Ephesos": (0, 1)}, greece={"Naxos": (0, 2), "Athenai": (1, 0)},
-                 hands=([4, 16], [9]))
+    s = position(
+        G,
+        persia={"Ephesos": (0, 1)},
+        greece={"Naxos": (0, 2), "Athenai": (1, 0)},
+        hands=([4, 16], [9]),
+    )
     act(G, s, "move 4", "sea Ephesos", "fleets 1", "to Naxos", "decline", "roll 1", "roll 6")
     assert (seen(s)["phase"], G.to_act(s)) == ("operations", GREECE)
 
@@ -583,8 +689,9 @@ def test_card_11_greek_melas_zomos_one_army_into_sparta():
     s = position(G, persia=SETUP_P, greece=SETUP_G, hands=([], [11]), active=GREECE)
     act(G, s, "event 11")
     assert armies(s, "Sparta") == (0, 2)
-    taken = position(G, persia={"Sparta": (1, 1)}, greece={"Athenai": (1, 0)},
-                     hands=([], [11]), active=GREECE)
+    taken = position(
+        G, persia={"Sparta": (1, 1)}, greece={"Athenai": (1, 0)}, hands=([], [11]), active=GREECE
+    )
     assert "event 11" not in legal_texts(G, taken)
 
 
@@ -601,8 +708,9 @@ def test_card_11_persian_sudden_death_is_never_played_as_an_event():
 def test_card_12_greek_molon_labe_answers_the_tribute():
     """Molon Labe (G, lightning): right after a Tribute army is placed, it is removed and
     Greece may make a land movement (decision 7.8: optional); then the Greek turn comes."""
-    s = position(G, persia=SETUP_P, greece={"Korinthos": (2, 0), "Athenai": (1, 1)},
-                 hands=([2, 4], [12, 3]))
+    s = position(
+        G, persia=SETUP_P, greece={"Korinthos": (2, 0), "Athenai": (1, 1)}, hands=([2, 4], [12, 3])
+    )
     act(G, s, "event 2", "place Thebai")
     assert (G.to_act(s), legal_texts(G, s)) == (GREECE, ["decline", "react 12"])
     act(G, s, "react 12")
@@ -616,8 +724,9 @@ def test_card_12_greek_molon_labe_answers_the_tribute():
 
 def test_card_12_greek_molon_labe_movement_may_be_skipped():
     """Decision 7.8: the free movement is optional."""
-    s = position(G, persia=SETUP_P, greece={"Korinthos": (2, 0), "Athenai": (1, 1)},
-                 hands=([2, 4], [12, 3]))
+    s = position(
+        G, persia=SETUP_P, greece={"Korinthos": (2, 0), "Athenai": (1, 1)}, hands=([2, 4], [12, 3])
+    )
     act(G, s, "event 2", "place Thebai", "react 12", "skip")
     assert armies(s, "Korinthos") == (0, 2)
     assert (seen(s)["phase"], G.to_act(s)) == ("operations", GREECE)
@@ -626,8 +735,12 @@ def test_card_12_greek_molon_labe_movement_may_be_skipped():
 def test_card_12_persian_defection_of_thebes_greeks_leave_persians_arrive():
     """Defection of Thebes (P): Greek armies in Thebai all move to another Greek city of
     Greece's choice (no road needed); then a Persian army from reserve goes to Thebai."""
-    s = position(G, persia=SETUP_P, greece={"Thebai": (2, 0), "Sparta": (1, 1),
-                                            "Naxos": (1, 0)}, hands=([12, 14], []))
+    s = position(
+        G,
+        persia=SETUP_P,
+        greece={"Thebai": (2, 0), "Sparta": (1, 1), "Naxos": (1, 0)},
+        hands=([12, 14], []),
+    )
     act(G, s, "event 12")
     assert G.to_act(s) == GREECE
     assert legal_texts(G, s) == ["place Athenai", "place Sparta", "place Naxos"]
@@ -648,8 +761,13 @@ def test_card_12_persian_defection_of_thebes_empty_thebai():
 def test_card_13_greek_triremes_two_naval_movements_of_fleets_only():
     """Triremes (G): two naval movements, fleets only (no transport); the second may move
     the same fleets, and (decision 7.8) may be skipped."""
-    s = position(G, persia=SETUP_P, greece={"Athenai": (2, 2), "Sparta": (1, 1)},
-                 hands=([4], [13]), active=GREECE)
+    s = position(
+        G,
+        persia=SETUP_P,
+        greece={"Athenai": (2, 2), "Sparta": (1, 1)},
+        hands=([4], [13]),
+        active=GREECE,
+    )
     act(G, s, "event 13", "sea Athenai", "fleets 2")
     assert legal_texts(G, s)[0] == "to Abydos"  # no carry step
     act(G, s, "to Naxos")
@@ -669,9 +787,13 @@ def test_card_13_persian_tribute_of_earth_and_water():
 def test_card_14_greek_support_from_syracuse_all_reserve_fleets_arrive():
     """Support from Syracuse (G): every Greek fleet in reserve is placed, one at a time, in
     the port of a Greek city (decision 7.12: not one holding a Persian fleet)."""
-    s = position(G, persia={"Abydos": (1, 0), "Athenai": (0, 1)},
-                 greece={"Athenai": (1, 0), "Sparta": (1, 1), "Korinthos": (1, 0)},
-                 hands=([4], [14]), active=GREECE)
+    s = position(
+        G,
+        persia={"Abydos": (1, 0), "Athenai": (0, 1)},
+        greece={"Athenai": (1, 0), "Sparta": (1, 1), "Korinthos": (1, 0)},
+        hands=([4], [14]),
+        active=GREECE,
+    )
     assert reserve(s, "greece")[1] == 4
     act(G, s, "event 14")
     assert legal_texts(G, s) == ["place Sparta"]  # Korinthos has no port; Athenai blocked
@@ -709,8 +831,12 @@ def test_card_15_greek_300_spartans_does_not_combine_with_miltiades():
 def test_card_15_persian_acropolis_on_fire_athenai_scores_nothing_greek_budget_five():
     """Acropolis on Fire (P): needs Persian armies in Athenai; in this campaign's Scoring
     Athenai scores for neither side, and Greece has 5 talents in the next Preparation."""
-    s = position(G, persia={**SETUP_P, "Athenai": (1, 1)},
-                 greece={"Sparta": (1, 1), "Korinthos": (1, 0)}, hands=([15], []))
+    s = position(
+        G,
+        persia={**SETUP_P, "Athenai": (1, 1)},
+        greece={"Sparta": (1, 1), "Korinthos": (1, 0)},
+        hands=([15], []),
+    )
     act(G, s, "event 15")
     assert seen(s)["score"] == 1  # Persia 4, Greece 3: Athenai counted for no one
     act(G, s, "buy 0", "done")
@@ -724,8 +850,12 @@ def test_card_15_persian_acropolis_on_fire_athenai_scores_nothing_greek_budget_f
 def test_card_15_persian_acropolis_penalty_lapses_if_sudden_death_cancels_the_campaign():
     """Decision 7.11: a Sudden Death in the next Persian Preparation cancels the campaign,
     and with it the Greek talent penalty."""
-    s = position(G, persia={**SETUP_P, "Athenai": (1, 1)},
-                 greece={"Sparta": (1, 1), "Korinthos": (1, 0)}, hands=([15], []))
+    s = position(
+        G,
+        persia={**SETUP_P, "Athenai": (1, 1)},
+        greece={"Sparta": (1, 1), "Korinthos": (1, 0)},
+        hands=([15], []),
+    )
     act(G, s, "event 15", "buy 1", "draw 11", "buy 0", "done")
     assert (seen(s)["campaign"], seen(s)["to_act"], seen(s)["talents"]) == (3, "greece", 6)
 
@@ -735,14 +865,18 @@ def test_card_15_persian_acropolis_penalty_lapses_if_sudden_death_cancels_the_ca
 
 def test_card_16_greek_desertion_of_greek_soldiers_removes_a_persian_army():
     """Desertion of Greek Soldiers (G): one Persian army, from any city, to reserve."""
-    s = position(G, persia={"Abydos": (2, 0), "Thebai": (1, 0)}, greece=SETUP_G,
-                 hands=([4], [16]), active=GREECE)
+    s = position(
+        G,
+        persia={"Abydos": (2, 0), "Thebai": (1, 0)},
+        greece=SETUP_G,
+        hands=([4], [16]),
+        active=GREECE,
+    )
     act(G, s, "event 16")
     assert legal_texts(G, s) == ["remove Abydos", "remove Thebai"]
     act(G, s, "remove Thebai")
     assert armies(s, "Thebai") == (0, 0)
-    none = position(G, persia={"Abydos": (0, 1)}, greece=SETUP_G, hands=([4], [16]),
-                    active=GREECE)
+    none = position(G, persia={"Abydos": (0, 1)}, greece=SETUP_G, hands=([4], [16]), active=GREECE)
     assert "event 16" not in legal_texts(G, none)
 
 
@@ -785,8 +919,12 @@ def test_miltiades_once_per_game():
 
 def test_themistocles_once_per_game():
     """RB 6.2: Themistocles' event happens only once in the game."""
-    s = position(G, persia={"Ephesos": (2, 2)}, greece={"Athenai": (1, 1), "Sparta": (0, 2)},
-                 hands=([4, 16], [5, 2]))
+    s = position(
+        G,
+        persia={"Ephesos": (2, 2)},
+        greece={"Athenai": (1, 1), "Sparta": (0, 2)},
+        hands=([4, 16], [5, 2]),
+    )
     s = with_used(s, 2)
     act(G, s, "move 4", "sea Ephesos", "fleets 1", "carry 0", "to Naxos")
     assert legal_texts(G, s) == ["decline"]
@@ -794,23 +932,43 @@ def test_themistocles_once_per_game():
 
 def test_artemisia_once_per_game():
     """RB 6.2: Artemisia's event happens only once in the game."""
-    s = position(G, persia={"Ephesos": (3, 3)}, greece={"Naxos": (0, 2), "Athenai": (1, 0)},
-                 hands=([4, 16], [9]))
+    s = position(
+        G,
+        persia={"Ephesos": (3, 3)},
+        greece={"Naxos": (0, 2), "Athenai": (1, 0)},
+        hands=([4, 16], [9]),
+    )
     s = with_used(s, 8)
-    act(G, s, "move 4", "sea Ephesos", "fleets 3", "carry 0", "to Naxos", "decline",
-        "roll 1", "roll 6")
+    act(
+        G,
+        s,
+        "move 4",
+        "sea Ephesos",
+        "fleets 3",
+        "carry 0",
+        "to Naxos",
+        "decline",
+        "roll 1",
+        "roll 6",
+    )
     assert legal_texts(G, s) == ["decline"]
 
 
 def test_leader_portrait_army_taken_from_the_map_when_the_reserve_is_empty():
     """RB 6.2: with all 9 Greek armies on the map, Greece removes one of its choice onto
     the leader's portrait (Leonidas here)."""
-    s = position(G, persia={"Thebai": (1, 0)},
-                 greece={"Korinthos": (3, 0), "Athenai": (4, 1), "Sparta": (2, 1)},
-                 hands=([], [8]), active=GREECE)
+    s = position(
+        G,
+        persia={"Thebai": (1, 0)},
+        greece={"Korinthos": (3, 0), "Athenai": (4, 1), "Sparta": (2, 1)},
+        hands=([], [8]),
+        active=GREECE,
+    )
     act(G, s, "event 8")
-    assert (G.to_act(s), legal_texts(G, s)) == (GREECE, ["remove Athenai", "remove Sparta",
-                                                         "remove Korinthos"])
+    assert (G.to_act(s), legal_texts(G, s)) == (
+        GREECE,
+        ["remove Athenai", "remove Sparta", "remove Korinthos"],
+    )
     act(G, s, "remove Athenai")
     assert armies(s, "Athenai") == (0, 3) and seen(s)["portraits"]["greece"] == 1
 
@@ -818,9 +976,12 @@ def test_leader_portrait_army_taken_from_the_map_when_the_reserve_is_empty():
 def test_miltiades_portrait_army_from_the_battle_city_only_if_two_are_there():
     """Digest card 4 (RTT): with an empty reserve, the portrait army may come from the
     battle city only if at least 2 Greek armies are there."""
-    s = position(G, persia={"Larissa": (3, 0)},
-                 greece={"Thebai": (1, 0), "Athenai": (6, 1), "Sparta": (2, 1)},
-                 hands=([16, 14], [4]))
+    s = position(
+        G,
+        persia={"Larissa": (3, 0)},
+        greece={"Thebai": (1, 0), "Athenai": (6, 1), "Sparta": (2, 1)},
+        hands=([16, 14], [4]),
+    )
     act(G, s, "move 16", "land Larissa", "armies 3", "to Thebai", "react 4")
     assert legal_texts(G, s) == ["remove Athenai", "remove Sparta"]
 
@@ -836,8 +997,7 @@ def test_sparta_reaction_cards_barred_under_carneia(card: int):
 @pytest.mark.parametrize("card", SPARTA_CARDS)
 def test_sparta_cards_barred_as_events_under_carneia_but_move(card: int):
     """RB 6.1: no Sparta event under the Carneia Festival; the card may still move."""
-    s = position(G, persia=SETUP_P, greece=SETUP_G, hands=([], [card]), carneia=True,
-                 active=GREECE)
+    s = position(G, persia=SETUP_P, greece=SETUP_G, hands=([], [card]), carneia=True, active=GREECE)
     assert f"event {card}" not in legal_texts(G, s)
     assert f"move {card}" in legal_texts(G, s)
 
@@ -845,8 +1005,7 @@ def test_sparta_cards_barred_as_events_under_carneia_but_move(card: int):
 def test_themistocles_needs_greek_fleets_outside_the_persian_destination():
     """Digest card 5: with Greek fleets only at the Persian destination there is nothing
     to move first: the window offers nothing but declining."""
-    s = position(G, persia={"Ephesos": (2, 2)}, greece={"Athenai": (1, 2)},
-                 hands=([4, 16], [5]))
+    s = position(G, persia={"Ephesos": (2, 2)}, greece={"Athenai": (1, 2)}, hands=([4, 16], [5]))
     act(G, s, "move 4", "sea Ephesos", "fleets 2", "carry 0", "to Athenai")
     assert legal_texts(G, s) == ["decline"]
 
@@ -854,10 +1013,25 @@ def test_themistocles_needs_greek_fleets_outside_the_persian_destination():
 def test_immortals_restart_keeps_the_battle_effects_in_force():
     """Decision 7.7: after The Immortals the battle continues: the Cavalry bonus and 300
     Spartans stay in force, and no new pre-battle window opens."""
-    s = position(G, persia={"Larissa": (1, 0)}, greece={"Thebai": (2, 0), "Athenai": (1, 0)},
-                 hands=([1, 5, 16], [15, 2]))
-    act(G, s, "event 1", "land Larissa", "armies 1", "to Thebai", "react 15", "decline",
-        "roll 1", "roll 6", "react 5")
+    s = position(
+        G,
+        persia={"Larissa": (1, 0)},
+        greece={"Thebai": (2, 0), "Athenai": (1, 0)},
+        hands=([1, 5, 16], [15, 2]),
+    )
+    act(
+        G,
+        s,
+        "event 1",
+        "land Larissa",
+        "armies 1",
+        "to Thebai",
+        "react 15",
+        "decline",
+        "roll 1",
+        "roll 6",
+        "react 5",
+    )
     assert armies(s, "Thebai") == (1, 2)
     act(G, s, "continue", "continue")
     assert G.to_act(s) == CHANCE  # straight to the next round
@@ -878,8 +1052,12 @@ def test_immortals_evangelion_scored_only_at_the_real_end_of_the_battle():
 def test_acropolis_penalty_not_cleared_by_mines_of_laurion():
     """Decision 7.11: the Mines of Laurion Preparation (3 talents) does not clear the
     Acropolis on Fire: Athenai still scores for no one and Greece still gets 5 talents."""
-    s = position(G, persia={**SETUP_P, "Athenai": (1, 1)},
-                 greece={"Sparta": (1, 1), "Korinthos": (1, 0)}, hands=([15], [1]))
+    s = position(
+        G,
+        persia={**SETUP_P, "Athenai": (1, 1)},
+        greece={"Sparta": (1, 1), "Korinthos": (1, 0)},
+        hands=([15], [1]),
+    )
     act(G, s, "event 15", "event 1")
     assert seen(s)["talents"] == 3
     act(G, s, "buy 0", "done")  # both hands are empty: Operations end, then Scoring

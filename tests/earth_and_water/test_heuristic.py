@@ -50,8 +50,9 @@ class Guard:
         return self._game.legal(sealed._state)
 
     def view(self, sealed: Sealed, seat: int | None) -> Any:
-        assert seat is not None and seat == self._game.to_act(sealed._state), \
+        assert seat is not None and seat == self._game.to_act(sealed._state), (
             f"an agent asked for the view of seat {seat}"
+        )
         self.views += 1
         return self._game.view(sealed._state, seat)
 
@@ -63,8 +64,9 @@ class Guard:
         return self._game.parse(text)
 
 
-def play(agents: list[Any], index: int, options: dict[str, Any] | None = None,
-         seed: int = 2024) -> Outcome:
+def play(
+    agents: list[Any], index: int, options: dict[str, Any] | None = None, seed: int = 2024
+) -> Outcome:
     """A whole game through the guard; every action an agent returns must be legal."""
     guard = Guard(GAME)
     chance_rng, agent_rng = rngs(seed, index)
@@ -75,7 +77,8 @@ def play(agents: list[Any], index: int, options: dict[str, Any] | None = None,
         else:
             action = agents[seat].act(guard, Sealed(state), agent_rng)
             assert action in GAME.legal(state), (
-                f"{GAME.format(action)!r} is not legal in phase {GAME.view(state, None)['phase']}")
+                f"{GAME.format(action)!r} is not legal in phase {GAME.view(state, None)['phase']}"
+            )
         GAME.apply(state, action, quiet=True)
     outcome = GAME.outcome(state)
     assert outcome is not None

@@ -40,11 +40,15 @@ PERSIA_KEEPS, GREECE_KEEPS = 1, 4
 # is far beyond any game seen.
 MAX_STEPS = 3000
 CHANCE_VERBS = ("draw", "roll", "lot")
-PASSIVE = frozenset({"pass", "decline", "done", "skip", "spare bridge", "keep none",
-                     "buy 0"})
+PASSIVE = frozenset({"pass", "decline", "done", "skip", "spare bridge", "keep none", "buy 0"})
 
-FIRST_CHOICE = {"prep-buy": "buy 0", "prep-build": "done", "operations": "pass",
-                "reaction": "decline", "battle": "continue"}
+FIRST_CHOICE = {
+    "prep-buy": "buy 0",
+    "prep-build": "done",
+    "operations": "pass",
+    "reaction": "decline",
+    "battle": "continue",
+}
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 agents = st.sampled_from(["random", "random", "eager", "eager", "heuristic"])
@@ -76,8 +80,12 @@ def agent(name: str) -> Any:
     return Eager() if name == "eager" else make_agent(name, GAME)
 
 
-def play(seed: int, names: tuple[str, str] = ("random", "random"),
-         options: dict[str, Any] | None = None, on_step: Step | None = None) -> Any:
+def play(
+    seed: int,
+    names: tuple[str, str] = ("random", "random"),
+    options: dict[str, Any] | None = None,
+    on_step: Step | None = None,
+) -> Any:
     """One whole game; `on_step(before, seat, action, events, after)` after every step,
     `before` being a copy of the state the action was chosen in."""
     game = GAME
@@ -125,7 +133,8 @@ def check_pieces(j: dict[str, Any]) -> None:
     # king's army is on his portrait, or Persia is choosing which army goes there
     assert j["kings"] <= 2
     assert j["portraits"][0] == j["kings"] or (
-        j["phase"] == "choose" and j["portraits"][0] == j["kings"] - 1), j
+        j["phase"] == "choose" and j["portraits"][0] == j["kings"] - 1
+    ), j
     assert 0 <= j["portraits"][1] <= 3 and 0 <= j["portraits"][2] <= 1, j
 
 
@@ -162,8 +171,7 @@ def check_events(events: list[Event], action: Any) -> None:
 @given(seed=seeds, persia=agents, greece=agents, cheap=cheap_fleets)
 # Found once: landed attackers retreated by sea into a port the enemy had just entered.
 @example(seed=39294574, persia="random", greece="heuristic", cheap=False)
-def test_invariants_after_every_step(seed: int, persia: str, greece: str,
-                                     cheap: bool) -> None:
+def test_invariants_after_every_step(seed: int, persia: str, greece: str, cheap: bool) -> None:
     """Cheap checks after every step of many games: pieces, cards, tracks, budgets, the
     board, the outcome, decisions versus chance, and the events' audiences."""
     game = GAME
@@ -243,8 +251,9 @@ def check_board(v: dict[str, Any]) -> None:
     for city in v["cities"]:
         if not city["port"]:
             assert city["fleets"] == {"persia": 0, "greece": 0}, city
-        if city["major"] is not None and (city["armies"]["persia"] == 0
-                                          or city["armies"]["greece"] == 0):
+        if city["major"] is not None and (
+            city["armies"]["persia"] == 0 or city["armies"]["greece"] == 0
+        ):
             assert city["control"] is not None, city
         if v["battle"] is None:
             assert not (city["armies"]["persia"] and city["armies"]["greece"]), (v, city)
@@ -258,8 +267,13 @@ def check_outcome(j: dict[str, Any], outcome: Any) -> None:
     assert outcome.turns == j["turns"]
     if "5th campaign" in outcome.reason:  # the marker decides: 0 is a draw
         assert j["campaign"] == CAMPAIGNS
-        expected = (("draw", "draw") if j["score"] == 0 else
-                    ("win", "loss") if j["score"] > 0 else ("loss", "win"))
+        expected = (
+            ("draw", "draw")
+            if j["score"] == 0
+            else ("win", "loss")
+            if j["score"] > 0
+            else ("loss", "win")
+        )
         assert outcome.results == expected, (j["score"], outcome)
     elif "Athenai and Sparta" in outcome.reason:
         assert outcome.results == ("win", "loss")
@@ -284,8 +298,7 @@ def accepted_actions(s: Any) -> set[Any]:
     a refused one must raise `IllegalAction` and leave the state as it was."""
     game = GAME
     original = game.state_to_json(s)
-    expected = (set(game.legal(s)) if game.to_act(s) != CHANCE
-                else {a for a, _ in game.chance(s)})
+    expected = set(game.legal(s)) if game.to_act(s) != CHANCE else {a for a, _ in game.chance(s)}
     accepted = set()
     refused = game.copy(s)  # refusals change nothing, so they can share one copy
     for a in TABLE:
@@ -328,8 +341,9 @@ def check_legal_contract(s: Any, rng: random.Random) -> None:
 
 @settings(max_examples=10, **SETTINGS)
 @given(seed=seeds, persia=agents, greece=agents, cheap=cheap_fleets)
-def test_legal_is_exactly_what_apply_accepts(seed: int, persia: str, greece: str,
-                                             cheap: bool) -> None:
+def test_legal_is_exactly_what_apply_accepts(
+    seed: int, persia: str, greece: str, cheap: bool
+) -> None:
     """At every node of a few whole games: the whole action table, decisions and chance
     outcomes alike, is tried."""
     assert len(set(TABLE)) == len(TABLE)
@@ -343,13 +357,22 @@ def test_legal_is_exactly_what_apply_accepts(seed: int, persia: str, greece: str
 
 @settings(max_examples=40, **SETTINGS)
 @given(seed=seeds, persia=agents, greece=agents, cheap=cheap_fleets)
-def test_legal_is_what_apply_accepts_at_sampled_nodes(seed: int, persia: str, greece: str,
-                                                      cheap: bool) -> None:
+def test_legal_is_what_apply_accepts_at_sampled_nodes(
+    seed: int, persia: str, greece: str, cheap: bool
+) -> None:
     """The same contract at about one node in ten of many more games, every rarer
     decision (reactions, battles, event choices, the bridge) included."""
     rng = random.Random(seed ^ 0xACC)
-    common = ("prep-buy", "prep-build", "operations", "draw", "move-origin", "move-count",
-              "move-destination", "roll")
+    common = (
+        "prep-buy",
+        "prep-build",
+        "operations",
+        "draw",
+        "move-origin",
+        "move-count",
+        "move-destination",
+        "roll",
+    )
 
     def on_step(before: Any, seat: int, action: Any, events: list[Event], s: Any) -> None:
         if GAME.view(s, None)["phase"] not in common or rng.random() < 0.1:
@@ -363,8 +386,9 @@ def test_legal_is_what_apply_accepts_at_sampled_nodes(seed: int, persia: str, gr
 
 @settings(max_examples=30, **SETTINGS)
 @given(seed=seeds, persia=agents, greece=agents, cheap=cheap_fleets)
-def test_positions_and_notation_round_trip(seed: int, persia: str, greece: str,
-                                           cheap: bool) -> None:
+def test_positions_and_notation_round_trip(
+    seed: int, persia: str, greece: str, cheap: bool
+) -> None:
     """After every step: the position JSON round-trips (through text too) and loads into
     a state that plays on the same; every action in play round-trips through its text and
     its integer code."""
@@ -390,8 +414,7 @@ def test_positions_and_notation_round_trip(seed: int, persia: str, greece: str,
 
 @settings(max_examples=30, **SETTINGS)
 @given(seed=seeds, persia=agents, greece=agents)
-def test_loaded_position_plays_on_like_the_original(seed: int, persia: str,
-                                                    greece: str) -> None:
+def test_loaded_position_plays_on_like_the_original(seed: int, persia: str, greece: str) -> None:
     """A state loaded from its JSON halfway through a game and played on with the same
     actions ends in the same state as the original."""
     game = GAME
@@ -425,8 +448,11 @@ def test_whole_action_table_round_trips() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(index=st.integers(min_value=0, max_value=GAME.num_actions - 1),
-       upper=st.booleans(), pad=st.sampled_from(["", " ", "  ", "\t"]))
+@given(
+    index=st.integers(min_value=0, max_value=GAME.num_actions - 1),
+    upper=st.booleans(),
+    pad=st.sampled_from(["", " ", "  ", "\t"]),
+)
 def test_notation_tolerates_case_and_spacing(index: int, upper: bool, pad: str) -> None:
     a = GAME.decode(index)
     text = GAME.format(a).replace(" ", " " + pad)
@@ -444,9 +470,23 @@ def test_parse_raises_only_notation_error(text: str) -> None:
     assert GAME.parse(GAME.format(a)) == a
 
 
-@pytest.mark.parametrize("text", ["buy -1", "buy 25", "event 0", "event 17", "roll 0",
-                                  "roll 7", "to Babylon", "retreat by sea", "keep",
-                                  "armies x", "fly away", ""])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "buy -1",
+        "buy 25",
+        "event 0",
+        "event 17",
+        "roll 0",
+        "roll 7",
+        "to Babylon",
+        "retreat by sea",
+        "keep",
+        "armies x",
+        "fly away",
+        "",
+    ],
+)
 def test_bad_notation_is_refused(text: str) -> None:
     with pytest.raises(NotationError):
         GAME.parse(text)
@@ -464,8 +504,12 @@ def test_corrupt_positions_are_refused() -> None:
     twice["discard"] = [twice["deck"][0]]
     missing = json.loads(json.dumps(j))
     missing["deck"] = missing["deck"][1:]
-    for bad, word in ((extra_army, "armies"), (lost_fleet, "fleets"), (twice, "cards"),
-                      (missing, "cards")):
+    for bad, word in (
+        (extra_army, "armies"),
+        (lost_fleet, "fleets"),
+        (twice, "cards"),
+        (missing, "cards"),
+    ):
         with pytest.raises(RecordError, match=word):
             game.state_from_json(bad)
 
@@ -477,18 +521,23 @@ def _opening(**changes: Any) -> dict[str, Any]:
     return j
 
 
-@pytest.mark.parametrize(("name", "data"), [
-    # the totals add up, but a reserve is negative or a portrait holds too many armies
-    ("negative reserve", _opening(reserve_armies=[20, -1], portraits=[0, 7, 0])),
-    ("too many portraits", _opening(reserve_armies=[20, 2], portraits=[0, 4, 0])),
-    ("kings and portraits disagree", _opening(reserve_armies=[18, 6],
-                                              portraits=[2, 0, 0], kings=0)),
-    # the phase needs a battle, a move or a reaction window that the position lacks
-    ("dice with no battle", _opening(phase="roll")),
-    ("battle choice with no battle", _opening(phase="battle")),
-    ("destination with no move", _opening(phase="move-destination")),
-    ("reaction with no window", _opening(phase="reaction")),
-])
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        # the totals add up, but a reserve is negative or a portrait holds too many armies
+        ("negative reserve", _opening(reserve_armies=[20, -1], portraits=[0, 7, 0])),
+        ("too many portraits", _opening(reserve_armies=[20, 2], portraits=[0, 4, 0])),
+        (
+            "kings and portraits disagree",
+            _opening(reserve_armies=[18, 6], portraits=[2, 0, 0], kings=0),
+        ),
+        # the phase needs a battle, a move or a reaction window that the position lacks
+        ("dice with no battle", _opening(phase="roll")),
+        ("battle choice with no battle", _opening(phase="battle")),
+        ("destination with no move", _opening(phase="move-destination")),
+        ("reaction with no window", _opening(phase="reaction")),
+    ],
+)
 def test_impossible_positions_are_refused(name: str, data: dict[str, Any]) -> None:
     """A position file that no game can reach is refused on load with a `RecordError`
     (not accepted, to crash later with an IndexError at the first step)."""
@@ -502,8 +551,11 @@ def test_impossible_positions_are_refused(name: str, data: dict[str, Any]) -> No
 def hippias_choice(s: Any) -> bool:
     """Persia is choosing which Greek card Hippias discards (it sees the Greek hand)."""
     game = GAME
-    return (game.to_act(s) == PERSIA and game.view(s, None)["phase"] == "choose"
-            and all(a.verb == "pick" for a in game.legal(s)))
+    return (
+        game.to_act(s) == PERSIA
+        and game.view(s, None)["phase"] == "choose"
+        and all(a.verb == "pick" for a in game.legal(s))
+    )
 
 
 def swapped(s: Any, owner: int, hand_card: int, deck_card: int) -> Any:
@@ -571,8 +623,7 @@ def test_views_leak_nothing(seed: int, persia: str, greece: str, cheap: bool) ->
 
 @settings(max_examples=12, **SETTINGS)
 @given(seed=seeds, persia=agents, greece=agents)
-def test_heuristic_sees_only_its_own_information(seed: int, persia: str,
-                                                 greece: str) -> None:
+def test_heuristic_sees_only_its_own_information(seed: int, persia: str, greece: str) -> None:
     """Two states that differ only in what the deciding seat cannot see (a card of the
     other hand exchanged with the draw pile, or the pile's order) get the same answer
     from the heuristic agent: it may read only its own view."""
@@ -591,8 +642,9 @@ def test_heuristic_sees_only_its_own_information(seed: int, persia: str,
             return
         t = swapped(s, other, *rng.choice(pairs))
         k = rng.random()
-        assert (heuristic.act(game, t, random.Random(k))
-                == heuristic.act(game, s, random.Random(k))), (j["phase"], SIDES[me])
+        assert heuristic.act(game, t, random.Random(k)) == heuristic.act(
+            game, s, random.Random(k)
+        ), (j["phase"], SIDES[me])
 
     play(seed, (persia, greece), {}, on_step)
 

@@ -35,9 +35,14 @@ def game() -> EarthAndWater:
     return GAME
 
 
-def recorded(game: EarthAndWater, seed: int, stop: int | None = None,
-             agents: tuple[str, str] = ("random", "random"), start: Any = None,
-             options: dict[str, Any] | None = None) -> tuple[Record, Any]:
+def recorded(
+    game: EarthAndWater,
+    seed: int,
+    stop: int | None = None,
+    agents: tuple[str, str] = ("random", "random"),
+    start: Any = None,
+    options: dict[str, Any] | None = None,
+) -> tuple[Record, Any]:
     """A game played (up to `stop` steps) with its record, closed at the state reached."""
     options = game.options(options or {})
     rng = random.Random(seed)
@@ -52,21 +57,22 @@ def recorded(game: EarthAndWater, seed: int, stop: int | None = None,
     return rec, s
 
 
-
-
-
 # -- a whole game from the simulator ------------------------------------------------------
 
 
-@pytest.mark.parametrize(("persia", "greece", "seed", "cheap"), [
-    ("random", "random", 1, False),
-    ("random", "random", 2, True),
-    ("heuristic", "random", 3, False),
-    ("random", "heuristic", 4, False),
-    ("heuristic", "heuristic", 5, True),
-])
-def test_simulator_game_record_replays(game: EarthAndWater, tmp_path: Path, persia: str,
-                                       greece: str, seed: int, cheap: bool) -> None:
+@pytest.mark.parametrize(
+    ("persia", "greece", "seed", "cheap"),
+    [
+        ("random", "random", 1, False),
+        ("random", "random", 2, True),
+        ("heuristic", "random", 3, False),
+        ("random", "heuristic", 4, False),
+        ("heuristic", "heuristic", 5, True),
+    ],
+)
+def test_simulator_game_record_replays(
+    game: EarthAndWater, tmp_path: Path, persia: str, greece: str, seed: int, cheap: bool
+) -> None:
     options = game.options({"cheap_fleets": cheap})
     rec = Record.begin(game, options, seed=seed)
     agents = [make_agent(persia, game), make_agent(greece, game)]
@@ -108,7 +114,8 @@ def test_every_step_of_a_record_is_in_notation(game: EarthAndWater) -> None:
 
 @pytest.mark.parametrize("fraction", [0.0, 0.1, 0.33, 0.5, 0.8, 0.99])
 def test_record_saved_mid_game_replays_to_the_same_state(
-        game: EarthAndWater, tmp_path: Path, fraction: float) -> None:
+    game: EarthAndWater, tmp_path: Path, fraction: float
+) -> None:
     seed = 40 + int(fraction * 100)
     whole, _ = recorded(game, seed)
     stop = min(max(1, int(len(whole.steps) * fraction)), len(whole.steps) - 1)
@@ -142,13 +149,19 @@ def test_mid_game_position_saves_and_restores(game: EarthAndWater, tmp_path: Pat
 
 
 @pytest.mark.parametrize("seed", [11, 12, 13])
-def test_record_that_starts_from_a_position_replays(game: EarthAndWater, tmp_path: Path,
-                                                    seed: int) -> None:
+def test_record_that_starts_from_a_position_replays(
+    game: EarthAndWater, tmp_path: Path, seed: int
+) -> None:
     """A record begun from a position keeps it and replays from it (the game is in its
     last campaign, where Supply discards what is left of the hands)."""
-    start = position(game, persia={"Abydos": (4, 1), "Ephesos": (3, 2), "Pella": (2, 0)},
-                     greece={"Athenai": (2, 1), "Sparta": (2, 1), "Thebai": (1, 0)},
-                     hands=([16, 7, 2], [13, 8, 3, 1]), campaign=5, score=-1)
+    start = position(
+        game,
+        persia={"Abydos": (4, 1), "Ephesos": (3, 2), "Pella": (2, 0)},
+        greece={"Athenai": (2, 1), "Sparta": (2, 1), "Thebai": (1, 0)},
+        hands=([16, 7, 2], [13, 8, 3, 1]),
+        campaign=5,
+        score=-1,
+    )
     rec, s = recorded(game, seed, start=start)
     assert rec.start == game.state_to_json(start)
     assert game.outcome(s) is not None
@@ -161,14 +174,20 @@ def test_record_that_starts_from_a_position_replays(game: EarthAndWater, tmp_pat
 
 
 def test_record_from_a_position_replays_when_the_hands_are_discarded(
-        game: EarthAndWater, tmp_path: Path) -> None:
+    game: EarthAndWater, tmp_path: Path
+) -> None:
     """The same, deterministically: both sides pass at once in the last campaign, so
     Supply discards both hands onto the (public, ordered) discard pile. The record must
     replay from its stored start to the very state the game reached: the order of the
     cards in a hand, which the position does not keep, must not matter."""
-    start = position(game, persia={"Abydos": (4, 1), "Ephesos": (3, 2), "Pella": (2, 0)},
-                     greece={"Athenai": (2, 1), "Sparta": (2, 1), "Thebai": (1, 0)},
-                     hands=([16, 7, 2], [13, 8, 3, 1]), campaign=5, score=-1)
+    start = position(
+        game,
+        persia={"Abydos": (4, 1), "Ephesos": (3, 2), "Pella": (2, 0)},
+        greece={"Athenai": (2, 1), "Sparta": (2, 1), "Thebai": (1, 0)},
+        hands=([16, 7, 2], [13, 8, 3, 1]),
+        campaign=5,
+        score=-1,
+    )
     options = game.options({})
     rec = Record.begin(game, options, seed=1, start=start)
     s = game.copy(start)
@@ -229,8 +248,9 @@ def test_other_legal_step_does_not_replay(game: EarthAndWater) -> None:
     report = replay(game, rec)
     assert not report.ok
     assert len(report.problems) == 1
-    assert ((report.problems[0].startswith("step ") and report.steps_checked > 0)
-            or "final state differs" in report.problems[0]), report.problems
+    assert (
+        report.problems[0].startswith("step ") and report.steps_checked > 0
+    ) or "final state differs" in report.problems[0], report.problems
 
 
 def test_swapped_who_is_named(game: EarthAndWater) -> None:

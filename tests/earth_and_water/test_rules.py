@@ -29,13 +29,8 @@ SETUP_G = {"Athenai": (1, 1), "Sparta": (1, 1), "Korinthos": (1, 0)}
 # -- helpers -------------------------------------------------------------------------------
 
 
-
-
-
-
 def control(s: State, name: str) -> str | None:
     return city(s, name)["control"]
-
 
 
 def kinds(events: list[Any]) -> list[str]:
@@ -73,8 +68,11 @@ def test_setup_rb3_starting_positions_and_reserves():
     1 army + 1 fleet in Athenai and in Sparta, 1 army in Korinthos; the rest of the
     24/6 and 9/5 pieces in reserve."""
     s = G.new(G.options({}))
-    placed = {c["name"]: (c["armies"], c["fleets"]) for c in seen(s)["cities"]
-              if any(c["armies"].values()) or any(c["fleets"].values())}
+    placed = {
+        c["name"]: (c["armies"], c["fleets"])
+        for c in seen(s)["cities"]
+        if any(c["armies"].values()) or any(c["fleets"].values())
+    }
     assert placed == {
         "Abydos": ({"persia": 2, "greece": 0}, {"persia": 0, "greece": 0}),
         "Ephesos": ({"persia": 2, "greece": 0}, {"persia": 1, "greece": 0}),
@@ -157,8 +155,11 @@ def test_preparation_card_purchase_limited_by_talents():
 def test_preparation_army_costs_one_talent_in_a_controlled_city():
     """RB 5.1 placement: an army is raised in one of your Major cities or a city you
     control (not a neutral city, not a Major city held by enemy armies)."""
-    s = staged("prep-build", persia={"Abydos": (2, 0), "Thebai": (1, 0)},
-               greece={"Ephesos": (1, 0), "Athenai": (1, 1)})
+    s = staged(
+        "prep-build",
+        persia={"Abydos": (2, 0), "Thebai": (1, 0)},
+        greece={"Ephesos": (1, 0), "Athenai": (1, 1)},
+    )
     placements = [t for t in legal_texts(G, s) if t.startswith("army")]
     assert placements == ["army Abydos", "army Thebai"]
     act(G, s, "army Thebai")
@@ -177,8 +178,7 @@ def test_preparation_persian_fleet_costs_two_talents():
 
 def test_preparation_cheap_fleets_option_persian_fleet_costs_one():
     """RB 5.1 footnote (optional rule `cheap_fleets`): each fleet costs only 1 talent."""
-    s = staged("prep-build", persia=SETUP_P, greece=SETUP_G,
-               options={"cheap_fleets": True})
+    s = staged("prep-build", persia=SETUP_P, greece=SETUP_G, options={"cheap_fleets": True})
     act(G, s, "fleet Abydos")
     assert seen(s)["talents"] == 11
 
@@ -204,11 +204,15 @@ def test_preparation_at_most_two_fleets():
 def test_preparation_fleet_placed_in_controlled_port_without_enemy_fleet():
     """RB 5.1 placement: a fleet goes to the port of a city you control, but not to a
     port holding an enemy fleet; never to a city without a port or a neutral city."""
-    s = staged("prep-build", persia={"Abydos": (1, 0), "Ephesos": (1, 0), "Korinthos": (1, 0),
-                                     "Pella": (1, 0)},
-               greece={"Abydos": (0, 1), "Athenai": (1, 1)})
+    s = staged(
+        "prep-build",
+        persia={"Abydos": (1, 0), "Ephesos": (1, 0), "Korinthos": (1, 0), "Pella": (1, 0)},
+        greece={"Abydos": (0, 1), "Athenai": (1, 1)},
+    )
     assert [t for t in legal_texts(G, s) if t.startswith("fleet")] == [
-        "fleet Ephesos", "fleet Pella"]
+        "fleet Ephesos",
+        "fleet Pella",
+    ]
 
 
 def test_preparation_bridge_costs_six_and_needs_persian_control_of_abydos():
@@ -219,8 +223,9 @@ def test_preparation_bridge_costs_six_and_needs_persian_control_of_abydos():
     act(G, s, "bridge")
     assert seen(s)["bridge"] is True and seen(s)["talents"] == 6
     assert "bridge" not in legal_texts(G, s)  # built once
-    taken = staged("prep-build", persia={"Ephesos": (2, 1)},
-                   greece={"Abydos": (1, 0), "Athenai": (1, 1)})
+    taken = staged(
+        "prep-build", persia={"Ephesos": (2, 1)}, greece={"Abydos": (1, 0), "Athenai": (1, 1)}
+    )
     assert "bridge" not in legal_texts(G, taken)
 
 
@@ -239,8 +244,13 @@ def test_preparation_bridge_not_affordable_below_six_talents():
 
 def test_preparation_greeks_cannot_build_the_bridge():
     """RB 5.2: the Greeks cannot build a pontoon bridge (even holding Abydos)."""
-    s = staged("prep-build", GREECE, talents=6, persia={"Ephesos": (2, 1)},
-               greece={"Abydos": (1, 0), "Athenai": (1, 1)})
+    s = staged(
+        "prep-build",
+        GREECE,
+        talents=6,
+        persia={"Ephesos": (2, 1)},
+        greece={"Abydos": (1, 0), "Athenai": (1, 1)},
+    )
     assert "bridge" not in legal_texts(G, s)
 
 
@@ -265,8 +275,11 @@ def test_preparation_empty_draw_pile_takes_the_shuffled_discards():
     """RB 5.4: when the draw pile is empty, the discard pile is shuffled into a new one."""
     s = staged("prep-buy", hands=([], list(range(1, 12))), discard=[12, 13, 14])
     act(G, s, "buy 3", "draw 15", "draw 16")
-    assert outcomes(s) == {"draw 12": Fraction(1, 3), "draw 13": Fraction(1, 3),
-                           "draw 14": Fraction(1, 3)}
+    assert outcomes(s) == {
+        "draw 12": Fraction(1, 3),
+        "draw 13": Fraction(1, 3),
+        "draw 14": Fraction(1, 3),
+    }
     assert seen(s)["discard"] == []
     act(G, s, "draw 13")
     v = seen(s, PERSIA)
@@ -296,8 +309,7 @@ def test_sudden_death_ends_the_campaign_no_raising_no_greek_preparation():
     s = staged("prep-buy", talents=10, hands=([5], []))
     events = act(G, s, "buy 2", "draw 11", "draw 9")
     v = seen(s)
-    assert (v["campaign"], v["phase"], v["to_act"], v["talents"]) == (2, "prep-buy",
-                                                                      "persia", 12)
+    assert (v["campaign"], v["phase"], v["to_act"], v["talents"]) == (2, "prep-buy", "persia", 12)
     assert "build" not in kinds(events)
     assert not [e for e in events if e.kind == "preparation" and e.data["side"] == "greece"]
 
@@ -305,8 +317,12 @@ def test_sudden_death_ends_the_campaign_no_raising_no_greek_preparation():
 def test_sudden_death_in_preparation_skips_operations_supply_and_scoring():
     """RB 5.3: there is no scoring for the cancelled campaign, and no supply either (an
     army out of supply stays, the score marker does not move)."""
-    s = staged("prep-buy", score=3, persia=SETUP_P,
-               greece={"Athenai": (1, 1), "Sparta": (1, 1), "Naxos": (1, 0)})
+    s = staged(
+        "prep-buy",
+        score=3,
+        persia=SETUP_P,
+        greece={"Athenai": (1, 1), "Sparta": (1, 1), "Naxos": (1, 0)},
+    )
     act(G, s, "buy 1", "draw 11")
     assert seen(s)["score"] == 3
     assert armies(s, "Naxos") == (0, 1)
@@ -374,9 +390,12 @@ def test_sudden_death_drawn_by_greece_has_no_effect():
 def test_sudden_death_via_pacification_ends_operations_then_supply_and_scoring():
     """RB 5.3: if the king dies through Pacification of Babylon or Egypt, the Operations
     Phase ends (Greece gets no further turn) but Supply and Scoring are carried out."""
-    s = position(G, hands=([16, 4], [2]),
-                 greece={"Athenai": (1, 1), "Sparta": (1, 1), "Korinthos": (1, 0),
-                         "Naxos": (1, 0)}, persia=SETUP_P)
+    s = position(
+        G,
+        hands=([16, 4], [2]),
+        greece={"Athenai": (1, 1), "Sparta": (1, 1), "Korinthos": (1, 0), "Naxos": (1, 0)},
+        persia=SETUP_P,
+    )
     act(G, s, "event 16", "done", "draw 11")
     v = seen(s, GREECE)
     assert v["kings_dead"] == 1 and v["portraits"]["persia"] == 1
@@ -491,7 +510,11 @@ def test_control_major_city_without_army_belongs_to_its_side():
     """RB control: without enemy armies each side controls its Major cities."""
     s = position(G, persia={"Naxos": (1, 0)}, greece={"Naxos": (0, 1)})
     assert [control(s, n) for n in ("Abydos", "Ephesos", "Athenai", "Sparta")] == [
-        "persia", "persia", "greece", "greece"]
+        "persia",
+        "persia",
+        "greece",
+        "greece",
+    ]
 
 
 def test_control_city_without_army_is_not_controlled():
@@ -535,9 +558,13 @@ def test_land_move_stops_on_entering_an_empty_city_it_does_not_control():
 def test_land_move_passes_through_cities_it_controls_no_distance_limit():
     """RB 6.4 and its example: from Ephesos through Abydos, over the bridge, through Pella
     and Larissa (Persian armies there), to Delphi (enemy: battle) or Thebai (must stop)."""
-    s = position(G, persia={"Ephesos": (3, 0), "Pella": (1, 0), "Larissa": (1, 0)},
-                 greece={"Delphi": (1, 0), "Athenai": (1, 1), "Abydos": (0, 1)},
-                 bridge=True, hands=([4], []))
+    s = position(
+        G,
+        persia={"Ephesos": (3, 0), "Pella": (1, 0), "Larissa": (1, 0)},
+        greece={"Delphi": (1, 0), "Athenai": (1, 1), "Abydos": (0, 1)},
+        bridge=True,
+        hands=([4], []),
+    )
     act(G, s, "move 4", "land Ephesos", "armies 3")
     assert dest_options(s) == ["Abydos", "Delphi", "Larissa", "Pella", "Thebai"]
 
@@ -552,8 +579,13 @@ def test_land_move_passes_through_own_major_city_without_army():
 def test_land_move_not_stopped_by_enemy_fleet_in_a_controlled_city():
     """RB 6.4: if the city has only enemy fleets in port and you control it, you need not
     stop (the RB example's Greek fleet at Abydos)."""
-    s = position(G, persia={"Pella": (2, 0)}, greece={"Abydos": (0, 2), "Athenai": (1, 0)},
-                 bridge=True, hands=([4], []))
+    s = position(
+        G,
+        persia={"Pella": (2, 0)},
+        greece={"Abydos": (0, 2), "Athenai": (1, 0)},
+        bridge=True,
+        hands=([4], []),
+    )
     act(G, s, "move 4", "land Pella", "armies 2")
     assert "Ephesos" in dest_options(s)
 
@@ -561,8 +593,14 @@ def test_land_move_not_stopped_by_enemy_fleet_in_a_controlled_city():
 def test_land_move_stops_in_empty_enemy_major_city_and_takes_it():
     """RB 6.4: an empty enemy Major city is not controlled by the mover: the armies stop
     there (no battle) and take control."""
-    s = position(G, persia={"Ephesos": (1, 1)}, greece={"Pella": (2, 0), "Athenai": (1, 0)},
-                 bridge=True, hands=([], [4]), active=GREECE)
+    s = position(
+        G,
+        persia={"Ephesos": (1, 1)},
+        greece={"Pella": (2, 0), "Athenai": (1, 0)},
+        bridge=True,
+        hands=([], [4]),
+        active=GREECE,
+    )
     act(G, s, "move 4", "land Pella", "armies 2")
     assert dest_options(s) == ["Abydos", "Larissa"]
     events = act(G, s, "to Abydos")
@@ -573,11 +611,13 @@ def test_land_move_stops_in_empty_enemy_major_city_and_takes_it():
 def test_land_move_into_enemy_army_stops_and_fights():
     """RB 6.4, 7: entering a city occupied by an enemy army, armies stop and a land battle
     takes place at once."""
-    s = position(G, persia={"Thebai": (2, 0)}, greece={"Delphi": (1, 0), "Athenai": (1, 0)},
-                 hands=([4], []))
+    s = position(
+        G, persia={"Thebai": (2, 0)}, greece={"Delphi": (1, 0), "Athenai": (1, 0)}, hands=([4], [])
+    )
     events = act(G, s, "move 4", "land Thebai", "armies 2", "to Delphi")
     assert [e.data for e in events if e.kind == "battle"] == [
-        {"kind": "land", "city": "Delphi", "attacker": "persia"}]
+        {"kind": "land", "city": "Delphi", "attacker": "persia"}
+    ]
     assert G.to_act(s) == CHANCE
 
 
@@ -590,8 +630,14 @@ def test_land_move_over_the_bridge_only_while_it_stands():
 
 def test_land_move_greeks_may_cross_the_bridge_too():
     """RB 6.4: the bridge opens the road, for armies of either side (digest 1.3)."""
-    s = position(G, persia={"Ephesos": (1, 0)}, greece={"Pella": (1, 0), "Athenai": (1, 0)},
-                 bridge=True, hands=([], [4]), active=GREECE)
+    s = position(
+        G,
+        persia={"Ephesos": (1, 0)},
+        greece={"Pella": (1, 0), "Athenai": (1, 0)},
+        bridge=True,
+        hands=([], [4]),
+        active=GREECE,
+    )
     act(G, s, "move 4", "land Pella", "armies 1")
     assert "Abydos" in dest_options(s)
 
@@ -605,8 +651,14 @@ def test_land_move_not_from_a_city_without_roads():
 def test_carneia_greek_armies_in_sparta_cannot_move_by_land():
     """Carneia Festival (decision 7.9, as RTT): Greek armies in Sparta may not move by land
     for the rest of the campaign."""
-    s = position(G, persia=SETUP_P, greece={"Sparta": (2, 1), "Korinthos": (1, 0)},
-                 carneia=True, hands=([], [3]), active=GREECE)
+    s = position(
+        G,
+        persia=SETUP_P,
+        greece={"Sparta": (2, 1), "Korinthos": (1, 0)},
+        carneia=True,
+        hands=([], [3]),
+        active=GREECE,
+    )
     act(G, s, "move 3")
     assert legal_texts(G, s) == ["land Korinthos", "sea Sparta"]
 
@@ -618,8 +670,7 @@ def test_naval_move_from_a_port_to_any_other_port():
     """RB 6.5: fleets sail from their port to the port of your choice (not along roads)."""
     s = position(G, persia={"Ephesos": (0, 2)}, greece=SETUP_G, hands=([4], []))
     act(G, s, "move 4", "sea Ephesos", "fleets 1")
-    assert dest_options(s) == ["Abydos", "Athenai", "Eretria", "Naxos", "Pella", "Sparta",
-                               "Thebai"]
+    assert dest_options(s) == ["Abydos", "Athenai", "Eretria", "Naxos", "Pella", "Sparta", "Thebai"]
 
 
 def test_naval_move_transports_one_army_per_fleet():
@@ -647,8 +698,9 @@ def test_naval_move_carried_armies_land_in_the_destination_city():
 def test_naval_move_no_battle_between_fleets_and_armies():
     """RB 6.5, 7: sailing into the port of an enemy-held city with no enemy fleet causes
     no battle; the city stays the enemy's."""
-    s = position(G, persia={"Ephesos": (1, 1)}, greece={"Thebai": (2, 0), "Athenai": (1, 0)},
-                 hands=([4], []))
+    s = position(
+        G, persia={"Ephesos": (1, 1)}, greece={"Thebai": (2, 0), "Athenai": (1, 0)}, hands=([4], [])
+    )
     events = act(G, s, "move 4", "sea Ephesos", "fleets 1", "carry 0", "to Thebai")
     assert "battle" not in kinds(events)
     assert fleets(s, "Thebai") == (1, 0) and control(s, "Thebai") == "greece"
@@ -669,8 +721,7 @@ def test_naval_move_into_enemy_fleet_naval_battle_then_landing_then_land_battle(
 
 def test_naval_move_group_travels_together_from_one_port():
     """RB 6.5: all moving fleets come from one port and go to the same port."""
-    s = position(G, persia={"Ephesos": (0, 2), "Abydos": (0, 1)}, greece=SETUP_G,
-                 hands=([4], []))
+    s = position(G, persia={"Ephesos": (0, 2), "Abydos": (0, 1)}, greece=SETUP_G, hands=([4], []))
     act(G, s, "move 4", "sea Ephesos", "fleets 2", "to Naxos")
     assert fleets(s, "Naxos") == (2, 0) and fleets(s, "Abydos") == (1, 0)
 
@@ -691,8 +742,7 @@ def test_land_battle_one_die_per_army_at_most_three():
     """RB 7.1: each player rolls one die per army in the battle, at most three; only the
     highest die counts (so a throw is its highest die)."""
     s = _persian_attack(5, 1)
-    assert outcomes(s) == {f"roll {f}": Fraction(f**3 - (f - 1) ** 3, 216)
-                           for f in range(1, 7)}
+    assert outcomes(s) == {f"roll {f}": Fraction(f**3 - (f - 1) ** 3, 216) for f in range(1, 7)}
     act(G, s, "roll 1")
     assert outcomes(s) == {f"roll {f}": Fraction(1, 6) for f in range(1, 7)}
     s = _persian_attack(2, 1)
@@ -719,8 +769,13 @@ def test_land_battle_persian_die_counts_at_most_four():
 def test_land_battle_persian_die_counts_at_most_five_in_abydos_and_ephesos():
     """RB 7.1 exception: at Ephesos or Abydos, attacking or defending, a Persian 5 or more
     is a 5: a Persian 6 ties a Greek 5 there and beats a Greek 4."""
-    s = position(G, persia={"Ephesos": (2, 0)}, greece={"Abydos": (2, 0), "Athenai": (1, 0)},
-                 hands=([], [4]), active=GREECE)
+    s = position(
+        G,
+        persia={"Ephesos": (2, 0)},
+        greece={"Abydos": (2, 0), "Athenai": (1, 0)},
+        hands=([], [4]),
+        active=GREECE,
+    )
     act(G, s, "move 4", "land Abydos", "armies 2", "to Ephesos")
     events = act(G, s, "roll 5", "roll 6")
     assert [e.data["counts"] for e in events if e.kind == "roll"] == [5, 5]
@@ -731,10 +786,14 @@ def test_land_battle_persian_die_counts_at_most_five_in_abydos_and_ephesos():
 
 def test_land_battle_greek_dice_are_not_capped():
     """RB 7.1: only Persian dice are capped: a Greek 6 beats a Persian 6 even in Ephesos."""
-    s = position(G, persia={"Ephesos": (1, 0)}, greece={"Abydos": (1, 0), "Athenai": (1, 0)},
-                 hands=([], [4, 3]), active=GREECE)
-    act(G, s, "move 4", "land Abydos", "armies 1", "to Ephesos", "decline", "roll 6",
-        "roll 6")
+    s = position(
+        G,
+        persia={"Ephesos": (1, 0)},
+        greece={"Abydos": (1, 0), "Athenai": (1, 0)},
+        hands=([], [4, 3]),
+        active=GREECE,
+    )
+    act(G, s, "move 4", "land Abydos", "armies 1", "to Ephesos", "decline", "roll 6", "roll 6")
     assert armies(s, "Ephesos") == (0, 1)
     assert control(s, "Ephesos") == "greece"
 
@@ -785,18 +844,25 @@ def test_land_battle_attacker_retreats_to_the_adjacent_city_it_came_from():
 def test_land_battle_attacker_retreat_after_a_long_move_only_to_the_last_city_on_its_route():
     """RB 7.1 (decision 7.5): after a long move the attacker goes back to the adjacent city
     it came from: the last city of its route, not any adjacent city it controls."""
-    s = position(G, persia={"Pella": (3, 0), "Larissa": (1, 0), "Korinthos": (1, 0)},
-                 greece={"Thebai": (2, 0), "Athenai": (1, 0)}, hands=([4], []))
+    s = position(
+        G,
+        persia={"Pella": (3, 0), "Larissa": (1, 0), "Korinthos": (1, 0)},
+        greece={"Thebai": (2, 0), "Athenai": (1, 0)},
+        hands=([4], []),
+    )
     act(G, s, "move 4", "land Pella", "armies 3", "to Thebai", "roll 3", "roll 3")
     assert legal_texts(G, s) == ["continue", "retreat Larissa"]
 
 
 def test_land_battle_attacker_landed_by_sea_retreats_to_the_embarkation_port():
     """RB 7.1: armies transported by fleets return to the port city where they embarked."""
-    s = position(G, persia={"Ephesos": (3, 2)}, greece={"Eretria": (2, 0), "Athenai": (1, 0)},
-                 hands=([4, 3], []))
-    act(G, s, "move 4", "sea Ephesos", "fleets 2", "carry 2", "to Eretria",
-        "roll 3", "roll 3")
+    s = position(
+        G,
+        persia={"Ephesos": (3, 2)},
+        greece={"Eretria": (2, 0), "Athenai": (1, 0)},
+        hands=([4, 3], []),
+    )
+    act(G, s, "move 4", "sea Ephesos", "fleets 2", "carry 2", "to Eretria", "roll 3", "roll 3")
     assert legal_texts(G, s) == ["continue", "retreat by sea Ephesos"]
     act(G, s, "retreat by sea Ephesos")
     assert armies(s, "Ephesos") == (2, 0) and fleets(s, "Ephesos") == (2, 0)
@@ -806,11 +872,13 @@ def test_land_battle_attacker_landed_by_sea_retreats_to_the_embarkation_port():
 def test_land_battle_defender_retreats_by_road_to_adjacent_city_it_controls():
     """RB 7.1: the defender retreats by road to an adjacent city it controls, never to a
     city neither side controls."""
-    s = position(G, persia={"Larissa": (3, 0)},
-                 greece={"Thebai": (2, 0), "Korinthos": (1, 0), "Athenai": (0, 0)},
-                 hands=([4], []))
-    act(G, s, "move 4", "land Larissa", "armies 3", "to Thebai", "roll 3", "roll 2",
-        "continue")
+    s = position(
+        G,
+        persia={"Larissa": (3, 0)},
+        greece={"Thebai": (2, 0), "Korinthos": (1, 0), "Athenai": (0, 0)},
+        hands=([4], []),
+    )
+    act(G, s, "move 4", "land Larissa", "armies 3", "to Thebai", "roll 3", "roll 2", "continue")
     assert legal_texts(G, s) == ["continue", "retreat Athenai", "retreat Korinthos"]
     act(G, s, "retreat Korinthos")
     assert armies(s, "Korinthos") == (0, 2) and armies(s, "Thebai") == (3, 0)
@@ -819,20 +887,27 @@ def test_land_battle_defender_retreats_by_road_to_adjacent_city_it_controls():
 def test_land_battle_defender_retreat_by_sea_needs_as_many_fleets_as_armies():
     """RB 7.1: retreating armies may board the defender's fleets in port for a port city it
     controls, only if every army can be carried: no naval retreat with fewer fleets."""
-    s = position(G, persia={"Larissa": (3, 0)},
-                 greece={"Thebai": (2, 1), "Naxos": (1, 0), "Athenai": (0, 0)},
-                 hands=([4], []))
-    act(G, s, "move 4", "land Larissa", "armies 3", "to Thebai", "roll 3", "roll 4",
-        "continue")
+    s = position(
+        G,
+        persia={"Larissa": (3, 0)},
+        greece={"Thebai": (2, 1), "Naxos": (1, 0), "Athenai": (0, 0)},
+        hands=([4], []),
+    )
+    act(G, s, "move 4", "land Larissa", "armies 3", "to Thebai", "roll 3", "roll 4", "continue")
     by_sea = [t for t in legal_texts(G, s) if "by sea" in t]
     assert by_sea == []  # 2 armies, 1 fleet
-    s = position(G, persia={"Larissa": (3, 0)},
-                 greece={"Thebai": (2, 3), "Naxos": (1, 0), "Athenai": (0, 0)},
-                 hands=([4], []))
-    act(G, s, "move 4", "land Larissa", "armies 3", "to Thebai", "roll 3", "roll 4",
-        "continue")
+    s = position(
+        G,
+        persia={"Larissa": (3, 0)},
+        greece={"Thebai": (2, 3), "Naxos": (1, 0), "Athenai": (0, 0)},
+        hands=([4], []),
+    )
+    act(G, s, "move 4", "land Larissa", "armies 3", "to Thebai", "roll 3", "roll 4", "continue")
     assert [t for t in legal_texts(G, s) if "by sea" in t] == [
-        "retreat by sea Athenai", "retreat by sea Sparta", "retreat by sea Naxos"]
+        "retreat by sea Athenai",
+        "retreat by sea Sparta",
+        "retreat by sea Naxos",
+    ]
     act(G, s, "retreat by sea Naxos")
     assert armies(s, "Naxos") == (0, 3) and fleets(s, "Naxos") == (0, 3)  # all fleets go
     assert fleets(s, "Thebai") == (0, 0)
@@ -869,8 +944,13 @@ def test_naval_battle_one_die_per_fleet_at_most_three_persian_cap():
 
 def test_naval_battle_persian_die_counts_five_at_abydos_and_ephesos():
     """RB 7.1, 7.2 exception: at Abydos or Ephesos a Persian 5+ at sea counts 5."""
-    s = position(G, persia={"Abydos": (1, 1)}, greece={"Naxos": (0, 1), "Athenai": (1, 0)},
-                 hands=([], [4]), active=GREECE)
+    s = position(
+        G,
+        persia={"Abydos": (1, 1)},
+        greece={"Naxos": (0, 1), "Athenai": (1, 0)},
+        hands=([], [4]),
+        active=GREECE,
+    )
     act(G, s, "move 4", "sea Naxos", "fleets 1", "to Abydos")
     events = act(G, s, "roll 5", "roll 6")
     assert [e.data["counts"] for e in events if e.kind == "roll"] == [5, 5]
@@ -928,13 +1008,29 @@ def test_naval_battle_attacker_retreat_disembarks_armies_at_origin():
 def test_naval_battle_defender_retreats_to_a_port_city_it_controls_without_armies():
     """RB 7.2: the defender's fleets retreat to any port city it controls; unlike a land
     retreat they cannot carry armies."""
-    s = position(G, persia={"Ephesos": (3, 2)},
-                 greece={"Thebai": (2, 2), "Athenai": (1, 0), "Naxos": (1, 0)},
-                 hands=([4], []))
-    act(G, s, "move 4", "sea Ephesos", "fleets 2", "carry 2", "to Thebai",
-        "roll 3", "roll 2", "continue")
+    s = position(
+        G,
+        persia={"Ephesos": (3, 2)},
+        greece={"Thebai": (2, 2), "Athenai": (1, 0), "Naxos": (1, 0)},
+        hands=([4], []),
+    )
+    act(
+        G,
+        s,
+        "move 4",
+        "sea Ephesos",
+        "fleets 2",
+        "carry 2",
+        "to Thebai",
+        "roll 3",
+        "roll 2",
+        "continue",
+    )
     assert [t for t in legal_texts(G, s) if t != "continue"] == [
-        "retreat by sea Athenai", "retreat by sea Sparta", "retreat by sea Naxos"]
+        "retreat by sea Athenai",
+        "retreat by sea Sparta",
+        "retreat by sea Naxos",
+    ]
     events = act(G, s, "retreat by sea Naxos")
     assert fleets(s, "Naxos") == (0, 1) and armies(s, "Naxos") == (0, 1)  # one sank
     assert [e.data["kind"] for e in events if e.kind == "battle"] == ["land"]
@@ -944,19 +1040,25 @@ def test_naval_battle_defender_retreats_to_a_port_city_it_controls_without_armie
 def test_naval_battle_defender_may_not_retreat_into_a_port_with_enemy_fleets():
     """Decision 7.3: no retreat into a controlled port holding enemy fleets (naval
     defenders and land defenders by sea alike)."""
-    s = position(G, persia={"Ephesos": (0, 2), "Sparta": (0, 1)},
-                 greece={"Naxos": (0, 2), "Athenai": (1, 0)}, hands=([4], []))
-    act(G, s, "move 4", "sea Ephesos", "fleets 2", "to Naxos", "roll 3", "roll 2",
-        "continue")
+    s = position(
+        G,
+        persia={"Ephesos": (0, 2), "Sparta": (0, 1)},
+        greece={"Naxos": (0, 2), "Athenai": (1, 0)},
+        hands=([4], []),
+    )
+    act(G, s, "move 4", "sea Ephesos", "fleets 2", "to Naxos", "roll 3", "roll 2", "continue")
     assert legal_texts(G, s) == ["continue", "retreat by sea Athenai"]
 
 
 def test_land_defender_may_not_retreat_by_sea_into_a_port_with_enemy_fleets():
     """Decision 7.3, land-battle side: the sea retreat avoids ports with enemy fleets."""
-    s = position(G, persia={"Larissa": (3, 0), "Sparta": (0, 1)},
-                 greece={"Thebai": (1, 2), "Athenai": (0, 0)}, hands=([4, 3], []))
-    act(G, s, "move 4", "land Larissa", "armies 3", "to Thebai", "roll 3", "roll 4",
-        "continue")
+    s = position(
+        G,
+        persia={"Larissa": (3, 0), "Sparta": (0, 1)},
+        greece={"Thebai": (1, 2), "Athenai": (0, 0)},
+        hands=([4, 3], []),
+    )
+    act(G, s, "move 4", "land Larissa", "armies 3", "to Thebai", "roll 3", "roll 4", "continue")
     assert [t for t in legal_texts(G, s) if "by sea" in t] == ["retreat by sea Athenai"]
 
 
@@ -973,9 +1075,14 @@ def test_destroyed_units_return_to_reserve_and_can_be_raised_again():
 def test_bridge_greeks_may_destroy_it_after_winning_abydos_in_a_land_battle():
     """RB 7.1: after a land battle giving the Greeks control of Abydos, they may destroy the
     pontoon bridge at once."""
-    s = position(G, persia={"Abydos": (1, 0), "Ephesos": (1, 0)},
-                 greece={"Pella": (2, 0), "Athenai": (1, 0)}, bridge=True, hands=([], [4, 3]),
-                 active=GREECE)
+    s = position(
+        G,
+        persia={"Abydos": (1, 0), "Ephesos": (1, 0)},
+        greece={"Pella": (2, 0), "Athenai": (1, 0)},
+        bridge=True,
+        hands=([], [4, 3]),
+        active=GREECE,
+    )
     act(G, s, "move 4", "land Pella", "armies 2", "to Abydos", "decline", "roll 6", "roll 1")
     assert (G.to_act(s), legal_texts(G, s)) == (GREECE, ["destroy bridge", "spare bridge"])
     act(G, s, "destroy bridge")
@@ -985,9 +1092,14 @@ def test_bridge_greeks_may_destroy_it_after_winning_abydos_in_a_land_battle():
 
 def test_bridge_not_offered_when_the_greeks_fail_to_take_abydos():
     """RB 7.1: no destruction if the Greeks do not control Abydos after the battle."""
-    s = position(G, persia={"Abydos": (2, 0), "Ephesos": (1, 0)},
-                 greece={"Pella": (1, 0), "Athenai": (1, 0)}, bridge=True, hands=([], [4, 3]),
-                 active=GREECE)
+    s = position(
+        G,
+        persia={"Abydos": (2, 0), "Ephesos": (1, 0)},
+        greece={"Pella": (1, 0), "Athenai": (1, 0)},
+        bridge=True,
+        hands=([], [4, 3]),
+        active=GREECE,
+    )
     act(G, s, "move 4", "land Pella", "armies 1", "to Abydos", "decline", "roll 1", "roll 5")
     assert seen(s)["phase"] == "operations" and seen(s)["bridge"] is True
 
@@ -995,8 +1107,14 @@ def test_bridge_not_offered_when_the_greeks_fail_to_take_abydos():
 def test_bridge_destruction_after_a_greek_move_into_empty_abydos():
     """Decision 7.4 (RTT, NOTES): the bridge may be burnt after any Greek move ending with
     Greek control of Abydos, battle or not."""
-    s = position(G, persia={"Ephesos": (1, 0)}, greece={"Pella": (1, 0), "Athenai": (1, 0)},
-                 bridge=True, hands=([], [4]), active=GREECE)
+    s = position(
+        G,
+        persia={"Ephesos": (1, 0)},
+        greece={"Pella": (1, 0), "Athenai": (1, 0)},
+        bridge=True,
+        hands=([], [4]),
+        active=GREECE,
+    )
     act(G, s, "move 4", "land Pella", "armies 1", "to Abydos")
     assert legal_texts(G, s) == ["destroy bridge", "spare bridge"]
     act(G, s, "spare bridge")
@@ -1035,8 +1153,14 @@ def test_supply_greece_keeps_up_to_four_cards():
     s = position(G, persia=SETUP_P, greece=SETUP_G, hands=([], [1, 2, 3, 5, 6, 7]))
     finish_operations(s)
     assert (G.to_act(s), seen(s)["phase"]) == (GREECE, "supply-keep")
-    assert legal_texts(G, s) == ["discard 1", "discard 2", "discard 3", "discard 5",
-                                 "discard 6", "discard 7"]
+    assert legal_texts(G, s) == [
+        "discard 1",
+        "discard 2",
+        "discard 3",
+        "discard 5",
+        "discard 6",
+        "discard 7",
+    ]
     act(G, s, "discard 1", "discard 7")
     assert seen(s, GREECE)["hands"]["greece"]["cards"] == [2, 3, 5, 6]
     assert seen(s)["campaign"] == 2
@@ -1054,8 +1178,11 @@ def test_supply_persian_attrition_counts_amphorae_outside_abydos_and_ephesos():
     """RB 8.2: Persian supply is the amphorae of the Persian cities other than Abydos and
     Ephesos, against the armies outside them; the excess, chosen by Persia, is removed
     from those cities (not from Abydos or Ephesos)."""
-    s = position(G, persia={"Abydos": (6, 0), "Ephesos": (6, 1), "Thebai": (2, 0),
-                            "Naxos": (2, 1)}, greece=SETUP_G)
+    s = position(
+        G,
+        persia={"Abydos": (6, 0), "Ephesos": (6, 1), "Thebai": (2, 0), "Naxos": (2, 1)},
+        greece=SETUP_G,
+    )
     finish_operations(s)
     assert (seen(s)["phase"], G.to_act(s)) == ("supply-remove", PERSIA)
     assert legal_texts(G, s) == ["remove Naxos", "remove Thebai"]
@@ -1077,8 +1204,9 @@ def test_supply_persian_armies_in_abydos_and_ephesos_are_always_fed():
 def test_supply_greek_attrition_counts_every_controlled_city():
     """RB 8.2: Greek supply is the amphorae of all Greek cities (Athenai and Sparta
     included) against all Greek armies on the map."""
-    s = position(G, persia=SETUP_P, greece={"Athenai": (4, 1), "Sparta": (1, 1),
-                                            "Korinthos": (1, 0)})
+    s = position(
+        G, persia=SETUP_P, greece={"Athenai": (4, 1), "Sparta": (1, 1), "Korinthos": (1, 0)}
+    )
     finish_operations(s)
     assert (seen(s)["phase"], G.to_act(s)) == ("supply-remove", GREECE)
     assert legal_texts(G, s) == ["remove Athenai", "remove Sparta", "remove Korinthos"]
@@ -1089,8 +1217,9 @@ def test_supply_greek_attrition_counts_every_controlled_city():
 def test_supply_line_of_communication_through_neutral_cities_and_the_bridge():
     """RB 8.2 and its example: Delphi - Larissa (neutral) - Pella - bridge - Abydos is a
     line of communication."""
-    s = position(G, persia={"Abydos": (2, 0), "Delphi": (1, 0), "Pella": (1, 0)},
-                 greece=SETUP_G, bridge=True)
+    s = position(
+        G, persia={"Abydos": (2, 0), "Delphi": (1, 0), "Pella": (1, 0)}, greece=SETUP_G, bridge=True
+    )
     finish_operations(s)
     assert armies(s, "Delphi") == (1, 0) and armies(s, "Pella") == (1, 0)
 
@@ -1098,8 +1227,7 @@ def test_supply_line_of_communication_through_neutral_cities_and_the_bridge():
 def test_supply_without_a_line_of_communication_all_armies_of_the_city_are_removed():
     """RB 8.2 example: without the bridge the line is broken and the armies of Delphi (all
     of them) and Pella are removed."""
-    s = position(G, persia={"Abydos": (2, 0), "Delphi": (1, 0), "Pella": (1, 0)},
-                 greece=SETUP_G)
+    s = position(G, persia={"Abydos": (2, 0), "Delphi": (1, 0), "Pella": (1, 0)}, greece=SETUP_G)
     finish_operations(s)
     assert armies(s, "Delphi") == (0, 0) and armies(s, "Pella") == (0, 0)
     assert reserve(s, "persia")[0] == 24 - 2
@@ -1108,15 +1236,20 @@ def test_supply_without_a_line_of_communication_all_armies_of_the_city_are_remov
 def test_supply_line_of_communication_blocked_by_enemy_controlled_city():
     """RB 8.2: the line may not go through enemy-controlled cities, including an enemy
     Major city with no army."""
-    s = position(G, persia={"Abydos": (1, 0), "Larissa": (1, 0)},
-                 greece={"Pella": (1, 0), "Sparta": (1, 0)}, bridge=True)
+    s = position(
+        G,
+        persia={"Abydos": (1, 0), "Larissa": (1, 0)},
+        greece={"Pella": (1, 0), "Sparta": (1, 0)},
+        bridge=True,
+    )
     finish_operations(s)
     assert armies(s, "Larissa") == (0, 0)  # Greek Pella cuts the road to Abydos
     s = position(G, persia={"Thebai": (0, 1)}, greece={"Ephesos": (1, 0)}, bridge=True)
     finish_operations(s)
     assert armies(s, "Ephesos") == (0, 0)  # the empty Persian Abydos cuts the line
-    s = position(G, persia={"Thebai": (0, 1)}, greece={"Ephesos": (1, 0), "Abydos": (1, 0)},
-                 bridge=True)
+    s = position(
+        G, persia={"Thebai": (0, 1)}, greece={"Ephesos": (1, 0), "Abydos": (1, 0)}, bridge=True
+    )
     finish_operations(s)
     assert armies(s, "Ephesos") == (0, 1)  # through Greek Abydos, Pella, Larissa, Thebai
 
@@ -1124,8 +1257,7 @@ def test_supply_line_of_communication_blocked_by_enemy_controlled_city():
 def test_supply_maritime_connection_fleet_in_the_port():
     """RB 8.2 (maritime connection): a city without a land line keeps its armies if one
     of its side's fleets is in its port (the example's fleet at Pella)."""
-    s = position(G, persia={"Abydos": (2, 0), "Delphi": (1, 0), "Pella": (1, 1)},
-                 greece=SETUP_G)
+    s = position(G, persia={"Abydos": (2, 0), "Delphi": (1, 0), "Pella": (1, 1)}, greece=SETUP_G)
     finish_operations(s)
     assert armies(s, "Pella") == (1, 0) and armies(s, "Delphi") == (0, 0)
 
@@ -1136,8 +1268,11 @@ def test_supply_maritime_connection_blocked_by_enemy_fleets_in_own_major_ports()
     one = position(G, persia={"Athenai": (0, 1)}, greece={"Naxos": (1, 1), "Athenai": (1, 0)})
     finish_operations(one)
     assert armies(one, "Naxos") == (0, 1)  # Sparta's port is free
-    blocked = position(G, persia={"Athenai": (0, 1), "Sparta": (0, 1)},
-                       greece={"Naxos": (1, 1), "Korinthos": (1, 0)})
+    blocked = position(
+        G,
+        persia={"Athenai": (0, 1), "Sparta": (0, 1)},
+        greece={"Naxos": (1, 1), "Korinthos": (1, 0)},
+    )
     finish_operations(blocked)
     assert armies(blocked, "Naxos") == (0, 0)
     assert armies(blocked, "Korinthos") == (0, 1)  # by road
@@ -1152,8 +1287,9 @@ def test_supply_fleets_need_no_supply():
 
 def test_supply_persia_first_then_greece():
     """RB 8: the Persians supply first, then the Greeks."""
-    s = position(G, persia={"Abydos": (1, 0), "Thebai": (3, 0)},
-                 greece={"Athenai": (4, 0), "Sparta": (1, 0)})
+    s = position(
+        G, persia={"Abydos": (1, 0), "Thebai": (3, 0)}, greece={"Athenai": (4, 0), "Sparta": (1, 0)}
+    )
     finish_operations(s)
     assert G.to_act(s) == PERSIA and seen(s)["phase"] == "supply-remove"
     act(G, s, "remove Thebai", "remove Thebai")
@@ -1169,20 +1305,29 @@ def test_scoring_one_point_per_city_two_per_major_city():
     s = position(G, persia=SETUP_P, greece=SETUP_G)
     finish_operations(s)
     assert seen(s)["score"] == -1
-    s = position(G, persia={**SETUP_P, "Athenai": (1, 1)},
-                 greece={"Sparta": (1, 1), "Korinthos": (1, 0)})
+    s = position(
+        G, persia={**SETUP_P, "Athenai": (1, 1)}, greece={"Sparta": (1, 1), "Korinthos": (1, 0)}
+    )
     finish_operations(s)
     assert seen(s)["score"] == 3
 
 
 def test_scoring_score_track_stops_at_six():
     """RB 4.5: the track's maximum is 6; the marker goes no further."""
-    s = position(G, score=5, persia={**SETUP_P, "Athenai": (1, 1)},
-                 greece={"Sparta": (1, 1), "Korinthos": (1, 0)})
+    s = position(
+        G,
+        score=5,
+        persia={**SETUP_P, "Athenai": (1, 1)},
+        greece={"Sparta": (1, 1), "Korinthos": (1, 0)},
+    )
     finish_operations(s)
     assert seen(s)["score"] == 6
-    s = position(G, score=-5, persia={"Naxos": (0, 1)},
-                 greece={"Ephesos": (1, 1), "Thebai": (1, 0), "Athenai": (1, 0)})
+    s = position(
+        G,
+        score=-5,
+        persia={"Naxos": (0, 1)},
+        greece={"Ephesos": (1, 1), "Thebai": (1, 0), "Athenai": (1, 0)},
+    )
     finish_operations(s)
     assert seen(s)["score"] == -6
 
@@ -1197,8 +1342,12 @@ def test_scoring_advances_the_campaign_marker():
 def test_automatic_victory_persia_controls_athenai_and_sparta():
     """RB 9, 10: a side that has lost both its Major cities to the enemy in the Scoring
     Phase loses, whatever the score."""
-    s = position(G, score=-6, persia={**SETUP_P, "Athenai": (1, 1), "Sparta": (1, 1)},
-                 greece={"Korinthos": (1, 0)})
+    s = position(
+        G,
+        score=-6,
+        persia={**SETUP_P, "Athenai": (1, 1), "Sparta": (1, 1)},
+        greece={"Korinthos": (1, 0)},
+    )
     finish_operations(s)
     out = G.outcome(s)
     assert out is not None and out.results == ("win", "loss")
@@ -1206,8 +1355,12 @@ def test_automatic_victory_persia_controls_athenai_and_sparta():
 
 def test_automatic_victory_greece_controls_abydos_and_ephesos():
     """RB 9, 10: the same for Greece holding Abydos and Ephesos."""
-    s = position(G, score=6, persia={"Thebai": (1, 0)},
-                 greece={**SETUP_G, "Abydos": (1, 1), "Ephesos": (1, 1)})
+    s = position(
+        G,
+        score=6,
+        persia={"Thebai": (1, 0)},
+        greece={**SETUP_G, "Abydos": (1, 1), "Ephesos": (1, 1)},
+    )
     finish_operations(s)
     out = G.outcome(s)
     assert out is not None and out.results == ("loss", "win")
@@ -1215,9 +1368,13 @@ def test_automatic_victory_greece_controls_abydos_and_ephesos():
 
 def test_automatic_victory_in_the_fifth_campaign_beats_the_score():
     """Decision 7.18: automatic victory is checked before the points, in campaign 5 too."""
-    s = position(G, campaign=5, score=-6,
-                 persia={**SETUP_P, "Athenai": (1, 1), "Sparta": (1, 1)},
-                 greece={"Korinthos": (1, 0)})
+    s = position(
+        G,
+        campaign=5,
+        score=-6,
+        persia={**SETUP_P, "Athenai": (1, 1), "Sparta": (1, 1)},
+        greece={"Korinthos": (1, 0)},
+    )
     finish_operations(s)
     out = G.outcome(s)
     assert out is not None and out.results == ("win", "loss")
@@ -1227,10 +1384,13 @@ def test_automatic_victory_in_the_fifth_campaign_beats_the_score():
 def test_automatic_victory_checked_only_in_the_scoring_phase():
     """RB 4.5, 9: control of both enemy Major cities wins in the Scoring Phase, not
     during Operations."""
-    s = position(G, persia={**SETUP_P, "Athenai": (1, 0), "Korinthos": (2, 0)},
-                 greece={"Sparta": (1, 1)}, hands=([4], [3]))
-    act(G, s, "move 4", "land Korinthos", "armies 2", "to Sparta", "decline", "roll 4",
-        "roll 1")
+    s = position(
+        G,
+        persia={**SETUP_P, "Athenai": (1, 0), "Korinthos": (2, 0)},
+        greece={"Sparta": (1, 1)},
+        hands=([4], [3]),
+    )
+    act(G, s, "move 4", "land Korinthos", "armies 2", "to Sparta", "decline", "roll 4", "roll 1")
     assert control(s, "Sparta") == "persia" and control(s, "Athenai") == "persia"
     assert G.outcome(s) is None and G.to_act(s) == GREECE
 
@@ -1238,8 +1398,11 @@ def test_automatic_victory_checked_only_in_the_scoring_phase():
 def test_automatic_victory_lost_again_before_scoring_does_not_count():
     """RB 9: only control at the Scoring Phase counts (here Sparta's Persian army starves
     in Supply before Scoring)."""
-    s = position(G, persia={"Abydos": (1, 0), "Athenai": (1, 0), "Sparta": (1, 0)},
-                 greece={"Korinthos": (1, 0), "Thebai": (1, 0)})
+    s = position(
+        G,
+        persia={"Abydos": (1, 0), "Athenai": (1, 0), "Sparta": (1, 0)},
+        greece={"Korinthos": (1, 0), "Thebai": (1, 0)},
+    )
     finish_operations(s)
     assert G.outcome(s) is None
     assert armies(s, "Sparta") == (0, 0) and seen(s)["campaign"] == 2
@@ -1276,8 +1439,12 @@ def test_game_does_not_end_before_the_fifth_campaign():
 def test_scoring_acropolis_on_fire_athenai_scores_for_no_one():
     """Acropolis on Fire (digest 5, card 15): in this campaign's Scoring Athenai scores for
     neither side, even once Persia has left it."""
-    s = position(G, persia={**SETUP_P, "Athenai": (1, 1)},
-                 greece={"Sparta": (1, 1), "Thebai": (1, 0)}, hands=([15, 4], []))
+    s = position(
+        G,
+        persia={**SETUP_P, "Athenai": (1, 1)},
+        greece={"Sparta": (1, 1), "Thebai": (1, 0)},
+        hands=([15, 4], []),
+    )
     act(G, s, "event 15", "pass", "move 4", "sea Athenai", "fleets 1", "carry 1", "to Naxos")
     # Athenai is Greek again (an empty Major city) but scores for no one: Persia Abydos 2,
     # Ephesos 2, Naxos 1; Greece Sparta 2, Thebai 1.

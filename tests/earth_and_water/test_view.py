@@ -12,9 +12,17 @@ def test_move_in_progress_is_shown_with_named_fields() -> None:
     act(g, s, "event 7", "land Thebai", "armies 2")
     for seat in (0, 1, None):
         mv = g.view(s, seat)["move"]
-        assert mv == {"side": "persia", "allowed": "land", "by": "land", "origin": "Thebai",
-                      "count": 2, "carry": 0, "event": 7, "not_from": None,
-                      "destination": None}
+        assert mv == {
+            "side": "persia",
+            "allowed": "land",
+            "by": "land",
+            "origin": "Thebai",
+            "count": 2,
+            "carry": 0,
+            "event": 7,
+            "not_from": None,
+            "destination": None,
+        }
 
 
 def test_battle_in_progress_is_shown_with_named_fields() -> None:
@@ -24,7 +32,12 @@ def test_battle_in_progress_is_shown_with_named_fields() -> None:
     bt = g.view(s, 1)["battle"]
     assert bt is not None
     assert (bt["kind"], bt["city"], bt["attacker"], bt["from"], bt["by_sea"]) == (
-        "land", "Athenai", "persia", "Thebai", False)
+        "land",
+        "Athenai",
+        "persia",
+        "Thebai",
+        False,
+    )
     assert bt["scoring_event"] == 7 and bt["persian_start"] == 2 and not bt["cavalry"]
     assert g.view(s, 0)["battle"] == bt == g.view(s, None)["battle"]
 

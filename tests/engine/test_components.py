@@ -17,8 +17,9 @@ from thermopylae.engine.errors import ComponentError
 from thermopylae.games.thermopyles import components
 from thermopylae.games.thermopyles import game as thermopyles_game
 
-DEFAULT_TOML = (Path(__file__).parents[2] / "src" / "thermopylae" / "games" / "thermopyles"
-                / "components.toml")
+DEFAULT_TOML = (
+    Path(__file__).parents[2] / "src" / "thermopylae" / "games" / "thermopyles" / "components.toml"
+)
 
 
 @pytest.fixture(scope="module")
@@ -108,8 +109,9 @@ def test_custom_toml_loads_and_changes_the_digest(tmp_path: Path) -> None:
     old = "{ combat = 10, annihilation = 16 },"
     assert old in text
     path = tmp_path / "mybox.toml"
-    path.write_text(text.replace(old, "{ combat = 10, annihilation = 18, bonus = true },"),
-                    encoding="utf-8")
+    path.write_text(
+        text.replace(old, "{ combat = 10, annihilation = 18, bonus = true },"), encoding="utf-8"
+    )
     c = components.load(path)
     assert c.digest != components.load().digest
     assert c.origin == str(path)
@@ -122,7 +124,8 @@ def test_custom_toml_loads_and_changes_the_digest(tmp_path: Path) -> None:
 
 
 def test_custom_json_with_the_same_values_has_the_same_digest(
-        tmp_path: Path, default_data: dict[str, Any]) -> None:
+    tmp_path: Path, default_data: dict[str, Any]
+) -> None:
     data = copy.deepcopy(default_data)
     data["spartan"].reverse()  # order does not matter
     data["persian"].reverse()
@@ -133,8 +136,7 @@ def test_custom_json_with_the_same_values_has_the_same_digest(
     assert c.title == "My box"
 
 
-def test_printed_values_are_not_provisional(tmp_path: Path,
-                                            default_data: dict[str, Any]) -> None:
+def test_printed_values_are_not_provisional(tmp_path: Path, default_data: dict[str, Any]) -> None:
     data = copy.deepcopy(default_data)
     data["default_source"] = "rulebook"
     for card in data["spartan"] + data["persian"]:
@@ -146,8 +148,9 @@ def test_printed_values_are_not_provisional(tmp_path: Path,
 
 
 @pytest.mark.parametrize("change", ["spartan", "persian", "support", "die", "name"])
-def test_every_value_is_part_of_the_digest(tmp_path: Path, default_data: dict[str, Any],
-                                           change: str) -> None:
+def test_every_value_is_part_of_the_digest(
+    tmp_path: Path, default_data: dict[str, Any], change: str
+) -> None:
     data = copy.deepcopy(default_data)
     if change == "spartan":
         data["spartan"][0]["value"] = 12
@@ -191,14 +194,18 @@ def test_annihilation_below_combat(tmp_path: Path, default_data: dict[str, Any])
     assert "14" in problems[0] and "15" in problems[0] and "annihilation" in problems[0]
 
 
-@pytest.mark.parametrize(("where", "expected"), [
-    ((), "colour:"),
-    (("persian", 6), "persian[7].colour:"),
-    (("spartan", 0), "spartan[1].colour:"),
-    (("support_cards",), "support_cards.colour:"),
-])
-def test_unknown_key(tmp_path: Path, default_data: dict[str, Any], where: tuple[Any, ...],
-                     expected: str) -> None:
+@pytest.mark.parametrize(
+    ("where", "expected"),
+    [
+        ((), "colour:"),
+        (("persian", 6), "persian[7].colour:"),
+        (("spartan", 0), "spartan[1].colour:"),
+        (("support_cards",), "support_cards.colour:"),
+    ],
+)
+def test_unknown_key(
+    tmp_path: Path, default_data: dict[str, Any], where: tuple[Any, ...], expected: str
+) -> None:
     data = copy.deepcopy(default_data)
     target: Any = data
     for step in where:
@@ -209,13 +216,17 @@ def test_unknown_key(tmp_path: Path, default_data: dict[str, Any], where: tuple[
     assert problems[0].startswith(expected)
 
 
-@pytest.mark.parametrize(("where", "expected"), [
-    ("default_source", "default_source:"),
-    ("spartan", "spartan[3].source:"),
-    ("persian", "persian[3].source:"),
-])
-def test_bad_source_tag(tmp_path: Path, default_data: dict[str, Any], where: str,
-                        expected: str) -> None:
+@pytest.mark.parametrize(
+    ("where", "expected"),
+    [
+        ("default_source", "default_source:"),
+        ("spartan", "spartan[3].source:"),
+        ("persian", "persian[3].source:"),
+    ],
+)
+def test_bad_source_tag(
+    tmp_path: Path, default_data: dict[str, Any], where: str, expected: str
+) -> None:
     data = copy.deepcopy(default_data)
     if where == "default_source":
         data["default_source"] = "wikipedia"
@@ -227,11 +238,14 @@ def test_bad_source_tag(tmp_path: Path, default_data: dict[str, Any], where: str
     assert "wikipedia" in problems[0] and "rulebook" in problems[0]
 
 
-@pytest.mark.parametrize("text", [
-    "title = \n",
-    'title = "x"\n[support_cards\ncount = 4\n',
-    'title = "x"\ntitle = "y"\n',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "title = \n",
+        'title = "x"\n[support_cards\ncount = 4\n',
+        'title = "x"\ntitle = "y"\n',
+    ],
+)
 def test_malformed_toml(tmp_path: Path, text: str) -> None:
     path = tmp_path / "broken.toml"
     path.write_text(text, encoding="utf-8")
@@ -263,7 +277,10 @@ def test_values_of_the_wrong_type(tmp_path: Path, default_data: dict[str, Any]) 
     problems = problems_of(write_json(tmp_path, data))
     assert len(problems) == 3
     assert sorted(p.split(":")[0] for p in problems) == [
-        "persian[1].bonus", "spartan[1].value", "support_cards.count"]
+        "persian[1].bonus",
+        "spartan[1].value",
+        "support_cards.count",
+    ]
 
 
 def test_map_out_of_order(tmp_path: Path, default_data: dict[str, Any]) -> None:
@@ -273,8 +290,9 @@ def test_map_out_of_order(tmp_path: Path, default_data: dict[str, Any]) -> None:
     assert len(problems) == 1 and "1 to 7" in problems[0]
 
 
-def test_every_problem_of_a_file_is_listed_once(tmp_path: Path,
-                                                default_data: dict[str, Any]) -> None:
+def test_every_problem_of_a_file_is_listed_once(
+    tmp_path: Path, default_data: dict[str, Any]
+) -> None:
     """One file with five distinct problems gets exactly five messages, one each."""
     data = copy.deepcopy(default_data)
     data["spartan"].pop()  # 19 Spartan cards
@@ -283,22 +301,28 @@ def test_every_problem_of_a_file_is_listed_once(tmp_path: Path,
     data["colour"] = "red"  # an unknown key
     data["persian"][5]["source"] = "wikipedia"  # a bad source tag
     problems = problems_of(write_json(tmp_path, data))
-    assert sorted(p.split(":")[0] for p in problems) == sorted([
-        "spartan", "spartan[2].value", "persian[1]", "colour", "persian[6].source"]), problems
+    assert sorted(p.split(":")[0] for p in problems) == sorted(
+        ["spartan", "spartan[2].value", "persian[1]", "colour", "persian[6].source"]
+    ), problems
 
 
 def test_toml_with_several_problems(tmp_path: Path) -> None:
     text = DEFAULT_TOML.read_text(encoding="utf-8")
     text = text.replace("{ value = 10 }, { value = 10 }", "{ value = 9 }, { value = 10 }", 1)
-    text = text.replace("{ combat = 12, annihilation = 18 },",
-                        "{ combat = 12, annihilation = 11 },", 1)
-    text = text.replace('default_source = "provisional"',
-                        'default_source = "provisional"\nedition = 2')
+    text = text.replace(
+        "{ combat = 12, annihilation = 18 },", "{ combat = 12, annihilation = 11 },", 1
+    )
+    text = text.replace(
+        'default_source = "provisional"', 'default_source = "provisional"\nedition = 2'
+    )
     path = tmp_path / "three.toml"
     path.write_text(text, encoding="utf-8")
     problems = problems_of(path)
     assert len(problems) == 3
-    assert sorted(p.split(":")[0] for p in problems) == ["edition", "persian[5]",
-                                                          "spartan[1].value"]
+    assert sorted(p.split(":")[0] for p in problems) == [
+        "edition",
+        "persian[5]",
+        "spartan[1].value",
+    ]
     with pytest.raises(ComponentError):
         thermopyles_game(path)

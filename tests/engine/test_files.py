@@ -18,14 +18,17 @@ def test_p4_nesting_is_measured_without_recursion() -> None:
     assert too_deep({"a": [1, {"b": [2]}]}, 3)
 
 
-@pytest.mark.parametrize(("text", "kind", "words"), [
-    ("[" * 50_000 + "]" * 50_000, "JSON", "nested too deeply"),
-    ("a = " + "[" * 50_000 + "]" * 50_000, "TOML", "nested too deeply"),
-    ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "JSON", f"more than {MAX_DEPTH} levels"),
-    ("1" * 5000, "JSON", "not valid JSON"),
-    ("{", "JSON", "not valid JSON"),
-    ("a = ", "TOML", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    ("text", "kind", "words"),
+    [
+        ("[" * 50_000 + "]" * 50_000, "JSON", "nested too deeply"),
+        ("a = " + "[" * 50_000 + "]" * 50_000, "TOML", "nested too deeply"),
+        ("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), "JSON", f"more than {MAX_DEPTH} levels"),
+        ("1" * 5000, "JSON", "not valid JSON"),
+        ("{", "JSON", "not valid JSON"),
+        ("a = ", "TOML", "not valid TOML"),
+    ],
+)
 def test_p4_parse_refuses_in_words(text: str, kind: str, words: str) -> None:
     with pytest.raises(FileProblem, match=words):
         parse(text, kind)

@@ -26,12 +26,19 @@ from thermopylae.engine.record import (
 from thermopylae.games.thermopyles import game as thermopyles_game
 from thermopylae.games.thermopyles.rules import Thermopyles
 
-DEFAULT_TOML = (Path(__file__).parents[2] / "src" / "thermopylae" / "games" / "thermopyles"
-                / "components.toml")
+DEFAULT_TOML = (
+    Path(__file__).parents[2] / "src" / "thermopylae" / "games" / "thermopyles" / "components.toml"
+)
 
 
-def recorded(game: Thermopyles, options: dict[str, Any], seed: int, stop: int | None = None,
-             agent: str = "random", start: Any = None) -> tuple[Record, Any]:
+def recorded(
+    game: Thermopyles,
+    options: dict[str, Any],
+    seed: int,
+    stop: int | None = None,
+    agent: str = "random",
+    start: Any = None,
+) -> tuple[Record, Any]:
     """A game played (up to `stop` steps) with its record, closed at the state reached."""
     options = game.options(options)
     rng = random.Random(seed)
@@ -46,16 +53,15 @@ def recorded(game: Thermopyles, options: dict[str, Any], seed: int, stop: int | 
     return rec, s
 
 
-
-
-
 # -- saving and replaying -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("players", "fraction"), [(1, 0.0), (1, 0.2), (1, 0.6), (2, 0.5),
-                                                   (3, 0.7), (4, 0.99)])
+@pytest.mark.parametrize(
+    ("players", "fraction"), [(1, 0.0), (1, 0.2), (1, 0.6), (2, 0.5), (3, 0.7), (4, 0.99)]
+)
 def test_record_saved_mid_game_replays_to_the_same_state(
-        game: Thermopyles, tmp_path: Path, players: int, fraction: float) -> None:
+    game: Thermopyles, tmp_path: Path, players: int, fraction: float
+) -> None:
     seed = players * 100 + int(fraction * 100)
     whole, _ = recorded(game, {"players": players}, seed)
     stop = min(max(1, int(len(whole.steps) * fraction)), len(whole.steps) - 1)
@@ -78,10 +84,12 @@ def test_record_saved_mid_game_replays_to_the_same_state(
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 @pytest.mark.parametrize("agent", ["random", "heuristic"])
-def test_full_game_record_replays(game: Thermopyles, tmp_path: Path, players: int,
-                                  agent: str) -> None:
-    rec, s = recorded(game, {"players": players, "open_hands": players == 3}, seed=players,
-                      agent=agent)
+def test_full_game_record_replays(
+    game: Thermopyles, tmp_path: Path, players: int, agent: str
+) -> None:
+    rec, s = recorded(
+        game, {"players": players, "open_hands": players == 3}, seed=players, agent=agent
+    )
     outcome = game.outcome(s)
     assert outcome is not None
     assert rec.outcome == outcome.to_json()
@@ -194,7 +202,8 @@ def test_tampered_final_digest_and_outcome_are_caught(game: Thermopyles) -> None
     rec.final = "0" * 16
     report = replay(game, rec)
     assert not report.ok and report.problems == [
-        "the final state differs from the one the record was saved with"]
+        "the final state differs from the one the record was saved with"
+    ]
     rec2, _ = recorded(game, {"players": 1}, seed=10)
     assert rec2.outcome is not None
     flipped = "loss" if rec2.outcome["results"][0] == "win" else "win"
@@ -213,8 +222,11 @@ def test_wrong_components_digest_is_refused(game: Thermopyles, tmp_path: Path) -
     # a record made with the default set, replayed with another set
     rec2, _ = recorded(game, {"players": 1}, seed=12, stop=20)
     custom = tmp_path / "custom.toml"
-    custom.write_text(DEFAULT_TOML.read_text().replace(
-        "{ combat = 10, annihilation = 16 },", "{ combat = 10, annihilation = 15 },"))
+    custom.write_text(
+        DEFAULT_TOML.read_text().replace(
+            "{ combat = 10, annihilation = 16 },", "{ combat = 10, annihilation = 15 },"
+        )
+    )
     other = thermopyles_game(custom)
     assert other.components_digest != game.components_digest
     report = replay(other, rec2)
@@ -265,16 +277,20 @@ def test_unreadable_file_is_refused(tmp_path: Path) -> None:
         Record.load(binary)
 
 
-@pytest.mark.parametrize(("change", "field"), [
-    ({"format": "thermopylae-recording"}, "format"),
-    ({"format": None}, "format"),
-    ({"version": 2}, "version"),
-    ({"steps": [["chance", "reveal 16/21", "extra"]]}, "steps"),
-    ({"steps": "retreat"}, "steps"),
-    ({"colour": "red"}, "colour"),
-])
-def test_malformed_record_is_refused(game: Thermopyles, tmp_path: Path,
-                                     change: dict[str, Any], field: str) -> None:
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"format": "thermopylae-recording"}, "format"),
+        ({"format": None}, "format"),
+        ({"version": 2}, "version"),
+        ({"steps": [["chance", "reveal 16/21", "extra"]]}, "steps"),
+        ({"steps": "retreat"}, "steps"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_malformed_record_is_refused(
+    game: Thermopyles, tmp_path: Path, change: dict[str, Any], field: str
+) -> None:
     rec, _ = recorded(game, {"players": 1}, seed=15, stop=10)
     data = {**rec.to_json(), **change}
     path = tmp_path / "bad.json"
@@ -340,8 +356,17 @@ def states_in_every_phase(game: Thermopyles) -> dict[str, tuple[dict[str, Any], 
 
 def test_positions_round_trip_in_every_phase(game: Thermopyles, tmp_path: Path) -> None:
     found = states_in_every_phase(game)
-    assert set(found) == {"setup", "turn", "roll", "refill", "recipient", "full-hand", "draw",
-                          "discard", "over"}
+    assert set(found) == {
+        "setup",
+        "turn",
+        "roll",
+        "refill",
+        "recipient",
+        "full-hand",
+        "draw",
+        "discard",
+        "over",
+    }
     for phase, (options, s) in found.items():
         path = tmp_path / f"{phase}.json"
         Position.of(game, options, s).save(path)
@@ -357,10 +382,16 @@ def test_positions_round_trip_in_every_phase(game: Thermopyles, tmp_path: Path) 
         rng_a, rng_b = random.Random(1), random.Random(1)
         while (seat := game.to_act(a)) is not None:
             assert game.to_act(b) == seat
-            pick = (game.sample_chance(a, rng_a) if seat == CHANCE
-                    else rng_a.choice(list(game.legal(a))))
-            pick_b = (game.sample_chance(b, rng_b) if seat == CHANCE
-                      else rng_b.choice(list(game.legal(b))))
+            pick = (
+                game.sample_chance(a, rng_a)
+                if seat == CHANCE
+                else rng_a.choice(list(game.legal(a)))
+            )
+            pick_b = (
+                game.sample_chance(b, rng_b)
+                if seat == CHANCE
+                else rng_b.choice(list(game.legal(b)))
+            )
             assert pick == pick_b
             game.apply(a, pick)
             game.apply(b, pick)
@@ -368,8 +399,13 @@ def test_positions_round_trip_in_every_phase(game: Thermopyles, tmp_path: Path) 
 
 
 def edited_position(game: Thermopyles, tmp_path: Path, edit: Any) -> Path:
-    s = position(game, hands=[[10, 14], [17, 20]], slots=("13/19", "16/21"),
-                 graveyard=["10/16"], pdiscard=["12/18"])
+    s = position(
+        game,
+        hands=[[10, 14], [17, 20]],
+        slots=("13/19", "16/21"),
+        graveyard=["10/16"],
+        pdiscard=["12/18"],
+    )
     path = tmp_path / "edited.json"
     Position.of(game, game.options({"players": 2}), s).save(path)
     data = json.loads(path.read_text())
@@ -378,25 +414,29 @@ def edited_position(game: Thermopyles, tmp_path: Path, edit: Any) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("edit", "words"), [
-    (lambda st: st["hands"][0].append(20), ["Spartan", "extra: 20"]),
-    (lambda st: st["hands"][1].append(14), ["Spartan", "extra: 14"]),
-    (lambda st: st["spartan_deck"].append(st["spartan_deck"][0]), ["Spartan", "extra"]),
-    (lambda st: st["graveyard"].append("16/21"), ["Persian", "extra: 16/21"]),
-    (lambda st: st["persian_discard"].append(st["slots"][0]), ["Persian", "extra: 13/19"]),
-    (lambda st: st["hands"][0].remove(10), ["Spartan", "missing: 10"]),
-    (lambda st: st["persian_deck"].pop(), ["Persian", "missing"]),
-    (lambda st: st["graveyard"].append("99/99"), ["graveyard", "99/99"]),
-    (lambda st: st.update(phase="lunch"), ["phase"]),
-    (lambda st: st.update(active="p3"), ["active", "p3"]),
-    (lambda st: st.update(marker=9), ["marker"]),
-    (lambda st: st.update(support=5), ["support"]),
-    (lambda st: st.update(hands=[[10, 14]]), ["hands"]),
-    (lambda st: st.update(result="win"), ["result"]),
-    (lambda st: st.pop("turn"), ["turn"]),
-])
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (lambda st: st["hands"][0].append(20), ["Spartan", "extra: 20"]),
+        (lambda st: st["hands"][1].append(14), ["Spartan", "extra: 14"]),
+        (lambda st: st["spartan_deck"].append(st["spartan_deck"][0]), ["Spartan", "extra"]),
+        (lambda st: st["graveyard"].append("16/21"), ["Persian", "extra: 16/21"]),
+        (lambda st: st["persian_discard"].append(st["slots"][0]), ["Persian", "extra: 13/19"]),
+        (lambda st: st["hands"][0].remove(10), ["Spartan", "missing: 10"]),
+        (lambda st: st["persian_deck"].pop(), ["Persian", "missing"]),
+        (lambda st: st["graveyard"].append("99/99"), ["graveyard", "99/99"]),
+        (lambda st: st.update(phase="lunch"), ["phase"]),
+        (lambda st: st.update(active="p3"), ["active", "p3"]),
+        (lambda st: st.update(marker=9), ["marker"]),
+        (lambda st: st.update(support=5), ["support"]),
+        (lambda st: st.update(hands=[[10, 14]]), ["hands"]),
+        (lambda st: st.update(result="win"), ["result"]),
+        (lambda st: st.pop("turn"), ["turn"]),
+    ],
+)
 def test_hand_edited_position_is_refused_naming_the_problem(
-        game: Thermopyles, tmp_path: Path, edit: Any, words: list[str]) -> None:
+    game: Thermopyles, tmp_path: Path, edit: Any, words: list[str]
+) -> None:
     path = edited_position(game, tmp_path, edit)
     loaded = Position.load(path)
     with pytest.raises(RecordError) as info:
@@ -411,8 +451,7 @@ def test_unedited_position_loads(game: Thermopyles, tmp_path: Path) -> None:
     assert s.hands == [[10, 14], [17, 20]]
 
 
-def test_position_from_another_component_set_is_refused(game: Thermopyles,
-                                                        tmp_path: Path) -> None:
+def test_position_from_another_component_set_is_refused(game: Thermopyles, tmp_path: Path) -> None:
     path = edited_position(game, tmp_path, lambda st: None)
     data = json.loads(path.read_text())
     data["components"] = "ffffffffffffffff"
@@ -422,10 +461,12 @@ def test_position_from_another_component_set_is_refused(game: Thermopyles,
 
 
 def test_position_with_an_empty_slot_in_a_turn_is_refused_or_plays_consistently(
-        game: Thermopyles, tmp_path: Path) -> None:
+    game: Thermopyles, tmp_path: Path
+) -> None:
     """A hand-edited position may leave slot 2 empty during a turn (which play never
     reaches). Either the loader refuses it, or the rules must still keep every card
     accounted for when the active player fights."""
+
     def empty_slot_2(st: dict[str, Any]) -> None:
         st["persian_deck"].append(st["slots"][1])
         st["slots"][1] = None

@@ -50,8 +50,14 @@ DEFAULT_FILE = Path(hot_gates_pkg.__file__).with_name("components.toml")
 _TAIL = [("round_end",), ("ephialtes",), ("window", EPHIALTES_W)]
 AT: dict[str, list[tuple[Any, ...]]] = {
     "draw": [("round",)],
-    "march": [*_TAIL, ("battle_end",), ("battle", 1), ("battle", 0), ("march", 0),
-              ("window", MARCH_W)],
+    "march": [
+        *_TAIL,
+        ("battle_end",),
+        ("battle", 1),
+        ("battle", 0),
+        ("march", 0),
+        ("window", MARCH_W),
+    ],
     "battle": [*_TAIL, ("battle_end",), ("battle", 1), ("battle", 0)],
     "battle-b": [*_TAIL, ("battle_end",), ("battle", 1)],
     "ephialtes": list(_TAIL),
@@ -79,12 +85,18 @@ def card(game: HotGates, code_: str) -> int:
     return next(c.number for c in game.cards if c.code == code_)
 
 
-def cards_with(game: HotGates, side: str, effect: str, *, letter: str | None = None,
-               amount: int | None = None) -> list[str]:
+def cards_with(
+    game: HotGates, side: str, effect: str, *, letter: str | None = None, amount: int | None = None
+) -> list[str]:
     """Codes of the cards of `side` with this effect (read from the component set)."""
-    return [c.code for c in game.cards if c.side == side and c.effect == effect
-            and (letter is None or c.letter == letter)
-            and (amount is None or c.amount == amount)]
+    return [
+        c.code
+        for c in game.cards
+        if c.side == side
+        and c.effect == effect
+        and (letter is None or c.letter == letter)
+        and (amount is None or c.amount == amount)
+    ]
 
 
 def _pieces(names: Iterable[str]) -> list[int]:
@@ -302,8 +314,10 @@ def pass_window(game: HotGates, s: State) -> list[Event]:
 
 def units(s: State, name: str) -> list[str]:
     """The units on a space by name (`spartan*` Wounded), sorted, without march marks."""
-    return sorted(TYPE_IDS[p >> 1 & 63] + ("*" if p & WOUNDED else "")
-                  for p in (q & PIECE for q in s.board[space(name)]))
+    return sorted(
+        TYPE_IDS[p >> 1 & 63] + ("*" if p & WOUNDED else "")
+        for p in (q & PIECE for q in s.board[space(name)])
+    )
 
 
 def names(pieces: Iterable[int]) -> list[str]:
@@ -326,7 +340,6 @@ def of_kind(events: Sequence[Event], kind: str) -> list[dict[str, Any]]:
     return [dict(e.data) for e in events if e.kind == kind]
 
 
-
 def march_through(game: HotGates, s: State) -> list[Event]:
     """The seat marching now does the first thing the rules allow (a Leader never comes,
     `done` as soon as it is legal) until its march is over."""
@@ -337,8 +350,7 @@ def march_through(game: HotGates, s: State) -> list[Event]:
         if "done" in legal:
             choice = "done"
         else:
-            choice = next(a for a in legal
-                          if not any(a.endswith(" " + lt) for lt in LEADER_IDS))
+            choice = next(a for a in legal if not any(a.endswith(" " + lt) for lt in LEADER_IDS))
         events += act(game, s, choice)
     return events
 
@@ -368,8 +380,11 @@ def fill(game: HotGates, s: State) -> list[Event]:
     return events
 
 
-def variant(directory: Path, edits: Mapping[str, Mapping[str, object]] | None = None,
-            replace: Mapping[str, str] | None = None) -> HotGates:
+def variant(
+    directory: Path,
+    edits: Mapping[str, Mapping[str, object]] | None = None,
+    replace: Mapping[str, str] | None = None,
+) -> HotGates:
     """A game on a copy of the default component file: `edits` sets fields of units
     (`{"cavalry": {"defense": 4}}`), `replace` substitutes whole lines."""
     text = DEFAULT_FILE.read_text(encoding="utf-8")
@@ -419,8 +434,9 @@ def play_on(game: HotGates, s: State, *, rounds: int = 1) -> list[Event]:
         if s.phase == DEAL and s.draws and s.round >= start + rounds:
             break
         if s.phase == DEAL:
-            events += game.apply(s, game.chance(s)[0][0] if s.draws
-                                 else game.parse(f"roll {lowest(game)}"))
+            events += game.apply(
+                s, game.chance(s)[0][0] if s.draws else game.parse(f"roll {lowest(game)}")
+            )
         elif s.phase == WINDOW:
             events += act(game, s, "pass")
         elif s.phase == MARCH:

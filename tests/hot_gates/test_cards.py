@@ -69,7 +69,7 @@ def in_window(s: State) -> str:
 
 
 def test_persian_plays_cards_first_then_back_and_forth() -> None:
-    """"Whenever a new Phase begins, the Persian Player has the first opportunity to play
+    """ "Whenever a new Phase begins, the Persian Player has the first opportunity to play
     a Battle Card. After the Persian Player has a chance to play a card, the Spartan player
     can play a card, and so on back and forth until neither player wishes to play any more
     cards"."""
@@ -87,11 +87,12 @@ def test_persian_plays_cards_first_then_back_and_forth() -> None:
     base = G.components.dice_for
     assert dice_due(s) == (
         min(MAX_DICE, base(3 * atk("immortal")) + amount(p1) + amount(p2)),
-        min(MAX_DICE, base(3 * atk("spartan")) + amount(s1) + amount(s2)))
+        min(MAX_DICE, base(3 * atk("spartan")) + amount(s1) + amount(s2)),
+    )
 
 
 def test_opponent_may_still_play_after_a_pass() -> None:
-    """"If one player does not wish to play a card, his opponent can still do so"."""
+    """ "If one player does not wish to play a card, his opponent can still do so"."""
     p1 = one("persian", "dice")
     s1, s2 = two("spartan", "dice")
     s = position(G, board=BATTLE, hands=[[p1], [s1, s2]], at="battle")
@@ -101,7 +102,8 @@ def test_opponent_may_still_play_after_a_pass() -> None:
     assert s.actor == 0 and in_window(s) == "battle cards"  # asked again after a play
     act(G, s, "pass", f"play {s2}", "pass")
     assert s.phase == DEAL and dice_due(s)[1] == min(
-        MAX_DICE, C.dice_for(3 * atk("spartan")) + amount(s1) + amount(s2))
+        MAX_DICE, C.dice_for(3 * atk("spartan")) + amount(s1) + amount(s2)
+    )
 
 
 def test_window_closes_when_every_seat_passed_in_a_row() -> None:
@@ -121,36 +123,50 @@ def test_seat_without_a_playable_card_is_not_asked() -> None:
     """Decision 9: a seat holding no playable card is passed over without a question."""
     s = position(G, board=BATTLE, hands=[[], [one("spartan", "dice")]], at="battle")
     assert in_window(s) == "battle cards" and s.actor == 1
-    s = position(G, board=BATTLE, hands=[[one("persian", "shield")],
-                                         [one("spartan", "shield")]], at="battle")
+    s = position(
+        G, board=BATTLE, hands=[[one("persian", "shield")], [one("spartan", "shield")]], at="battle"
+    )
     assert s.phase == DEAL  # shields wait for the casualty window: nobody is asked
 
 
 def test_cards_are_played_in_the_phase_they_name() -> None:
-    """"Each Battle Card indicates the Phase in which it can be played" (decision 9: the
+    """ "Each Battle Card indicates the Phase in which it can be played" (decision 9: the
     windows march, battle, roll, casualty, ephialtes)."""
-    windows = {"attack": "battle", "dice": "battle", "damage": "roll", "reroll": "roll",
-               "shield": "casualty", "heal": "casualty", "march": "march",
-               "delay": "ephialtes"}
+    windows = {
+        "attack": "battle",
+        "dice": "battle",
+        "damage": "roll",
+        "reroll": "roll",
+        "shield": "casualty",
+        "heal": "casualty",
+        "march": "march",
+        "delay": "ephialtes",
+    }
     hand = [one("spartan", e) for e in windows]
-    board = {"A3": ["immortal"] * 6, "A4": ["spartan"] * 3, "B3": ["infantry"] * 6,
-             "B4": ["spartan"]}
+    board = {
+        "A3": ["immortal"] * 6,
+        "A4": ["spartan"] * 3,
+        "B3": ["infantry"] * 6,
+        "B4": ["spartan"],
+    }
     s = position(G, board=board, hands=[[], hand], at="march")
     assert in_window(s) == "march cards"
-    playable = {G.cards[card(G, a.split()[1])].effect for a in legal_texts(G, s)
-                if a.startswith("play")}
+    playable = {
+        G.cards[card(G, a.split()[1])].effect for a in legal_texts(G, s) if a.startswith("play")
+    }
     assert playable == {e for e, w in windows.items() if w == "march"}
     act(G, s, "pass")
     march_through(G, s)  # the Persians
     march_through(G, s)  # the Spartans
     assert in_window(s) == "battle cards"
-    playable = {G.cards[card(G, a.split()[1])].effect for a in legal_texts(G, s)
-                if a.startswith("play")}
+    playable = {
+        G.cards[card(G, a.split()[1])].effect for a in legal_texts(G, s) if a.startswith("play")
+    }
     assert playable == {e for e, w in windows.items() if w == "battle"}
 
 
 def test_played_card_is_discarded_beside_its_deck() -> None:
-    """"Whenever a Battle Card is played, discard it face up beside its appropriate
+    """ "Whenever a Battle Card is played, discard it face up beside its appropriate
     Battle Deck"."""
     p1 = one("persian", "dice")
     s = position(G, board=BATTLE, hands=[[p1], []], at="battle")
@@ -159,7 +175,7 @@ def test_played_card_is_discarded_beside_its_deck() -> None:
 
 
 def test_several_cards_in_a_round() -> None:
-    """"Each player may play several Battle Cards during each Round of the game"."""
+    """ "Each player may play several Battle Cards during each Round of the game"."""
     s1, s2 = two("spartan", "attack")
     s = position(G, board=BATTLE, hands=[[], [s1, s2]], at="battle")
     act(G, s, f"play {s1}", f"play {s2}")
@@ -196,8 +212,9 @@ def test_attack_card_adds_to_the_attack_total() -> None:
 def test_attack_card_adds_after_the_narrow_entrance() -> None:
     """Decision 7 and 19: the narrow entrance picks 3 units; the card's Attack is added."""
     p1 = one("persian", "attack")
-    s = position(G, board={"A3": ["immortal"] * 6, "A4": ["spartan"]}, hands=[[p1], []],
-                 at="battle")
+    s = position(
+        G, board={"A3": ["immortal"] * 6, "A4": ["spartan"]}, hands=[[p1], []], at="battle"
+    )
     act(G, s, f"play {p1}")
     assert battle.attack_total(G, s, 0) == 3 * atk("immortal") + amount(p1)
 
@@ -225,8 +242,12 @@ def test_reroll_card_rerolls_the_lowest_dice() -> None:
     """Decision 19: "reroll your N lowest dice (automatic)"."""
     s1 = one("spartan", "reroll")
     n = amount(s1)
-    s = position(G, board={"A3": ["immortal"] * 6, "A4": ["leonidas", "captain", "stelios"]},
-                 hands=[[], [s1]], at="battle")
+    s = position(
+        G,
+        board={"A3": ["immortal"] * 6, "A4": ["leonidas", "captain", "stelios"]},
+        hands=[[], [s1]],
+        at="battle",
+    )
     p, q = dice_due(s)
     assert q > n
     faces = sorted(set(C.faces))
@@ -259,8 +280,7 @@ def test_heal_card_heals_the_strongest_wounded_hero_first() -> None:
     s1 = one("spartan", "heal")
     n = amount(s1)
     wounded = sorted(["leonidas*", "spartan*", "dilios*"], key=lambda u: -dfn(u.rstrip("*")))
-    s = position(G, board={"A3": ["infantry"], "A4": wounded}, hands=[[], [s1]],
-                 at="battle")
+    s = position(G, board={"A3": ["infantry"], "A4": wounded}, hands=[[], [s1]], at="battle")
     p, q = dice_due(s)
     roll(G, s, faces_for(G, p, lowest(G) * p) + faces_for(G, q, lowest(G) * q))
     act(G, s, f"play {s1}")
@@ -269,13 +289,13 @@ def test_heal_card_heals_the_strongest_wounded_hero_first() -> None:
 
 
 def test_heal_card_works_on_persian_leaders() -> None:
-    """"These counters are also considered Units for card text purposes" (Leaders)."""
+    """ "These counters are also considered Units for card text purposes" (Leaders)."""
     p1 = one("persian", "heal")
     n = amount(p1)
-    wounded = sorted(["xerxes*", "infantry", "immortal*", "general*"],
-                     key=lambda u: -dfn(u.rstrip("*")))
-    s = position(G, board={"A3": wounded, "A4": ["spartan"]}, hands=[[p1], []],
-                 at="battle")
+    wounded = sorted(
+        ["xerxes*", "infantry", "immortal*", "general*"], key=lambda u: -dfn(u.rstrip("*"))
+    )
+    s = position(G, board={"A3": wounded, "A4": ["spartan"]}, hands=[[p1], []], at="battle")
     p, q = dice_due(s)
     roll(G, s, faces_for(G, p, lowest(G) * p) + faces_for(G, q, lowest(G) * q))
     act(G, s, f"play {p1}")
@@ -314,8 +334,9 @@ def test_march_card_gives_each_unit_only_one_more_march() -> None:
     """Decision 19: "N units that already marched may march once more this phase"."""
     s1 = one("spartan", "march")
     assert amount(s1) >= 2
-    s = position(G, board={"A6": ["spartan"], "B1": ["immortal"] * 6, "B5": ["spartan"]},
-                 hands=[[], [s1]])
+    s = position(
+        G, board={"A6": ["spartan"], "B1": ["immortal"] * 6, "B5": ["spartan"]}, hands=[[], [s1]]
+    )
     act(G, s, f"play {s1}")
     march_through(G, s)
     assert units(s, "A2") == []
@@ -348,8 +369,7 @@ def test_hasten_card_moves_ephialtes_further() -> None:
     s = position(G, board=QUIET, hands=[[p1], []], at="ephialtes")
     act(G, s, f"play {p1}")
     assert s.eph == 1 + amount(p1)
-    s = position(G, board=QUIET, hands=[[p1], []], eph=C.goat_path - 1 - amount(p1),
-                 at="ephialtes")
+    s = position(G, board=QUIET, hands=[[p1], []], eph=C.goat_path - 1 - amount(p1), at="ephialtes")
     act(G, s, f"play {p1}")
     assert s.eph == C.goat_path and s.winners == [0]
 
@@ -441,8 +461,13 @@ def test_battle_windows_belong_to_the_rows_players() -> None:
     and Spartan players."""
     sa = one("spartan", "attack", letter="A")
     sb = one("spartan", "attack", letter="B")
-    s = position(G, players=3, board={"B3": ["immortal"] * 3, "B4": ["spartan"] * 3},
-                 hands=[[], [sa], [sb]], at="battle")
+    s = position(
+        G,
+        players=3,
+        board={"B3": ["immortal"] * 3, "B4": ["spartan"] * 3},
+        hands=[[], [sa], [sb]],
+        at="battle",
+    )
     assert in_window(s) == "battle cards" and s.actor == 2
     act(G, s, f"play {sb}")
     assert s.phase == DEAL and s.hands[1] == [card(G, sa)]
@@ -471,6 +496,7 @@ def test_other_windows_go_round_every_seat_persians_first() -> None:
 
 # -- pointless plays (decision 35) ------------------------------------------------------
 
+
 def sensible_texts(s: State) -> list[str]:
     return [G.format(a) for a in G.sensible(s)]
 
@@ -489,10 +515,16 @@ def test_p24_march_card_is_pointless_at_the_set_up() -> None:
 
 
 BLOCKED_PERSIANS = {
-    "A1": ["immortal"] * 6, "A2": ["cavalry"] * 6, "A3": ["infantry"] * 6,
-    "B1": ["immortal"] * 6, "B2": ["cavalry"] * 6, "B3": ["infantry"] * 6,
-    "A4": ["spartan"] * 3, "A6": ["leonidas", "stelios", "spartan"],
-    "B4": ["spartan"] * 3, "B5": ["astinos", "captain", "spartan"],
+    "A1": ["immortal"] * 6,
+    "A2": ["cavalry"] * 6,
+    "A3": ["infantry"] * 6,
+    "B1": ["immortal"] * 6,
+    "B2": ["cavalry"] * 6,
+    "B3": ["infantry"] * 6,
+    "A4": ["spartan"] * 3,
+    "A6": ["leonidas", "stelios", "spartan"],
+    "B4": ["spartan"] * 3,
+    "B5": ["astinos", "captain", "spartan"],
     "B6": ["dilios", "spartan", "spartan"],
 }
 
@@ -524,15 +556,23 @@ def test_p24_shield_without_damage_and_heal_without_wounded_are_pointless() -> N
     sh, he = one("spartan", "shield"), one("spartan", "heal")
     zero = min(C.faces)
     assert zero == 0, "the test needs a blank die face"
-    s = position(G, board={"A3": ["infantry"], "A4": ["leonidas", "spartan", "dilios*"]},
-                 hands=[[], [sh, he]], at="battle")
+    s = position(
+        G,
+        board={"A3": ["infantry"], "A4": ["leonidas", "spartan", "dilios*"]},
+        hands=[[], [sh, he]],
+        at="battle",
+    )
     p, q = dice_due(s)
     roll(G, s, [zero] * p + faces_for(G, q, lowest(G) * q))  # the Persians deal nothing
     assert in_window(s) == "casualty cards" and s.actor == 1
     assert legal_texts(G, s) == ["pass", f"play {sh}", f"play {he}"]
     assert sensible_texts(s) == ["pass", f"play {he}"]  # a Wounded Dilios: heal applies
-    s = position(G, board={"A3": ["immortal"] * 3, "A4": ["leonidas", "spartan", "dilios"]},
-                 hands=[[], [sh, he]], at="battle")
+    s = position(
+        G,
+        board={"A3": ["immortal"] * 3, "A4": ["leonidas", "spartan", "dilios"]},
+        hands=[[], [sh, he]],
+        at="battle",
+    )
     p, q = dice_due(s)
     roll(G, s, [highest(G)] * p + faces_for(G, q, lowest(G) * q))
     assert in_window(s) == "casualty cards"
@@ -540,13 +580,11 @@ def test_p24_shield_without_damage_and_heal_without_wounded_are_pointless() -> N
 
 
 def test_p24_more_dice_or_attack_at_six_dice_is_pointless() -> None:
-    """"6 Battle Dice": a side that already rolls all six gains nothing from more."""
+    """ "6 Battle Dice": a side that already rolls all six gains nothing from more."""
     sd, sa, pd = one("spartan", "dice"), one("spartan", "attack"), one("persian", "dice")
     six = ["leonidas", "captain", "stelios", "spartan", "spartan", "spartan"]
-    assert sum(atk(u) for u in six) >= min(i for i in range(40)
-                                           if C.dice_for(i) >= MAX_DICE)
-    s = position(G, board={"A2": ["infantry"], "A3": six}, hands=[[pd], [sd, sa]],
-                 at="battle")
+    assert sum(atk(u) for u in six) >= min(i for i in range(40) if C.dice_for(i) >= MAX_DICE)
+    s = position(G, board={"A2": ["infantry"], "A3": six}, hands=[[pd], [sd, sa]], at="battle")
     assert in_window(s) == "battle cards" and s.actor == 0
     assert sensible_texts(s) == ["pass", f"play {pd}"]  # one Persian die: more helps
     act(G, s, "pass")

@@ -23,10 +23,14 @@ from thermopylae.games.hot_gates import game as hot_gates_game
 from thermopylae.games.hot_gates.state import MARCH
 
 GAME = hot_gates_game()
-DEFAULT_TOML = (Path(__file__).parents[2] / "src" / "thermopylae" / "games" / "hot_gates"
-                / "components.toml")
-SEATS = {2: ["persia", "sparta"], 3: ["persia", "sparta-a", "sparta-b"],
-         4: ["persia-a", "persia-b", "sparta-a", "sparta-b"]}
+DEFAULT_TOML = (
+    Path(__file__).parents[2] / "src" / "thermopylae" / "games" / "hot_gates" / "components.toml"
+)
+SEATS = {
+    2: ["persia", "sparta"],
+    3: ["persia", "sparta-a", "sparta-b"],
+    4: ["persia-a", "persia-b", "sparta-a", "sparta-b"],
+}
 
 
 run = partial(cli_run, timeout=180)  # whole piped games of up to 4 players
@@ -51,8 +55,9 @@ def test_rules_are_labelled_provisional_and_list_the_52_cards() -> None:
     out = flat(r.stdout)
     c = GAME.components
     for card in c.cards:
-        assert flat(f"{card.code} {card.letter} [{card.window}] {card.title}: {card.text}"
-                    ) in out, card.code
+        assert (
+            flat(f"{card.code} {card.letter} [{card.window}] {card.title}: {card.text}") in out
+        ), card.code
     assert "s27" not in out.split() and "p27" not in out.split()
     for u in c.units:
         assert f"{u.name} ({u.id}) x{u.count}" in out
@@ -63,8 +68,12 @@ def test_rules_are_labelled_provisional_and_list_the_52_cards() -> None:
 def test_rules_with_a_user_file(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
     title = GAME.components.cards[0].title
-    path.write_text(DEFAULT_TOML.read_text(encoding="utf-8").replace(
-        f'title = "{title}"', 'title = "Madness? This is Sparta!"', 1), encoding="utf-8")
+    path.write_text(
+        DEFAULT_TOML.read_text(encoding="utf-8").replace(
+            f'title = "{title}"', 'title = "Madness? This is Sparta!"', 1
+        ),
+        encoding="utf-8",
+    )
     r = run("rules", "hot-gates", "--components", str(path))
     assert r.returncode == 0, r.stderr
     assert "Madness? This is Sparta!" in r.stdout
@@ -72,17 +81,42 @@ def test_rules_with_a_user_file(tmp_path: Path) -> None:
 
 
 def simulate(players: int, *extra: str, games: int = 20) -> dict[str, Any]:
-    r = run("simulate", "hot-gates", "--players", str(players), "--agent", "random",
-            "--games", str(games), "--seed", "5", "--json", *extra)
+    r = run(
+        "simulate",
+        "hot-gates",
+        "--players",
+        str(players),
+        "--agent",
+        "random",
+        "--games",
+        str(games),
+        "--seed",
+        "5",
+        "--json",
+        *extra,
+    )
     assert r.returncode == 0, r.stderr
     data: dict[str, Any] = json.loads(r.stdout)
     return data
 
 
 def check_summary(data: dict[str, Any], players: int, games: int) -> None:
-    assert {"game", "agents", "options", "seed", "workers", "games", "wins", "draws",
-            "win_rate", "ci95", "mean_turns", "games_per_second", "seconds",
-            "reasons"} <= set(data)
+    assert {
+        "game",
+        "agents",
+        "options",
+        "seed",
+        "workers",
+        "games",
+        "wins",
+        "draws",
+        "win_rate",
+        "ci95",
+        "mean_turns",
+        "games_per_second",
+        "seconds",
+        "reasons",
+    } <= set(data)
     assert data["game"] == "hot-gates" and data["games"] == games and data["seed"] == 5
     assert data["options"] == {"players": players}
     assert data["agents"] == {seat: "random" for seat in SEATS[players]}
@@ -119,8 +153,20 @@ def test_simulate_three_and_four_players_json(players: int) -> None:
 
 
 def test_simulate_text_output_and_bad_players() -> None:
-    r = run("simulate", "hot-gates", "--players", "3", "--agent", "heuristic", "--games",
-            "6", "--seed", "1", "--workers", "1")
+    r = run(
+        "simulate",
+        "hot-gates",
+        "--players",
+        "3",
+        "--agent",
+        "heuristic",
+        "--games",
+        "6",
+        "--seed",
+        "1",
+        "--workers",
+        "1",
+    )
     assert r.returncode == 0, r.stderr
     out = flat(r.stdout)
     assert "games 6" in out and "win rate" in out and "95% CI" in out
@@ -143,20 +189,31 @@ def test_bench_runs(players: int) -> None:
 # -- playing from piped input ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("players", "ai", "human", "seed"), [
-    (2, ["persia=heuristic"], "sparta", 3),
-    (2, ["sparta=heuristic"], "persia", 8),
-    (3, ["persia=heuristic", "sparta-b=random"], "sparta-a", 4),
-    (3, ["persia=random", "sparta-a=heuristic"], "sparta-b", 6),
-    (4, ["persia-a=heuristic", "persia-b=random", "sparta-b=heuristic"], "sparta-a", 5),
-    (4, ["persia-a=random", "sparta-a=random", "sparta-b=heuristic"], "persia-b", 7),
-])
-def test_human_against_agents_to_the_end_then_replay(tmp_path: Path, players: int,
-                                                     ai: list[str], human: str,
-                                                     seed: int) -> None:
+@pytest.mark.parametrize(
+    ("players", "ai", "human", "seed"),
+    [
+        (2, ["persia=heuristic"], "sparta", 3),
+        (2, ["sparta=heuristic"], "persia", 8),
+        (3, ["persia=heuristic", "sparta-b=random"], "sparta-a", 4),
+        (3, ["persia=random", "sparta-a=heuristic"], "sparta-b", 6),
+        (4, ["persia-a=heuristic", "persia-b=random", "sparta-b=heuristic"], "sparta-a", 5),
+        (4, ["persia-a=random", "sparta-a=random", "sparta-b=heuristic"], "persia-b", 7),
+    ],
+)
+def test_human_against_agents_to_the_end_then_replay(
+    tmp_path: Path, players: int, ai: list[str], human: str, seed: int
+) -> None:
     rec = tmp_path / "game.json"
-    args = ["play", "hot-gates", "--players", str(players), "--seed", str(seed),
-            "--record", str(rec)]
+    args = [
+        "play",
+        "hot-gates",
+        "--players",
+        str(players),
+        "--seed",
+        str(seed),
+        "--record",
+        str(rec),
+    ]
     for spec in ai:
         args += ["--ai", spec]
     r = run(*args, answers=["1"] * 3000)
@@ -189,9 +246,24 @@ def test_human_against_agents_to_the_end_then_replay(tmp_path: Path, players: in
 
 def test_agents_alone_play_to_the_end(tmp_path: Path) -> None:
     rec = tmp_path / "ai.json"
-    r = run("play", "hot-gates", "--players", "4", "--ai", "persia-a=random", "--ai",
-            "persia-b=heuristic", "--ai", "sparta-a=random", "--ai", "sparta-b=heuristic",
-            "--seed", "9", "--record", str(rec))
+    r = run(
+        "play",
+        "hot-gates",
+        "--players",
+        "4",
+        "--ai",
+        "persia-a=random",
+        "--ai",
+        "persia-b=heuristic",
+        "--ai",
+        "sparta-a=random",
+        "--ai",
+        "sparta-b=heuristic",
+        "--seed",
+        "9",
+        "--record",
+        str(rec),
+    )
     assert r.returncode == 0, r.stderr
     assert "Game over:" in r.stdout
     rp = run("replay", str(rec))
@@ -200,8 +272,22 @@ def test_agents_alone_play_to_the_end(tmp_path: Path) -> None:
 
 def test_tampered_record_fails_replay(tmp_path: Path) -> None:
     rec = tmp_path / "game.json"
-    run("play", "hot-gates", "--players", "3", "--ai", "persia=random", "--ai",
-        "sparta-a=random", "--ai", "sparta-b=random", "--seed", "9", "--record", str(rec))
+    run(
+        "play",
+        "hot-gates",
+        "--players",
+        "3",
+        "--ai",
+        "persia=random",
+        "--ai",
+        "sparta-a=random",
+        "--ai",
+        "sparta-b=random",
+        "--seed",
+        "9",
+        "--record",
+        str(rec),
+    )
     data = json.loads(rec.read_text())
     k = next(i for i, (who, _) in enumerate(data["steps"]) if who == "sparta-b")
     data["steps"][k][1] = "enter A1 beast"
@@ -216,8 +302,15 @@ def test_save_mid_game_then_continue(tmp_path: Path) -> None:
     """`save FILE` in the session writes a record of the game so far, which replays
     ("game not over") and which `play --from` continues."""
     first = tmp_path / "first.json"
-    r = run("play", "hot-gates", "--ai", "persia=heuristic", "--seed", "3",
-            answers=["1"] * 12 + [f"save {first}", "quit"])
+    r = run(
+        "play",
+        "hot-gates",
+        "--ai",
+        "persia=heuristic",
+        "--seed",
+        "3",
+        answers=["1"] * 12 + [f"save {first}", "quit"],
+    )
     assert r.returncode == 0, r.stderr
     assert f"Record saved to {first}" in flat(r.stdout)
     before = json.loads(first.read_text())
@@ -226,8 +319,17 @@ def test_save_mid_game_then_continue(tmp_path: Path) -> None:
     rp = run("replay", str(first))
     assert rp.returncode == 0 and "game not over" in rp.stdout, rp.stderr
     second = tmp_path / "second.json"
-    r = run("play", "hot-gates", "--from", str(first), "--ai", "persia=heuristic", "--seed",
-            "4", answers=["1"] * 3000 + [f"save {second}", "quit"])
+    r = run(
+        "play",
+        "hot-gates",
+        "--from",
+        str(first),
+        "--ai",
+        "persia=heuristic",
+        "--seed",
+        "4",
+        answers=["1"] * 3000 + [f"save {second}", "quit"],
+    )
     assert r.returncode == 0, r.stderr
     after = json.loads(second.read_text())
     assert after["steps"][: len(before["steps"])] == before["steps"]
@@ -261,8 +363,17 @@ def test_undo_takes_back_a_march(tmp_path: Path) -> None:
     first = game.format(game.legal(start_state)[0])
     rec, after = tmp_path / "r.json", tmp_path / "after.json"
     answers = ["1", "undo", "undo", f"position {after}", f"save {rec}", "quit"]
-    r = run("play", "hot-gates", "--from", str(start), "--ai", "persia=heuristic", "--seed",
-            "2", answers=answers)
+    r = run(
+        "play",
+        "hot-gates",
+        "--from",
+        str(start),
+        "--ai",
+        "persia=heuristic",
+        "--seed",
+        "2",
+        answers=answers,
+    )
     assert r.returncode == 0, r.stderr
     out = flat(r.stdout)
     assert f"Undone: {first}." in out
@@ -279,10 +390,8 @@ def test_illegal_and_unreadable_answers_are_refused(tmp_path: Path) -> None:
     s = _sparta_marching(5)
     Position.of(game, game.options({"players": 2}), s).save(start)
     after = tmp_path / "after.json"
-    answers = ["enter A1 beast", "fly away", "99", "0", "play s99", "",
-               f"position {after}", "quit"]
-    r = run("play", "hot-gates", "--from", str(start), "--ai", "persia=heuristic",
-            answers=answers)
+    answers = ["enter A1 beast", "fly away", "99", "0", "play s99", "", f"position {after}", "quit"]
+    r = run("play", "hot-gates", "--from", str(start), "--ai", "persia=heuristic", answers=answers)
     assert r.returncode == 0, r.stderr
     out = flat(r.stdout)
     assert out.count("Refused") == 5
@@ -304,8 +413,7 @@ def test_play_with_a_bad_components_file_is_refused(tmp_path: Path) -> None:
     text = text.replace("count = 20", "count = 19", 1)
     text = text.replace("faces = [", "faces = [-1, ", 1)
     bad.write_text(text, encoding="utf-8")
-    r = run("play", "hot-gates", "--components", str(bad), "--seed", "1",
-            answers=["quit"])
+    r = run("play", "hot-gates", "--components", str(bad), "--seed", "1", answers=["quit"])
     assert r.returncode == 2
     err = flat(r.stderr)
     assert err.startswith(f"error: {bad}: 2 problems")

@@ -19,15 +19,25 @@ from thermopylae.engine.errors import ComponentError
 from thermopylae.games.hot_gates import components
 from thermopylae.games.hot_gates import game as hot_gates_game
 
-DEFAULT_TOML = (Path(__file__).parents[2] / "src" / "thermopylae" / "games" / "hot_gates"
-                / "components.toml")
+DEFAULT_TOML = (
+    Path(__file__).parents[2] / "src" / "thermopylae" / "games" / "hot_gates" / "components.toml"
+)
 # Printed in the rulebook (seed 000): the units and their counts, in the file's order.
-RULEBOOK_UNITS = [("spartan", "spartan", 20), ("leonidas", "spartan", 1),
-                  ("stelios", "spartan", 1), ("astinos", "spartan", 1),
-                  ("dilios", "spartan", 1), ("captain", "spartan", 1),
-                  ("immortal", "persian", 12), ("cavalry", "persian", 12),
-                  ("infantry", "persian", 12), ("beast", "persian", 2),
-                  ("xerxes", "persian", 1), ("uber", "persian", 1), ("general", "persian", 2)]
+RULEBOOK_UNITS = [
+    ("spartan", "spartan", 20),
+    ("leonidas", "spartan", 1),
+    ("stelios", "spartan", 1),
+    ("astinos", "spartan", 1),
+    ("dilios", "spartan", 1),
+    ("captain", "spartan", 1),
+    ("immortal", "persian", 12),
+    ("cavalry", "persian", 12),
+    ("infantry", "persian", 12),
+    ("beast", "persian", 2),
+    ("xerxes", "persian", 1),
+    ("uber", "persian", 1),
+    ("general", "persian", 2),
+]
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +79,13 @@ def test_default_units_are_the_rulebooks() -> None:
     assert [(u.id, u.side, u.count) for u in c.units] == RULEBOOK_UNITS
     assert sum(u.count for u in c.units if u.side == "spartan") == 25
     assert sum(u.count for u in c.units if u.side == "persian") == 42
-    assert {u.id for u in c.units if u.hero} == {"leonidas", "stelios", "astinos", "dilios",
-                                                 "captain"}
+    assert {u.id for u in c.units if u.hero} == {
+        "leonidas",
+        "stelios",
+        "astinos",
+        "dilios",
+        "captain",
+    }
     assert {u.id for u in c.units if u.leader} == {"xerxes", "uber", "general"}
     sizes = {u.id: u.size for u in c.units}
     assert sizes.pop("beast") == 3  # "They take up the space of 3 Persian Units"
@@ -156,8 +171,7 @@ def test_custom_toml_loads_through_game_path(tmp_path: Path) -> None:
     assert m is not None and int(m[1]) == default.goat_path
     text = text.replace(m[0], f"[goat_path]\nlength = {default.goat_path + 1}")
     title = default.cards[0].title
-    text = text.replace(f'title = "{title}"', 'title = "Spartans! What is your profession?"',
-                        1)
+    text = text.replace(f'title = "{title}"', 'title = "Spartans! What is your profession?"', 1)
     path = tmp_path / "mybox.toml"
     path.write_text(text, encoding="utf-8")
     c = components.load(path)
@@ -175,7 +189,8 @@ def test_custom_toml_loads_through_game_path(tmp_path: Path) -> None:
 
 
 def test_custom_json_with_the_same_values_has_the_same_digest(
-        tmp_path: Path, default_data: dict[str, Any]) -> None:
+    tmp_path: Path, default_data: dict[str, Any]
+) -> None:
     data = copy.deepcopy(default_data)
     data["title"] = "My box"
     data["note"] = "entered by hand"
@@ -184,8 +199,7 @@ def test_custom_json_with_the_same_values_has_the_same_digest(
     assert c.title == "My box"
 
 
-def test_printed_values_are_not_provisional(tmp_path: Path,
-                                            default_data: dict[str, Any]) -> None:
+def test_printed_values_are_not_provisional(tmp_path: Path, default_data: dict[str, Any]) -> None:
     data = copy.deepcopy(default_data)
     data["default_source"] = "rulebook"
     for key in ("rules", "goat_path", "chart", "dice"):
@@ -202,8 +216,9 @@ def test_printed_values_are_not_provisional(tmp_path: Path,
 
 
 @pytest.mark.parametrize("change", ["unit", "card", "chart", "dice", "rules"])
-def test_every_value_is_part_of_the_digest(tmp_path: Path, default_data: dict[str, Any],
-                                           change: str) -> None:
+def test_every_value_is_part_of_the_digest(
+    tmp_path: Path, default_data: dict[str, Any], change: str
+) -> None:
     data = copy.deepcopy(default_data)
     if change == "unit":
         data["unit"][6]["attack"] += 1
@@ -226,8 +241,10 @@ def test_wrong_unit_count(tmp_path: Path, default_data: dict[str, Any]) -> None:
     data["unit"][0]["count"] = 19
     data["unit"][7]["count"] = 13
     problems = problems_of(write_json(tmp_path, data))
-    assert sorted(problems) == ["unit cavalry: the game has 12, not 13",
-                                "unit spartan: the game has 20, not 19"]
+    assert sorted(problems) == [
+        "unit cavalry: the game has 12, not 13",
+        "unit spartan: the game has 20, not 19",
+    ]
 
 
 def test_unit_missing(tmp_path: Path, default_data: dict[str, Any]) -> None:
@@ -329,14 +346,18 @@ def test_unknown_effect_and_window(tmp_path: Path, default_data: dict[str, Any])
     assert any(p.startswith("persian_card[4].window") and "lunch" in p for p in problems)
 
 
-@pytest.mark.parametrize(("where", "expected"), [
-    ((), "colour:"),
-    (("unit", 9), "unit[10].colour:"),
-    (("spartan_card", 0), "spartan_card[1].colour:"),
-    (("rules",), "rules.colour:"),
-])
-def test_unknown_key(tmp_path: Path, default_data: dict[str, Any], where: tuple[Any, ...],
-                     expected: str) -> None:
+@pytest.mark.parametrize(
+    ("where", "expected"),
+    [
+        ((), "colour:"),
+        (("unit", 9), "unit[10].colour:"),
+        (("spartan_card", 0), "spartan_card[1].colour:"),
+        (("rules",), "rules.colour:"),
+    ],
+)
+def test_unknown_key(
+    tmp_path: Path, default_data: dict[str, Any], where: tuple[Any, ...], expected: str
+) -> None:
     data = copy.deepcopy(default_data)
     target: Any = data
     for step in where:
@@ -347,11 +368,14 @@ def test_unknown_key(tmp_path: Path, default_data: dict[str, Any], where: tuple[
     assert problems[0].startswith(expected)
 
 
-@pytest.mark.parametrize("text", [
-    "title = \n",
-    'title = "x"\n[rules\ncoastal_capacity = 6\n',
-    'title = "x"\ntitle = "y"\n',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "title = \n",
+        'title = "x"\n[rules\ncoastal_capacity = 6\n',
+        'title = "x"\ntitle = "y"\n',
+    ],
+)
 def test_bad_toml(tmp_path: Path, text: str) -> None:
     path = tmp_path / "broken.toml"
     path.write_text(text, encoding="utf-8")
@@ -378,10 +402,9 @@ def test_every_problem_of_a_file_is_listed_once(tmp_path: Path) -> None:
     data["dice"]["faces"][-1] = -2  # a negative face
     problems = problems_of(write_json(tmp_path, data))
     assert len(problems) == 6, problems
-    assert sorted(p.split(":")[0] for p in problems) == sorted([
-        "unit infantry", "spartan_card", "persian_card", f"persian_card[{i + 1}]", "chart",
-        "dice"]), problems
+    assert sorted(p.split(":")[0] for p in problems) == sorted(
+        ["unit infantry", "spartan_card", "persian_card", f"persian_card[{i + 1}]", "chart", "dice"]
+    ), problems
     text = " ".join(problems)
-    for word in ("12, not 11", "26 of these, not 25", "14 A", "a heal card", "rise",
-                 "negative"):
+    for word in ("12, not 11", "26 of these, not 25", "14 A", "a heal card", "rise", "negative"):
         assert word in text, word

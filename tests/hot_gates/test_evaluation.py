@@ -15,8 +15,11 @@ def _positions() -> list[Any]:
     g = registry.get("hot-gates")
     out = []
     for seed in (1, 2, 3):
-        out += [s for s in decision_positions("hot-gates", {"players": 2}, seed, every=4)
-                if g.to_act(s) is not None]
+        out += [
+            s
+            for s in decision_positions("hot-gates", {"players": 2}, seed, every=4)
+            if g.to_act(s) is not None
+        ]
     return out
 
 

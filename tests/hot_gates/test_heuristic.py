@@ -40,9 +40,12 @@ def test_glance_equals_what_the_view_shows(players: int, seed: int) -> None:
 def _spartan_decisions(phase: str, seeds: range) -> list[Any]:
     """Positions of random two-player games where the Spartans decide in `phase`."""
     g = registry.get("hot-gates")
-    return [s for seed in seeds for s in decision_positions("hot-gates", {"players": 2}, seed,
-                                                            every=1)
-            if g.to_act(s) == 1 and g.phase_name(s) == phase]
+    return [
+        s
+        for seed in seeds
+        for s in decision_positions("hot-gates", {"players": 2}, seed, every=1)
+        if g.to_act(s) == 1 and g.phase_name(s) == phase
+    ]
 
 
 def test_spartan_heuristic_keeps_dilios_out_of_reach() -> None:
@@ -58,8 +61,10 @@ def test_spartan_heuristic_keeps_dilios_out_of_reach() -> None:
         for a in legal:
             if a.verb == "move" and a.c >> 1 == DILIOS:
                 row = a.b // ROW
-                foe = max((sp for sp in range(row * ROW, row * ROW + ROW)
-                           if v.sides[sp] == "persian"), default=-1)
+                foe = max(
+                    (sp for sp in range(row * ROW, row * ROW + ROW) if v.sides[sp] == "persian"),
+                    default=-1,
+                )
                 if a.b % ROW < 3 or (foe >= 0 and a.b <= foe + 2):
                     risky.add(a)
         offered += bool(risky)

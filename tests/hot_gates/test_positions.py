@@ -33,13 +33,15 @@ Json = dict[str, Any]
 
 def opening(players: int = 2) -> Json:
     """The position before the first card is dealt."""
-    data: Json = json.loads(json.dumps(GAME.state_to_json(
-        GAME.new(GAME.options({"players": players})))))
+    data: Json = json.loads(
+        json.dumps(GAME.state_to_json(GAME.new(GAME.options({"players": players}))))
+    )
     return data
 
 
-def played_to(players: int, seed: int, phase: str, skip: int = 0,
-              want: Callable[[Json], bool] | None = None) -> Json:
+def played_to(
+    players: int, seed: int, phase: str, skip: int = 0, want: Callable[[Json], bool] | None = None
+) -> Json:
     """The position of a random game when it first reaches `phase` (after `skip` such
     positions, and one that `want` accepts), as JSON; the next seeds are tried when the
     game of `seed` never gets there."""
@@ -52,8 +54,11 @@ def played_to(players: int, seed: int, phase: str, skip: int = 0,
             legal = list(game.legal(s)) if seat != CHANCE else []
             # eager: rather march, play and advance than pass or stop
             active = [a for a in legal if a.verb not in ("pass", "done")]
-            a = (game.sample_chance(s, rng) if seat == CHANCE else
-                 rng.choice(active if active and rng.random() < 0.9 else legal))
+            a = (
+                game.sample_chance(s, rng)
+                if seat == CHANCE
+                else rng.choice(active if active and rng.random() < 0.9 else legal)
+            )
             game.apply(s, a, quiet=True)
             data: Json = json.loads(json.dumps(game.state_to_json(s)))
             if data["phase"] == phase and (want is None or want(data)):
@@ -241,8 +246,7 @@ def test_unknown_phase(phase: str) -> None:
     refused(data, "phase")
 
 
-@pytest.mark.parametrize("phase", ["window", "march", "casualty", "conquer", "pull-back",
-                                   "return"])
+@pytest.mark.parametrize("phase", ["window", "march", "casualty", "conquer", "pull-back", "return"])
 def test_a_phase_without_its_context(phase: str) -> None:
     """The opening (cards still to deal, no battle, no window) with its phase changed:
     the step in progress lacks what it needs."""
@@ -280,8 +284,9 @@ def test_a_window_phase_without_a_window() -> None:
     refused(data, "window", "one of")
 
 
-@pytest.mark.parametrize("stack", [[["fly"]], [["round", 1]], [["window"]], [["battle", "A"]],
-                                   [[]], [["march", 0, 0]]])
+@pytest.mark.parametrize(
+    "stack", [[["fly"]], [["round", 1]], [["window"]], [["battle", "A"]], [[]], [["march", 0, 0]]]
+)
 def test_a_bad_pending_step(stack: list[Any]) -> None:
     data = played_to(2, 6, "march")
     data["stack"] = stack
@@ -301,27 +306,32 @@ def test_nothing_pending_when_a_step_ends() -> None:
     with pytest.raises(RecordError):
         for _ in range(200):
             legal = list(GAME.legal(s))
-            GAME.apply(s, legal[-1] if GAME.to_act(s) != CHANCE else
-                       GAME.sample_chance(s, random.Random(1)))
+            GAME.apply(
+                s,
+                legal[-1] if GAME.to_act(s) != CHANCE else GAME.sample_chance(s, random.Random(1)),
+            )
 
 
-@pytest.mark.parametrize(("key", "value", "word"), [
-    ("glory", [0], "glory"),
-    ("glory", [0, -3], "glory"),
-    ("kills", [0, 0, 0], "kills"),
-    ("extra", [-1, 0], "extra"),
-    ("ephialtes", 99, "goat path"),
-    ("ephialtes", -1, "ephialtes"),
-    ("draws", [5], "draws"),
-    ("hands", [[]], "hands"),
-    ("players", 5, "players"),
-    ("players", 1, "players"),
-    ("round", 0, "round"),
-    ("passes", -1, "passes"),
-    ("breach", "yes", "breach"),
-    ("board", [], "board"),
-    ("colour", "red", "colour"),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "word"),
+    [
+        ("glory", [0], "glory"),
+        ("glory", [0, -3], "glory"),
+        ("kills", [0, 0, 0], "kills"),
+        ("extra", [-1, 0], "extra"),
+        ("ephialtes", 99, "goat path"),
+        ("ephialtes", -1, "ephialtes"),
+        ("draws", [5], "draws"),
+        ("hands", [[]], "hands"),
+        ("players", 5, "players"),
+        ("players", 1, "players"),
+        ("round", 0, "round"),
+        ("passes", -1, "passes"),
+        ("breach", "yes", "breach"),
+        ("board", [], "board"),
+        ("colour", "red", "colour"),
+    ],
+)
 def test_bad_values(key: str, value: Any, word: str) -> None:
     data = opening()
     data[key] = value
@@ -356,8 +366,7 @@ def refused_or_plays_on(data: Json, steps: int = 300) -> None:
             seat = GAME.to_act(s)
             if seat is None:
                 return
-            a = (GAME.sample_chance(s, rng) if seat == CHANCE
-                 else rng.choice(list(GAME.legal(s))))
+            a = GAME.sample_chance(s, rng) if seat == CHANCE else rng.choice(list(GAME.legal(s)))
             GAME.apply(s, a, quiet=True)
     except ThermopylaeError:
         return
@@ -369,16 +378,23 @@ def _roll_pending(d: Json) -> bool:
     return len(d["rolls"]) >= 2
 
 
-@pytest.mark.parametrize(("name", "edit", "words"), [
-    # 2 players, a march of round 1: a battle continuation pushed on the stack, or the
-    # march of a seat the game does not have
-    ("march + ['bt_rolled']", lambda d: d["stack"].append(["bt_rolled"]), ("stack", "order")),
-    ("march + ['battle', 1]", lambda d: d["stack"].append(["battle", 1]), ("stack", "order")),
-    ("march + ['march_resume', 3]", lambda d: d["stack"].append(["march_resume", 3]),
-     ("stack", "seats are 0 to 1")),
-])
-def test_an_edited_stack_in_a_march_is_refused(name: str, edit: Callable[[Json], None],
-                                               words: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("name", "edit", "words"),
+    [
+        # 2 players, a march of round 1: a battle continuation pushed on the stack, or the
+        # march of a seat the game does not have
+        ("march + ['bt_rolled']", lambda d: d["stack"].append(["bt_rolled"]), ("stack", "order")),
+        ("march + ['battle', 1]", lambda d: d["stack"].append(["battle", 1]), ("stack", "order")),
+        (
+            "march + ['march_resume', 3]",
+            lambda d: d["stack"].append(["march_resume", 3]),
+            ("stack", "seats are 0 to 1"),
+        ),
+    ],
+)
+def test_an_edited_stack_in_a_march_is_refused(
+    name: str, edit: Callable[[Json], None], words: tuple[str, ...]
+) -> None:
     """Once a crash steps after loading (IndexError in cards.order, battle.casualty_legal
     or rules._march_legal); now refused on loading."""
     data = played_to(2, 1, "march")
@@ -393,16 +409,29 @@ def test_an_edited_die_slot_is_refused() -> None:
     refused(data, "rolls", "15")
 
 
-@pytest.mark.parametrize(("name", "edit", "words"), [
-    ("a Persian card in the Spartan deck",
-     lambda d: d["decks"][1].append(d["decks"][0].pop()), ("decks", "another seat")),
-    ("an empty Reinforcement Box first in the queue",
-     lambda d: d["boxes"].insert(0, []), ("boxes", "empty")),
-    ("an Immortal among the eliminated (they go back to a box)",
-     lambda d: d["eliminated"].append(d["board"]["A1"].pop()), ("eliminated", "box")),
-])
-def test_positions_against_the_rules_are_refused(name: str, edit: Callable[[Json], None],
-                                                 words: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("name", "edit", "words"),
+    [
+        (
+            "a Persian card in the Spartan deck",
+            lambda d: d["decks"][1].append(d["decks"][0].pop()),
+            ("decks", "another seat"),
+        ),
+        (
+            "an empty Reinforcement Box first in the queue",
+            lambda d: d["boxes"].insert(0, []),
+            ("boxes", "empty"),
+        ),
+        (
+            "an Immortal among the eliminated (they go back to a box)",
+            lambda d: d["eliminated"].append(d["board"]["A1"].pop()),
+            ("eliminated", "box"),
+        ),
+    ],
+)
+def test_positions_against_the_rules_are_refused(
+    name: str, edit: Callable[[Json], None], words: tuple[str, ...]
+) -> None:
     """Unreachable positions that once loaded and played on against the rules (a Spartan
     playing a Persian card; an empty first box blocking every later reinforcement; an
     eliminated Immortal that never came back)."""
@@ -418,22 +447,28 @@ def test_a_card_of_the_other_letter_is_refused() -> None:
     refused(data, "hands[4]", "another seat")
 
 
-@pytest.mark.parametrize(("phase", "players"), [("casualty", 2), ("casualty", 4),
-                                                ("conquer", 3), ("pull-back", 2),
-                                                ("return", 4)])
-def test_dice_to_roll_outside_the_deal_are_refused_or_play_on(phase: str,
-                                                              players: int) -> None:
+@pytest.mark.parametrize(
+    ("phase", "players"),
+    [("casualty", 2), ("casualty", 4), ("conquer", 3), ("pull-back", 2), ("return", 4)],
+)
+def test_dice_to_roll_outside_the_deal_are_refused_or_play_on(phase: str, players: int) -> None:
     data = played_to(players, 1, phase)
     data["rolls"] = [0]
     refused_or_plays_on(data)
 
 
-@pytest.mark.parametrize(("phase", "players", "step"), [
-    ("casualty", 2, ["bt_attack"]), ("casualty", 4, ["bt_rolled"]),
-    ("conquer", 3, ["bt_casualties"]), ("conquer", 2, ["bt_casualties"]),
-])
+@pytest.mark.parametrize(
+    ("phase", "players", "step"),
+    [
+        ("casualty", 2, ["bt_attack"]),
+        ("casualty", 4, ["bt_rolled"]),
+        ("conquer", 3, ["bt_casualties"]),
+        ("conquer", 2, ["bt_casualties"]),
+    ],
+)
 def test_a_battle_step_pushed_during_a_battle_is_refused_or_plays_on(
-        phase: str, players: int, step: list[str]) -> None:
+    phase: str, players: int, step: list[str]
+) -> None:
     data = played_to(players, 1, phase)
     data["stack"].append(step)
     refused_or_plays_on(data)
@@ -461,8 +496,14 @@ def positions() -> list[Json]:
 
 def _units(d: Json) -> list[list[str]]:
     """Every list of unit names in a position (the board's spaces, camps, boxes...)."""
-    return [*d["board"].values(), d["spartan_camp"], d["persian_camp"], d["eliminated"],
-            d["pulled_back"], *d["boxes"]]
+    return [
+        *d["board"].values(),
+        d["spartan_camp"],
+        d["persian_camp"],
+        d["eliminated"],
+        d["pulled_back"],
+        *d["boxes"],
+    ]
 
 
 def _cards(d: Json) -> list[list[str]]:
@@ -528,10 +569,21 @@ def _window(d: Json, rng: random.Random) -> None:
 
 
 def _stack(d: Json, rng: random.Random) -> None:
-    items = [["round"], ["round_end"], ["ephialtes"], ["window", rng.randrange(5)],
-             ["battle_end"], ["battle", rng.randrange(2)], ["march", rng.randrange(5)],
-             ["march_resume", rng.randrange(4)], ["bt_attack"], ["bt_rolled"],
-             ["bt_casualties"], ["window", 9], ["battle", 7]]
+    items = [
+        ["round"],
+        ["round_end"],
+        ["ephialtes"],
+        ["window", rng.randrange(5)],
+        ["battle_end"],
+        ["battle", rng.randrange(2)],
+        ["march", rng.randrange(5)],
+        ["march_resume", rng.randrange(4)],
+        ["bt_attack"],
+        ["bt_rolled"],
+        ["bt_casualties"],
+        ["window", 9],
+        ["battle", 7],
+    ]
     st = d["stack"]
     choice = rng.randrange(3)
     if choice == 0 and st:
@@ -558,9 +610,23 @@ def _battle(d: Json, rng: random.Random) -> None:
         bt[i] += rng.choice([-12, -2, -1, 1, 2, 11])
 
 
-def _numbers(d: Json, rng: random.Random, keys: tuple[str, ...] = (
-        "glory", "kills", "extra", "draws", "ephialtes", "ephialtes_moves", "passes",
-        "round", "steps", "winners", "played")) -> None:
+def _numbers(
+    d: Json,
+    rng: random.Random,
+    keys: tuple[str, ...] = (
+        "glory",
+        "kills",
+        "extra",
+        "draws",
+        "ephialtes",
+        "ephialtes_moves",
+        "passes",
+        "round",
+        "steps",
+        "winners",
+        "played",
+    ),
+) -> None:
     key = rng.choice(keys)
     v = d[key]
     if isinstance(v, int):
@@ -629,8 +695,22 @@ def _generic_pending(d: Json, rng: random.Random) -> None:
 Mutation = Callable[[Json, random.Random], None]
 # Units, cards, seats, tracks and flags: what a player edits in a position.
 TABLE_MUTATIONS: list[Mutation] = [
-    _move_unit, _move_unit, _move_card, _add_unit, _remove_unit, _rename_unit, _card_twice,
-    _swap_spaces, _actor, _window, _numbers, _numbers, _flags, _players, _generic, _generic,
+    _move_unit,
+    _move_unit,
+    _move_card,
+    _add_unit,
+    _remove_unit,
+    _rename_unit,
+    _card_twice,
+    _swap_spaces,
+    _actor,
+    _window,
+    _numbers,
+    _numbers,
+    _flags,
+    _players,
+    _generic,
+    _generic,
 ]
 # The step in progress: phase, pending continuations, battle context, dice to roll.
 PENDING_MUTATIONS: list[Mutation] = [_phase, _stack, _battle, _rolls, _generic_pending]
@@ -643,8 +723,9 @@ def mutate(d: Json, rng: random.Random, mutations: list[Mutation]) -> Json:
     return d
 
 
-def crashes_after_loading(mutations: list[Mutation], count: int, seed: int,
-                          base: list[Json]) -> tuple[int, list[str]]:
+def crashes_after_loading(
+    mutations: list[Mutation], count: int, seed: int, base: list[Json]
+) -> tuple[int, list[str]]:
     """Mutate, load and play on: (positions loaded, the exceptions other than a clear
     ThermopylaeError met while playing on)."""
     g = GAME
@@ -678,8 +759,7 @@ def crashes_after_loading(mutations: list[Mutation], count: int, seed: int,
         except ThermopylaeError:
             pass  # refused clearly along the way
         except Exception as exc:  # report every kind at once
-            crashes.append(f"mutation {n} of {data['phase']!r}: {type(exc).__name__}: "
-                           f"{exc}")
+            crashes.append(f"mutation {n} of {data['phase']!r}: {type(exc).__name__}: {exc}")
     return loaded, crashes
 
 

@@ -37,9 +37,21 @@ TABLE = [GAME.decode(i) for i in range(GAME.num_actions)]
 # The rulebook's units (seed 000, "Components"): 20 Spartans and 5 heroes; 12 Immortals,
 # 12 Cavalry, 12 Infantry, 2 War Beasts and 4 Leaders (Xerxes, the Uber Immortal, 2
 # Generals). These counts are printed, not provisional.
-RULEBOOK_UNITS = {"spartan": 20, "leonidas": 1, "stelios": 1, "astinos": 1, "dilios": 1,
-                  "captain": 1, "immortal": 12, "cavalry": 12, "infantry": 12, "beast": 2,
-                  "xerxes": 1, "uber": 1, "general": 2}
+RULEBOOK_UNITS = {
+    "spartan": 20,
+    "leonidas": 1,
+    "stelios": 1,
+    "astinos": 1,
+    "dilios": 1,
+    "captain": 1,
+    "immortal": 12,
+    "cavalry": 12,
+    "infantry": 12,
+    "beast": 2,
+    "xerxes": 1,
+    "uber": 1,
+    "general": 2,
+}
 SPARTANS, PERSIANS = 25, 42
 CARDS = 52
 UNIT_IDS = tuple(u.id for u in C.units)
@@ -61,8 +73,7 @@ MAX_STEPS = 3000
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 player_counts = st.sampled_from([2, 3, 4])
 agent_names = st.sampled_from(["random", "random", "eager", "eager", "heuristic"])
-SETTINGS: dict[str, Any] = {"deadline": None,
-                            "suppress_health_check": [HealthCheck.too_slow]}
+SETTINGS: dict[str, Any] = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 
 Step = Callable[[Any, int, Any, list[Event], Any], None]
 
@@ -93,8 +104,13 @@ def side_of(players: int, seat: int) -> str:
     return "persian" if seat_names(players)[seat].startswith("persia") else "spartan"
 
 
-def play(seed: int, players: int, names: tuple[str, ...] | str = "random",
-         on_step: Step | None = None, quiet: bool = False) -> Any:
+def play(
+    seed: int,
+    players: int,
+    names: tuple[str, ...] | str = "random",
+    on_step: Step | None = None,
+    quiet: bool = False,
+) -> Any:
     """One whole game; `on_step(before, seat, action, events, after)` after every step,
     `before` being a copy of the state the action was chosen in (None when no callback)."""
     game = GAME
@@ -126,18 +142,27 @@ def play(seed: int, players: int, names: tuple[str, ...] | str = "random",
 def raw_type_counts(s: Any) -> Counter[int]:
     """Units per type index, wherever they are (pieces are `type * 2 + wounded`, plus
     flags above `PIECE` on the board while a unit has marched)."""
-    counts = Counter(map(PIECE_TYPE.__getitem__, chain(
-        chain.from_iterable(s.board), s.camp, s.pool, s.dead, chain.from_iterable(s.boxes))))
+    counts = Counter(
+        map(
+            PIECE_TYPE.__getitem__,
+            chain(
+                chain.from_iterable(s.board), s.camp, s.pool, s.dead, chain.from_iterable(s.boxes)
+            ),
+        )
+    )
     counts.update(s.leaders)
     return counts
 
 
 RULEBOOK_BY_TYPE = Counter({i: RULEBOOK_UNITS[tid] for i, tid in enumerate(UNIT_IDS)})
-CAPACITY = tuple(C.rules.coastal_capacity if k < GATES else C.rules.gates_capacity
-                 for k in range(SPACES)) * 2
+CAPACITY = (
+    tuple(C.rules.coastal_capacity if k < GATES else C.rules.gates_capacity for k in range(SPACES))
+    * 2
+)
 SPARTAN_TYPES = frozenset(i for i, side in enumerate(TYPE_SIDE) if side == "spartan")
-CARDS_OF_SIDE = {side: frozenset(c.number for c in C.cards if c.side == side)
-                 for side in ("spartan", "persian")}
+CARDS_OF_SIDE = {
+    side: frozenset(c.number for c in C.cards if c.side == side) for side in ("spartan", "persian")
+}
 # by piece code, with or without the flags of a march: type, size, Spartan or not
 PIECE_TYPE = [(p & PIECE) >> 1 for p in range(8 * (PIECE + 1))]
 PIECE_SIZE = [TYPE_SIZE[t] if t < len(TYPE_SIZE) else 99 for t in PIECE_TYPE]
@@ -173,8 +198,15 @@ class Tracker:
         # read changed since the last step, which passed them)
         units = (s.board, s.camp, s.pool, s.dead, s.boxes, s.leaders, s.kills)
         if units != self.units:
-            self.units = ([sp[:] for sp in s.board], s.camp[:], s.pool[:], s.dead[:],
-                          [b[:] for b in s.boxes], s.leaders[:], s.kills[:])
+            self.units = (
+                [sp[:] for sp in s.board],
+                s.camp[:],
+                s.pool[:],
+                s.dead[:],
+                [b[:] for b in s.boxes],
+                s.leaders[:],
+                s.kills[:],
+            )
             # every unit accounted for, per side and per type
             assert GAME.t.count_units(s) == (SPARTANS, PERSIANS)
             assert raw_type_counts(s) == RULEBOOK_BY_TYPE
@@ -262,7 +294,8 @@ class Tracker:
             code = C.cards[action.a].code
             owner = next(p for p, h in enumerate(s.hands) if action.a in h)
             assert [(e.kind, e.to, e.data["card"], e.data["seat"]) for e in private] == [
-                ("drew", owner, code, self.seats[owner])]
+                ("drew", owner, code, self.seats[owner])
+            ]
             assert all(code not in e.data.values() for e in events if e.to is None)
             self.draw_seen = True
         else:
@@ -316,8 +349,9 @@ def ending(s: Any) -> str:
     """How a finished game ended, read from the position."""
     if side_of(s.players, s.winners[0]) == "spartan":
         return "glory"
-    if not (s.camp or s.pool) and not any(sp and (sp[0] & PIECE) >> 1 in SPARTAN_TYPES
-                                          for sp in s.board):
+    if not (s.camp or s.pool) and not any(
+        sp and (sp[0] & PIECE) >> 1 in SPARTAN_TYPES for sp in s.board
+    ):
         return "wipe-out"
     if s.eph == C.goat_path:
         return "goat path"
@@ -376,6 +410,7 @@ def _play_fast(seed: int, players: int, eager: tuple[bool, ...], tracker: Tracke
 
 def check_json(j: dict[str, Any], players: int) -> None:
     """The same accounting, read independently from the position file's unit names."""
+
     def unit_id(word: str) -> str:
         return word.rstrip("+").rstrip("*")
 
@@ -397,10 +432,16 @@ def check_json(j: dict[str, Any], players: int) -> None:
     assert set(j["persian_camp"]) <= LEADERS
     assert {SIDE[unit_id(w)] for w in j["spartan_camp"] + j["pulled_back"]} <= {"spartan"}
     for row in "AB":
-        persian = [k for k in range(1, 7) if j["board"][f"{row}{k}"]
-                   and SIDE[unit_id(j["board"][f"{row}{k}"][0])] == "persian"]
-        spartan = [k for k in range(1, 7) if j["board"][f"{row}{k}"]
-                   and SIDE[unit_id(j["board"][f"{row}{k}"][0])] == "spartan"]
+        persian = [
+            k
+            for k in range(1, 7)
+            if j["board"][f"{row}{k}"] and SIDE[unit_id(j["board"][f"{row}{k}"][0])] == "persian"
+        ]
+        spartan = [
+            k
+            for k in range(1, 7)
+            if j["board"][f"{row}{k}"] and SIDE[unit_id(j["board"][f"{row}{k}"][0])] == "spartan"
+        ]
         if persian and spartan:
             assert max(persian) < min(spartan), (row, j["board"])
     codes = [c for key in ("hands", "decks", "discards") for h in j[key] for c in h]
@@ -422,11 +463,11 @@ def check_view(v: dict[str, Any], j: dict[str, Any], seat: int | None) -> None:
         ids = [u["unit"] for u in space["units"]]
         counts.update(ids)
         assert space["load"] == sum(SIZE[u] for u in ids) <= space["capacity"]
-        cap = C.rules.coastal_capacity if int(space["space"][1]) <= GATES \
-            else C.rules.gates_capacity
+        cap = (
+            C.rules.coastal_capacity if int(space["space"][1]) <= GATES else C.rules.gates_capacity
+        )
         assert space["capacity"] == cap
-        assert sorted(ids) == sorted(w.rstrip("+").rstrip("*") for w in j["board"][
-            space["space"]])
+        assert sorted(ids) == sorted(w.rstrip("+").rstrip("*") for w in j["board"][space["space"]])
     for key in ("spartan_camp", "eliminated", "pulled_back", "persian_camp"):
         counts.update(u["unit"] for u in v[key])
     for box in v["boxes"]:
@@ -440,7 +481,8 @@ def check_view(v: dict[str, Any], j: dict[str, Any], seat: int | None) -> None:
             assert h["cards"] is None, f"{v['seat']} sees the hand of {seats[p]}"
     assert v["decks"] == {seats[p]: len(d) for p, d in enumerate(j["decks"])}
     assert {k: [c["code"] for c in d] for k, d in v["discards"].items()} == {
-        seats[p]: d for p, d in enumerate(j["discards"])}  # discards are face up
+        seats[p]: d for p, d in enumerate(j["discards"])
+    }  # discards are face up
     assert v["goat_path"]["space"] == j["ephialtes"]
     assert v["goat_path"]["length"] == C.goat_path
     assert GAME.render(v)
@@ -448,10 +490,10 @@ def check_view(v: dict[str, Any], j: dict[str, Any], seat: int | None) -> None:
 
 
 @settings(max_examples=12, **SETTINGS)
-@given(seed=seeds, players=player_counts, names=st.lists(agent_names, min_size=4,
-                                                         max_size=4))
-def test_every_step_through_the_position_and_the_views(seed: int, players: int,
-                                                       names: list[str]) -> None:
+@given(seed=seeds, players=player_counts, names=st.lists(agent_names, min_size=4, max_size=4))
+def test_every_step_through_the_position_and_the_views(
+    seed: int, players: int, names: list[str]
+) -> None:
     """After every step: the cheap invariants, the position JSON's own accounting, the
     position check the loader runs, every seat's view and the chance distributions."""
     from thermopylae.games.hot_gates.serial import check
@@ -489,11 +531,13 @@ def test_every_step_through_the_position_and_the_views(seed: int, players: int,
             if j["draws"]:
                 deck = Counter(j["decks"][j["draws"][0]])
                 assert {game.format(a): p for a, p in dist} == pytest.approx(
-                    {f"draw {c}": k / sum(deck.values()) for c, k in deck.items()})
+                    {f"draw {c}": k / sum(deck.values()) for c, k in deck.items()}
+                )
             else:
                 faces = Counter(C.faces)
                 assert {game.format(a): p for a, p in dist} == pytest.approx(
-                    {f"roll {f}": k / len(C.faces) for f, k in faces.items()})
+                    {f"roll {f}": k / len(C.faces) for f, k in faces.items()}
+                )
             for _ in range(3):
                 assert game.sample_chance(s, rng) in support
 
@@ -552,8 +596,9 @@ def accepted_actions(s: Any) -> set[Any]:
 
 @settings(max_examples=10, **SETTINGS)
 @given(seed=seeds, players=player_counts, eager=st.booleans())
-def test_legal_actions_are_accepted_and_others_refused(seed: int, players: int,
-                                                       eager: bool) -> None:
+def test_legal_actions_are_accepted_and_others_refused(
+    seed: int, players: int, eager: bool
+) -> None:
     """At every node of whole games: the legal actions apply, sampled others are refused
     without a trace; at about one node in 60, the whole table is tried."""
     rng = random.Random(seed ^ 0x1E6)
@@ -564,8 +609,13 @@ def test_legal_actions_are_accepted_and_others_refused(seed: int, players: int,
         if rng.random() < 1 / 60:
             full[0] += 1
             to_act = GAME.to_act(s)
-            expected = (set() if to_act is None else {a for a, _ in GAME.chance(s)}
-                        if to_act == CHANCE else set(GAME.legal(s)))
+            expected = (
+                set()
+                if to_act is None
+                else {a for a, _ in GAME.chance(s)}
+                if to_act == CHANCE
+                else set(GAME.legal(s))
+            )
             assert accepted_actions(s) == expected
 
     play(seed, players, "eager" if eager else "random", on_step)
@@ -577,13 +627,19 @@ def test_whole_table_at_every_kind_of_decision() -> None:
     game = GAME
     seen: set[str] = set()
     for seed in range(12):
+
         def on_step(before: Any, seat: int, action: Any, events: list[Event], s: Any) -> None:
             phase = game.phase_name(s) if game.to_act(s) is not None else "over"
             if phase not in seen:
                 seen.add(phase)
                 to_act = game.to_act(s)
-                expected = (set() if to_act is None else {a for a, _ in game.chance(s)}
-                            if to_act == CHANCE else set(game.legal(s)))
+                expected = (
+                    set()
+                    if to_act is None
+                    else {a for a, _ in game.chance(s)}
+                    if to_act == CHANCE
+                    else set(game.legal(s))
+                )
                 assert accepted_actions(s) == expected, phase
 
         play(seed, (2, 3, 4)[seed % 3], "eager", on_step)
@@ -619,6 +675,7 @@ def test_positions_and_notation_round_trip(seed: int, players: int, eager: bool)
     """After every step: the position JSON round-trips (through text too) and loads into
     a state that plays on the same; every action in play round-trips through its text and
     its integer code."""
+
     def on_step(before: Any, seat: int, action: Any, events: list[Event], s: Any) -> None:
         check_round_trip(s, action)
 
@@ -632,6 +689,7 @@ def test_legal_order_survives_the_position_round_trip() -> None:
     the first casualty menu (2 players, seed 0, step 31) came back in another order."""
     game = GAME
     for players in (2, 3, 4):
+
         def on_step(before: Any, seat: int, action: Any, events: list[Event], s: Any) -> None:
             t = game.state_from_json(game.state_to_json(s))
             assert list(game.legal(t)) == list(game.legal(s)), game.phase_name(s)
@@ -641,8 +699,9 @@ def test_legal_order_survives_the_position_round_trip() -> None:
 
 @settings(max_examples=15, **SETTINGS)
 @given(seed=seeds, players=player_counts, eager=st.booleans(), data=st.data())
-def test_loaded_position_plays_on_like_the_original(seed: int, players: int, eager: bool,
-                                                    data: st.DataObject) -> None:
+def test_loaded_position_plays_on_like_the_original(
+    seed: int, players: int, eager: bool, data: st.DataObject
+) -> None:
     """A state loaded from its JSON part way through a game and played on with the same
     actions ends in the same state as the original."""
     game = GAME
@@ -684,8 +743,11 @@ def test_whole_action_table_round_trips() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(index=st.integers(min_value=0, max_value=GAME.num_actions - 1),
-       upper=st.booleans(), pad=st.sampled_from(["", " ", "  ", "\t"]))
+@given(
+    index=st.integers(min_value=0, max_value=GAME.num_actions - 1),
+    upper=st.booleans(),
+    pad=st.sampled_from(["", " ", "  ", "\t"]),
+)
 def test_notation_tolerates_case_and_spacing(index: int, upper: bool, pad: str) -> None:
     a = GAME.decode(index)
     text = GAME.format(a).replace(" ", " " + pad)
@@ -694,11 +756,16 @@ def test_notation_tolerates_case_and_spacing(index: int, upper: bool, pad: str) 
 
 
 @settings(max_examples=300, deadline=None)
-@given(text=st.one_of(st.text(max_size=30),
-                      st.builds(lambda v, r: f"{v} {r}",
-                                st.sampled_from(["move", "enter", "casualty", "play", "draw",
-                                                 "roll", "pass", "done"]),
-                                st.text(alphabet="ab0123456789-* spxyimortlcvu", max_size=16))))
+@given(
+    text=st.one_of(
+        st.text(max_size=30),
+        st.builds(
+            lambda v, r: f"{v} {r}",
+            st.sampled_from(["move", "enter", "casualty", "play", "draw", "roll", "pass", "done"]),
+            st.text(alphabet="ab0123456789-* spxyimortlcvu", max_size=16),
+        ),
+    )
+)
 def test_parse_raises_only_notation_error(text: str) -> None:
     try:
         a = GAME.parse(text)
@@ -707,11 +774,26 @@ def test_parse_raises_only_notation_error(text: str) -> None:
     assert GAME.parse(GAME.format(a)) == a
 
 
-@pytest.mark.parametrize("text", ["move A3-A5 immortal", "move A3-B4 immortal",
-                                  "move A3-A4 hoplite", "enter C1 spartan", "enter A7 beast",
-                                  "play s27", "play p0", "draw q1", "roll x", "roll -1",
-                                  f"roll {max(C.faces) + 1}", "casualty",
-                                  "casualty ephialtes", "advance", ""])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "move A3-A5 immortal",
+        "move A3-B4 immortal",
+        "move A3-A4 hoplite",
+        "enter C1 spartan",
+        "enter A7 beast",
+        "play s27",
+        "play p0",
+        "draw q1",
+        "roll x",
+        "roll -1",
+        f"roll {max(C.faces) + 1}",
+        "casualty",
+        "casualty ephialtes",
+        "advance",
+        "",
+    ],
+)
 def test_bad_notation_is_refused(text: str) -> None:
     with pytest.raises(NotationError):
         GAME.parse(text)
@@ -756,7 +838,8 @@ def check_views_leak_nothing(s: Any, rng: random.Random) -> int:
             else:
                 assert game.view(t, who) == v, (
                     f"{seat_names(n)[who] if who is not None else 'a spectator'} can tell "
-                    f"the hand of {seat_names(n)[owner]} ({game.phase_name(s)})")
+                    f"the hand of {seat_names(n)[owner]} ({game.phase_name(s)})"
+                )
                 if to_act == who:
                     assert list(game.legal(t)) == list(game.legal(s))
     return made
@@ -783,9 +866,15 @@ def test_a_seat_sees_its_own_draws_only() -> None:
         logs: dict[int | None, list[Event]] = {who: [] for who in (None, *range(players))}
         drawn: dict[int, list[str]] = {p: [] for p in range(players)}
 
-        def on_step(before: Any, seat: int, action: Any, events: list[Event], s: Any,
-                    logs: dict[int | None, list[Event]] = logs,
-                    drawn: dict[int, list[str]] = drawn) -> None:
+        def on_step(
+            before: Any,
+            seat: int,
+            action: Any,
+            events: list[Event],
+            s: Any,
+            logs: dict[int | None, list[Event]] = logs,
+            drawn: dict[int, list[str]] = drawn,
+        ) -> None:
             if action.verb == "draw":
                 owner = before.draws[0]
                 drawn[owner].append(C.cards[action.a].code)

@@ -28,8 +28,11 @@ from thermopylae.games.hot_gates.rules import HotGates
 from thermopylae.sim.match import play, rngs
 
 GAME = hot_gates_game()
-SEATS = {2: ["persia", "sparta"], 3: ["persia", "sparta-a", "sparta-b"],
-         4: ["persia-a", "persia-b", "sparta-a", "sparta-b"]}
+SEATS = {
+    2: ["persia", "sparta"],
+    3: ["persia", "sparta-a", "sparta-b"],
+    4: ["persia-a", "persia-b", "sparta-a", "sparta-b"],
+}
 
 
 @pytest.fixture
@@ -37,8 +40,14 @@ def game() -> HotGates:
     return GAME
 
 
-def recorded(game: HotGates, seed: int, players: int = 2, stop: int | None = None,
-             agent: str = "random", start: Any = None) -> tuple[Record, Any]:
+def recorded(
+    game: HotGates,
+    seed: int,
+    players: int = 2,
+    stop: int | None = None,
+    agent: str = "random",
+    start: Any = None,
+) -> tuple[Record, Any]:
     """A game played (up to `stop` steps) with its record, closed at the state reached."""
     options = game.options({"players": players})
     rng = random.Random(seed)
@@ -56,12 +65,20 @@ def recorded(game: HotGates, seed: int, players: int = 2, stop: int | None = Non
 # -- whole games from the simulator -----------------------------------------------------
 
 
-@pytest.mark.parametrize(("players", "agent", "seed"), [
-    (2, "random", 1), (2, "heuristic", 2), (3, "random", 3), (3, "heuristic", 4),
-    (4, "random", 5), (4, "heuristic", 6),
-])
-def test_simulator_game_record_replays(game: HotGates, tmp_path: Path, players: int,
-                                       agent: str, seed: int) -> None:
+@pytest.mark.parametrize(
+    ("players", "agent", "seed"),
+    [
+        (2, "random", 1),
+        (2, "heuristic", 2),
+        (3, "random", 3),
+        (3, "heuristic", 4),
+        (4, "random", 5),
+        (4, "heuristic", 6),
+    ],
+)
+def test_simulator_game_record_replays(
+    game: HotGates, tmp_path: Path, players: int, agent: str, seed: int
+) -> None:
     options = game.options({"players": players})
     rec = Record.begin(game, options, seed=seed)
     agents = [make_agent(agent, game) for _ in range(players)]
@@ -107,7 +124,8 @@ def test_every_step_of_a_record_is_in_notation(game: HotGates, players: int) -> 
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("fraction", [0.0, 0.2, 0.5, 0.99])
 def test_record_saved_mid_game_replays_to_the_same_state(
-        game: HotGates, tmp_path: Path, players: int, fraction: float) -> None:
+    game: HotGates, tmp_path: Path, players: int, fraction: float
+) -> None:
     seed = 40 + int(fraction * 100) + players
     whole, _ = recorded(game, seed, players)
     stop = min(max(1, int(len(whole.steps) * fraction)), len(whole.steps) - 1)
@@ -129,8 +147,7 @@ def test_record_saved_mid_game_replays_to_the_same_state(
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_mid_game_position_saves_and_restores(game: HotGates, tmp_path: Path,
-                                              players: int) -> None:
+def test_mid_game_position_saves_and_restores(game: HotGates, tmp_path: Path, players: int) -> None:
     rec, s = recorded(game, seed=9, players=players, stop=150)
     options = game.options({"players": players})
     path = tmp_path / "pos.json"
@@ -148,8 +165,9 @@ def test_mid_game_position_saves_and_restores(game: HotGates, tmp_path: Path,
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 11), (3, 12), (4, 13)])
-def test_record_that_starts_from_a_position_replays(game: HotGates, tmp_path: Path,
-                                                    players: int, seed: int) -> None:
+def test_record_that_starts_from_a_position_replays(
+    game: HotGates, tmp_path: Path, players: int, seed: int
+) -> None:
     """A record begun from a position met mid-game keeps it and replays from it; the same
     steps from the opening do not replay."""
     _, start = recorded(game, seed=seed + 100, players=players, stop=200)
@@ -197,9 +215,19 @@ def test_changed_step_is_named(game: HotGates, players: int, where: str) -> None
     assert report.problems[0].startswith(f"step {k} ({who}: {bad}):"), report.problems
 
 
-@pytest.mark.parametrize("text", ["fly away", "roll 99", "draw s27", "play x1",
-                                  "move A1-A6 immortal", "enter C1 beast", "casualty hoplite",
-                                  ""])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fly away",
+        "roll 99",
+        "draw s27",
+        "play x1",
+        "move A1-A6 immortal",
+        "enter C1 beast",
+        "casualty hoplite",
+        "",
+    ],
+)
 def test_unreadable_step_is_named(game: HotGates, text: str) -> None:
     rec, _ = recorded(game, seed=3, players=3)
     rec.steps[4] = (rec.steps[4][0], text)
@@ -220,8 +248,9 @@ def test_another_card_drawn_does_not_replay(game: HotGates, players: int) -> Non
     report = replay(game, rec)
     assert not report.ok
     assert len(report.problems) == 1
-    assert ((report.problems[0].startswith("step ") and report.steps_checked > 0)
-            or "final state differs" in report.problems[0]), report.problems
+    assert (
+        report.problems[0].startswith("step ") and report.steps_checked > 0
+    ) or "final state differs" in report.problems[0], report.problems
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

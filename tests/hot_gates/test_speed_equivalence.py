@@ -36,8 +36,11 @@ def plain_march_legal(g: HotGates, s: State) -> list[Act]:
     fronts = []
     for row in (0, 1):
         mine = [n for n in range(SPACES) if owner[row * SPACES + n] == enemy]
-        fronts.append((min(mine) if mine else SPACES) if enemy == SPARTAN_SIDE
-                      else (max(mine) if mine else -1))
+        fronts.append(
+            (min(mine) if mine else SPACES)
+            if enemy == SPARTAN_SIDE
+            else (max(mine) if mine else -1)
+        )
     acts: dict[Act, None] = {}
     forced = False
     rows = rows_of(s.players, seat)

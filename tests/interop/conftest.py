@@ -14,4 +14,3 @@ ALL_CASES: list[tuple[str, dict[str, Any]]] = [
 def case_id(case: tuple[str, dict[str, Any]]) -> str:
     game_id, options = case
     return f"{game_id}-{options.get('players', 2)}p"
-

@@ -124,8 +124,11 @@ def test_p21_metadata_is_on_the_class() -> None:
 
 def test_p21_every_registered_game_has_a_gymnasium_id() -> None:
     ids = {gym_id(g) for g in registry.game_ids()}
-    assert ids == {"thermopylae/Thermopyles-v0", "thermopylae/EarthAndWater-v0",
-                   "thermopylae/HotGates-v0"}
+    assert ids == {
+        "thermopylae/Thermopyles-v0",
+        "thermopylae/EarthAndWater-v0",
+        "thermopylae/HotGates-v0",
+    }
     assert ids <= set(gymnasium.registry)
 
 
@@ -139,7 +142,8 @@ def test_p21_gymnasium_make_with_ansi_gives_no_warning(game_id: str) -> None:
         _, info = env.reset(seed=4)
         for _ in range(5):
             _, _, terminated, truncated, info = env.step(
-                int(np.flatnonzero(info["action_mask"])[0]))
+                int(np.flatnonzero(info["action_mask"])[0])
+            )
             assert not truncated
             if terminated:
                 break

@@ -46,8 +46,9 @@ def test_random_sim_test(case: tuple[str, dict[str, Any]]) -> None:
     pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
 
 
-@pytest.mark.parametrize("case", [("thermopyles", {"players": 3}), ("earth-and-water", {})],
-                         ids=case_id)
+@pytest.mark.parametrize(
+    "case", [("thermopyles", {"players": 3}), ("earth-and-water", {})], ids=case_id
+)
 def test_random_sim_test_serialized(case: tuple[str, dict[str, Any]]) -> None:
     pyspiel.random_sim_test(load(*case), num_sims=1, serialize=True, verbose=False)
 
@@ -76,8 +77,11 @@ def test_chance_outcomes_are_the_games() -> None:
     assert {a for a, _ in outcomes} == expected
 
 
-@pytest.mark.parametrize("case", [("earth-and-water", {}), ("hot-gates", {"players": 3}),
-                                  ("thermopyles", {"players": 2})], ids=case_id)
+@pytest.mark.parametrize(
+    "case",
+    [("earth-and-water", {}), ("hot-gates", {"players": 3}), ("thermopyles", {"players": 2})],
+    ids=case_id,
+)
 def test_information_state_hides_and_resamples(case: tuple[str, dict[str, Any]]) -> None:
     game = load(*case)
     tgame = game.tgame
@@ -109,8 +113,11 @@ def test_tensors_are_the_observation() -> None:
         np.testing.assert_allclose(state.observation_tensor(seat), expected)
 
 
-@pytest.mark.parametrize("case", [("thermopyles", {"players": 2}), ("earth-and-water", {}),
-                                  ("hot-gates", {"players": 2})], ids=case_id)
+@pytest.mark.parametrize(
+    "case",
+    [("thermopyles", {"players": 2}), ("earth-and-water", {}), ("hot-gates", {"players": 2})],
+    ids=case_id,
+)
 def test_p22_no_information_state_tensor_is_claimed(case: tuple[str, dict[str, Any]]) -> None:
     """The observation vector holds no history: it is not offered as an information-state
     tensor (tensor-based CFR would merge information states), and asking for one is a
@@ -161,8 +168,9 @@ def test_same_observation_different_histories_have_different_information_states(
                     if x2.observation_string(player) != y2.observation_string(player):
                         continue
                     assert x2.observation_tensor(player) == y2.observation_tensor(player)
-                    assert (x2.information_state_string(player)
-                            != y2.information_state_string(player))
+                    assert x2.information_state_string(player) != y2.information_state_string(
+                        player
+                    )
                     found += 1
                     if found >= 3:
                         return

@@ -100,8 +100,7 @@ def test_layout_and_mask(case: tuple[str, dict[str, Any]]) -> None:
             assert not observe.action_mask(g, s, other).any()
 
 
-@pytest.mark.parametrize("case", [c for c in ALL_CASES if c[1].get("players") != 1],
-                         ids=case_id)
+@pytest.mark.parametrize("case", [c for c in ALL_CASES if c[1].get("players") != 1], ids=case_id)
 def test_hidden_cards_do_not_change_the_observation(case: tuple[str, dict[str, Any]]) -> None:
     game_id, options = case
     g = registry.get(game_id)
@@ -128,8 +127,9 @@ def test_own_hand_is_visible() -> None:
         seat = g.to_act(s)
         twin = hidden_twin(g, s, 1 - seat)  # swaps a card of `seat` with the deck
         if twin is not None:
-            assert not np.array_equal(observe.observe(g, opts, s, seat),
-                                      observe.observe(g, opts, twin, seat))
+            assert not np.array_equal(
+                observe.observe(g, opts, s, seat), observe.observe(g, opts, twin, seat)
+            )
             return
     pytest.fail("no position with a hidden card")
 
@@ -137,6 +137,7 @@ def test_own_hand_is_visible() -> None:
 def test_docs_list_every_field() -> None:
     """docs/rl.md shows each game's layout (2 players) field by field, with its size."""
     from pathlib import Path
+
     text = (Path(__file__).parents[2] / "docs" / "rl.md").read_text(encoding="utf-8")
     for game_id in ("thermopyles", "earth-and-water", "hot-gates"):
         g = registry.get(game_id)
@@ -147,6 +148,7 @@ def test_docs_list_every_field() -> None:
 
 def test_p21_metadata_is_on_the_class() -> None:
     from thermopylae.interop.pettingzoo import ThermopylaeAEC
+
     assert ThermopylaeAEC.metadata["render_modes"] == ["ansi"]
     assert ThermopylaeAEC.metadata["is_parallelizable"] is False
     e = env("hot-gates", players=3)
@@ -157,5 +159,6 @@ def test_p21_metadata_is_on_the_class() -> None:
 
 def test_p21_bad_render_mode_is_refused() -> None:
     from thermopylae.engine.errors import ThermopylaeError
+
     with pytest.raises(ThermopylaeError, match="render_mode"):
         env("earth-and-water", render_mode="human")

@@ -22,16 +22,19 @@ NEEDED = ("torch", "stable_baselines3", "sb3_contrib")
 def _require_libraries() -> None:
     missing = [m for m in NEEDED if importlib.util.find_spec(m) is None]
     if missing:
-        message = (f"the training example needs {', '.join(missing)}: "
-                   "pip install -e '.[train]' (the test extra brings them)")
+        message = (
+            f"the training example needs {', '.join(missing)}: "
+            "pip install -e '.[train]' (the test extra brings them)"
+        )
         if os.environ.get("CI"):
             pytest.fail(message)  # CI installs the test extra: a missing library is a bug
         pytest.skip(message)
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(EXAMPLE), *args], capture_output=True,
-                          text=True, timeout=300, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, str(EXAMPLE), *args], capture_output=True, text=True, timeout=300, cwd=ROOT
+    )
 
 
 def test_help() -> None:
@@ -46,8 +49,20 @@ def test_tiny_training_run_end_to_end(tmp_path: Path) -> None:
     _require_libraries()
     model, report_file = tmp_path / "model.zip", tmp_path / "report.json"
     games = 12
-    done = _run("--timesteps", "256", "--n-envs", "2", "--eval-games", str(games),
-                "--seed", "3", "--out", str(model), "--json", str(report_file))
+    done = _run(
+        "--timesteps",
+        "256",
+        "--n-envs",
+        "2",
+        "--eval-games",
+        str(games),
+        "--seed",
+        "3",
+        "--out",
+        str(model),
+        "--json",
+        str(report_file),
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert model.is_file() and model.stat().st_size > 0
     report = json.loads(report_file.read_text())
@@ -69,10 +84,23 @@ def test_tiny_training_run_end_to_end(tmp_path: Path) -> None:
     assert "95% CI" in done.stdout
 
     # the saved model evaluates again without training, with the same result
-    again = _run("--timesteps", "0", "--load", str(model), "--eval-games", str(games),
-                 "--seed", "3", "--no-heuristic", "--json", str(tmp_path / "again.json"))
+    again = _run(
+        "--timesteps",
+        "0",
+        "--load",
+        str(model),
+        "--eval-games",
+        str(games),
+        "--seed",
+        "3",
+        "--no-heuristic",
+        "--json",
+        str(tmp_path / "again.json"),
+    )
     assert again.returncode == 0, again.stdout + again.stderr
     second = json.loads((tmp_path / "again.json").read_text())
     assert set(second["results"]) == {"trained", "random"}
-    assert second["results"]["trained"] == {**report["results"]["trained"],
-                                            "seconds": second["results"]["trained"]["seconds"]}
+    assert second["results"]["trained"] == {
+        **report["results"]["trained"],
+        "seconds": second["results"]["trained"]["seconds"],
+    }

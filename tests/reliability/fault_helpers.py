@@ -38,8 +38,10 @@ class OwnPostgres:
     def __init__(self) -> None:
         initdb, pg_ctl = _pg_tool("initdb"), _pg_tool("pg_ctl")
         if initdb is None or pg_ctl is None:
-            pytest.skip(f"initdb and pg_ctl are needed to run a PostgreSQL of the test's own "
-                        f"(looked in {PG_BIN} and on PATH; set THERMOPYLAE_PG_BIN)")
+            pytest.skip(
+                f"initdb and pg_ctl are needed to run a PostgreSQL of the test's own "
+                f"(looked in {PG_BIN} and on PATH; set THERMOPYLAE_PG_BIN)"
+            )
         self.pg_ctl = pg_ctl
         self.folder = Path(tempfile.mkdtemp(prefix="faults_pg_"))
         self.data = self.folder / "data"
@@ -49,36 +51,73 @@ class OwnPostgres:
         if os.geteuid() == 0:
             shutil.chown(self.folder, "postgres")
             self.as_postgres = ["runuser", "-u", "postgres", "--"]
-        self._run([initdb, "-D", str(self.data), "-A", "trust", "-U", "postgres",
-                   "--no-sync", "-E", "UTF8"])
+        self._run(
+            [
+                initdb,
+                "-D",
+                str(self.data),
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "--no-sync",
+                "-E",
+                "UTF8",
+            ]
+        )
 
     @property
     def url(self) -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
 
     def _run(self, cmd: list[str]) -> None:
-        r = subprocess.run([*self.as_postgres, *cmd], capture_output=True, text=True,
-                           timeout=PATIENCE + 60, stdin=subprocess.DEVNULL, cwd=self.folder)
+        r = subprocess.run(
+            [*self.as_postgres, *cmd],
+            capture_output=True,
+            text=True,
+            timeout=PATIENCE + 60,
+            stdin=subprocess.DEVNULL,
+            cwd=self.folder,
+        )
         assert r.returncode == 0, f"{' '.join(cmd)} failed:\n{r.stdout}\n{r.stderr}\n" + (
-            self.log.read_text(errors="replace")[-3000:] if self.log.exists() else "")
+            self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
+        )
 
     def start(self) -> None:
         opts = f"-k {self.folder} -c listen_addresses=127.0.0.1 -p {self.port}"
-        self._run([self.pg_ctl, "-D", str(self.data), "-l", str(self.log), "-w", "-t",
-                   str(int(PATIENCE)), "-o", opts, "start"])
+        self._run(
+            [
+                self.pg_ctl,
+                "-D",
+                str(self.data),
+                "-l",
+                str(self.log),
+                "-w",
+                "-t",
+                str(int(PATIENCE)),
+                "-o",
+                opts,
+                "start",
+            ]
+        )
 
     def stop(self, mode: str = "fast") -> None:
-        self._run([self.pg_ctl, "-D", str(self.data), "-w", "-t", str(int(PATIENCE)), "-m",
-                   mode, "stop"])
+        self._run(
+            [self.pg_ctl, "-D", str(self.data), "-w", "-t", str(int(PATIENCE)), "-m", mode, "stop"]
+        )
 
     def running(self) -> bool:
         return (self.data / "postmaster.pid").exists()
 
     def close(self) -> None:
         if self.running():
-            subprocess.run([*self.as_postgres, self.pg_ctl, "-D", str(self.data), "-m",
-                            "immediate", "stop"], capture_output=True, timeout=60,
-                           stdin=subprocess.DEVNULL, cwd=self.folder)
+            subprocess.run(
+                [*self.as_postgres, self.pg_ctl, "-D", str(self.data), "-m", "immediate", "stop"],
+                capture_output=True,
+                timeout=60,
+                stdin=subprocess.DEVNULL,
+                cwd=self.folder,
+            )
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -104,9 +143,23 @@ class OwnRedis:
 
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                 "--appendonly", "no", "--daemonize", "no"],
-                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+                [
+                    self.binary,
+                    "--port",
+                    str(self.port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--daemonize",
+                    "no",
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            )
         client = redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=1)
 
         def pong() -> bool:
@@ -116,8 +169,13 @@ class OwnRedis:
                 return False
 
         try:
-            wait_ready(self.proc, pong, lambda: self.log.read_text(errors="replace"), limit,
-                       what="redis-server")
+            wait_ready(
+                self.proc,
+                pong,
+                lambda: self.log.read_text(errors="replace"),
+                limit,
+                what="redis-server",
+            )
         finally:
             client.close()
 
@@ -136,8 +194,9 @@ def stored_moves(db: str, table: str) -> list[int]:
     engine = create_engine(db)
     try:
         with engine.connect() as conn:
-            rows = conn.execute(text("SELECT n FROM thermopylae_steps WHERE table_id = :t "
-                                     "ORDER BY n"), {"t": table}).all()
+            rows = conn.execute(
+                text("SELECT n FROM thermopylae_steps WHERE table_id = :t ORDER BY n"), {"t": table}
+            ).all()
     finally:
         engine.dispose()
     return [r[0] for r in rows]

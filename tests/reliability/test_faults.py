@@ -57,8 +57,14 @@ TIMEOUT = 30.0  # seconds for any one request: a fault must never make the serve
 # -- 1. SIGKILL under load -------------------------------------------------------------------
 
 # Tables played at once, each by CLIENTS racing for its moves: (game, seats).
-LOAD = [("thermopyles", "hh"), ("thermopyles", "hhh"), ("earth-and-water", "hh"),
-        ("earth-and-water", "hA"), ("hot-gates", "hh"), ("hot-gates", "hAh")]
+LOAD = [
+    ("thermopyles", "hh"),
+    ("thermopyles", "hhh"),
+    ("earth-and-water", "hh"),
+    ("earth-and-water", "hA"),
+    ("hot-gates", "hh"),
+    ("hot-gates", "hAh"),
+]
 CLIENTS = 3
 
 
@@ -73,8 +79,14 @@ class Sent:
     status: int | None = None
 
 
-async def racer(client: httpx.AsyncClient, created: dict[str, Any], rng: random.Random,
-                sent: list[Sent], errors: list[str], stop: asyncio.Event) -> None:
+async def racer(
+    client: httpx.AsyncClient,
+    created: dict[str, Any],
+    rng: random.Random,
+    sent: list[Sent],
+    errors: list[str],
+    stop: asyncio.Event,
+) -> None:
     """Plays the table's seats at random, as fast as the server answers, racing the other
     clients of the table for each move, until `stop`, the game's end or the server's death."""
     table = created["id"]
@@ -94,8 +106,10 @@ async def racer(client: httpx.AsyncClient, created: dict[str, Any], rng: random.
                 continue  # another client moved in between
             s = Sent(table, mine["move"], seat, rng.choice(mine["legal"])["action"])
             sent.append(s)
-            r = await client.post(f"/api/tables/{table}/actions", json={
-                "token": tokens[seat], "move": s.move, "action": s.action})
+            r = await client.post(
+                f"/api/tables/{table}/actions",
+                json={"token": tokens[seat], "move": s.move, "action": s.action},
+            )
             s.status = r.status_code
             if r.status_code not in (200, 409):  # 409: another client took the move
                 errors.append(f"{r.status_code} {r.text}")
@@ -104,8 +118,9 @@ async def racer(client: httpx.AsyncClient, created: dict[str, Any], rng: random.
         return  # the server died
 
 
-async def load_then_kill(server: Server, tables: list[dict[str, Any]], acks: int,
-                         seed: int) -> tuple[list[Sent], list[str]]:
+async def load_then_kill(
+    server: Server, tables: list[dict[str, Any]], acks: int, seed: int
+) -> tuple[list[Sent], list[str]]:
     """Several clients per table play at once; once `acks` actions were answered 200, the
     server is killed with SIGKILL (clients still waiting for answers)."""
     sent: list[Sent] = []
@@ -114,9 +129,11 @@ async def load_then_kill(server: Server, tables: list[dict[str, Any]], acks: int
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=len(tables) * CLIENTS)
     async with httpx.AsyncClient(base_url=server.url, timeout=TIMEOUT, limits=limits) as client:
-        tasks = [asyncio.create_task(racer(client, t, random.Random(rng.random()), sent,
-                                           errors, stop))
-                 for t in tables for _ in range(CLIENTS)]
+        tasks = [
+            asyncio.create_task(racer(client, t, random.Random(rng.random()), sent, errors, stop))
+            for t in tables
+            for _ in range(CLIENTS)
+        ]
         deadline = time.monotonic() + PATIENCE
         while sum(s.status == 200 for s in sent) < acks and not errors:
             if all(t.done() for t in tasks):
@@ -148,8 +165,9 @@ def check_after_kill(db: str, tables: list[dict[str, Any]], sent: list[Sent]) ->
                 if who in humans:
                     by = [s.status for s in mine if (s.move, s.seat, s.action) == (n, who, action)]
                     assert by, f"table {t['id']} move {n}: a step no client sent"
-                    assert 200 in by or None in by, \
+                    assert 200 in by or None in by, (
                         f"table {t['id']} move {n}: stored, yet refused {by}"
+                    )
     finally:
         store.dispose()
     if db.startswith("sqlite"):
@@ -178,8 +196,9 @@ def run_in_own_loop(coro: Coroutine[Any, Any, T]) -> T:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_sigkill_under_concurrent_load(backend: str, request: pytest.FixtureRequest,
-                                       tmp_path: Path, kill_dir: Path) -> None:
+def test_sigkill_under_concurrent_load(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path, kill_dir: Path
+) -> None:
     """Three clients per table race for the moves of six tables; the server is killed with
     SIGKILL twice in the middle, and restarted on the same database each time."""
     if backend == "sqlite":
@@ -196,8 +215,9 @@ def test_sigkill_under_concurrent_load(backend: str, request: pytest.FixtureRequ
             tables = [api.create(g, options_for(g, len(k)), seat_specs(k)) for g, k in LOAD]
             all_sent: list[Sent] = []
             for round_ in range(2):
-                sent, errors = run_in_own_loop(load_then_kill(
-                    server, tables, rng.randrange(30, 60), seed=round_))
+                sent, errors = run_in_own_loop(
+                    load_then_kill(server, tables, rng.randrange(30, 60), seed=round_)
+                )
                 assert not errors, errors  # before the kill: only 200 and 409 answers
                 assert sum(s.status == 200 for s in sent) > 0
                 all_sent += sent
@@ -210,8 +230,9 @@ def test_sigkill_under_concurrent_load(backend: str, request: pytest.FixtureRequ
                 settle(client, t)
                 steps = api.steps(t["id"])
                 seen = [Seen(None, None, api.view(t["id"]), "http")]
-                seen += [Seen(s, None, api.view(t["id"], tok), "http")
-                         for s, tok in tokens_of(t).items()]
+                seen += [
+                    Seen(s, None, api.view(t["id"], tok), "http") for s, tok in tokens_of(t).items()
+                ]
                 assert seen[0].msg["move"] == len(steps)
                 check_messages(t["game"], t["options"], steps, seen)
                 for _ in range(3):
@@ -245,8 +266,9 @@ def own_postgres() -> Iterator[OwnPostgres]:
         pg.close()
 
 
-def act_once(client: httpx.Client, created: dict[str, Any], pick: int = 0
-             ) -> tuple[httpx.Response, tuple[int, str, str]]:
+def act_once(
+    client: httpx.Client, created: dict[str, Any], pick: int = 0
+) -> tuple[httpx.Response, tuple[int, str, str]]:
     """The seat that must act plays its `pick`-th legal action (wrapping around)."""
     table = created["id"]
     m = client.get(f"/api/tables/{table}").json()
@@ -254,8 +276,9 @@ def act_once(client: httpx.Client, created: dict[str, Any], pick: int = 0
     tok = tokens_of(created)[seat]
     mine = client.get(f"/api/tables/{table}", params={"token": tok}).json()
     action = mine["legal"][pick % len(mine["legal"])]["action"]
-    r = client.post(f"/api/tables/{table}/actions",
-                    json={"token": tok, "move": mine["move"], "action": action})
+    r = client.post(
+        f"/api/tables/{table}/actions", json={"token": tok, "move": mine["move"], "action": action}
+    )
     return r, (mine["move"], seat, action)
 
 
@@ -271,8 +294,9 @@ def assert_nothing_stored(r: httpx.Response) -> None:
     assert "nothing was stored" in detail or "was not stored" in detail, detail
 
 
-def test_database_stopped_and_started_under_a_running_server(own_postgres: OwnPostgres,
-                                                             tmp_path: Path) -> None:
+def test_database_stopped_and_started_under_a_running_server(
+    own_postgres: OwnPostgres, tmp_path: Path
+) -> None:
     """The server's PostgreSQL stops (fast, then immediate shutdown) while the server runs:
     actions are refused with 503 naming the database, nothing refused is stored, reads of
     tables held in memory still work; once PostgreSQL is back the same server process
@@ -285,8 +309,10 @@ def test_database_stopped_and_started_under_a_running_server(own_postgres: OwnPo
     try:
         with httpx.Client(base_url=server.url, timeout=TIMEOUT) as client:
             api = Api(client, db)
-            tables = [api.create("thermopyles", {"players": 2}, seat_specs("hh")),
-                      api.create("earth-and-water", {}, seat_specs("hA"))]
+            tables = [
+                api.create("thermopyles", {"players": 2}, seat_specs("hh")),
+                api.create("earth-and-water", {}, seat_specs("hA")),
+            ]
             acks: dict[str, list[tuple[int, str, str]]] = {t["id"]: [] for t in tables}
 
             def play(n: int) -> None:
@@ -300,8 +326,9 @@ def test_database_stopped_and_started_under_a_running_server(own_postgres: OwnPo
 
             play(3)
             for mode in ("fast", "immediate"):
-                moves = {t["id"]: client.get(f"/api/tables/{t['id']}").json()["move"]
-                         for t in tables}
+                moves = {
+                    t["id"]: client.get(f"/api/tables/{t['id']}").json()["move"] for t in tables
+                }
                 own_postgres.stop(mode)
                 for t in tables:
                     table = t["id"]
@@ -310,8 +337,9 @@ def test_database_stopped_and_started_under_a_running_server(own_postgres: OwnPo
                     assert move == moves[table]
                     # Reads: from memory (this process holds the table), or a clear 503.
                     for tok in [None, *tokens_of(t).values()]:
-                        got = client.get(f"/api/tables/{table}",
-                                         params={} if tok is None else {"token": tok})
+                        got = client.get(
+                            f"/api/tables/{table}", params={} if tok is None else {"token": tok}
+                        )
                         assert got.status_code in (200, 503), got.text
                         if got.status_code == 200:
                             assert got.json()["move"] == moves[table]
@@ -321,17 +349,18 @@ def test_database_stopped_and_started_under_a_running_server(own_postgres: OwnPo
                     assert r.status_code in (409, 503), r.text  # the game is not over
                 # A table this process does not hold cannot be looked up: 503, not 404.
                 assert_unavailable(client.get("/api/tables/NotInMemory"))
-                r = client.post("/api/tables", json={"game": "thermopyles",
-                                                     "options": {"players": 2}})
+                r = client.post(
+                    "/api/tables", json={"game": "thermopyles", "options": {"players": 2}}
+                )
                 assert_nothing_stored(r)
                 assert client.get("/api/health").status_code == 200
                 # WebSockets: a held table is shown from memory; another is refused (503).
-                with connect(f"{server.ws_url}/ws/tables/{tables[0]['id']}",
-                             open_timeout=TIMEOUT) as ws:
+                with connect(
+                    f"{server.ws_url}/ws/tables/{tables[0]['id']}", open_timeout=TIMEOUT
+                ) as ws:
                     m = json.loads(ws.recv(timeout=TIMEOUT))
                     assert m["type"] == "update" and m["move"] == moves[tables[0]["id"]], m
-                with connect(f"{server.ws_url}/ws/tables/NotInMemory",
-                             open_timeout=TIMEOUT) as ws:
+                with connect(f"{server.ws_url}/ws/tables/NotInMemory", open_timeout=TIMEOUT) as ws:
                     m = json.loads(ws.recv(timeout=TIMEOUT))
                     assert (m["type"], m["status"]) == ("error", 503), m
                     assert "database is unavailable" in m["detail"], m
@@ -361,24 +390,29 @@ def test_database_stopped_and_started_under_a_running_server(own_postgres: OwnPo
     assert "Traceback" not in server.output(), server.output()
     # A server started while the database is down says so and stops (no traceback).
     own_postgres.stop("immediate")
-    run = subprocess.run([*entry_point(), "serve", "--port", str(free_port()), "--db", db],
-                       capture_output=True, text=True, timeout=PATIENCE,
-                       stdin=subprocess.DEVNULL)
+    run = subprocess.run(
+        [*entry_point(), "serve", "--port", str(free_port()), "--db", db],
+        capture_output=True,
+        text=True,
+        timeout=PATIENCE,
+        stdin=subprocess.DEVNULL,
+    )
     assert run.returncode == 2, run.stderr
     assert "error: cannot open the database" in run.stderr and "Traceback" not in run.stderr
 
 
-def test_an_acknowledged_action_stands_when_the_ai_cannot_be_stored(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch
-                                                                    ) -> None:
+def test_an_acknowledged_action_stands_when_the_ai_cannot_be_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The database fails after a seat's action is stored and before the AI's answer is:
     the seat is told 200 (its action is stored: a 503 would say it was not), and the AI
     plays by itself once the database is back."""
     failing = {"on": False, "refused": 0}
     append = Store.append
 
-    def flaky(self: Store, table_id: str, start: int, new: list[tuple[str, str]],
-              over: bool) -> None:
+    def flaky(
+        self: Store, table_id: str, start: int, new: list[tuple[str, str]], over: bool
+    ) -> None:
         if failing["on"] and all(who != "persia" for who, _a in new):  # the AI's reply
             failing["refused"] += 1
             raise StoreError("the database is unavailable: (test) connection refused")
@@ -415,22 +449,24 @@ def test_an_acknowledged_action_stands_when_the_ai_cannot_be_stored(tmp_path: Pa
         check_record(api.db, created, steps)
 
 
-def test_a_commit_of_unknown_outcome_is_told_and_read_again(tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch
-                                                            ) -> None:
+def test_a_commit_of_unknown_outcome_is_told_and_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The connection dies during the commit, after the database wrote the step: the seat
     is told 503 saying the action may or may not have been stored (not that it was not),
     and the server reads the table again, so it serves the stored step."""
     append = Store.append
     lost = {"on": False}
 
-    def dies_in_commit(self: Store, table_id: str, start: int, new: list[tuple[str, str]],
-                       over: bool) -> None:
+    def dies_in_commit(
+        self: Store, table_id: str, start: int, new: list[tuple[str, str]], over: bool
+    ) -> None:
         append(self, table_id, start, new, over)
         if lost["on"]:
             lost["on"] = False
-            raise StoreError("the database is unavailable: (test) connection lost in commit",
-                             maybe_stored=True)
+            raise StoreError(
+                "the database is unavailable: (test) connection lost in commit", maybe_stored=True
+            )
 
     monkeypatch.setattr(Store, "append", dies_in_commit)
     with contextmanager(serve_in_process)(f"sqlite:///{tmp_path / 'tables.db'}") as api:
@@ -459,11 +495,19 @@ def test_a_commit_of_unknown_outcome_is_told_and_read_again(tmp_path: Path,
 class Socket:
     """A WebSocket to one server process, and the latest update it was sent."""
 
-    def __init__(self, stack: ExitStack, server: Server, table: str, seat: str | None,
-                 token: str | None, seen: list[Seen]) -> None:
+    def __init__(
+        self,
+        stack: ExitStack,
+        server: Server,
+        table: str,
+        seat: str | None,
+        token: str | None,
+        seen: list[Seen],
+    ) -> None:
         query = "" if token is None else f"?token={token}"
         self.ws: ClientConnection = stack.enter_context(
-            connect(f"{server.ws_url}/ws/tables/{table}{query}", open_timeout=TIMEOUT))
+            connect(f"{server.ws_url}/ws/tables/{table}{query}", open_timeout=TIMEOUT)
+        )
         self.seat = seat
         self.seen = seen
         self.where = f"ws to {server.port}"
@@ -487,8 +531,9 @@ class Socket:
             try:
                 self.receive(left)
             except TimeoutError:
-                raise AssertionError(f"{self.where}: no update at move {move} "
-                                     f"(at {self.latest['move']})") from None
+                raise AssertionError(
+                    f"{self.where}: no update at move {move} (at {self.latest['move']})"
+                ) from None
         assert self.latest["move"] == move, (self.latest["move"], move)
 
 
@@ -509,18 +554,27 @@ def test_redis_gone_and_back_under_two_processes(postgres: Postgres, tmp_path: P
     db = postgres.new_url()
     args = ["--db", db, "--redis", redis.url]
     try:
-        with all_running(Server(args, tmp_path / "one.log"), Server(args, tmp_path / "two.log"),
-                         redis=True, db=db) as (one, two), \
-                httpx.Client(base_url=one.url, timeout=TIMEOUT) as c1, \
-                httpx.Client(base_url=two.url, timeout=TIMEOUT) as c2, ExitStack() as stack:
+        with (
+            all_running(
+                Server(args, tmp_path / "one.log"),
+                Server(args, tmp_path / "two.log"),
+                redis=True,
+                db=db,
+            ) as (one, two),
+            httpx.Client(base_url=one.url, timeout=TIMEOUT) as c1,
+            httpx.Client(base_url=two.url, timeout=TIMEOUT) as c2,
+            ExitStack() as stack,
+        ):
             api = Api(c1, db)
             created = api.create("earth-and-water")
             table = created["id"]
             tokens = tokens_of(created)
             home = {"persia": (one, c1), "greece": (two, c2)}  # each seat's process
             seen: list[Seen] = []
-            sockets = {seat: Socket(stack, home[seat][0], table, seat, tokens[seat], seen)
-                       for seat in tokens}
+            sockets = {
+                seat: Socket(stack, home[seat][0], table, seat, tokens[seat], seen)
+                for seat in tokens
+            }
             watch1 = Socket(stack, one, table, None, None, seen)
             watch2 = Socket(stack, two, table, None, None, seen)
             local = {one.port: watch1, two.port: watch2}
@@ -536,8 +590,10 @@ def test_redis_gone_and_back_under_two_processes(postgres: Postgres, tmp_path: P
                 mine = client.get(f"/api/tables/{table}", params={"token": tokens[seat]}).json()
                 assert mine["move"] == m["move"], "the two processes disagree"
                 action = rng.choice(mine["legal"])["action"]
-                r = client.post(f"/api/tables/{table}/actions", json={
-                    "token": tokens[seat], "move": mine["move"], "action": action})
+                r = client.post(
+                    f"/api/tables/{table}/actions",
+                    json={"token": tokens[seat], "move": mine["move"], "action": action},
+                )
                 assert r.status_code == 200, r.text
                 acks.append((mine["move"], seat, action))
                 move: int = r.json()["move"]

@@ -24,17 +24,27 @@ from hypothesis import strategies as st
 from tests.server.helpers import not_legal, tokens_of, ws_receive
 from thermopylae.server.app import MAX_WS_MESSAGE, create_app
 
-SETTINGS = settings(max_examples=300, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 GAMES = ["thermopyles", "earth-and-water", "hot-gates"]
 
-junk_scalars = (st.none() | st.booleans() | st.integers()
-                | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30))
+junk_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=30)
+)
 junk_json = st.recursive(
     junk_scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                 max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 huge_string = st.integers(min_value=17_000, max_value=40_000).map(lambda n: "x" * n)
@@ -52,8 +62,7 @@ class Server:
         self.fresh()
 
     def new_table(self) -> dict[str, Any]:
-        r = self.client.post("/api/tables", json={"game": "thermopyles",
-                                                  "options": {"players": 2}})
+        r = self.client.post("/api/tables", json={"game": "thermopyles", "options": {"players": 2}})
         assert r.status_code == 201, r.text
         out: dict[str, Any] = r.json()
         return out
@@ -101,26 +110,34 @@ def check_refusal(r: Any) -> None:
 
 seat_spec = st.fixed_dictionaries(
     {"kind": st.sampled_from(["human", "ai", "robot"]) | wrong_type},
-    optional={"level": st.sampled_from(["easy", "normal", "hard", "godlike"]) | wrong_type,
-              "agent": st.sampled_from(["random", "nonsense:1"]) | wrong_type,
-              "extra": junk_json})
+    optional={
+        "level": st.sampled_from(["easy", "normal", "hard", "godlike"]) | wrong_type,
+        "agent": st.sampled_from(["random", "nonsense:1"]) | wrong_type,
+        "extra": junk_json,
+    },
+)
 table_body = st.fixed_dictionaries(
     {"game": st.sampled_from([*GAMES, "chess", ""]) | wrong_type},
     optional={
-        "options": st.dictionaries(st.sampled_from(["players", "open_hands", "cheap_fleets",
-                                                    "bogus"]),
-                                   junk_scalars | st.integers(-2, 6), max_size=3) | wrong_type,
+        "options": st.dictionaries(
+            st.sampled_from(["players", "open_hands", "cheap_fleets", "bogus"]),
+            junk_scalars | st.integers(-2, 6),
+            max_size=3,
+        )
+        | wrong_type,
         "seats": st.lists(st.just({"kind": "human"}) | seat_spec, max_size=5) | wrong_type,
         "unknown": junk_json,
-    })
+    },
+)
 
 
 @SETTINGS
 @given(body=table_body | junk_json | st.binary(max_size=200) | huge_string)
 def test_create_table_fuzz(server: Server, body: Any) -> None:
     if isinstance(body, bytes):
-        r = server.client.post("/api/tables", content=body,
-                               headers={"content-type": "application/json"})
+        r = server.client.post(
+            "/api/tables", content=body, headers={"content-type": "application/json"}
+        )
     else:
         r = server.client.post("/api/tables", json=body)
     if r.status_code == 201:
@@ -164,23 +181,43 @@ def test_action_fuzz(server: Server, data: st.DataObject) -> None:
         return refused if kind < 2 else x
 
     tokens = st.tuples(st.integers(0, 4), st.text(max_size=40) | wrong_type).map(token_of)
-    moves = st.tuples(st.integers(0, 4), st.integers(-3, 3) | st.integers()
-                      | st.sampled_from([2**63, -(2**63), 10**30])).map(move_of)
-    actions = st.tuples(st.integers(0, 2), st.integers(0, 99) | st.text(max_size=30)
-                        | huge_string).map(action_of)
-    right = st.integers(0, 99).map(lambda i: {"token": to_act, "move": move,
-                                              "action": action_of((0, i))})
+    moves = st.tuples(
+        st.integers(0, 4),
+        st.integers(-3, 3) | st.integers() | st.sampled_from([2**63, -(2**63), 10**30]),
+    ).map(move_of)
+    actions = st.tuples(
+        st.integers(0, 2), st.integers(0, 99) | st.text(max_size=30) | huge_string
+    ).map(action_of)
+    right = st.integers(0, 99).map(
+        lambda i: {"token": to_act, "move": move, "action": action_of((0, i))}
+    )
     replay = st.integers(0, 10**6).map(
-        lambda i: server.accepted[i % len(server.accepted)] if server.accepted
-        else {"token": to_act, "move": move + 1, "action": refused})
+        lambda i: (
+            server.accepted[i % len(server.accepted)]
+            if server.accepted
+            else {"token": to_act, "move": move + 1, "action": refused}
+        )
+    )
     body: Any = data.draw(
-        st.fixed_dictionaries({"token": tokens | wrong_type, "move": moves | wrong_type,
-                               "action": actions | wrong_type}, optional={"junk": junk_json})
+        st.fixed_dictionaries(
+            {
+                "token": tokens | wrong_type,
+                "move": moves | wrong_type,
+                "action": actions | wrong_type,
+            },
+            optional={"junk": junk_json},
+        )
         | st.fixed_dictionaries({"token": tokens, "move": moves, "action": actions})
-        | right | replay | junk_json | st.binary(max_size=200), label="body")
-    table = data.draw(st.just(server.table) | st.sampled_from([server.other["id"], "nope",
-                                                               "../x", "0" * 300]),
-                      label="table")
+        | right
+        | replay
+        | junk_json
+        | st.binary(max_size=200),
+        label="body",
+    )
+    table = data.draw(
+        st.just(server.table) | st.sampled_from([server.other["id"], "nope", "../x", "0" * 300]),
+        label="table",
+    )
     url = f"/api/tables/{table}/actions"
     if isinstance(body, bytes):
         r = server.client.post(url, content=body, headers={"content-type": "application/json"})
@@ -190,9 +227,16 @@ def test_action_fuzz(server: Server, data: st.DataObject) -> None:
         # a right move of the other table, by chance: only with one of its own tokens
         assert isinstance(body, dict) and body.get("token") in server.other_tokens, body
         return
-    valid = (table == server.table and isinstance(body, dict) and set(body) == {
-        "token", "move", "action"} and seat is not None and body["token"] == server.tokens[seat]
-        and type(body["move"]) is int and body["move"] == move and body["action"] in legal)
+    valid = (
+        table == server.table
+        and isinstance(body, dict)
+        and set(body) == {"token", "move", "action"}
+        and seat is not None
+        and body["token"] == server.tokens[seat]
+        and type(body["move"]) is int
+        and body["move"] == move
+        and body["action"] in legal
+    )
     if valid:
         assert r.status_code == 200, (body, r.status_code, r.text[:300])
         assert server.seen()[0] > move
@@ -210,8 +254,11 @@ frame_st = (
     | st.binary(min_size=1, max_size=60).map(lambda b: ("bytes", b))
     | st.fixed_dictionaries(
         {"type": st.sampled_from(["action", "ping", "pong", "chat"]) | wrong_type},
-        optional={"move": st.integers(-5, 10**6) | wrong_type,
-                  "action": st.text(max_size=30) | wrong_type, "extra": junk_json},
+        optional={
+            "move": st.integers(-5, 10**6) | wrong_type,
+            "action": st.text(max_size=30) | wrong_type,
+            "extra": junk_json,
+        },
     ).map(lambda d: ("text", json.dumps(d)))
     | st.integers(70_000, 140_000).map(lambda n: ("text", "y" * n))
 )
@@ -219,8 +266,7 @@ frame_st = (
 
 @settings(SETTINGS, max_examples=120)
 @given(data=st.data(), frames=st.lists(frame_st, min_size=1, max_size=8))
-def test_websocket_fuzz(server: Server, data: st.DataObject,
-                        frames: list[tuple[str, Any]]) -> None:
+def test_websocket_fuzz(server: Server, data: st.DataObject, frames: list[tuple[str, Any]]) -> None:
     if server.spectator()["to_act"] is None:
         server.fresh()
     move, view = server.seen()
@@ -241,9 +287,15 @@ def test_websocket_fuzz(server: Server, data: st.DataObject,
                     parsed = None
             small = kind == "text" and len(payload) <= MAX_WS_MESSAGE
             is_ping = small and isinstance(parsed, dict) and parsed.get("type") == "ping"
-            could_play = (small and isinstance(parsed, dict) and parsed.get("type") == "action"
-                          and set(parsed) <= {"type", "move", "action"} and who == seat
-                          and parsed.get("move") == move and parsed.get("action") in legal)
+            could_play = (
+                small
+                and isinstance(parsed, dict)
+                and parsed.get("type") == "action"
+                and set(parsed) <= {"type", "move", "action"}
+                and who == seat
+                and parsed.get("move") == move
+                and parsed.get("action") in legal
+            )
             reply = ws_receive(ws)
             if is_ping:
                 assert reply == {"type": "pong"}, (payload, reply)

@@ -17,10 +17,31 @@ LOAD = Path(__file__).parents[2] / "bench" / "load.py"
 @pytest.mark.parametrize("clients", [1, 2])
 def test_load_bench_short_run_on_sqlite(clients: int) -> None:
     run = subprocess.run(
-        [sys.executable, str(LOAD), "--tables", "3", "--seconds", "2", "--think", "0.05",
-         "--warmup", "0.2", "--clients", str(clients), "--seed", "1", "--json", "--quiet",
-         "--timeout", "60"],  # a push slower than 60 s is an error; a busy machine is not
-        capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL)
+        [
+            sys.executable,
+            str(LOAD),
+            "--tables",
+            "3",
+            "--seconds",
+            "2",
+            "--think",
+            "0.05",
+            "--warmup",
+            "0.2",
+            "--clients",
+            str(clients),
+            "--seed",
+            "1",
+            "--json",
+            "--quiet",
+            "--timeout",
+            "60",
+        ],  # a push slower than 60 s is an error; a busy machine is not
+        capture_output=True,
+        text=True,
+        timeout=900,
+        stdin=subprocess.DEVNULL,
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     report = json.loads(run.stdout)
     assert report["seated"] == 3 and report["db"] == "sqlite"
@@ -35,9 +56,21 @@ def test_load_bench_short_run_on_sqlite(clients: int) -> None:
 
 
 def test_load_bench_help() -> None:
-    run = subprocess.run([sys.executable, str(LOAD), "--help"], capture_output=True,
-                         text=True, timeout=60, stdin=subprocess.DEVNULL)
+    run = subprocess.run(
+        [sys.executable, str(LOAD), "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert run.returncode == 0
-    for option in ("--tables", "--seconds", "--db", "--processes", "--redis", "--json",
-                   "--start-limit"):
+    for option in (
+        "--tables",
+        "--seconds",
+        "--db",
+        "--processes",
+        "--redis",
+        "--json",
+        "--start-limit",
+    ):
         assert option in run.stdout

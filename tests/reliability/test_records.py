@@ -35,8 +35,14 @@ def played(game_id: str, seed: int) -> tuple[Any, Record]:
     options = game.options(GAMES[game_id])
     rec = Record.begin(game, options)
     chance_rng, agent_rng = rngs(seed, 0)
-    play(game, options, [make_agent("random", game) for _ in game.seats(options)],
-         chance_rng, agent_rng, rec)
+    play(
+        game,
+        options,
+        [make_agent("random", game) for _ in game.seats(options)],
+        chance_rng,
+        agent_rng,
+        rec,
+    )
     return game, rec
 
 

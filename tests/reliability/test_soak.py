@@ -36,9 +36,11 @@ def test_soak_script_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
     assert "thermopyles-2" in out and "hot-gates-2" in out and "failures" in out
 
 
-def test_soak_reports_a_failure(monkeypatch: pytest.MonkeyPatch,
-                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_soak_reports_a_failure(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A broken invariant is reported with its seed and step, and the exit code is 1."""
+
     def broken(game: object, state: object) -> str:
         raise soak.InvariantError("round trip broken on purpose")
 

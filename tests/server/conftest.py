@@ -30,15 +30,13 @@ with warnings.catch_warnings():  # starlette's TestClient warns that it will mov
 
 from tests.server.helpers import Api, serve_in_process
 
-PG_URL = os.environ.get("THERMOPYLAE_TEST_PG",
-                        "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+PG_URL = os.environ.get("THERMOPYLAE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("THERMOPYLAE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 BACKENDS = ["sqlite", "postgresql"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
+    config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
 
 
 class Postgres:
@@ -53,9 +51,12 @@ class Postgres:
                 conn.execute(text("select 1"))
         except Exception as exc:
             self.engine.dispose()
-            pytest.fail(f"PostgreSQL is required by the server tests and cannot be reached at "
-                        f"{make_url(url).render_as_string(hide_password=True)} "
-                        f"(set THERMOPYLAE_TEST_PG to another URL): {exc}", pytrace=False)
+            pytest.fail(
+                f"PostgreSQL is required by the server tests and cannot be reached at "
+                f"{make_url(url).render_as_string(hide_password=True)} "
+                f"(set THERMOPYLAE_TEST_PG to another URL): {exc}",
+                pytrace=False,
+            )
 
     def new_url(self) -> str:
         schema = f"thermopylae_test_{secrets.token_hex(6)}"
@@ -88,8 +89,11 @@ def redis_url() -> str:
     try:
         client.ping()
     except Exception as exc:
-        pytest.fail(f"Redis is required by the scale tests and cannot be reached at {REDIS_URL}"
-                    f" (set THERMOPYLAE_TEST_REDIS to another URL): {exc}", pytrace=False)
+        pytest.fail(
+            f"Redis is required by the scale tests and cannot be reached at {REDIS_URL}"
+            f" (set THERMOPYLAE_TEST_REDIS to another URL): {exc}",
+            pytrace=False,
+        )
     finally:
         client.close()
     return REDIS_URL
@@ -104,8 +108,7 @@ def database_url(backend: str, request: pytest.FixtureRequest, folder: Path) -> 
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
-def api(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-        ) -> Iterator[Api]:
+def api(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     """One in-process server per test module and database, each with an empty database."""
     url = database_url(request.param, request, tmp_path_factory.mktemp(request.param))
     yield from serve_in_process(url)

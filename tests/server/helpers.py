@@ -31,11 +31,13 @@ from thermopylae.server.tables import LOG_KEPT, LOG_SENT
 
 # Seats per game and player count (the order of `game.seats`).
 SEATS: dict[str, dict[int, list[str]]] = {
-    "thermopyles": {1: ["p1"], 2: ["p1", "p2"], 3: ["p1", "p2", "p3"],
-                    4: ["p1", "p2", "p3", "p4"]},
+    "thermopyles": {1: ["p1"], 2: ["p1", "p2"], 3: ["p1", "p2", "p3"], 4: ["p1", "p2", "p3", "p4"]},
     "earth-and-water": {2: ["persia", "greece"]},
-    "hot-gates": {2: ["persia", "sparta"], 3: ["persia", "sparta-a", "sparta-b"],
-                  4: ["persia-a", "persia-b", "sparta-a", "sparta-b"]},
+    "hot-gates": {
+        2: ["persia", "sparta"],
+        3: ["persia", "sparta-a", "sparta-b"],
+        4: ["persia-a", "persia-b", "sparta-a", "sparta-b"],
+    },
 }
 
 
@@ -94,8 +96,11 @@ class Truth:
 
     def log_lines(self, seat: int | None, since: int | None) -> list[str]:
         """The log a message at the current move should carry (see `Tables.message`)."""
-        lines = [line for n, e, line in self.events[-LOG_KEPT:]
-                 if (since is None or n > since) and (e.to is None or e.to == seat)]
+        lines = [
+            line
+            for n, e, line in self.events[-LOG_KEPT:]
+            if (since is None or n > since) and (e.to is None or e.to == seat)
+        ]
         return lines[-LOG_SENT:] if since is None else lines
 
     def private_lines_of_others(self, seat: int | None) -> set[str]:
@@ -107,8 +112,9 @@ class Truth:
         return out
 
 
-def check_hidden(game_id: str, options: dict[str, Any], view: dict[str, Any],
-                 seat: str | None) -> None:
+def check_hidden(
+    game_id: str, options: dict[str, Any], view: dict[str, Any], seat: str | None
+) -> None:
     """No hand another seat holds and no deck's order or content is in `view`, whatever
     the engine's `view` says (an independent reading of each game's hidden information)."""
     if game_id == "thermopyles":
@@ -124,8 +130,9 @@ def check_hidden(game_id: str, options: dict[str, Any], view: dict[str, Any],
         for side, h in view["hands"].items():
             if h["cards"] is not None and side != seat:
                 # Hippias: Persia looks at the Greek hand while it picks a card.
-                assert (seat, side, view["phase"]) == ("persia", "greece", "choose"), \
+                assert (seat, side, view["phase"]) == ("persia", "greece", "choose"), (
                     f"{seat} sees {side}'s hand in phase {view['phase']}"
+                )
             assert isinstance(h["count"], int)
         assert isinstance(view["draw_pile"], int)
     elif game_id == "hot-gates":
@@ -148,8 +155,9 @@ class Seen:
     channel: str  # "http" or "ws", for messages in failures
 
 
-def check_messages(game_id: str, options: dict[str, Any], steps: list[list[str]],
-                   seen: list[Seen]) -> int:
+def check_messages(
+    game_id: str, options: dict[str, Any], steps: list[list[str]], seen: list[Seen]
+) -> int:
     """Every message is the engine's view of the true state at its move for its seat, with
     the seat's legal actions and exactly the log lines it may see. Returns the count."""
     truth = Truth(game_id, options, steps)
@@ -164,19 +172,22 @@ def check_messages(game_id: str, options: dict[str, Any], steps: list[list[str]]
         assert m["view"] == jsonable(g.view(state, seat)), f"{where}: view differs"
         check_hidden(game_id, truth.options, m["view"], s.seat)
         to_act = g.to_act(state)
-        assert m["to_act"] == ("chance" if to_act == CHANCE else
-                               None if to_act is None else truth.seats[to_act]), where
+        assert m["to_act"] == (
+            "chance" if to_act == CHANCE else None if to_act is None else truth.seats[to_act]
+        ), where
         mine = seat is not None and to_act == seat
         assert m["your_turn"] is mine, where
-        assert [x["action"] for x in m["legal"]] == \
-            ([g.format(a) for a in g.legal(state)] if mine else []), f"{where}: legal differs"
+        assert [x["action"] for x in m["legal"]] == (
+            [g.format(a) for a in g.legal(state)] if mine else []
+        ), f"{where}: legal differs"
         assert m["log"] == truth.log_lines(seat, s.since), f"{where}: log differs"
         leaked = truth.private_lines_of_others(seat) & set(m["log"])
         assert not leaked, f"{where}: private lines of other seats: {sorted(leaked)}"
         out = g.outcome(state)
         # English messages: the reason in words is the reason itself
-        assert m["outcome"] == (None if out is None else jsonable(
-            {**out.to_json(), "reason_text": out.reason})), where
+        assert m["outcome"] == (
+            None if out is None else jsonable({**out.to_json(), "reason_text": out.reason})
+        ), where
     return len(seen)
 
 
@@ -212,8 +223,12 @@ class Api:
         if self._store is not None:
             self._store.dispose()
 
-    def create(self, game: str, options: dict[str, Any] | None = None,
-               seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    def create(
+        self,
+        game: str,
+        options: dict[str, Any] | None = None,
+        seats: list[dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
         body: dict[str, Any] = {"game": game}
         if options is not None:
             body["options"] = options
@@ -225,15 +240,17 @@ class Api:
         return out
 
     def view(self, table: str, token: str | None = None) -> dict[str, Any]:
-        r = self.client.get(f"/api/tables/{table}",
-                            params={} if token is None else {"token": token})
+        r = self.client.get(
+            f"/api/tables/{table}", params={} if token is None else {"token": token}
+        )
         assert r.status_code == 200, r.text
         out: dict[str, Any] = r.json()
         return out
 
     def act(self, table: str, token: str, move: int, action: str) -> httpx.Response:
-        return self.client.post(f"/api/tables/{table}/actions",
-                                json={"token": token, "move": move, "action": action})
+        return self.client.post(
+            f"/api/tables/{table}/actions", json={"token": token, "move": move, "action": action}
+        )
 
     def record(self, table: str) -> dict[str, Any]:
         r = self.client.get(f"/api/tables/{table}/record")
@@ -258,9 +275,13 @@ def tokens_of(created: dict[str, Any]) -> dict[str, str]:
     return {s["seat"]: s["token"] for s in created["seats"] if s["token"]}
 
 
-def play_random(api: Api, created: dict[str, Any], rng: random.Random,
-                max_actions: int = 10_000, seen: list[Seen] | None = None
-                ) -> tuple[dict[str, Any], list[tuple[int, str, str]]]:
+def play_random(
+    api: Api,
+    created: dict[str, Any],
+    rng: random.Random,
+    max_actions: int = 10_000,
+    seen: list[Seen] | None = None,
+) -> tuple[dict[str, Any], list[tuple[int, str, str]]]:
     """Play a table to the end (or `max_actions`) through POST .../actions, each human seat
     choosing at random among the legal actions the server lists. Returns the last answer
     and every accepted (move, seat, action); the answers are added to `seen`."""
@@ -300,6 +321,7 @@ def not_legal(game_id: str, legal: list[str]) -> str:
 def ws_receive(ws: WebSocketTestSession, timeout: float = 10.0) -> dict[str, Any]:
     """The next message from the server as JSON, failing after `timeout` seconds (the
     TestClient's own `receive_json` waits forever)."""
+
     async def get() -> Any:
         with anyio.fail_after(timeout):
             return await ws._send_rx.receive()
@@ -342,17 +364,23 @@ PATIENCE = float(os.environ.get("THERMOPYLAE_TEST_PATIENCE", "300"))
 PROBE_TIMEOUT = 5.0  # one health request; a refused connection fails at once anyway
 
 
-def wait_ready(proc: subprocess.Popen[bytes], ready: Callable[[], bool],
-               output: Callable[[], str], limit: float = PATIENCE,
-               what: str = "the process", every: float = 0.05) -> None:
+def wait_ready(
+    proc: subprocess.Popen[bytes],
+    ready: Callable[[], bool],
+    output: Callable[[], str],
+    limit: float = PATIENCE,
+    what: str = "the process",
+    every: float = 0.05,
+) -> None:
     """Return once `ready()` is true. If `proc` exits first, fail at once with its exit
     status and `output()` (it is watched between probes, not only at a deadline); if it
     is not ready within `limit` seconds, kill it and fail with its output."""
     deadline = time.monotonic() + limit
     while True:
         if proc.poll() is not None:
-            raise AssertionError(f"{what} exited with {proc.returncode} before it was "
-                                 f"ready:\n{output()}")
+            raise AssertionError(
+                f"{what} exited with {proc.returncode} before it was ready:\n{output()}"
+            )
         if ready():
             return
         if time.monotonic() > deadline:
@@ -363,8 +391,9 @@ def wait_ready(proc: subprocess.Popen[bytes], ready: Callable[[], bool],
             proc.wait(every)  # returns at once if it exits meanwhile
 
 
-def wait_until_over(client: Api | TestClient | httpx.Client, table_id: str,
-                    timeout: float = PATIENCE) -> dict[str, Any]:
+def wait_until_over(
+    client: Api | TestClient | httpx.Client, table_id: str, timeout: float = PATIENCE
+) -> dict[str, Any]:
     """The spectator's view of a table once its game is over, polling
     GET /api/tables/{id}: a table of AI seats plays by itself, and may do so after the
     POST that created it has answered (the answer may be at move 0)."""
@@ -376,10 +405,10 @@ def wait_until_over(client: Api | TestClient | httpx.Client, table_id: str,
         m: dict[str, Any] = r.json()
         if m["outcome"] is not None:
             return m
-        assert time.monotonic() < deadline, \
+        assert time.monotonic() < deadline, (
             f"table {table_id} is not over within {timeout:g} s (at move {m['move']})"
+        )
         time.sleep(0.05)
-
 
 
 def free_port() -> int:
@@ -416,19 +445,24 @@ class Server:
         """Start the process without waiting for it (`wait_ready` then): several servers
         start side by side."""
         assert self.proc is None or self.proc.poll() is not None, "already running"
-        cmd = [*entry_point(), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               *self.args]
+        cmd = [*entry_point(), "serve", "--host", "127.0.0.1", "--port", str(self.port), *self.args]
         env = {**os.environ, "NO_COLOR": "1"}  # PYTHONPATH too: the tree under test
         with self.log.open("ab") as out:
             out.write(f"\n$ {' '.join(cmd)}\n".encode())
             out.flush()
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
-                                         stdin=subprocess.DEVNULL)
+            self.proc = subprocess.Popen(
+                cmd, stdout=out, stderr=subprocess.STDOUT, env=env, stdin=subprocess.DEVNULL
+            )
 
     def wait_ready(self, limit: float | None = None, redis: bool = False) -> None:
         assert self.proc is not None, "not launched"
-        wait_ready(self.proc, lambda: self.healthy(redis), self.output,
-                   PATIENCE if limit is None else limit, what=f"the server on port {self.port}")
+        wait_ready(
+            self.proc,
+            lambda: self.healthy(redis),
+            self.output,
+            PATIENCE if limit is None else limit,
+            what=f"the server on port {self.port}",
+        )
 
     def healthy(self, redis: bool = False) -> bool:
         """`/api/health` answers 200 (and says Redis is connected, when `redis`)."""
@@ -463,8 +497,9 @@ def running(server: Server, redis: bool = False) -> Iterator[Server]:
 
 
 @contextmanager
-def all_running(*servers: Server, redis: bool = False, db: str | None = None
-                ) -> Iterator[tuple[Server, ...]]:
+def all_running(
+    *servers: Server, redis: bool = False, db: str | None = None
+) -> Iterator[tuple[Server, ...]]:
     """The servers started side by side (one start-up's wait for them all, not one each),
     and stopped at the end. Servers that share the database `db` need its tables made
     first: two processes that create them at once on an empty PostgreSQL schema race

@@ -38,6 +38,7 @@ from thermopylae.server.app import MAX_BODY
 GAMES = ["thermopyles", "earth-and-water", "hot-gates"]
 COUNTS = [(g, n) for g, counts in SEATS.items() for n in counts]
 
+
 def count_tables(api: Api) -> int:
     with api.store.engine.connect() as conn:
         n: int = conn.execute(select(func.count()).select_from(store_module.tables)).scalar_one()
@@ -78,8 +79,13 @@ def test_games_lists_the_three_games(api: Api) -> None:
 def test_openapi_docs_and_pages(api: Api) -> None:
     assert api.client.get("/docs").status_code == 200
     paths = api.client.get("/openapi.json").json()["paths"]
-    for path in ("/api/games", "/api/tables", "/api/tables/{table_id}",
-                 "/api/tables/{table_id}/actions", "/api/tables/{table_id}/record"):
+    for path in (
+        "/api/games",
+        "/api/tables",
+        "/api/tables/{table_id}",
+        "/api/tables/{table_id}/actions",
+        "/api/tables/{table_id}/record",
+    ):
         assert path in paths
     lobby = api.client.get("/")
     assert lobby.status_code == 200 and "text/html" in lobby.headers["content-type"]
@@ -159,31 +165,65 @@ def _bad_tables() -> list[Any]:
         p({}, 422, "game: Field required", id="no-game"),
         p({"game": "thermopyles", "options": [2]}, 422, "options", id="options-not-object"),
         p({"game": "thermopyles", "options": {"players": 5}}, 422, "players", id="players-5"),
-        p({"game": "thermopyles", "options": {"players": "2"}}, 422, "players",
-          id="players-string"),
-        p({"game": "thermopyles", "options": {"colour": "red"}}, 422, "colour",
-          id="unknown-option"),
-        p({"game": "earth-and-water", "options": {"players": 3}}, 422, "2 players",
-          id="earth-and-water-3"),
+        p(
+            {"game": "thermopyles", "options": {"players": "2"}},
+            422,
+            "players",
+            id="players-string",
+        ),
+        p(
+            {"game": "thermopyles", "options": {"colour": "red"}},
+            422,
+            "colour",
+            id="unknown-option",
+        ),
+        p(
+            {"game": "earth-and-water", "options": {"players": 3}},
+            422,
+            "2 players",
+            id="earth-and-water-3",
+        ),
         p({"game": "hot-gates", "options": {"players": 1}}, 422, "players", id="hot-gates-1"),
-        p({"game": "thermopyles", "options": {"players": 2}, "seats": [{"kind": "human"}]},
-          422, "seats: give one entry per seat (p1, p2)", id="too-few-seats"),
-        p({"game": "thermopyles", "seats": [{"kind": "human"}] * 2}, 422, "seats",
-          id="too-many-seats"),
-        p({"game": "thermopyles", "seats": [{"kind": "robot"}]}, 422, "seat p1",
-          id="unknown-kind"),
+        p(
+            {"game": "thermopyles", "options": {"players": 2}, "seats": [{"kind": "human"}]},
+            422,
+            "seats: give one entry per seat (p1, p2)",
+            id="too-few-seats",
+        ),
+        p(
+            {"game": "thermopyles", "seats": [{"kind": "human"}] * 2},
+            422,
+            "seats",
+            id="too-many-seats",
+        ),
+        p({"game": "thermopyles", "seats": [{"kind": "robot"}]}, 422, "seat p1", id="unknown-kind"),
         p({"game": "thermopyles", "seats": [{}]}, 422, "kind", id="no-kind"),
-        p({"game": "thermopyles", "seats": [{"kind": "ai", "level": "godlike"}]}, 422,
-          "unknown AI 'godlike'", id="unknown-level"),
-        p({"game": "thermopyles", "seats": [{"kind": "ai", "agent": "nope"}]}, 422,
-          "unknown AI 'nope'", id="unknown-agent"),
-        p({"game": "thermopyles", "seats": [{"kind": "ai", "agent": "random:x=1"}]}, 422,
-          "random agent takes no parameters", id="bad-agent-parameter"),
-        p({"game": "thermopyles", "seats": [{"kind": "human", "colour": 1}]}, 422,
-          "seats.0.colour", id="unknown-seat-field"),
+        p(
+            {"game": "thermopyles", "seats": [{"kind": "ai", "level": "godlike"}]},
+            422,
+            "unknown AI 'godlike'",
+            id="unknown-level",
+        ),
+        p(
+            {"game": "thermopyles", "seats": [{"kind": "ai", "agent": "nope"}]},
+            422,
+            "unknown AI 'nope'",
+            id="unknown-agent",
+        ),
+        p(
+            {"game": "thermopyles", "seats": [{"kind": "ai", "agent": "random:x=1"}]},
+            422,
+            "random agent takes no parameters",
+            id="bad-agent-parameter",
+        ),
+        p(
+            {"game": "thermopyles", "seats": [{"kind": "human", "colour": 1}]},
+            422,
+            "seats.0.colour",
+            id="unknown-seat-field",
+        ),
         p({"game": "thermopyles", "seats": "human"}, 422, "seats", id="seats-not-a-list"),
-        p({"game": "thermopyles", "table": "mine"}, 422, "table: Extra inputs",
-          id="unknown-field"),
+        p({"game": "thermopyles", "table": "mine"}, 422, "table: Extra inputs", id="unknown-field"),
         p([], 422, "", id="not-an-object"),
         p(b'{"game": "thermopyles"', 400, "not valid JSON", id="bad-json"),
         p(b'{"game": "' + b"x" * MAX_BODY + b'"}', 413, "request body over", id="oversized"),
@@ -192,11 +232,13 @@ def _bad_tables() -> list[Any]:
 
 @pytest.mark.parametrize(("body", "status", "detail"), _bad_tables())
 def test_create_refused_names_the_problem_and_creates_nothing(
-        api: Api, body: Any, status: int, detail: str) -> None:
+    api: Api, body: Any, status: int, detail: str
+) -> None:
     before = count_tables(api)
     if isinstance(body, bytes):
-        r = api.client.post("/api/tables", content=body,
-                            headers={"content-type": "application/json"})
+        r = api.client.post(
+            "/api/tables", content=body, headers={"content-type": "application/json"}
+        )
     else:
         r = api.client.post("/api/tables", json=body)
     assert r.status_code == status, r.text
@@ -207,8 +249,9 @@ def test_create_refused_names_the_problem_and_creates_nothing(
 # -- reading a table ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("game", "players"), [("thermopyles", 3), ("earth-and-water", 2),
-                                               ("hot-gates", 4)])
+@pytest.mark.parametrize(
+    ("game", "players"), [("thermopyles", 3), ("earth-and-water", 2), ("hot-gates", 4)]
+)
 def test_get_table_as_seat_spectator_or_wrong_token(api: Api, game: str, players: int) -> None:
     created = api.create(game, options_for(game, players))
     other = api.create(game, options_for(game, players))
@@ -270,8 +313,9 @@ class Ctx:
         return self.api.client.post(self.url, json=body)
 
     def raw(self, content: Any, url: str | None = None) -> Any:
-        return self.api.client.post(url or self.url, content=content,
-                                    headers={"content-type": "application/json"})
+        return self.api.client.post(
+            url or self.url, content=content, headers={"content-type": "application/json"}
+        )
 
 
 _DROP = object()
@@ -287,56 +331,88 @@ def _chunks(total: int) -> Iterator[bytes]:
 
 Request = Callable[[Ctx], Any]
 REFUSALS: list[Any] = [
-    pytest.param(lambda c: c.raw(b'{"token": "x", "move": '), 400, "not valid JSON",
-                 id="bad-json"),
+    pytest.param(lambda c: c.raw(b'{"token": "x", "move": '), 400, "not valid JSON", id="bad-json"),
     pytest.param(lambda c: c.raw(b"\xff\xfe{}"), 400, "not valid JSON", id="not-utf8"),
     pytest.param(lambda c: c.post([c.body()]), 422, "valid dictionary", id="not-an-object"),
-    pytest.param(lambda c: c.post(c.body(token=_DROP)), 422, "token: Field required",
-                 id="no-token"),
-    pytest.param(lambda c: c.post(c.body(move=_DROP)), 422, "move: Field required",
-                 id="no-move"),
-    pytest.param(lambda c: c.post(c.body(action=_DROP)), 422, "action: Field required",
-                 id="no-action"),
+    pytest.param(
+        lambda c: c.post(c.body(token=_DROP)), 422, "token: Field required", id="no-token"
+    ),
+    pytest.param(lambda c: c.post(c.body(move=_DROP)), 422, "move: Field required", id="no-move"),
+    pytest.param(
+        lambda c: c.post(c.body(action=_DROP)), 422, "action: Field required", id="no-action"
+    ),
     pytest.param(lambda c: c.post(c.body(token=5)), 422, "token:", id="token-a-number"),
     pytest.param(lambda c: c.post(c.body(move="three")), 422, "move:", id="move-a-word"),
     pytest.param(lambda c: c.post(c.body(move=1.5)), 422, "move:", id="move-a-fraction"),
     pytest.param(lambda c: c.post(c.body(move=None)), 422, "move:", id="move-null"),
     pytest.param(lambda c: c.post(c.body(action=7)), 422, "action:", id="action-a-number"),
     pytest.param(lambda c: c.post(c.body(action=["x"])), 422, "action:", id="action-a-list"),
-    pytest.param(lambda c: c.post(c.body(action="")), 422, "action must be a non-empty",
-                 id="action-empty"),
-    pytest.param(lambda c: c.post(c.body(seat="p1")), 422, "seat: Extra inputs",
-                 id="unknown-field"),
-    pytest.param(lambda c: c.api.client.post("/api/tables/nope/actions", json=c.body()), 404,
-                 "no table 'nope'", id="unknown-table"),
-    pytest.param(lambda c: c.post(c.body(token="not-a-token")), 403,
-                 "this token holds no seat", id="wrong-token"),
-    pytest.param(lambda c: c.post(c.body(token="")), 403, "a seat token is required",
-                 id="empty-token"),
-    pytest.param(lambda c: c.post(c.body(token=c.other_token)), 403,
-                 "this token holds no seat", id="token-of-another-table"),
-    pytest.param(lambda c: c.post(c.body(token=c.idle_token)), 409, "it is not your turn",
-                 id="not-your-turn"),
-    pytest.param(lambda c: c.post(c.body(token=c.idle_token, move=c.move - 1)), 409,
-                 "stale move number", id="not-your-turn-and-stale"),
-    pytest.param(lambda c: c.post(c.body(move=c.move - 1)), 409, "stale move number",
-                 id="stale-move"),
-    pytest.param(lambda c: c.post(c.body(move=c.move + 1)), 409, "stale move number",
-                 id="future-move"),
-    pytest.param(lambda c: c.post(c.body(move=-1)), 409, "stale move number",
-                 id="negative-move"),
-    pytest.param(lambda c: c.post(c.body(action=not_legal(c.game, c.legal))), 400,
-                 "illegal action", id="illegal-action"),
-    pytest.param(lambda c: c.post(c.body(action="fly to the moon")), 400, "not an action",
-                 id="unparseable-action"),
-    pytest.param(lambda c: c.post(c.body(action="x" * (MAX_BODY + 10))), 413,
-                 f"request body over {MAX_BODY} bytes", id="oversized"),
-    pytest.param(lambda c: c.raw(_chunks(MAX_BODY + 5000)), 413, "request body over",
-                 id="oversized-chunked"),
-    pytest.param(lambda c: c.post(c.body(move=str(c.move))), 422, "move:",
-                 id="move-a-string"),
-    pytest.param(lambda c: c.post(c.body(move=bool(c.move))), 422, "move:",
-                 id="move-a-boolean"),
+    pytest.param(
+        lambda c: c.post(c.body(action="")), 422, "action must be a non-empty", id="action-empty"
+    ),
+    pytest.param(
+        lambda c: c.post(c.body(seat="p1")), 422, "seat: Extra inputs", id="unknown-field"
+    ),
+    pytest.param(
+        lambda c: c.api.client.post("/api/tables/nope/actions", json=c.body()),
+        404,
+        "no table 'nope'",
+        id="unknown-table",
+    ),
+    pytest.param(
+        lambda c: c.post(c.body(token="not-a-token")),
+        403,
+        "this token holds no seat",
+        id="wrong-token",
+    ),
+    pytest.param(
+        lambda c: c.post(c.body(token="")), 403, "a seat token is required", id="empty-token"
+    ),
+    pytest.param(
+        lambda c: c.post(c.body(token=c.other_token)),
+        403,
+        "this token holds no seat",
+        id="token-of-another-table",
+    ),
+    pytest.param(
+        lambda c: c.post(c.body(token=c.idle_token)), 409, "it is not your turn", id="not-your-turn"
+    ),
+    pytest.param(
+        lambda c: c.post(c.body(token=c.idle_token, move=c.move - 1)),
+        409,
+        "stale move number",
+        id="not-your-turn-and-stale",
+    ),
+    pytest.param(
+        lambda c: c.post(c.body(move=c.move - 1)), 409, "stale move number", id="stale-move"
+    ),
+    pytest.param(
+        lambda c: c.post(c.body(move=c.move + 1)), 409, "stale move number", id="future-move"
+    ),
+    pytest.param(lambda c: c.post(c.body(move=-1)), 409, "stale move number", id="negative-move"),
+    pytest.param(
+        lambda c: c.post(c.body(action=not_legal(c.game, c.legal))),
+        400,
+        "illegal action",
+        id="illegal-action",
+    ),
+    pytest.param(
+        lambda c: c.post(c.body(action="fly to the moon")),
+        400,
+        "not an action",
+        id="unparseable-action",
+    ),
+    pytest.param(
+        lambda c: c.post(c.body(action="x" * (MAX_BODY + 10))),
+        413,
+        f"request body over {MAX_BODY} bytes",
+        id="oversized",
+    ),
+    pytest.param(
+        lambda c: c.raw(_chunks(MAX_BODY + 5000)), 413, "request body over", id="oversized-chunked"
+    ),
+    pytest.param(lambda c: c.post(c.body(move=str(c.move))), 422, "move:", id="move-a-string"),
+    pytest.param(lambda c: c.post(c.body(move=bool(c.move))), 422, "move:", id="move-a-boolean"),
 ]
 
 
@@ -350,13 +426,23 @@ def ctx(api: Api, request: pytest.FixtureRequest) -> Ctx:
     to_act = m["to_act"]
     mine = api.view(created["id"], tokens[to_act])
     idle = next(t for s, t in tokens.items() if s != to_act)
-    return Ctx(api, game, created, m["move"], to_act, tokens[to_act], idle,
-               [x["action"] for x in mine["legal"]], next(iter(tokens_of(other).values())))
+    return Ctx(
+        api,
+        game,
+        created,
+        m["move"],
+        to_act,
+        tokens[to_act],
+        idle,
+        [x["action"] for x in mine["legal"]],
+        next(iter(tokens_of(other).values())),
+    )
 
 
 @pytest.mark.parametrize(("request_", "status", "detail"), REFUSALS)
 def test_refused_action_answers_status_and_changes_nothing(
-        ctx: Ctx, request_: Request, status: int, detail: str) -> None:
+    ctx: Ctx, request_: Request, status: int, detail: str
+) -> None:
     before = snapshot(ctx.api, ctx.created)
     r = request_(ctx)
     assert r.status_code == status, r.text
@@ -402,8 +488,12 @@ def test_record_is_refused_before_the_end(api: Api) -> None:
     assert r.status_code == 404 and r.json()["detail"] == "no table 'nope'"
 
 
-def check_record(api: Api, created: dict[str, Any], played: list[tuple[int, str, str]],
-                 folder: Path | None = None) -> dict[str, Any]:
+def check_record(
+    api: Api,
+    created: dict[str, Any],
+    played: list[tuple[int, str, str]],
+    folder: Path | None = None,
+) -> dict[str, Any]:
     """The record replays with the engine (and with `thermopylae replay` when `folder` is
     given) and holds every accepted action at its move number."""
     rec = api.record(created["id"])
@@ -417,8 +507,13 @@ def check_record(api: Api, created: dict[str, Any], played: list[tuple[int, str,
     if folder is not None:
         path = folder / f"{created['id']}.json"
         path.write_text(json.dumps(rec))
-        r = subprocess.run([*entry_point(), "replay", str(path)], capture_output=True,
-                           text=True, timeout=120, stdin=subprocess.DEVNULL)
+        r = subprocess.run(
+            [*entry_point(), "replay", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
         assert r.returncode == 0, r.stderr
         assert r.stdout.startswith(f"OK: {len(rec['steps'])} steps replayed, all legal")
     return rec
@@ -427,13 +522,20 @@ def check_record(api: Api, created: dict[str, Any], played: list[tuple[int, str,
 # -- whole games through POST .../actions alone -------------------------------------------------
 
 
-@pytest.mark.parametrize(("game", "kinds"), [
-    ("thermopyles", "h"), ("thermopyles", "hh"), ("thermopyles", "hhh"),
-    ("thermopyles", "hhhh"), ("earth-and-water", "hh"), ("hot-gates", "hh"),
-    ("hot-gates", "hAh"), ("hot-gates", "hAAh"),
-])
-def test_play_a_whole_game_through_actions(api: Api, game: str, kinds: str,
-                                           tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("game", "kinds"),
+    [
+        ("thermopyles", "h"),
+        ("thermopyles", "hh"),
+        ("thermopyles", "hhh"),
+        ("thermopyles", "hhhh"),
+        ("earth-and-water", "hh"),
+        ("hot-gates", "hh"),
+        ("hot-gates", "hAh"),
+        ("hot-gates", "hAAh"),
+    ],
+)
+def test_play_a_whole_game_through_actions(api: Api, game: str, kinds: str, tmp_path: Path) -> None:
     created = api.create(game, options_for(game, len(kinds)), seat_specs(kinds))
     rng = random.Random(f"{game}/{kinds}")
     seen: list[Seen] = []
@@ -443,8 +545,7 @@ def test_play_a_whole_game_through_actions(api: Api, game: str, kinds: str,
     moves = [m for m, _s, _a in played]
     assert moves == sorted(set(moves))
     # Every answer was the engine's view of the true state for the seat that played.
-    rec = check_record(api, created, played,
-                       tmp_path if kinds in ("h", "hh") else None)
+    rec = check_record(api, created, played, tmp_path if kinds in ("h", "hh") else None)
     final = api.view(created["id"])
     assert final["move"] == len(rec["steps"])
     assert final["outcome"] == {**rec["outcome"], "reason_text": rec["outcome"]["reason"]}
@@ -452,13 +553,15 @@ def test_play_a_whole_game_through_actions(api: Api, game: str, kinds: str,
     assert check_messages(game, created["options"], rec["steps"], seen) == len(played) + 1
 
 
-def test_a_table_id_with_a_nul_byte_is_no_table(api: Api, request: pytest.FixtureRequest
-                                                ) -> None:
+def test_a_table_id_with_a_nul_byte_is_no_table(api: Api, request: pytest.FixtureRequest) -> None:
     token = next(iter(tokens_of(api.create("thermopyles")).values()))
-    for r in (api.client.get("/api/tables/a%00b"),
-              api.client.get("/api/tables/a%00b/record"),
-              api.client.post("/api/tables/a%00b/actions",
-                              json={"token": token, "move": 0, "action": "retreat"})):
+    for r in (
+        api.client.get("/api/tables/a%00b"),
+        api.client.get("/api/tables/a%00b/record"),
+        api.client.post(
+            "/api/tables/a%00b/actions", json={"token": token, "move": 0, "action": "retreat"}
+        ),
+    ):
         assert r.status_code == 404, r.text
         assert r.json()["detail"] == "no table 'a\\x00b'"
 
@@ -486,9 +589,13 @@ def test_hard_level_is_the_strongest_measured_agent_per_game_player_count_and_se
     assert level_agent("hot-gates", "hard", 3, "sparta-a") == "heuristic"
     assert level_agent("hot-gates", "hard", 4) == "heuristic"
     assert level_agent("hot-gates", "normal", 2, "sparta") == "heuristic"
-    for game_id, players, seat in (("earth-and-water", 2, "persia"),
-                                   ("earth-and-water", 2, "greece"), ("hot-gates", 2, "persia"),
-                                   ("hot-gates", 2, "sparta"), ("thermopyles", 4, None)):
+    for game_id, players, seat in (
+        ("earth-and-water", 2, "persia"),
+        ("earth-and-water", 2, "greece"),
+        ("hot-gates", 2, "persia"),
+        ("hot-gates", 2, "sparta"),
+        ("thermopyles", 4, None),
+    ):
         spec = level_agent(game_id, "hard", players, seat)
         assert spec is not None
         make_agent(spec, registry.get(game_id))  # a valid agent for that game
@@ -499,9 +606,12 @@ def test_a_hard_seat_of_two_player_300_gets_its_own_search(api: Api) -> None:
     each its own agent (the Spartan search keeps closer to its stronger heuristic)."""
     from thermopylae.server.tables import INFORMED, INFORMED_SPARTA
 
-    for seats, want in ((seat_specs("hH"), {"sparta": INFORMED_SPARTA}),
-                        (seat_specs("Hh"), {"persia": INFORMED})):
+    for seats, want in (
+        (seat_specs("hH"), {"sparta": INFORMED_SPARTA}),
+        (seat_specs("Hh"), {"persia": INFORMED}),
+    ):
         created = api.create("hot-gates", {"players": 2}, seats)
-        shown = {s["seat"]: s["agent"] for s in api.view(created["id"])["seats"]
-                 if s["kind"] == "ai"}
+        shown = {
+            s["seat"]: s["agent"] for s in api.view(created["id"])["seats"] if s["kind"] == "ai"
+        }
         assert shown == want

@@ -46,8 +46,8 @@ def test_an_evicted_table_comes_back_with_every_step(api: Api) -> None:
     assert api.steps(table) == steps
     last, _played = play_random(api, created, random.Random(2))  # and the game goes on
     assert last["outcome"] is not None
-    assert api.record(table)["steps"] == api.steps(table)[:len(api.record(table)["steps"])]
-    assert api.steps(table)[:len(steps)] == steps
+    assert api.record(table)["steps"] == api.steps(table)[: len(api.record(table)["steps"])]
+    assert api.steps(table)[: len(steps)] == steps
 
 
 def test_idle_and_finished_tables_leave_memory_watched_ones_stay(api: Api) -> None:
@@ -112,8 +112,9 @@ def test_a_restart_loads_only_the_tables_whose_ai_plays(tmp_path: Path) -> None:
     served: Iterator[Api] = serve_in_process(url)
     first = next(served)
     humans = first.create("thermopyles", {"players": 2})
-    with_ai = first.create("thermopyles", {"players": 2},
-                           [{"kind": "human"}, {"kind": "ai", "level": "easy"}])
+    with_ai = first.create(
+        "thermopyles", {"players": 2}, [{"kind": "human"}, {"kind": "ai", "level": "easy"}]
+    )
     move, seat, action = a_step_before_chance(first, humans)
     with pytest.raises(StopIteration):
         next(served)  # the server stops
@@ -148,11 +149,11 @@ class _Clock:
 
 
 def test_the_http_rate_limit_answers_429_and_changes_nothing(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     clock = _Clock()
     monkeypatch.setattr(app_module, "time", clock)
-    served = serve_in_process(f"sqlite:///{tmp_path / 'tables.db'}", http_rate=2.0,
-                              http_burst=2.0)
+    served = serve_in_process(f"sqlite:///{tmp_path / 'tables.db'}", http_rate=2.0, http_burst=2.0)
     api = next(served)
     created = api.create("thermopyles", {"players": 2})  # 1 of the burst of 2
     table = created["id"]

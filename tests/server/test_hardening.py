@@ -45,22 +45,26 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
 
 
 def _ai_table(api: Api, agent: str, game: str = "earth-and-water") -> Any:
-    return api.client.post("/api/tables", json={
-        "game": game, "seats": [{"kind": "ai", "agent": agent}, {"kind": "human"}]})
+    return api.client.post(
+        "/api/tables",
+        json={"game": game, "seats": [{"kind": "ai", "agent": agent}, {"kind": "human"}]},
+    )
 
 
 # -- 1: the AI's budget, its pool, its bounds --------------------------------------------
 
 
-@pytest.mark.parametrize("agent, named", [
-    ("ismcts:seconds=20", "seconds=20 is over this server's limit of 5"),
-    ("ismcts:iterations=10000000", "iterations=1e+07 is over this server's limit of 20000"),
-    ("rollout:samples=100000", "samples=100000 is over this server's limit of 2000"),
-    ("ismcts:iterations=100,depth=5000", "depth=5000 is over this server's limit of 1000"),
-    ("ismcts:iterations=100,c=1e9", "c=1e+09 is over this server's limit of 100"),
-])
-def test_p1_an_ai_budget_over_the_server_limit_is_refused(api: Api, agent: str,
-                                                          named: str) -> None:
+@pytest.mark.parametrize(
+    "agent, named",
+    [
+        ("ismcts:seconds=20", "seconds=20 is over this server's limit of 5"),
+        ("ismcts:iterations=10000000", "iterations=1e+07 is over this server's limit of 20000"),
+        ("rollout:samples=100000", "samples=100000 is over this server's limit of 2000"),
+        ("ismcts:iterations=100,depth=5000", "depth=5000 is over this server's limit of 1000"),
+        ("ismcts:iterations=100,c=1e9", "c=1e+09 is over this server's limit of 100"),
+    ],
+)
+def test_p1_an_ai_budget_over_the_server_limit_is_refused(api: Api, agent: str, named: str) -> None:
     before = api.client.get("/api/games").status_code
     r = _ai_table(api, agent)
     assert r.status_code == 422, r.text
@@ -92,15 +96,15 @@ def test_p1_the_serve_command_checks_its_ai_limits() -> None:
     assert r.exit_code == 2
 
 
-@pytest.mark.parametrize("agent", [ISMCTS(iterations=20_000, playout="heuristic"),
-                                   Rollout(samples=2_000, depth=4)])
+@pytest.mark.parametrize(
+    "agent", [ISMCTS(iterations=20_000, playout="heuristic"), Rollout(samples=2_000, depth=4)]
+)
 def test_p1_a_decision_stops_at_the_cpu_limit(agent: Any) -> None:
     g = registry.get("earth-and-water")
     state = g.new(g.options({}))
     rng = random.Random(3)
     while g.to_act(state) is not None and (g.to_act(state) == -1 or len(g.legal(state)) < 3):
-        g.apply(state, g.sample_chance(state, rng) if g.to_act(state) == -1
-                else g.legal(state)[0])
+        g.apply(state, g.sample_chance(state, rng) if g.to_act(state) == -1 else g.legal(state)[0])
     agent.cpu_limit = 0.2
     action = agent.act(g, g.copy(state), random.Random(1))
     assert action in g.legal(state)
@@ -109,8 +113,10 @@ def test_p1_a_decision_stops_at_the_cpu_limit(agent: Any) -> None:
 
 
 def test_p1_an_all_ai_table_is_played_in_the_background(api: Api) -> None:
-    r = api.client.post("/api/tables", json={
-        "game": "thermopyles", "seats": [{"kind": "ai", "agent": "ismcts:iterations=300"}]})
+    r = api.client.post(
+        "/api/tables",
+        json={"game": "thermopyles", "seats": [{"kind": "ai", "agent": "ismcts:iterations=300"}]},
+    )
     assert r.status_code == 201
     created = r.json()
     first = api.view(created["id"])
@@ -133,8 +139,9 @@ class _Probe:
 def test_p1_the_ai_thinks_in_its_own_pool(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(ai_base.GENERIC, "probe", lambda **_: _Probe())
     _Probe.threads.clear()
-    created = api.client.post("/api/tables", json={
-        "game": "thermopyles", "seats": [{"kind": "ai", "agent": "probe"}]}).json()
+    created = api.client.post(
+        "/api/tables", json={"game": "thermopyles", "seats": [{"kind": "ai", "agent": "probe"}]}
+    ).json()
     wait_until_over(api, created["id"])
     assert _Probe.threads and all(t.startswith("thermopylae-ai") for t in _Probe.threads)
 
@@ -160,8 +167,10 @@ def test_p1_the_process_pool_answers_and_closes() -> None:
 def test_p1_tables_waiting_for_the_ai_are_bounded_per_client(tmp_path: Path) -> None:
     limits = AiLimits(processes=False, per_client=1, tables_per_client=2, workers=1)
     with TestClient(create_app(db=f"sqlite:///{tmp_path / 't.sqlite'}", ai=limits)) as c:
-        body = {"game": "earth-and-water",
-                "seats": [{"kind": "ai", "agent": "ismcts:seconds=2"}] * 2}
+        body = {
+            "game": "earth-and-water",
+            "seats": [{"kind": "ai", "agent": "ismcts:seconds=2"}] * 2,
+        }
         assert c.post("/api/tables", json=body).status_code == 201
         assert c.post("/api/tables", json=body).status_code == 201
         r = c.post("/api/tables", json=body)
@@ -177,13 +186,16 @@ def test_p1_seven_slow_ai_tables_stall_nothing_and_sigterm_stops(tmp_path: Path)
     ends the server (a hang would be caught by the generous wait)."""
     server = Server(["--db", f"sqlite:///{tmp_path / 't.sqlite'}"], tmp_path / "server.log")
     with running(server):
-        body = {"game": "earth-and-water",
-                "seats": [{"kind": "ai", "agent": "ismcts:seconds=5"}] * 2}
+        body = {
+            "game": "earth-and-water",
+            "seats": [{"kind": "ai", "agent": "ismcts:seconds=5"}] * 2,
+        }
         results: list[int] = []
 
         def post() -> None:
-            results.append(httpx.post(f"{server.url}/api/tables", json=body,
-                                      timeout=60).status_code)
+            results.append(
+                httpx.post(f"{server.url}/api/tables", json=body, timeout=60).status_code
+            )
 
         threads = [threading.Thread(target=post) for _ in range(7)]
         for t in threads:
@@ -191,16 +203,21 @@ def test_p1_seven_slow_ai_tables_stall_nothing_and_sigterm_stops(tmp_path: Path)
         for t in threads:
             t.join(60)
         assert results == [201] * 7
-        created = httpx.post(f"{server.url}/api/tables", json={"game": "thermopyles",
-                                                               "options": {"players": 2}}).json()
+        created = httpx.post(
+            f"{server.url}/api/tables", json={"game": "thermopyles", "options": {"players": 2}}
+        ).json()
         table, tokens = created["id"], tokens_of(created)
         view = httpx.get(f"{server.url}/api/tables/{table}").json()
         token = tokens[view["to_act"]]
-        legal = httpx.get(f"{server.url}/api/tables/{table}",
-                          params={"token": token}).json()["legal"]
+        legal = httpx.get(f"{server.url}/api/tables/{table}", params={"token": token}).json()[
+            "legal"
+        ]
         started = time.monotonic()
-        r = httpx.post(f"{server.url}/api/tables/{table}/actions", timeout=60, json={
-            "token": token, "move": view["move"], "action": legal[0]["action"]})
+        r = httpx.post(
+            f"{server.url}/api/tables/{table}/actions",
+            timeout=60,
+            json={"token": token, "move": view["move"], "action": legal[0]["action"]},
+        )
         took = time.monotonic() - started
         assert r.status_code == 200, r.text
         ids = httpx.get(f"{server.url}/api/health").json()
@@ -216,10 +233,17 @@ def test_p1_resume_all_lets_no_slow_table_hold_up_the_others(tmp_path: Path) -> 
     db = f"sqlite:///{tmp_path / 't.sqlite'}"
     limits = AiLimits(processes=False, workers=2)
     with TestClient(create_app(db=db, ai=limits)) as c:
-        slow = c.post("/api/tables", json={"game": "earth-and-water", "seats": [
-            {"kind": "ai", "agent": "ismcts:seconds=2"}] * 2}).json()["id"]
-        fast = c.post("/api/tables", json={"game": "thermopyles", "seats": [
-            {"kind": "ai", "agent": "random"}]}).json()["id"]
+        slow = c.post(
+            "/api/tables",
+            json={
+                "game": "earth-and-water",
+                "seats": [{"kind": "ai", "agent": "ismcts:seconds=2"}] * 2,
+            },
+        ).json()["id"]
+        fast = c.post(
+            "/api/tables",
+            json={"game": "thermopyles", "seats": [{"kind": "ai", "agent": "random"}]},
+        ).json()["id"]
         # leave at once: both tables unfinished in the database (the fast one may be over)
     with TestClient(create_app(db=db, ai=limits)) as c:
         api = Api(c, db)
@@ -232,22 +256,38 @@ def test_p1_resume_all_lets_no_slow_table_hold_up_the_others(tmp_path: Path) -> 
 # -- 2: numbers that are not numbers -------------------------------------------------------
 
 
-@pytest.mark.parametrize("agent", [
-    "ismcts:iterations=inf", "rollout:samples=inf", "ismcts:depth=inf", "ismcts:c=nan",
-    "ismcts:seconds=-inf", "ismcts:iterations=1e400", "ismcts:prior=Infinity",
-    "rollout:samples=nan", "ismcts:seconds=nan"])
+@pytest.mark.parametrize(
+    "agent",
+    [
+        "ismcts:iterations=inf",
+        "rollout:samples=inf",
+        "ismcts:depth=inf",
+        "ismcts:c=nan",
+        "ismcts:seconds=-inf",
+        "ismcts:iterations=1e400",
+        "ismcts:prior=Infinity",
+        "rollout:samples=nan",
+        "ismcts:seconds=nan",
+    ],
+)
 def test_p2_non_finite_numbers_are_refused(api: Api, agent: str) -> None:
     r = _ai_table(api, agent)
     assert r.status_code == 422, r.text
     assert "finite" in r.json()["detail"]
 
 
-@pytest.mark.parametrize("options", [{"players": float("inf")}, {"players": float("nan")},
-                                     {"players": 10**400}, {"players": -1e308}])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": float("inf")},
+        {"players": float("nan")},
+        {"players": 10**400},
+        {"players": -1e308},
+    ],
+)
 def test_p2_out_of_range_options_are_refused(api: Api, options: dict[str, Any]) -> None:
     body = json.dumps({"game": "thermopyles", "options": options})
-    r = api.client.post("/api/tables", content=body,
-                        headers={"content-type": "application/json"})
+    r = api.client.post("/api/tables", content=body, headers={"content-type": "application/json"})
     assert r.status_code in (400, 422), r.text
     assert r.json()["detail"]
 
@@ -255,8 +295,7 @@ def test_p2_out_of_range_options_are_refused(api: Api, options: dict[str, Any]) 
 # -- 3: messages nested too deeply ---------------------------------------------------------
 
 
-def test_p3_a_deeply_nested_ws_message_gets_an_error_and_the_socket_stays_open(
-        api: Api) -> None:
+def test_p3_a_deeply_nested_ws_message_gets_an_error_and_the_socket_stays_open(api: Api) -> None:
     created = api.create("thermopyles", {"players": 2})
     table = created["id"]
     with api.test_client.websocket_connect(f"/ws/tables/{table}") as ws:
@@ -277,8 +316,7 @@ def test_p3_a_deeply_nested_ws_message_gets_an_error_and_the_socket_stays_open(
 def test_p3_a_deeply_nested_http_body_is_refused_in_words(api: Api, where: str) -> None:
     nested = "[" * 3000 + "]" * 3000
     body = '{"game": "thermopyles", "%s": %s}' % (where, nested)  # noqa: UP031
-    r = api.client.post("/api/tables", content=body,
-                        headers={"content-type": "application/json"})
+    r = api.client.post("/api/tables", content=body, headers={"content-type": "application/json"})
     assert 400 <= r.status_code < 500, r.text
     assert isinstance(r.json()["detail"], str)
 
@@ -314,8 +352,12 @@ def test_p5_schemathesis_finds_no_mismatch_and_no_server_error(tmp_path: Path) -
         for op in schema.get_all_operations():
             operation = op.ok()
 
-            @settings(max_examples=25, deadline=None, derandomize=True,
-                      suppress_health_check=list(HealthCheck))
+            @settings(
+                max_examples=25,
+                deadline=None,
+                derandomize=True,
+                suppress_health_check=list(HealthCheck),
+            )
             @schemathesis_given(operation)
             def check(case: Any) -> None:
                 case.call_and_validate()
@@ -336,8 +378,9 @@ def schemathesis_given(operation: Any) -> Any:
 # -- 6: security headers -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/", "/table/abc", "/static/app.js", "/api/games",
-                                  "/api/tables/nope"])
+@pytest.mark.parametrize(
+    "path", ["/", "/table/abc", "/static/app.js", "/api/games", "/api/tables/nope"]
+)
 def test_p6_every_answer_carries_the_security_headers(api: Api, path: str) -> None:
     r = api.client.get(path)
     assert r.headers["content-security-policy"] == CSP
@@ -363,31 +406,46 @@ def test_p7_x_forwarded_for_is_ignored_unless_the_proxy_is_trusted(tmp_path: Pat
     url = f"sqlite:///{tmp_path / 't.sqlite'}"
     body = {"game": "thermopyles"}
     with TestClient(create_app(db=url, http_rate=0.01, http_burst=1, ai=THREADS)) as c:
-        assert c.post("/api/tables", json=body,
-                      headers={"x-forwarded-for": "10.0.0.1"}).status_code == 201
+        assert (
+            c.post("/api/tables", json=body, headers={"x-forwarded-for": "10.0.0.1"}).status_code
+            == 201
+        )
         r = c.post("/api/tables", json=body, headers={"x-forwarded-for": "10.0.0.2"})
         assert r.status_code == 429 and "testclient" in r.json()["detail"]
-    with TestClient(create_app(db=url, http_rate=0.01, http_burst=1, ai=THREADS,
-                               trusted_proxies=("testclient",))) as c:
-        assert c.post("/api/tables", json=body,
-                      headers={"x-forwarded-for": "10.0.0.1"}).status_code == 201
-        assert c.post("/api/tables", json=body,
-                      headers={"x-forwarded-for": "10.0.0.2"}).status_code == 201
+    with TestClient(
+        create_app(
+            db=url, http_rate=0.01, http_burst=1, ai=THREADS, trusted_proxies=("testclient",)
+        )
+    ) as c:
+        assert (
+            c.post("/api/tables", json=body, headers={"x-forwarded-for": "10.0.0.1"}).status_code
+            == 201
+        )
+        assert (
+            c.post("/api/tables", json=body, headers={"x-forwarded-for": "10.0.0.2"}).status_code
+            == 201
+        )
         r = c.post("/api/tables", json=body, headers={"x-forwarded-for": "10.0.0.2"})
         assert r.status_code == 429 and "10.0.0.2" in r.json()["detail"]
 
 
 def test_p7_a_real_server_ignores_forwarded_for_from_loopback(tmp_path: Path) -> None:
-    server = Server(["--db", f"sqlite:///{tmp_path / 't.sqlite'}", "--http-rate", "0.01"],
-                    tmp_path / "server.log")
+    server = Server(
+        ["--db", f"sqlite:///{tmp_path / 't.sqlite'}", "--http-rate", "0.01"],
+        tmp_path / "server.log",
+    )
     with running(server):
         body = {"game": "thermopyles"}
-        codes = [httpx.post(f"{server.url}/api/tables", json=body,
-                            headers={"x-forwarded-for": f"10.0.0.{i}"}).status_code
-                 for i in range(3)]
+        codes = [
+            httpx.post(
+                f"{server.url}/api/tables", json=body, headers={"x-forwarded-for": f"10.0.0.{i}"}
+            ).status_code
+            for i in range(3)
+        ]
         assert codes[0] == 201 and 429 in codes
-        r = httpx.post(f"{server.url}/api/tables", json=body,
-                       headers={"x-forwarded-for": "10.9.9.9"})
+        r = httpx.post(
+            f"{server.url}/api/tables", json=body, headers={"x-forwarded-for": "10.9.9.9"}
+        )
         assert "127.0.0.1" in r.json()["detail"]
         head = httpx.head(f"{server.url}/")  # what `curl -sI` asks
         assert head.status_code == 200
@@ -408,8 +466,11 @@ def test_two_servers_starting_at_once_on_an_empty_database_both_open_it(postgres
         barrier = threading.Barrier(2)
         errors: list[BaseException] = []
 
-        def open_store(url: str = url, barrier: threading.Barrier = barrier,
-                       errors: list[BaseException] = errors) -> None:
+        def open_store(
+            url: str = url,
+            barrier: threading.Barrier = barrier,
+            errors: list[BaseException] = errors,
+        ) -> None:
             barrier.wait()
             try:
                 Store(url).dispose()
@@ -430,9 +491,14 @@ def test_two_servers_starting_at_once_on_an_empty_database_both_open_it(postgres
 @pytest.mark.parametrize("game", ["thermopyles", "earth-and-water", "hot-gates"])
 def test_p12_log_labels_and_reason_come_in_the_language_asked_for(api: Api, game: str) -> None:
     n = registry.summary(game)[1]
-    created = api.client.post("/api/tables", json={
-        "game": game, "options": {"players": n} if game != "earth-and-water" else {},
-        "seats": [{"kind": "ai", "agent": "heuristic"}] * n}).json()
+    created = api.client.post(
+        "/api/tables",
+        json={
+            "game": game,
+            "options": {"players": n} if game != "earth-and-water" else {},
+            "seats": [{"kind": "ai", "agent": "heuristic"}] * n,
+        },
+    ).json()
     over = wait_until_over(api, created["id"])
     english = api.client.get(f"/api/tables/{created['id']}", params={"lang": "en"}).json()
     assert english["outcome"]["reason_text"] == over["outcome"]["reason"]
@@ -441,8 +507,9 @@ def test_p12_log_labels_and_reason_come_in_the_language_asked_for(api: Api, game
         assert m["outcome"]["reason"] == english["outcome"]["reason"]  # the data stays
         assert m["outcome"]["reason_text"] != english["outcome"]["reason_text"], lang
         assert m["log"] != english["log"], lang
-        by_header = api.client.get(f"/api/tables/{created['id']}",
-                                   headers={"accept-language": f"{lang}-XX;q=0.9"}).json()
+        by_header = api.client.get(
+            f"/api/tables/{created['id']}", headers={"accept-language": f"{lang}-XX;q=0.9"}
+        ).json()
         assert by_header["log"] == m["log"]
 
 

@@ -58,13 +58,15 @@ class Table:
             self.ws[seat] = stack.enter_context(self.connect(seat))
             assert ws_receive(self.ws[seat])["move"] == self.move
 
-    def connect(self, seat: str | None, token: str | None = None,
-                headers: dict[str, str] | None = None) -> Any:
+    def connect(
+        self, seat: str | None, token: str | None = None, headers: dict[str, str] | None = None
+    ) -> Any:
         if token is None and seat is not None:
             token = self.tokens[seat]
         query = "" if token is None else f"?token={token}"
-        return self.api.test_client.websocket_connect(f"/ws/tables/{self.id}{query}",
-                                                 headers=headers or {})
+        return self.api.test_client.websocket_connect(
+            f"/ws/tables/{self.id}{query}", headers=headers or {}
+        )
 
     def snapshot(self) -> Any:
         return self.api.view(self.id), self.api.steps(self.id)
@@ -157,11 +159,15 @@ def test_each_connection_has_its_own_allowance(table: Table) -> None:
 # -- origin ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("origin", ["http://evil.example", "http://testserver:8080",
-                                    "null", "http://testserver.evil.example"])
+@pytest.mark.parametrize(
+    "origin",
+    ["http://evil.example", "http://testserver:8080", "null", "http://testserver.evil.example"],
+)
 def test_a_foreign_origin_is_refused(table: Table, origin: str) -> None:
-    with pytest.raises(WebSocketDisconnect) as refused, \
-            table.connect(table.to_act, headers={"origin": origin}):
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        table.connect(table.to_act, headers={"origin": origin}),
+    ):
         pass
     assert refused.value.code == 1008
 
@@ -175,15 +181,18 @@ def test_the_same_origin_or_none_is_accepted(table: Table, origin: str | None) -
 
 
 def test_an_allowed_origin_is_accepted(tmp_path: Path) -> None:
-    for api in serve_in_process(f"sqlite:///{tmp_path / 'tables.db'}",
-                                origins=("https://lobby.example",)):
+    for api in serve_in_process(
+        f"sqlite:///{tmp_path / 'tables.db'}", origins=("https://lobby.example",)
+    ):
         created = api.create("thermopyles")
         url = f"/ws/tables/{created['id']}"
         lobby = {"origin": "https://lobby.example"}
         with api.test_client.websocket_connect(url, headers=lobby) as ws:
             assert ws_receive(ws)["type"] == "update"
-        with pytest.raises(WebSocketDisconnect) as refused, \
-                api.test_client.websocket_connect(url, headers={"origin": "https://other.example"}):
+        with (
+            pytest.raises(WebSocketDisconnect) as refused,
+            api.test_client.websocket_connect(url, headers={"origin": "https://other.example"}),
+        ):
             pass
         assert refused.value.code == 1008
 
@@ -193,9 +202,11 @@ def test_an_allowed_origin_is_accepted(tmp_path: Path) -> None:
 
 def _action(**change: Any) -> Any:
     """A message: the right action with `change` (a value None drops the field)."""
+
     def build(t: Table) -> str:
         msg = {k: v for k, v in t.action(**change).items() if v is not None}
         return json.dumps(msg)
+
     return build
 
 
@@ -206,8 +217,7 @@ MALFORMED = [
     pytest.param(lambda t: '{"move": 1}', 400, "messages are", id="no-type"),
     pytest.param(lambda t: '{"type": "shout"}', 400, "messages are", id="unknown-type"),
     pytest.param(_action(seat="p1"), 422, "unknown field(s) ['seat']", id="unknown-field"),
-    pytest.param(lambda t: _action(move=str(t.move))(t), 422, "move must be",
-                 id="move-a-string"),
+    pytest.param(lambda t: _action(move=str(t.move))(t), 422, "move must be", id="move-a-string"),
     pytest.param(_action(move=True), 422, "move must be", id="move-a-boolean"),
     pytest.param(_action(move=1.5), 422, "move must be", id="move-a-fraction"),
     pytest.param(_action(move=None), 422, "move must be", id="no-move"),
@@ -218,8 +228,9 @@ MALFORMED = [
 
 
 @pytest.mark.parametrize(("text", "status", "detail"), MALFORMED)
-def test_malformed_message_is_refused(table: Table, text: Callable[[Table], str], status: int,
-                                      detail: str) -> None:
+def test_malformed_message_is_refused(
+    table: Table, text: Callable[[Table], str], status: int, detail: str
+) -> None:
     ws = table.ws[table.to_act]
     before = table.snapshot()
     ws.send_text(text(table))
@@ -266,8 +277,8 @@ REFUSED = [
 
 @pytest.mark.parametrize(("who", "change", "status", "detail"), REFUSED)
 def test_refused_action_on_the_socket_changes_nothing(
-        table: Table, who: str | None, change: dict[str, Any], status: int,
-        detail: str) -> None:
+    table: Table, who: str | None, change: dict[str, Any], status: int, detail: str
+) -> None:
     if change.get("move") == "STALE":
         change["move"] = table.move - 1
     if change.get("action") == "ILLEGAL":
@@ -342,8 +353,11 @@ def test_a_binary_message_is_refused(live: Server) -> None:
     token = created["seats"][0]["token"]
     with connect(f"{live.ws_url}/ws/tables/{created['id']}?token={token}") as ws:
         first = json.loads(ws.recv(timeout=10))
-        ws.send(json.dumps({"type": "action", "move": first["move"],
-                            "action": first["legal"][0]["action"]}).encode())
+        ws.send(
+            json.dumps(
+                {"type": "action", "move": first["move"], "action": first["legal"][0]["action"]}
+            ).encode()
+        )
         answer = json.loads(ws.recv(timeout=10))
         assert answer["type"] == "error" and answer["status"] in (400, 415)
         ws.send(json.dumps({"type": "ping"}))
@@ -355,8 +369,10 @@ def test_serve_http_rate_option_limits_each_address(tmp_path: Path) -> None:
     naming the limit, and the refused table is not created."""
     server = Server(["--data-dir", str(tmp_path), "--http-rate", "0.01"], tmp_path / "log")
     with running(server):
-        answers = [httpx.post(f"{server.url}/api/tables", json={"game": "thermopyles"},
-                              timeout=30) for _ in range(3)]
+        answers = [
+            httpx.post(f"{server.url}/api/tables", json={"game": "thermopyles"}, timeout=30)
+            for _ in range(3)
+        ]
         assert [r.status_code for r in answers] == [201, 429, 429]
         assert "too many requests" in answers[1].json()["detail"]
         assert "Retry-After" in answers[1].headers

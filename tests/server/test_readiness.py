@@ -27,8 +27,12 @@ def fake_server(tmp_path: Path, script: str) -> tuple[subprocess.Popen[bytes], P
     """`python -c script` with its output in a log file, as `Server` runs the real one."""
     log = tmp_path / "fake.log"
     with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-c", script], stdout=out,
-                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", script],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
     return proc, log
 
 
@@ -39,11 +43,12 @@ def wait_for_line(log: Path, line: str) -> None:
         time.sleep(0.02)
 
 
-def test_p25_a_server_that_never_gets_ready_is_reported_with_its_output(tmp_path: Path
-                                                                        ) -> None:
-    proc, log = fake_server(tmp_path, "import time; print('warming up', flush=True); "
-                                      "time.sleep(600)")
+def test_p25_a_server_that_never_gets_ready_is_reported_with_its_output(tmp_path: Path) -> None:
+    proc, log = fake_server(
+        tmp_path, "import time; print('warming up', flush=True); time.sleep(600)"
+    )
     try:
+
         def never() -> bool:  # not ready; returns once the process has said something
             wait_for_line(log, "warming up")
             return False
@@ -64,10 +69,12 @@ def test_p25_a_server_that_dies_is_reported_at_once(tmp_path: Path) -> None:
     probe, although the limit is far away (a check only at the limit would probe on)."""
     go = tmp_path / "go"
     proc, log = fake_server(
-        tmp_path, "import pathlib, sys, time\n"
-                  f"while not pathlib.Path({str(go)!r}).exists(): time.sleep(0.01)\n"
-                  "print('fatal: the database is gone', flush=True)\n"
-                  "sys.exit(3)\n")
+        tmp_path,
+        "import pathlib, sys, time\n"
+        f"while not pathlib.Path({str(go)!r}).exists(): time.sleep(0.01)\n"
+        "print('fatal: the database is gone', flush=True)\n"
+        "sys.exit(3)\n",
+    )
     probes: list[int | None] = []
 
     def probe() -> bool:

@@ -35,8 +35,14 @@ from thermopylae.engine.protocol import CHANCE
 from thermopylae.engine.record import Record, replay
 
 # Tables played at once when the server is killed: (game, seats).
-PLANS = [("thermopyles", "hh"), ("thermopyles", "hAh"), ("earth-and-water", "hh"),
-         ("earth-and-water", "hA"), ("hot-gates", "Ah"), ("hot-gates", "hAhA")]
+PLANS = [
+    ("thermopyles", "hh"),
+    ("thermopyles", "hAh"),
+    ("earth-and-water", "hh"),
+    ("earth-and-water", "hA"),
+    ("hot-gates", "Ah"),
+    ("hot-gates", "hAhA"),
+]
 ACKS_BEFORE_KILL = 80
 REQUEST = 60.0  # seconds for one request: only a hung server takes that long
 
@@ -47,8 +53,9 @@ class Player(threading.Thread):
     """Plays one table's human seats at random over HTTP until the server dies (or the game
     ends), keeping every acknowledged action."""
 
-    def __init__(self, url: str, created: dict[str, Any], seed: int,
-                 limit: int = 1_000_000) -> None:
+    def __init__(
+        self, url: str, created: dict[str, Any], seed: int, limit: int = 1_000_000
+    ) -> None:
         super().__init__(daemon=True)
         self.limit = limit
         self.url = url
@@ -74,12 +81,15 @@ class Player(threading.Thread):
                         self.ended = "game over"
                         return
                     seat = m["to_act"]
-                    mine = client.get(f"/api/tables/{table}",
-                                      params={"token": self.tokens[seat]}).json()
+                    mine = client.get(
+                        f"/api/tables/{table}", params={"token": self.tokens[seat]}
+                    ).json()
                     action = self.rng.choice(mine["legal"])["action"]
                     self.in_flight = (mine["move"], seat, action)
-                    r = client.post(f"/api/tables/{table}/actions", json={
-                        "token": self.tokens[seat], "move": mine["move"], "action": action})
+                    r = client.post(
+                        f"/api/tables/{table}/actions",
+                        json={"token": self.tokens[seat], "move": mine["move"], "action": action},
+                    )
                     if r.status_code != 200:
                         self.ended = f"refused: {r.status_code} {r.text}"
                         return
@@ -90,8 +100,9 @@ class Player(threading.Thread):
                 self.ended = f"server gone: {type(exc).__name__}"
 
 
-def settle(api: Api, table: str, humans: dict[str, str], timeout: float = PATIENCE
-           ) -> dict[str, Any]:
+def settle(
+    api: Api, table: str, humans: dict[str, str], timeout: float = PATIENCE
+) -> dict[str, Any]:
     """The spectator's view once no AI and no chance must act (they play by themselves)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -120,8 +131,9 @@ def a_step_before_the_ai(api: Api, created: dict[str, Any]) -> tuple[int, str, s
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_kill_in_the_middle_and_restart(backend: str, request: pytest.FixtureRequest,
-                                        tmp_path: Path, kill_dir: Path) -> None:
+def test_kill_in_the_middle_and_restart(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path, kill_dir: Path
+) -> None:
     if backend == "sqlite":
         data = kill_dir / "data"
         args = ["--data-dir", str(data)]
@@ -145,8 +157,9 @@ def test_kill_in_the_middle_and_restart(backend: str, request: pytest.FixtureReq
             deadline = time.monotonic() + PATIENCE  # only a hang: the machine may be busy
             while sum(len(p.acks) for p in players) < ACKS_BEFORE_KILL:
                 assert time.monotonic() < deadline, [p.ended for p in players]
-                assert all(p.is_alive() or p.ended == "game over" for p in players), \
-                    [p.ended for p in players]
+                assert all(p.is_alive() or p.ended == "game over" for p in players), [
+                    p.ended for p in players
+                ]
                 time.sleep(0.01)
             server.kill()
             for p in players:
@@ -175,13 +188,12 @@ def test_kill_in_the_middle_and_restart(backend: str, request: pytest.FixtureReq
                 settle(api, t["id"], humans)
                 steps = api.steps(t["id"])
                 seen = [Seen(None, None, api.view(t["id"]), "http")]
-                seen += [Seen(s, None, api.view(t["id"], tok), "http")
-                         for s, tok in humans.items()]
+                seen += [Seen(s, None, api.view(t["id"], tok), "http") for s, tok in humans.items()]
                 assert seen[0].msg["move"] == len(steps)
                 check_messages(t["game"], t["options"], steps, seen)
             after = api.steps(pending["id"])
             assert after[move] == [seat, action] and len(after) > move + 1
-            assert all(who not in tokens_of(pending) for who, _a in after[move + 1:])
+            assert all(who not in tokens_of(pending) for who, _a in after[move + 1 :])
             # A retry of an acknowledged action is refused as stale, and changes nothing.
             for p in players:
                 if p.acks:
@@ -193,8 +205,10 @@ def test_kill_in_the_middle_and_restart(backend: str, request: pytest.FixtureReq
 
             # The games go on, on the restarted server: to the end (300: The Board Game's
             # long games for 30 more actions), and their records replay.
-            again = [Player(server.url, t, 100 + i, 30 if t["game"] == "hot-gates" else
-                            1_000_000) for i, t in enumerate([*tables, pending])]
+            again = [
+                Player(server.url, t, 100 + i, 30 if t["game"] == "hot-gates" else 1_000_000)
+                for i, t in enumerate([*tables, pending])
+            ]
             for p in again:
                 p.start()
             for p in again:
@@ -218,9 +232,13 @@ def test_kill_in_the_middle_and_restart(backend: str, request: pytest.FixtureReq
 
 def test_serve_names_a_database_it_cannot_open(tmp_path: Path) -> None:
     missing = tmp_path / "no" / "such" / "folder" / "tables.db"
-    r = subprocess.run([*entry_point(), "serve", "--port", str(free_port()),
-                        "--db", f"sqlite:///{missing}"], capture_output=True, text=True,
-                       timeout=PATIENCE, stdin=subprocess.DEVNULL)
+    r = subprocess.run(
+        [*entry_point(), "serve", "--port", str(free_port()), "--db", f"sqlite:///{missing}"],
+        capture_output=True,
+        text=True,
+        timeout=PATIENCE,
+        stdin=subprocess.DEVNULL,
+    )
     assert r.returncode == 2
     assert "error: cannot open the database" in r.stderr
     assert "Traceback" not in r.stderr

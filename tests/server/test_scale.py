@@ -31,14 +31,16 @@ WAIT = 60.0  # seconds for a request or an update: only a hung server takes that
 
 
 @pytest.fixture(scope="module")
-def pair(postgres: Postgres, redis_url: str, tmp_path_factory: pytest.TempPathFactory
-         ) -> Iterator[tuple[Server, Server, str]]:
+def pair(
+    postgres: Postgres, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Server, Server, str]]:
     """Two server processes on one PostgreSQL schema and one Redis."""
     db = postgres.new_url()
     folder = tmp_path_factory.mktemp("scale")
     args = ["--db", db, "--redis", redis_url]
-    with all_running(Server(args, folder / "one.log"), Server(args, folder / "two.log"),
-                     redis=True, db=db) as (one, two):
+    with all_running(
+        Server(args, folder / "one.log"), Server(args, folder / "two.log"), redis=True, db=db
+    ) as (one, two):
         yield one, two, db
     for server in (one, two):
         assert "Traceback" not in server.output(), server.output()
@@ -47,11 +49,19 @@ def pair(postgres: Postgres, redis_url: str, tmp_path_factory: pytest.TempPathFa
 class Socket:
     """A seat's WebSocket to one server process, and every update it was sent."""
 
-    def __init__(self, stack: ExitStack, server: Server, table: str, seat: str | None,
-                 token: str | None, seen: list[Seen]) -> None:
+    def __init__(
+        self,
+        stack: ExitStack,
+        server: Server,
+        table: str,
+        seat: str | None,
+        token: str | None,
+        seen: list[Seen],
+    ) -> None:
         query = "" if token is None else f"?token={token}"
         self.ws: ClientConnection = stack.enter_context(
-            connect(f"{server.ws_url}/ws/tables/{table}{query}", open_timeout=WAIT))
+            connect(f"{server.ws_url}/ws/tables/{table}{query}", open_timeout=WAIT)
+        )
         self.server = server
         self.seat = seat
         self.seen = seen
@@ -74,18 +84,21 @@ class Socket:
         return self.latest
 
 
-def test_seats_on_two_processes_see_each_others_moves(pair: tuple[Server, Server, str]
-                                                      ) -> None:
+def test_seats_on_two_processes_see_each_others_moves(pair: tuple[Server, Server, str]) -> None:
     one, two, db = pair
-    with httpx.Client(base_url=one.url, timeout=WAIT) as c1, \
-            httpx.Client(base_url=two.url, timeout=WAIT) as c2, ExitStack() as stack:
+    with (
+        httpx.Client(base_url=one.url, timeout=WAIT) as c1,
+        httpx.Client(base_url=two.url, timeout=WAIT) as c2,
+        ExitStack() as stack,
+    ):
         created = Api(c1, db).create("earth-and-water")
         table = created["id"]
         tokens = tokens_of(created)
         seen: list[Seen] = []
         home = {"persia": (one, c1), "greece": (two, c2)}  # each seat's process
-        sockets = {seat: Socket(stack, home[seat][0], table, seat, tokens[seat], seen)
-                   for seat in tokens}
+        sockets = {
+            seat: Socket(stack, home[seat][0], table, seat, tokens[seat], seen) for seat in tokens
+        }
         spectator = Socket(stack, two, table, None, None, seen)
         rng = random.Random(4)
         acted = dict.fromkeys(tokens, 0)
@@ -98,16 +111,23 @@ def test_seats_on_two_processes_see_each_others_moves(pair: tuple[Server, Server
             assert mine["your_turn"] and mine["move"] == move
             action = rng.choice(mine["legal"])["action"]
             if n % 2:  # through the WebSocket of the seat's process ...
-                sockets[seat].ws.send(json.dumps({"type": "action", "move": move,
-                                                  "action": action}))
-                while not (sockets[seat].latest["move"] > move
-                           and (sockets[seat].latest["to_act"] in tokens
-                                or sockets[seat].latest["outcome"] is not None)):
+                sockets[seat].ws.send(
+                    json.dumps({"type": "action", "move": move, "action": action})
+                )
+                while not (
+                    sockets[seat].latest["move"] > move
+                    and (
+                        sockets[seat].latest["to_act"] in tokens
+                        or sockets[seat].latest["outcome"] is not None
+                    )
+                ):
                     sockets[seat].receive()
                 move = sockets[seat].latest["move"]
             else:  # ... or through its HTTP API
-                r = home[seat][1].post(f"/api/tables/{table}/actions", json={
-                    "token": tokens[seat], "move": move, "action": action})
+                r = home[seat][1].post(
+                    f"/api/tables/{table}/actions",
+                    json={"token": tokens[seat], "move": move, "action": action},
+                )
                 assert r.status_code == 200, r.text
                 move = r.json()["move"]
             acted[seat] += 1
@@ -121,14 +141,15 @@ def test_seats_on_two_processes_see_each_others_moves(pair: tuple[Server, Server
         api.close()
 
 
-def test_two_processes_racing_for_a_move_store_it_once(pair: tuple[Server, Server, str]
-                                                       ) -> None:
+def test_two_processes_racing_for_a_move_store_it_once(pair: tuple[Server, Server, str]) -> None:
     """The same seat sends the same move number to both processes at once: one action is
     stored and answered 200, the other is refused with 409 (stale move, or the database's
     refusal of a second step at that number), and the game goes on on both."""
     one, two, db = pair
-    with httpx.Client(base_url=one.url, timeout=WAIT) as c1, \
-            httpx.Client(base_url=two.url, timeout=WAIT) as c2:
+    with (
+        httpx.Client(base_url=one.url, timeout=WAIT) as c1,
+        httpx.Client(base_url=two.url, timeout=WAIT) as c2,
+    ):
         clients = (c1, c2)
         api = Api(c1, db)
         created = api.create("thermopyles", {"players": 2})
@@ -148,13 +169,19 @@ def test_two_processes_racing_for_a_move_store_it_once(pair: tuple[Server, Serve
             barrier = threading.Barrier(2)
             answers: list[httpx.Response | None] = [None, None]
 
-            def post(i: int, seat: str = seat, move: int = mine["move"],
-                     barrier: threading.Barrier = barrier,
-                     answers: list[httpx.Response | None] = answers,
-                     picks: list[str] = picks) -> None:
+            def post(
+                i: int,
+                seat: str = seat,
+                move: int = mine["move"],
+                barrier: threading.Barrier = barrier,
+                answers: list[httpx.Response | None] = answers,
+                picks: list[str] = picks,
+            ) -> None:
                 barrier.wait()
-                answers[i] = clients[i].post(f"/api/tables/{table}/actions", json={
-                    "token": tokens[seat], "move": move, "action": picks[i]})
+                answers[i] = clients[i].post(
+                    f"/api/tables/{table}/actions",
+                    json={"token": tokens[seat], "move": move, "action": picks[i]},
+                )
 
             threads = [threading.Thread(target=post, args=(i,)) for i in range(2)]
             for t in threads:
@@ -172,19 +199,26 @@ def test_two_processes_racing_for_a_move_store_it_once(pair: tuple[Server, Serve
         api.close()
 
 
-def test_a_process_serves_moves_made_through_the_other(pair: tuple[Server, Server, str]
-                                                       ) -> None:
+def test_a_process_serves_moves_made_through_the_other(pair: tuple[Server, Server, str]) -> None:
     one, two, db = pair
-    with httpx.Client(base_url=one.url, timeout=WAIT) as c1, \
-            httpx.Client(base_url=two.url, timeout=WAIT) as c2:
+    with (
+        httpx.Client(base_url=one.url, timeout=WAIT) as c1,
+        httpx.Client(base_url=two.url, timeout=WAIT) as c2,
+    ):
         created = Api(c1, db).create("thermopyles", {"players": 2})
         table = created["id"]
         tokens = tokens_of(created)
         before = c2.get(f"/api/tables/{table}").json()  # the second process loads it
         seat = before["to_act"]
         mine = c1.get(f"/api/tables/{table}", params={"token": tokens[seat]}).json()
-        r = c1.post(f"/api/tables/{table}/actions", json={
-            "token": tokens[seat], "move": mine["move"], "action": mine["legal"][0]["action"]})
+        r = c1.post(
+            f"/api/tables/{table}/actions",
+            json={
+                "token": tokens[seat],
+                "move": mine["move"],
+                "action": mine["legal"][0]["action"],
+            },
+        )
         assert r.status_code == 200
         # No wait for Redis: the second process reads the new steps before it answers.
         after = c2.get(f"/api/tables/{table}").json()

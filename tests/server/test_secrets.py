@@ -58,8 +58,9 @@ class Table:
     """One table in play: a socket per human seat and one for a spectator, and every
     message sent to any of them."""
 
-    def __init__(self, api: Api, stack: ExitStack, game: str, options: dict[str, Any],
-                 kinds: str) -> None:
+    def __init__(
+        self, api: Api, stack: ExitStack, game: str, options: dict[str, Any], kinds: str
+    ) -> None:
         self.api = api
         self.game = game
         self.created = api.create(game, options, seat_specs(kinds))
@@ -122,8 +123,7 @@ class Table:
             self.seen.append(Seen(seat, self.move, answer, "http"))
         else:
             self.allowance[seat] -= 1
-            self.sockets[seat].send_json({"type": "action", "move": self.move,
-                                          "action": action})
+            self.sockets[seat].send_json({"type": "action", "move": self.move, "action": action})
             while True:
                 answer = self.receive(seat)
                 if answer["move"] > self.move and self.settled(answer):
@@ -154,11 +154,14 @@ def api(sqlite_api: Api) -> Api:
     return sqlite_api
 
 
-@pytest.mark.parametrize(("game", "options", "kinds", "count"), PLANS,
-                         ids=[f"{g}-{k}{'-open' if o.get('open_hands') else ''}"
-                              for g, o, k, _n in PLANS])
-def test_no_message_holds_a_secret(api: Api, game: str, options: dict[str, Any], kinds: str,
-                                   count: int) -> None:
+@pytest.mark.parametrize(
+    ("game", "options", "kinds", "count"),
+    PLANS,
+    ids=[f"{g}-{k}{'-open' if o.get('open_hands') else ''}" for g, o, k, _n in PLANS],
+)
+def test_no_message_holds_a_secret(
+    api: Api, game: str, options: dict[str, Any], kinds: str, count: int
+) -> None:
     rng = random.Random(f"secrets/{game}/{options}/{kinds}")
     checked = 0
     for _ in range(count):
@@ -180,9 +183,10 @@ def test_private_draw_lines_reach_only_their_seat(api: Api) -> None:
     rec = api.record(table.id)
     truth = Truth("thermopyles", table.options, rec["steps"])
     truth.at(len(rec["steps"]))
-    private = {seat: truth.private_lines_of_others(None if seat is None else
-                                                    truth.seats.index(seat))
-               for seat in ("p1", "p2", None)}
+    private = {
+        seat: truth.private_lines_of_others(None if seat is None else truth.seats.index(seat))
+        for seat in ("p1", "p2", None)
+    }
     drew = {line for line in private[None] if " drew " in line}
     assert any(line.startswith("p1 drew") for line in drew)
     assert any(line.startswith("p2 drew") for line in drew)
@@ -234,7 +238,7 @@ def test_the_check_catches_leaks(api: Api) -> None:
         s = table.seen[i]
         msg = copy.deepcopy(s.msg)
         change(msg, Truth("thermopyles", table.options, steps).at(msg["move"]))
-        return [*table.seen[:i], Seen(s.seat, s.since, msg, s.channel), *table.seen[i + 1:]]
+        return [*table.seen[:i], Seen(s.seat, s.since, msg, s.channel), *table.seen[i + 1 :]]
 
     def show_p2_hand(msg: dict[str, Any], state: Any) -> None:
         msg["view"]["hands"][1]["cards"] = g.view(state, 1)["hands"][1]["cards"]
@@ -246,7 +250,10 @@ def test_the_check_catches_leaks(api: Api) -> None:
     def spectator_sees_p1(msg: dict[str, Any], state: Any) -> None:
         msg["view"] = jsonable(g.view(state, 0))
 
-    for i, change in [(p1[len(p1) // 2], show_p2_hand), (p1[-1], tell_p2_draw),
-                      (spectator[-1], spectator_sees_p1)]:
+    for i, change in [
+        (p1[len(p1) // 2], show_p2_hand),
+        (p1[-1], tell_p2_draw),
+        (spectator[-1], spectator_sees_p1),
+    ]:
         with pytest.raises(AssertionError):
             check_messages("thermopyles", table.options, steps, doctored(i, change))

@@ -40,18 +40,33 @@ def test_only_the_ablated_kind_is_random() -> None:
             continue
         kind = "march" if g.phase_name(s) == "march" else "other"
         differs[kind] += me.act(g, g.copy(s), random.Random(3)) != heuristic.act(
-            g, g.copy(s), random.Random(3))
+            g, g.copy(s), random.Random(3)
+        )
     assert differs["other"] == 0
     assert differs["march"] > 0
 
 
 def test_script_prints_a_row_per_kind_and_refuses_a_bad_seat() -> None:
-    out = subprocess.run([sys.executable, str(SCRIPT), "hot-gates", "sparta", "--games", "6",
-                          "--kinds", "march", "casualty"], capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "hot-gates",
+            "sparta",
+            "--games",
+            "6",
+            "--kinds",
+            "march",
+            "casualty",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert out.startswith("hot-gates, sparta: heuristic throughout ")
     rows = [line.split()[0] for line in out.splitlines()[2:]]
     assert rows == ["march", "casualty"]
-    bad = subprocess.run([sys.executable, str(SCRIPT), "hot-gates", "xerxes"],
-                         capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, str(SCRIPT), "hot-gates", "xerxes"], capture_output=True, text=True
+    )
     assert bad.returncode == 2 and "seat 'xerxes' is not one of persia, sparta" in bad.stderr

@@ -21,8 +21,23 @@ AGENTS = "random,heuristic,ismcts:iterations=20"
 
 def test_tournament_json_report_and_out(tmp_path: Path) -> None:
     report, out = tmp_path / "report", tmp_path / "games.jsonl"
-    r = run("tournament", "thermopyles", "--agents", AGENTS, "--games", "4", "--seed", "1",
-            "--workers", "2", "--json", "--report", str(report), "--out", str(out))
+    r = run(
+        "tournament",
+        "thermopyles",
+        "--agents",
+        AGENTS,
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--workers",
+        "2",
+        "--json",
+        "--report",
+        str(report),
+        "--out",
+        str(out),
+    )
     assert r.returncode == 0, r.stderr
     data: dict[str, Any] = json.loads(r.stdout)
     assert data["agents"] == ["random", "heuristic", "ismcts:iterations=20"]
@@ -37,8 +52,19 @@ def test_tournament_json_report_and_out(tmp_path: Path) -> None:
     assert "thermopylae tournament thermopyles --agents" in page
     lines = [json.loads(t) for t in out.read_text().splitlines()]
     assert len(lines) == 12 and {d["run_seed"] for d in lines} == {1}
-    one = run("tournament", "thermopyles", "--agents", AGENTS, "--games", "4", "--seed", "1",
-              "--workers", "1", "--json")
+    one = run(
+        "tournament",
+        "thermopyles",
+        "--agents",
+        AGENTS,
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--workers",
+        "1",
+        "--json",
+    )
     assert one.returncode == 0, one.stderr
     same = json.loads(one.stdout)
     for key in ("results", "ratings", "pairings", "mean_turns", "reasons"):
@@ -46,12 +72,30 @@ def test_tournament_json_report_and_out(tmp_path: Path) -> None:
 
 
 def test_tournament_text_output() -> None:
-    r = run("tournament", "earth-and-water", "--agents", "random,heuristic", "--games", "3",
-            "--seed", "2", "--workers", "1")
+    r = run(
+        "tournament",
+        "earth-and-water",
+        "--agents",
+        "random,heuristic",
+        "--games",
+        "3",
+        "--seed",
+        "2",
+        "--workers",
+        "1",
+    )
     assert r.returncode == 0, r.stderr
     out = flat(r.stdout)
-    for words in ("2 pairings", "3 games each", "Win rates", "Bradley–Terry ratings",
-                  "persia", "greece", "Pairings", "games/s"):
+    for words in (
+        "2 pairings",
+        "3 games each",
+        "Win rates",
+        "Bradley–Terry ratings",
+        "persia",
+        "greece",
+        "Pairings",
+        "games/s",
+    ):
         assert words in out, words
     assert re.search(r"heuristic\s*│\s*all\s*│\s*6\s*│", r.stdout)  # 6 seats, 2 pairings
 
@@ -72,15 +116,26 @@ def test_tournament_errors() -> None:
 
 def test_simulate_out_and_replay_line(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
-    r = run("simulate", "earth-and-water", "--agent", "random", "--games", "5", "--seed", "3",
-            "--workers", "1", "--out", str(out))
+    r = run(
+        "simulate",
+        "earth-and-water",
+        "--agent",
+        "random",
+        "--games",
+        "5",
+        "--seed",
+        "3",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+    )
     assert r.returncode == 0, r.stderr
     assert f"5 game lines written to {out}" in flat(r.stdout)
     lines = out.read_text().splitlines()
     assert len(lines) == 5
     record = tmp_path / "game3.json"
-    r = run("simulate", "earth-and-water", "--replay-line", f"{out}:3", "--record",
-            str(record))
+    r = run("simulate", "earth-and-water", "--replay-line", f"{out}:3", "--record", str(record))
     assert r.returncode == 0, r.stderr
     line = json.loads(lines[2])
     assert flat(r.stdout).startswith(f"OK: line 3 of {out} played again")
@@ -104,8 +159,22 @@ def test_simulate_out_and_replay_line(tmp_path: Path) -> None:
 def test_simulate_out_same_lines_with_any_workers(tmp_path: Path) -> None:
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     for path, workers in ((a, "1"), (b, "2")):
-        r = run("simulate", "thermopyles", "--agent", "heuristic", "--games", "40",
-                "--players", "2", "--seed", "8", "--workers", workers, "--out", str(path),
-                "--json")
+        r = run(
+            "simulate",
+            "thermopyles",
+            "--agent",
+            "heuristic",
+            "--games",
+            "40",
+            "--players",
+            "2",
+            "--seed",
+            "8",
+            "--workers",
+            workers,
+            "--out",
+            str(path),
+            "--json",
+        )
         assert r.returncode == 0, r.stderr
     assert a.read_text() == b.read_text()

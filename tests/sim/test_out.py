@@ -18,21 +18,34 @@ from thermopylae.sim.match import play_indexed, record_digest, replay_indexed
 from thermopylae.sim.simulate import simulate
 from thermopylae.sim.tournament import tournament
 
-KEYS = {"game", "components", "seed", "index", "agents", "options", "outcome", "length",
-        "record_digest"}
+KEYS = {
+    "game",
+    "components",
+    "seed",
+    "index",
+    "agents",
+    "options",
+    "outcome",
+    "length",
+    "record_digest",
+}
 
 
 def lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(t) for t in path.read_text().splitlines()]
 
 
-@pytest.mark.parametrize("game_id, agent, options", [
-    ("thermopyles", "heuristic", {"players": 2}),
-    ("earth-and-water", "persia=heuristic,greece=random", {}),
-    ("hot-gates", "random", {"players": 4}),
-])
-def test_simulate_lines_parse_and_recheck(tmp_path: Path, game_id: str, agent: str,
-                                          options: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "game_id, agent, options",
+    [
+        ("thermopyles", "heuristic", {"players": 2}),
+        ("earth-and-water", "persia=heuristic,greece=random", {}),
+        ("hot-gates", "random", {"players": 4}),
+    ],
+)
+def test_simulate_lines_parse_and_recheck(
+    tmp_path: Path, game_id: str, agent: str, options: dict[str, Any]
+) -> None:
     out = tmp_path / "games.jsonl"
     summary = simulate(game_id, agent, 6, options, seed=12, workers=2, out=out)
     got = lines(out)
@@ -55,12 +68,20 @@ def test_simulate_lines_parse_and_recheck(tmp_path: Path, game_id: str, agent: s
 
 def test_tournament_lines_recheck(tmp_path: Path) -> None:
     out = tmp_path / "t.jsonl"
-    t = tournament("thermopyles", ["random", "ismcts:iterations=20"], 3, {"players": 2},
-                   seed=2, workers=2, out=out)
+    t = tournament(
+        "thermopyles",
+        ["random", "ismcts:iterations=20"],
+        3,
+        {"players": 2},
+        seed=2,
+        workers=2,
+        out=out,
+    )
     got = lines(out)
     assert len(got) == t.total_games == 6
-    for d, (p, row) in zip(got, [(p, r) for p, rows in zip(t.pairings, t.rows, strict=True)
-                                 for r in rows], strict=True):
+    for d, (p, row) in zip(
+        got, [(p, r) for p, rows in zip(t.pairings, t.rows, strict=True) for r in rows], strict=True
+    ):
         assert d["pairing"] == p.number and d["run_seed"] == 2 and d["seed"] == p.seed
         assert list(d["agents"].values()) == list(p.agents)
         assert d["index"] == row.index and d["record_digest"] == row.digest
@@ -73,16 +94,16 @@ def test_replay_indexed_is_the_game_the_run_played(tmp_path: Path) -> None:
     agents = ["heuristic", "random"]
     rec = replay_indexed(game, options, agents, 3, 4)
     assert isinstance(rec, Record) and rec.seed is None
-    played = play_indexed(game, options, [make_agent(a, game) for a in agents], 3, 4,
-                          record=True)
+    played = play_indexed(game, options, [make_agent(a, game) for a in agents], 3, 4, record=True)
     assert played.digest == record_digest(rec) == digest(rec.to_json())
     assert rec.outcome == played.outcome.to_json() and len(rec.steps) == played.steps
     assert replay(game, rec).ok
     path = tmp_path / "rec.json"
     rec.save(path)  # the digest of the saved file is the line's
     assert digest(json.loads(path.read_text())) == played.digest
-    assert play_indexed(game, options, [make_agent(a, game) for a in agents], 3, 4).digest \
-        is None  # no record, no digest
+    assert (
+        play_indexed(game, options, [make_agent(a, game) for a in agents], 3, 4).digest is None
+    )  # no record, no digest
     with pytest.raises(ThermopylaeError, match="seats"):
         replay_indexed(game, options, ["random"], 3, 4)
 

@@ -14,8 +14,9 @@ CENTRED = [r - sum(TRUE) / 3 for r in TRUE]
 PAIRS = [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]
 
 
-def synthetic(games: int, seed: int, draw: float = 0.0
-              ) -> tuple[list[list[tuple[int, int, float]]], list[int]]:
+def synthetic(
+    games: int, seed: int, draw: float = 0.0
+) -> tuple[list[list[tuple[int, int, float]]], list[int]]:
     """`games` games per ordered pair; i wins with the model's probability. With `draw`,
     a share of games is drawn while keeping i's expected score (so the truth is kept)."""
     rng = random.Random(seed)

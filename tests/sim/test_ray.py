@@ -79,16 +79,31 @@ def ray_cluster() -> Iterator[Any]:
     assert not _wait_gone(temp_dir), "Ray processes outlived shutdown_ray"
 
 
-def _summaries_agree(game: str, agent: str, games: int, seed: int,
-                     options: dict[str, Any]) -> Summary:
+def _summaries_agree(
+    game: str, agent: str, games: int, seed: int, options: dict[str, Any]
+) -> Summary:
     """Run on both backends and compare; the process pool's summary."""
     calls: dict[str, list[int]] = {"process": [], "ray": []}
-    got = {backend: simulate(game, agent, games, options, seed=seed, workers=2,
-                             backend=backend, progress=calls[backend].append)
-           for backend in ("process", "ray")}
+    got = {
+        backend: simulate(
+            game,
+            agent,
+            games,
+            options,
+            seed=seed,
+            workers=2,
+            backend=backend,
+            progress=calls[backend].append,
+        )
+        for backend in ("process", "ray")
+    }
     a, b = got["process"], got["ray"]
-    assert (a.wins, a.draws, a.mean_turns, a.reasons) == (b.wins, b.draws, b.mean_turns,
-                                                          b.reasons), game
+    assert (a.wins, a.draws, a.mean_turns, a.reasons) == (
+        b.wins,
+        b.draws,
+        b.mean_turns,
+        b.reasons,
+    ), game
     # progress: once per job (chunk), told the chunk's size, on both backends alike
     assert sum(calls["ray"]) == games
     assert sorted(calls["ray"]) == sorted(calls["process"])
@@ -99,8 +114,7 @@ def _summaries_agree(game: str, agent: str, games: int, seed: int,
 def _order_and_progress() -> None:
     jobs = [(0, 1.0), (1, 0.0), (2, 0.3), (3, 0.0)]
     seen: list[tuple[int, float]] = []
-    assert backends.run_jobs(_slow_echo, jobs, backend="ray", progress=seen.append) == [
-        0, 1, 2, 3]
+    assert backends.run_jobs(_slow_echo, jobs, backend="ray", progress=seen.append) == [0, 1, 2, 3]
     assert sorted(seen) == jobs  # once per job
     assert seen[-1] == (0, 1.0)  # told as each one finished, not in job order
     assert backends.run_jobs(_slow_echo, [], backend="ray") == []
@@ -113,8 +127,14 @@ def _errors_from_tasks() -> None:
 
 
 def _cli_json(*args: str, env: dict[str, str] | None = None) -> dict[str, Any]:
-    r = subprocess.run([*entry_point(), "simulate", *args, "--json"], capture_output=True,
-                       text=True, timeout=120, env=env, stdin=subprocess.DEVNULL)
+    r = subprocess.run(
+        [*entry_point(), "simulate", *args, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
     assert r.returncode == 0, r.stderr
     result: dict[str, Any] = json.loads(r.stdout)
     return result
@@ -129,8 +149,19 @@ def test_ray_backend(ray_cluster: Any) -> None:
 
     # another process, through the CLI, connecting to this cluster by its address
     address = ray_cluster.get_runtime_context().gcs_address
-    remote = _cli_json("earth-and-water", "--agent", EW_AGENT, "--games", "6", "--seed", "1",
-                       "--backend", "ray", "--address", address)
+    remote = _cli_json(
+        "earth-and-water",
+        "--agent",
+        EW_AGENT,
+        "--games",
+        "6",
+        "--seed",
+        "1",
+        "--backend",
+        "ray",
+        "--address",
+        address,
+    )
     assert remote["wins"] == pool.wins
     assert remote["reasons"] == pool.reasons
 
@@ -142,10 +173,19 @@ def test_ray_backend(ray_cluster: Any) -> None:
         env = {**os.environ, "TMPDIR": temp, "HOME": home}
         for key in ("RAY_ADDRESS", "RAY_AUTH_MODE", "RAY_USAGE_STATS_ENABLED"):
             env.pop(key, None)
-        own = _cli_json("thermopyles", "--agent", "heuristic", "--games", "300", "--seed",
-                        "4", "--backend", "ray", env=env)
-        assert own["wins"] == simulate("thermopyles", "heuristic", 300, {}, seed=4,
-                                       workers=1).wins
+        own = _cli_json(
+            "thermopyles",
+            "--agent",
+            "heuristic",
+            "--games",
+            "300",
+            "--seed",
+            "4",
+            "--backend",
+            "ray",
+            env=env,
+        )
+        assert own["wins"] == simulate("thermopyles", "heuristic", 300, {}, seed=4, workers=1).wins
         assert os.listdir(temp) == []
         assert os.listdir(home) == []
         assert not _wait_gone(temp), "the CLI's local Ray outlived the command"

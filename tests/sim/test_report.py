@@ -12,13 +12,17 @@ from thermopylae.sim import report
 from thermopylae.sim.tournament import tournament
 
 
-@pytest.mark.parametrize("game_id, agents, options", [
-    ("thermopyles", ["random", "heuristic", "ismcts:iterations=20"], {}),
-    ("earth-and-water", ["random", "heuristic"], {}),
-    ("hot-gates", ["random", "heuristic"], {"players": 3}),
-])
-def test_report_writes_a_page_and_its_plots(tmp_path: Path, game_id: str, agents: list[str],
-                                            options: dict[str, int]) -> None:
+@pytest.mark.parametrize(
+    "game_id, agents, options",
+    [
+        ("thermopyles", ["random", "heuristic", "ismcts:iterations=20"], {}),
+        ("earth-and-water", ["random", "heuristic"], {}),
+        ("hot-gates", ["random", "heuristic"], {"players": 3}),
+    ],
+)
+def test_report_writes_a_page_and_its_plots(
+    tmp_path: Path, game_id: str, agents: list[str], options: dict[str, int]
+) -> None:
     t = tournament(game_id, agents, 3, options, seed=1, workers=1)
     when = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
     page = report.write(t, tmp_path / "out", "thermopylae tournament <x>", when)

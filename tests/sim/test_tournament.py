@@ -17,8 +17,14 @@ ISMCTS = "ismcts:iterations=20"
 def test_two_seats_three_agents_every_ordered_pair_once() -> None:
     plan = pairings(("persia", "greece"), ["a", "b", "c"], cooperative=False, seed=1)
     assert len(plan) == 6
-    assert {p.agents for p in plan} == {("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"),
-                                        ("b", "c"), ("c", "b")}
+    assert {p.agents for p in plan} == {
+        ("a", "b"),
+        ("b", "a"),
+        ("a", "c"),
+        ("c", "a"),
+        ("b", "c"),
+        ("c", "b"),
+    }
     assert [p.number for p in plan] == list(range(6))
     for seat in range(2):  # each agent on each seat equally often
         assert Counter(p.agents[seat] for p in plan) == {"a": 2, "b": 2, "c": 2}
@@ -27,8 +33,7 @@ def test_two_seats_three_agents_every_ordered_pair_once() -> None:
 
 
 def test_more_seats_than_agents_every_assignment_but_self_play() -> None:
-    plan = pairings(("persia", "sparta-a", "sparta-b"), ["a", "b"], cooperative=False,
-                    seed=0)
+    plan = pairings(("persia", "sparta-a", "sparta-b"), ["a", "b"], cooperative=False, seed=0)
     assert len(plan) == 2**3 - 2
     assert ("a", "a", "a") not in {p.agents for p in plan}
     for seat in range(3):
@@ -54,10 +59,17 @@ def test_pairing_seeds_are_stable_and_depend_on_seed_and_agents() -> None:
 def test_parse_agents() -> None:
     assert parse_agents("random, heuristic") == ["random", "heuristic"]
     assert parse_agents("random,ismcts:iterations=20,c=1.4,heuristic") == [
-        "random", "ismcts:iterations=20,c=1.4", "heuristic"]
-    for bad, words in [("random", "at least two"), ("random,random", "twice"),
-                       ("c=1,random", "parameter"), ("random,,heuristic", "empty"),
-                       ("ismcts:iterations=20,ismcts:iterations=20", "twice")]:
+        "random",
+        "ismcts:iterations=20,c=1.4",
+        "heuristic",
+    ]
+    for bad, words in [
+        ("random", "at least two"),
+        ("random,random", "twice"),
+        ("c=1,random", "parameter"),
+        ("random,,heuristic", "empty"),
+        ("ismcts:iterations=20,ismcts:iterations=20", "twice"),
+    ]:
         with pytest.raises(ThermopylaeError, match=words):
             parse_agents(bad)
 
@@ -66,13 +78,17 @@ def _same(a: object, b: object) -> None:
     assert a == b
 
 
-@pytest.mark.parametrize("game_id, agents, games, options", [
-    ("earth-and-water", ["random", "heuristic"], 6, {}),
-    ("thermopyles", ["random", "heuristic", ISMCTS], 8, {"players": 2}),
-    ("hot-gates", ["random", "heuristic"], 2, {"players": 3}),
-])
-def test_same_results_with_one_or_two_workers(game_id: str, agents: list[str], games: int,
-                                             options: dict[str, int]) -> None:
+@pytest.mark.parametrize(
+    "game_id, agents, games, options",
+    [
+        ("earth-and-water", ["random", "heuristic"], 6, {}),
+        ("thermopyles", ["random", "heuristic", ISMCTS], 8, {"players": 2}),
+        ("hot-gates", ["random", "heuristic"], 2, {"players": 3}),
+    ],
+)
+def test_same_results_with_one_or_two_workers(
+    game_id: str, agents: list[str], games: int, options: dict[str, int]
+) -> None:
     one = tournament(game_id, agents, games, options, seed=5, workers=1)
     two = tournament(game_id, agents, games, options, seed=5, workers=2)
     assert one.rows == two.rows
@@ -109,7 +125,9 @@ def test_tallies_of_a_game_with_sides() -> None:
     data = t.to_json()
     assert data["games"] == 10 and set(data["results"]) == set(data["ratings"])
     assert [p["agents"] for p in data["pairings"]] == [
-        {"persia": "random", "greece": "heuristic"}, {"persia": "heuristic", "greece": "random"}]
+        {"persia": "random", "greece": "heuristic"},
+        {"persia": "heuristic", "greece": "random"},
+    ]
 
 
 def test_a_cooperative_tournament_is_one_simulate_run_per_agent() -> None:
@@ -129,8 +147,7 @@ def test_a_cooperative_tournament_is_one_simulate_run_per_agent() -> None:
 
 def test_out_lines_of_a_tournament(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
-    t = tournament("earth-and-water", ["random", "heuristic"], 3, {}, seed=4, workers=1,
-                   out=out)
+    t = tournament("earth-and-water", ["random", "heuristic"], 3, {}, seed=4, workers=1, out=out)
     lines = out.read_text().splitlines()
     assert len(lines) == t.total_games == 6
 

@@ -46,8 +46,9 @@ SETTINGS: dict[str, Any] = {
 Step = Callable[[Any, int, Any, list[Event], Any], None]
 
 
-def play(n_players: int, open_hands: bool, seed: int, agent: str = "random",
-         on_step: Step | None = None) -> Any:
+def play(
+    n_players: int, open_hands: bool, seed: int, agent: str = "random", on_step: Step | None = None
+) -> Any:
     """One whole game; `on_step(before, seat, action, events, after)` after every step."""
     game = GAME
     rng = random.Random(seed)
@@ -98,13 +99,19 @@ def check_accounting(j: dict[str, Any]) -> None:
 def hand_limit_ok(s: Any) -> bool:
     """No hand above 5, except the recipient's 6 while it must discard."""
     discarding = s.recipient if s.phase == DISCARD else -1
-    return all(len(h) == HAND_LIMIT + 1 if p == discarding else len(h) <= HAND_LIMIT
-               for p, h in enumerate(s.hands))
+    return all(
+        len(h) == HAND_LIMIT + 1 if p == discarding else len(h) <= HAND_LIMIT
+        for p, h in enumerate(s.hands)
+    )
 
 
 @settings(max_examples=1600, **SETTINGS)
-@given(seed=seeds, n=players, open_hands=open_hands,
-       agent=st.sampled_from(["random", "random", "random", "heuristic"]))
+@given(
+    seed=seeds,
+    n=players,
+    open_hands=open_hands,
+    agent=st.sampled_from(["random", "random", "random", "heuristic"]),
+)
 def test_invariants_after_every_step(seed: int, n: int, open_hands: bool, agent: str) -> None:
     """Cheap checks on the state itself, so that thousands of games fit in seconds."""
     game = GAME
@@ -383,8 +390,9 @@ def test_heuristic_sees_only_its_own_information(seed: int, n: int) -> None:
                 continue
             t = swapped(s, p, *rng.choice(pairs))
             k = rng.random()
-            assert (heuristic.act(GAME, t, random.Random(k))
-                    == heuristic.act(GAME, s, random.Random(k)))
+            assert heuristic.act(GAME, t, random.Random(k)) == heuristic.act(
+                GAME, s, random.Random(k)
+            )
 
     play(n, False, seed, "random", on_step)
 
@@ -405,8 +413,11 @@ def test_whole_action_table_round_trips() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(index=st.integers(min_value=0, max_value=GAME.num_actions - 1),
-       upper=st.booleans(), pad=st.sampled_from(["", " ", "  ", "\t"]))
+@given(
+    index=st.integers(min_value=0, max_value=GAME.num_actions - 1),
+    upper=st.booleans(),
+    pad=st.sampled_from(["", " ", "  ", "\t"]),
+)
 def test_notation_tolerates_case_and_spacing(index: int, upper: bool, pad: str) -> None:
     a = GAME.decode(index)
     text = GAME.format(a).replace(" ", " " + pad)

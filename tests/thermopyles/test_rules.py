@@ -112,15 +112,16 @@ def test_spartan_combat_values_run_from_10_to_20(game: Thermopyles, tmp_path: Pa
         thermopyles_game(bad)
 
 
-def test_annihilation_value_is_never_below_combat_value(
-    game: Thermopyles, tmp_path: Path
-) -> None:
+def test_annihilation_value_is_never_below_combat_value(game: Thermopyles, tmp_path: Path) -> None:
     """Seed 001: "O valor de Aniquilação da carta é sempre ao menos do tamanho" of the
     combat value; seed 003: "sempre pari o superiore"."""
     assert all(k.annihilation >= k.combat for k in game.components.persian_kinds)
     bad = tmp_path / "bad.toml"
-    text = default_toml().replace("{ combat = 10, annihilation = 16, bonus = true }",
-                                  "{ combat = 17, annihilation = 16, bonus = true }", 1)
+    text = default_toml().replace(
+        "{ combat = 10, annihilation = 16, bonus = true }",
+        "{ combat = 17, annihilation = 16, bonus = true }",
+        1,
+    )
     bad.write_text(text, "utf-8")
     with pytest.raises(ComponentError, match="annihilation value 16 is below"):
         thermopyles_game(bad)
@@ -139,8 +140,11 @@ def test_components_file_replaces_the_provisional_set(tmp_path: Path) -> None:
     mine = tmp_path / "mine.toml"
     text = default_toml().replace('default_source = "provisional"', 'default_source = "rulebook"')
     text = text.replace("{ value = 10 }, { value = 10 }", "{ value = 10 }, { value = 12 }", 1)
-    text = text.replace("{ value = 14 }, { value = 14 }, { value = 14 }",
-                        "{ value = 14 }, { value = 14 }, { value = 12 }", 1)
+    text = text.replace(
+        "{ value = 14 }, { value = 14 }, { value = 14 }",
+        "{ value = 14 }, { value = 14 }, { value = 12 }",
+        1,
+    )
     mine.write_text(text, "utf-8")
     g = thermopyles_game(mine)
     assert not g.provisional and thermopyles_game().provisional
@@ -263,8 +267,7 @@ def test_hand_limit_full_hand_may_take_then_discard_down_to_five(game: Thermopyl
     act(game, s, "draw 20")
     assert counts(game, s) == [6]
     assert seen(game, s)["phase"] == "discard" and game.to_act(s) == 0
-    assert sorted(legal_texts(game, s)) == sorted(
-        f"discard {v}" for v in (10, 11, 13, 14, 15, 20))
+    assert sorted(legal_texts(game, s)) == sorted(f"discard {v}" for v in (10, 11, 13, 14, 15, 20))
     with pytest.raises(IllegalAction):
         act(game, s, "retreat")
     act(game, s, "discard 11")
@@ -302,8 +305,13 @@ def test_full_hand_decision_belongs_to_the_recipient(game: Thermopyles) -> None:
 def test_turn_offers_retreat_or_fight(game: Thermopyles) -> None:
     """Seed 001: "i) Recuar ... ou ii) Luta - joga uma carta de sua mão"."""
     s = position(game, hands=[[10, 14]], support=1)
-    assert legal_texts(game, s) == ["retreat", "fight 10", "fight 10 support 1",
-                                    "fight 14", "fight 14 support 1"]
+    assert legal_texts(game, s) == [
+        "retreat",
+        "fight 10",
+        "fight 10 support 1",
+        "fight 14",
+        "fight 14 support 1",
+    ]
 
 
 def test_retreat_moves_the_marker_one_step_back(game: Thermopyles) -> None:
@@ -635,11 +643,14 @@ def test_undefeated_lambda_card_gives_no_draw(game: Thermopyles) -> None:
     assert seen(game, s)["phase"] == "turn" and counts(game, s) == [2]
 
 
-@pytest.mark.parametrize(("card", "chance"), [
-    (10, []),  # lost against slot 1
-    (14, ["reveal 18/21"]),  # beat slot 1, lost against slot 2
-    (17, ["reveal 18/21", "reveal 12/18"]),  # beat both
-])
+@pytest.mark.parametrize(
+    ("card", "chance"),
+    [
+        (10, []),  # lost against slot 1
+        (14, ["reveal 18/21"]),  # beat slot 1, lost against slot 2
+        (17, ["reveal 18/21", "reveal 12/18"]),  # beat both
+    ],
+)
 def test_played_spartan_card_always_discarded(
     game: Thermopyles, card: int, chance: list[str]
 ) -> None:
@@ -665,8 +676,19 @@ def test_next_player_clockwise(game: Thermopyles) -> None:
 def test_repelled_cards_do_not_count_towards_the_twelve(game: Thermopyles) -> None:
     """Seed 003: "la pila degli scarti ( che non è il CIMITERO )": only the graveyard
     counts towards the 12."""
-    eleven = ["10/16", "11/17", "12/18", "12/18", "14/20", "14/20", "15/21", "15/21",
-              "17/21", "17/21", "18/21"]
+    eleven = [
+        "10/16",
+        "11/17",
+        "12/18",
+        "12/18",
+        "14/20",
+        "14/20",
+        "15/21",
+        "15/21",
+        "17/21",
+        "17/21",
+        "18/21",
+    ]
     s = position(game, hands=[[18, 10]], slots=("13/19", "16/21"), graveyard=eleven)
     act(game, s, "fight 18")
     assert game.outcome(s) is None
@@ -735,8 +757,7 @@ def test_persian_deck_with_exactly_enough_cards_refills_and_play_goes_on(
 ) -> None:
     """Seed 001: "não houver cartas persas suficientes ... para reabastecer": two cards
     are enough for two slots."""
-    s = position(game, hands=[[17, 10]], slots=("13/19", "16/21"),
-                 persian_deck=["18/21", "12/18"])
+    s = position(game, hands=[[17, 10]], slots=("13/19", "16/21"), persian_deck=["18/21", "12/18"])
     act(game, s, "fight 17")
     assert game.outcome(s) is None
     act(game, s, "reveal 18/21", "reveal 12/18")
@@ -747,8 +768,9 @@ def test_persian_deck_with_exactly_enough_cards_refills_and_play_goes_on(
 def test_persian_deck_win_checked_after_the_battle(game: Thermopyles) -> None:
     """Seed 001: "no final da batalha". Decision: an empty Persian deck wins only when a
     battle ends with a slot to refill, not at the start of a turn or after a retreat."""
-    s = position(game, hands=[[10, 14, 16]], slots=("13/19", "16/21"), persian_deck=[],
-                 spartan_deck=[])
+    s = position(
+        game, hands=[[10, 14, 16]], slots=("13/19", "16/21"), persian_deck=[], spartan_deck=[]
+    )
     assert game.outcome(s) is None
     act(game, s, "retreat")
     assert game.outcome(s) is None
@@ -762,8 +784,19 @@ def test_persian_deck_win_checked_after_the_battle(game: Thermopyles) -> None:
 def test_twelfth_annihilation_wins_at_once_even_with_slot_2_left(game: Thermopyles) -> None:
     """Seed 001: "Os jogadores ganham imediatamente quando a 12ª carta persa é colocada no
     cemitério"; seed 003: "vince immediatamente ... dodici carte Persiani"."""
-    eleven = ["10/16", "11/17", "12/18", "12/18", "14/20", "14/20", "15/21", "15/21",
-              "17/21", "17/21", "18/21"]
+    eleven = [
+        "10/16",
+        "11/17",
+        "12/18",
+        "12/18",
+        "14/20",
+        "14/20",
+        "15/21",
+        "15/21",
+        "17/21",
+        "17/21",
+        "18/21",
+    ]
     s = position(game, hands=[[19, 10], [11]], slots=("13/19", "16/21"), graveyard=eleven)
     events = act(game, s, "fight 19")
     out = game.outcome(s)
@@ -776,8 +809,7 @@ def test_twelfth_annihilation_wins_at_once_even_with_slot_2_left(game: Thermopyl
 
 def test_eleventh_annihilation_does_not_win(game: Thermopyles) -> None:
     """Seed 001: "a 12ª carta persa": the count is twelve, not fewer."""
-    ten = ["10/16", "11/17", "12/18", "12/18", "14/20", "14/20", "15/21", "15/21",
-           "17/21", "17/21"]
+    ten = ["10/16", "11/17", "12/18", "12/18", "14/20", "14/20", "15/21", "15/21", "17/21", "17/21"]
     s = position(game, hands=[[19, 10]], slots=("13/19", "19/22"), graveyard=ten)
     act(game, s, "fight 19")
     assert game.outcome(s) is None and len(seen(game, s)["graveyard"]) == 11
@@ -860,8 +892,7 @@ def test_every_turn_starts_with_two_persian_cards_in_the_slots(game: Thermopyles
             else:
                 options = list(game.legal(s))
                 fights = [a for a in options if isinstance(a, Fight)]
-                game.apply(s, rng.choice(fights if fights and rng.random() < 0.85
-                                         else options))
+                game.apply(s, rng.choice(fights if fights and rng.random() < 0.85 else options))
             v = seen(game, s)
             if v["phase"] == "turn":
                 turns += 1
@@ -932,8 +963,7 @@ ILLEGAL: list[tuple[str, Callable[[Thermopyles], State], str, str]] = [
     ("a reveal during a turn", _solo, "reveal 18/21", "not possible now"),
     ("a decision while dice roll", _rolling, "retreat", "the dice are being rolled"),
     ("a draw while dice roll", _rolling, "draw 20", "the dice are being rolled"),
-    ("a retreat while a recipient is chosen", _recipient, "retreat",
-     "p1 must choose who receives"),
+    ("a retreat while a recipient is chosen", _recipient, "retreat", "p1 must choose who receives"),
     ("a seat that is not at the table", _recipient, "give p3", "no p3 at this table"),
     ("discard a card not held", _discarding, "discard 19", "p1 holds no 19"),
     ("refuse after taking", _discarding, "refuse", "holds 6 cards and must discard"),
@@ -945,10 +975,14 @@ ILLEGAL: list[tuple[str, Callable[[Thermopyles], State], str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("what", "make", "action", "message"), ILLEGAL,
-                         ids=[row[0] for row in ILLEGAL])
+@pytest.mark.parametrize(
+    ("what", "make", "action", "message"), ILLEGAL, ids=[row[0] for row in ILLEGAL]
+)
 def test_illegal_action_is_refused_with_a_reason_and_changes_nothing(
-    game: Thermopyles, what: str, make: Callable[[Thermopyles], State], action: str,
+    game: Thermopyles,
+    what: str,
+    make: Callable[[Thermopyles], State],
+    action: str,
     message: str,
 ) -> None:
     """rules.py: "an illegal action raises and leaves the state untouched"."""
@@ -970,10 +1004,14 @@ OUT_OF_RANGE: list[tuple[str, Callable[[Thermopyles], State], Any]] = [
 ]
 
 
-@pytest.mark.parametrize(("what", "make", "action"), OUT_OF_RANGE,
-                         ids=[row[0] for row in OUT_OF_RANGE])
+@pytest.mark.parametrize(
+    ("what", "make", "action"), OUT_OF_RANGE, ids=[row[0] for row in OUT_OF_RANGE]
+)
 def test_action_outside_legal_and_chance_is_refused(
-    game: Thermopyles, what: str, make: Callable[[Thermopyles], State], action: Any,
+    game: Thermopyles,
+    what: str,
+    make: Callable[[Thermopyles], State],
+    action: Any,
 ) -> None:
     """Seed 001: "4 cartas de suporte", "2 dados" (six-sided), seats p1..pN. The protocol
     promises that `apply` refuses whatever `legal` and `chance` do not offer."""

@@ -38,8 +38,7 @@ class RandomAgent:
         return legal[int(rng.random() * len(legal))]
 
 
-def check_parameters(*, count: tuple[str, Any], seconds: Any, depth: Any,
-                     **numbers: Any) -> None:
+def check_parameters(*, count: tuple[str, Any], seconds: Any, depth: Any, **numbers: Any) -> None:
     """The checks every search agent's budget needs: numbers (not booleans or words), a
     whole `count` of at least 1, positive `seconds`, a whole `depth` of 0 or more (None
     where unset)."""
@@ -69,8 +68,11 @@ def _rollout(**params: Any) -> Agent:
     return Rollout(**params)
 
 
-GENERIC: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "ismcts": _ismcts,
-                                            "rollout": _rollout}
+GENERIC: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent,
+    "ismcts": _ismcts,
+    "rollout": _rollout,
+}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -127,8 +129,9 @@ def make_agent(spec: str, game: Any) -> Agent:
     name, params = parse_spec(spec)
     factories = {**GENERIC, **game.agents()}
     if name not in factories:
-        raise ThermopylaeError(f"unknown agent {name!r} for {game.id}; "
-                               f"known agents: {', '.join(agent_names(game))}")
+        raise ThermopylaeError(
+            f"unknown agent {name!r} for {game.id}; known agents: {', '.join(agent_names(game))}"
+        )
     try:
         agent: Agent = factories[name](**params)
     except (TypeError, ValueError) as exc:

@@ -51,14 +51,24 @@ class ISMCTS:
 
     name = "ismcts"
 
-    def __init__(self, iterations: int = 1000, seconds: float | None = None, c: float = 0.7,
-                 playout: str = "random", depth: int | None = None, prior: float = 0.0,
-                 **rest: Any) -> None:
+    def __init__(
+        self,
+        iterations: int = 1000,
+        seconds: float | None = None,
+        c: float = 0.7,
+        playout: str = "random",
+        depth: int | None = None,
+        prior: float = 0.0,
+        **rest: Any,
+    ) -> None:
         if rest:
-            raise ValueError(f"unknown parameter(s) {sorted(rest)}; ismcts takes iterations, "
-                             "seconds, c, playout, depth and prior")
-        check_parameters(count=("iterations", iterations), seconds=seconds, depth=depth,
-                         c=c, prior=prior)
+            raise ValueError(
+                f"unknown parameter(s) {sorted(rest)}; ismcts takes iterations, "
+                "seconds, c, playout, depth and prior"
+            )
+        check_parameters(
+            count=("iterations", iterations), seconds=seconds, depth=depth, c=c, prior=prior
+        )
         if playout not in ("random", "heuristic"):
             raise ValueError("playout must be random or heuristic")
         if prior < 0:
@@ -96,15 +106,24 @@ class ISMCTS:
                     break
             elif time.perf_counter() >= deadline and n > 0:
                 break
-            self._iterate(game, game.determinize(state, seat, rng), root, rng, policy, evaluate,
-                          hints)
+            self._iterate(
+                game, game.determinize(state, seat, rng), root, rng, policy, evaluate, hints
+            )
             n += 1
         self.last_iterations = n
-        best = max(legal, key=lambda a: (root.children[a].visits if a in root.children else -1))
+        best = max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
         return best
 
-    def _iterate(self, game: Any, d: Any, root: _Node, rng: random.Random, policy: Any,
-                 evaluate: Any, hints: Any) -> None:
+    def _iterate(
+        self,
+        game: Any,
+        d: Any,
+        root: _Node,
+        rng: random.Random,
+        policy: Any,
+        evaluate: Any,
+        hints: Any,
+    ) -> None:
         path: list[_Node] = []
         node = root
         c, prior = self.c, self.prior

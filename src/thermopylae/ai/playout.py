@@ -21,8 +21,14 @@ def choices(game: Any) -> Callable[[Any], Sequence[Any]]:
     return moves
 
 
-def play_out(game: Any, d: Any, rng: random.Random, policy: Any = None,
-             depth: int | None = None, evaluate: Any = None) -> Any:
+def play_out(
+    game: Any,
+    d: Any,
+    rng: random.Random,
+    policy: Any = None,
+    depth: int | None = None,
+    evaluate: Any = None,
+) -> Any:
     """Each seat's score at the end of a playout from `d` (changed in place): `policy`
     plays every seat (None: uniformly random moves); with `depth` and `evaluate`, the
     playout stops after `depth` decisions and returns `evaluate(d)`, unless that is None

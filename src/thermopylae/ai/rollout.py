@@ -36,11 +36,13 @@ class Rollout:
 
     name = "rollout"
 
-    def __init__(self, samples: int = 16, seconds: float | None = None,
-                 depth: int | None = None, **rest: Any) -> None:
+    def __init__(
+        self, samples: int = 16, seconds: float | None = None, depth: int | None = None, **rest: Any
+    ) -> None:
         if rest:
-            raise ValueError(f"unknown parameter(s) {sorted(rest)}; rollout takes samples, "
-                             "seconds and depth")
+            raise ValueError(
+                f"unknown parameter(s) {sorted(rest)}; rollout takes samples, seconds and depth"
+            )
         check_parameters(count=("samples", samples), seconds=seconds, depth=depth)
         self.samples = int(samples)
         self.seconds = None if seconds is None else float(seconds)
@@ -63,8 +65,9 @@ class Rollout:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         cap = None if self.cpu_limit is None else time.thread_time() + self.cpu_limit
         n = 0
-        while (n < self.samples) if deadline is None else (
-                n == 0 or time.perf_counter() < deadline):
+        while (
+            (n < self.samples) if deadline is None else (n == 0 or time.perf_counter() < deadline)
+        ):
             deal = game.determinize(state, seat, rng)
             luck = rng.getrandbits(64)
             sample = [0.0] * len(legal)

@@ -74,8 +74,9 @@ class Record:
     outcome: dict[str, Any] | None = None
 
     @classmethod
-    def begin(cls, game: Any, options: dict[str, Any], seed: int | None = None,
-              start: Any = None) -> Record:
+    def begin(
+        cls, game: Any, options: dict[str, Any], seed: int | None = None, start: Any = None
+    ) -> Record:
         return cls(
             game=game.id,
             components=game.components_digest,
@@ -118,8 +119,17 @@ class Record:
             f = _RecordFile.model_validate(data)
         except ValidationError as exc:
             raise RecordError(f"{source}: not a valid game record: {first_problem(exc)}") from exc
-        return cls(f.game, f.components, f.options, f.seats, f.seed, f.start,
-                   [tuple(s) for s in f.steps], f.final, f.outcome)  # type: ignore[misc]
+        return cls(
+            f.game,
+            f.components,
+            f.options,
+            f.seats,
+            f.seed,
+            f.start,
+            [tuple(s) for s in f.steps],
+            f.final,
+            f.outcome,
+        )  # type: ignore[misc]
 
     def save(self, path: Path) -> None:
         _write(path, self.to_json())
@@ -141,13 +151,24 @@ class Position:
 
     @classmethod
     def of(cls, game: Any, options: dict[str, Any], state: Any) -> Position:
-        return cls(game.id, game.components_digest, dict(options),
-                   list(game.seats(options)), game.state_to_json(state))
+        return cls(
+            game.id,
+            game.components_digest,
+            dict(options),
+            list(game.seats(options)),
+            game.state_to_json(state),
+        )
 
     def to_json(self) -> JSON:
-        return {"format": POSITION_FORMAT, "version": 1, "game": self.game,
-                "components": self.components, "options": self.options,
-                "seats": self.seats, "state": self.state}
+        return {
+            "format": POSITION_FORMAT,
+            "version": 1,
+            "game": self.game,
+            "components": self.components,
+            "options": self.options,
+            "seats": self.seats,
+            "state": self.state,
+        }
 
     @classmethod
     def from_json(cls, data: Any, source: str = "position") -> Position:
@@ -177,17 +198,19 @@ def restore_state(game: Any, data: dict[str, Any], what: str) -> Any:
         return game.state_from_json(data)
     except RecordError:
         raise
-    except (ThermopylaeError, KeyError, TypeError, ValueError, IndexError,
-            RecursionError) as exc:
+    except (ThermopylaeError, KeyError, TypeError, ValueError, IndexError, RecursionError) as exc:
         raise RecordError(f"{what}: bad state: {exc}") from exc
 
 
 def _must_be_object(data: Any, source: str, what: str) -> None:
     if not isinstance(data, dict):
         kind = {list: "a list", str: "a string", bool: "true or false", type(None): "null"}.get(
-            type(data), "a number")
-        raise RecordError(f"{source}: not a valid {what}: the file holds {kind}, not an "
-                          f"object with the fields of a {what}")
+            type(data), "a number"
+        )
+        raise RecordError(
+            f"{source}: not a valid {what}: the file holds {kind}, not an "
+            f"object with the fields of a {what}"
+        )
 
 
 def check_match(game: Any, game_id: str, components: str, what: str) -> None:
@@ -217,24 +240,36 @@ def replay(game: Any, record: Record) -> ReplayReport:
         check_match(game, record.game, record.components, "record")
         options = game.options(record.options)
         if list(game.seats(options)) != record.seats:
-            raise RecordError(f"seats {record.seats} do not match the options "
-                              f"(expected {list(game.seats(options))})")
-        state = (game.new(options) if record.start is None
-                 else restore_state(game, record.start, "record start"))
+            raise RecordError(
+                f"seats {record.seats} do not match the options "
+                f"(expected {list(game.seats(options))})"
+            )
+        state = (
+            game.new(options)
+            if record.start is None
+            else restore_state(game, record.start, "record start")
+        )
     except ThermopylaeError as exc:
         return ReplayReport(False, 0, [str(exc)], None, None)
     for number, (who, text) in enumerate(record.steps, start=1):
         problem = _step(game, options, state, who, text)
         if problem:
-            return ReplayReport(False, number - 1, [f"step {number} ({who}: {text}): {problem}"],
-                                state, game.outcome(state))
+            return ReplayReport(
+                False,
+                number - 1,
+                [f"step {number} ({who}: {text}): {problem}"],
+                state,
+                game.outcome(state),
+            )
     problems = []
     if record.final is not None and state_digest(game, state) != record.final:
         problems.append("the final state differs from the one the record was saved with")
     outcome = game.outcome(state)
     if record.outcome is not None and (outcome is None or outcome.to_json() != record.outcome):
-        problems.append(f"the outcome differs: record says {record.outcome}, replay gives "
-                        f"{None if outcome is None else outcome.to_json()}")
+        problems.append(
+            f"the outcome differs: record says {record.outcome}, replay gives "
+            f"{None if outcome is None else outcome.to_json()}"
+        )
     return ReplayReport(not problems, len(record.steps), problems, state, outcome)
 
 
@@ -284,7 +319,7 @@ def _step_at(text: str, pos: int) -> str:
     if opened < 0 or pos <= opened:
         return ""
     # Each step is a `["who", "action"]` pair: count the pairs begun before the error.
-    n = len(re.findall(r'\[\s*"', text[opened + 1:pos]))
+    n = len(re.findall(r'\[\s*"', text[opened + 1 : pos]))
     return f" in step {n}" if n else ""
 
 

@@ -17,8 +17,11 @@ _FACTORIES: dict[str, GameFactory] = {}
 _SUMMARIES: dict[str, tuple[str, int, int]] = {}
 
 # The game packages shipped with thermopylae; importing one registers it.
-_BUILTIN = ("thermopylae.games.thermopyles", "thermopylae.games.earth_and_water",
-            "thermopylae.games.hot_gates")
+_BUILTIN = (
+    "thermopylae.games.thermopyles",
+    "thermopylae.games.earth_and_water",
+    "thermopylae.games.hot_gates",
+)
 
 
 def default_once(build: Callable[[Path | None], G]) -> Callable[[Path | None], G]:

@@ -18,8 +18,7 @@ from thermopylae.i18n import _
 @functools.cache
 def _pattern(msgid: str) -> re.Pattern[str]:
     parts = re.split(r"\{(\w+)\}", msgid)
-    regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)"
-                    for i, p in enumerate(parts))
+    regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
     return re.compile(regex)
 
 

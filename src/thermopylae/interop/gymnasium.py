@@ -54,10 +54,18 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
     # (a plain annotation, as in `gym.Env`; never changed in place)
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
-    def __init__(self, game_id: str = "thermopyles", *, seat: int = 0,
-                 opponent: Any = "heuristic", illegal: str = "penalty",
-                 illegal_reward: float = -1.0, max_illegal: int = MAX_ILLEGAL,
-                 render_mode: str | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        game_id: str = "thermopyles",
+        *,
+        seat: int = 0,
+        opponent: Any = "heuristic",
+        illegal: str = "penalty",
+        illegal_reward: float = -1.0,
+        max_illegal: int = MAX_ILLEGAL,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
         self.game: Any = registry.get(game_id)
         if "players" not in options and self.game.min_players != self.game.max_players:
             options["players"] = int(self.game.min_players)  # one learner: fewest seats
@@ -98,8 +106,9 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
     def _info(self, **extra: Any) -> dict[str, Any]:
         return {"action_mask": action_mask(self.game, self.state_, self.seat), **extra}
 
-    def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
         super().reset(seed=seed)
         self._rng = random.Random(int(self.np_random.integers(2**63)))
         self.state_ = self.game.new(self.options)
@@ -123,8 +132,13 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
             if self._illegal_run >= self.max_illegal:
                 self._over = True
                 reason = f"{self._illegal_run} illegal actions in a row (max_illegal)"
-                return (self._obs(), self.illegal_reward, False, True,
-                        self._info(illegal=True, reason=reason))
+                return (
+                    self._obs(),
+                    self.illegal_reward,
+                    False,
+                    True,
+                    self._info(illegal=True, reason=reason),
+                )
             return self._obs(), self.illegal_reward, False, False, self._info(illegal=True)
         self._illegal_run = 0
         g.apply(self.state_, g.decode(a), quiet=True)
@@ -163,8 +177,9 @@ def _register() -> None:
     for game_id in registry.game_ids():
         env_id = gym_id(game_id)
         if env_id not in gym.registry:
-            gym.register(env_id, entry_point=f"{__name__}:ThermopylaeEnv",
-                         kwargs={"game_id": game_id})
+            gym.register(
+                env_id, entry_point=f"{__name__}:ThermopylaeEnv", kwargs={"game_id": game_id}
+            )
 
 
 _register()

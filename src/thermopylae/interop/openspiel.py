@@ -63,8 +63,11 @@ def _game_type(game_id: str, short_name: str, long_name: str) -> Any:
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         # a co-operative game: every seat shares one result, so one utility for all
-        utility=(pyspiel.GameType.Utility.IDENTICAL if game.cooperative
-                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        utility=(
+            pyspiel.GameType.Utility.IDENTICAL
+            if game.cooperative
+            else pyspiel.GameType.Utility.GENERAL_SUM
+        ),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=int(game.max_players),
         min_num_players=int(game.min_players),
@@ -104,8 +107,9 @@ class ThermopylaeGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> ThermopylaeState:
         return ThermopylaeState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None,
-                         params: Mapping[str, Any] | None = None) -> ThermopylaeObserver:
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+    ) -> ThermopylaeObserver:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         recall = True if iig_obs_type is None else bool(iig_obs_type.perfect_recall)
@@ -130,14 +134,17 @@ class _Core:
 class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
     """A thermopylae state inside OpenSpiel; `tstate` is the thermopylae state."""
 
-    def __init__(self, game: ThermopylaeGame, tstate: Any = None,
-                 mine: list[list[int]] | None = None) -> None:
+    def __init__(
+        self, game: ThermopylaeGame, tstate: Any = None, mine: list[list[int]] | None = None
+    ) -> None:
         super().__init__(game)
         tgame = game.tgame
         # `mine`: each seat's own decisions so far (encoded), for perfect-recall infostates.
         self._core = _Core(
-            tgame, tgame.new(game.options) if tstate is None else tstate,
-            [[] for _ in game.seat_names] if mine is None else [list(m) for m in mine])
+            tgame,
+            tgame.new(game.options) if tstate is None else tstate,
+            [[] for _ in game.seat_names] if mine is None else [list(m) for m in mine],
+        )
 
     @property
     def tgame(self) -> Any:
@@ -196,8 +203,9 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
         the random source is seeded from OpenSpiel's sampler (a callable giving [0, 1))."""
         seed = int(float(probability_sampler()) * 2**53)
         rng = random.Random(seed)
-        new = ThermopylaeState(self.get_game(), self.tgame.determinize(
-            self.tstate, int(player_id), rng), self.mine)
+        new = ThermopylaeState(
+            self.get_game(), self.tgame.determinize(self.tstate, int(player_id), rng), self.mine
+        )
         return new
 
     def __str__(self) -> str:
@@ -217,14 +225,17 @@ class ThermopylaeObserver:
         self.perfect_recall = perfect_recall
         size = 0 if perfect_recall else int(observe.observation_size(game.tgame, game.options))
         self.tensor: np.ndarray[Any, np.dtype[np.float32]] = np.zeros(size, np.float32)
-        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = \
+        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = (
             {} if perfect_recall else {"observation": self.tensor}
+        )
 
     def set_from(self, state: ThermopylaeState, player: int) -> None:
         if self.perfect_recall:
-            raise ValueError("the thermopylae games provide no information-state tensor "
-                             "(it would not encode the history); use "
-                             "information_state_string, or observation_tensor")
+            raise ValueError(
+                "the thermopylae games provide no information-state tensor "
+                "(it would not encode the history); use "
+                "information_state_string, or observation_tensor"
+            )
         view = state.tgame.view(state.tstate, int(player))
         self.tensor[:] = observe.observation(state.tgame, self.game.options, view)
 

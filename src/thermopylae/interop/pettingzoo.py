@@ -26,7 +26,10 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
     # On the class, where wrappers and tools read it without building an environment; an
     # instance adds its game to the name (`thermopylae_hot_gates`) in a copy of its own.
     metadata: dict[str, Any] = {  # noqa: RUF012 (never changed in place)
-        "render_modes": ["ansi"], "is_parallelizable": False, "name": "thermopylae"}
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+        "name": "thermopylae",
+    }
 
     def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
@@ -34,17 +37,20 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         self.options: dict[str, Any] = self.game.options(options)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ThermopylaeError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.metadata = {**type(self).metadata,
-                         "name": f"thermopylae_{game_id.replace('-', '_')}"}
+        self.metadata = {**type(self).metadata, "name": f"thermopylae_{game_id.replace('-', '_')}"}
         self.render_mode = render_mode
         self.possible_agents = list(self.game.seats(self.options))
         size = observation_size(self.game, self.options)
         n = self.game.num_actions
         self._obs_spaces = {
-            a: spaces.Dict({
-                "observation": spaces.Box(LOW, HIGH, (size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (n,), np.int8),
-            }) for a in self.possible_agents}
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(LOW, HIGH, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (n,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
         self._act_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.observation_spaces = self._obs_spaces
         self.action_spaces = self._act_spaces

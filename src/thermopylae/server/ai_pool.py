@@ -30,7 +30,11 @@ from thermopylae.engine import registry
 log = logging.getLogger("thermopylae.server")
 
 DEFAULT_PARAMETERS: dict[str, float] = {
-    "iterations": 20_000, "samples": 2_000, "depth": 1_000, "c": 100.0, "prior": 100.0,
+    "iterations": 20_000,
+    "samples": 2_000,
+    "depth": 1_000,
+    "c": 100.0,
+    "prior": 100.0,
 }
 """The largest value each agent parameter may take on a server (`--ai-limit NAME=VALUE`)."""
 
@@ -135,8 +139,11 @@ class AiPool:
         if self._executor is None:
             if self.limits.processes:
                 self._executor = ProcessPoolExecutor(
-                    self.limits.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_start_worker, initargs=(self.limits.niceness,))
+                    self.limits.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker,
+                    initargs=(self.limits.niceness,),
+                )
             else:
                 self._executor = ThreadPoolExecutor(self.limits.workers, "thermopylae-ai")
         return self._executor
@@ -145,8 +152,10 @@ class AiPool:
         """AiBusy if `client` already has `tables_per_client` tables waiting for the AI
         (asked before a request gives the AI more work, and by `table`)."""
         if self._waiting.get(client, 0) >= self.limits.tables_per_client:
-            raise AiBusy(f"{self.limits.tables_per_client} of your tables are already "
-                         "waiting for the AI; wait for one to finish")
+            raise AiBusy(
+                f"{self.limits.tables_per_client} of your tables are already "
+                "waiting for the AI; wait for one to finish"
+            )
 
     @contextlib.contextmanager
     def table(self, client: str) -> Iterator[None]:
@@ -172,7 +181,8 @@ class AiPool:
                 loop = asyncio.get_running_loop()
                 try:
                     answer: str = await loop.run_in_executor(
-                        self._pool(), think, game_id, spec, state, seed, self.limits.seconds)
+                        self._pool(), think, game_id, spec, state, seed, self.limits.seconds
+                    )
                 except BrokenProcessPool:  # a worker died (killed, out of memory): anew
                     self._executor = None
                     raise

@@ -55,17 +55,24 @@ class ErrorOut(BaseModel):
 
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    words = {400: "Malformed request or illegal action", 403: "Wrong or missing token",
-             404: "No such table", 409: "Not now (stale move, not your turn, game over)",
-             413: "Request body too large", 422: "A field is missing, of the wrong type or "
-             "out of range", 429: "Too many requests (see Retry-After)",
-             500: "A defect of the server (logged)", 503: "The database is unavailable; "
-             "nothing was changed, try again"}
+    words = {
+        400: "Malformed request or illegal action",
+        403: "Wrong or missing token",
+        404: "No such table",
+        409: "Not now (stale move, not your turn, game over)",
+        413: "Request body too large",
+        422: "A field is missing, of the wrong type or out of range",
+        429: "Too many requests (see Retry-After)",
+        500: "A defect of the server (logged)",
+        503: "The database is unavailable; nothing was changed, try again",
+    }
     return {c: {"model": ErrorOut, "description": words[c]} for c in codes}
 
 
-LANG_DOC = "the language of the log and action labels (en, pt, fr, it; default: " \
-           "Accept-Language, else English)"
+LANG_DOC = (
+    "the language of the log and action labels (en, pt, fr, it; default: "
+    "Accept-Language, else English)"
+)
 
 
 def _table_body_schema() -> dict[str, Any]:
@@ -79,39 +86,79 @@ def _table_body_schema() -> dict[str, Any]:
         _title, lo, hi = registry.summary(gid)
         defaults = g.options({})
         agents = agent_names(g)
-        seat = {"oneOf": [
-            {"type": "object", "additionalProperties": False, "required": ["kind"],
-             "properties": {"kind": {"const": "human"}}},
-            {"type": "object", "additionalProperties": False, "required": ["kind", "level"],
-             "properties": {"kind": {"const": "ai"}, "level": {"enum": list(LEVELS)}}},
-            {"type": "object", "additionalProperties": False, "required": ["kind", "agent"],
-             "properties": {"kind": {"const": "ai"}, "agent": {
-                 "enum": agents, "description": "an agent, or NAME:key=value,... with its "
-                 "budget (docs/api.md), within the server's limits"}}},
-        ]}
+        seat = {
+            "oneOf": [
+                {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["kind"],
+                    "properties": {"kind": {"const": "human"}},
+                },
+                {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["kind", "level"],
+                    "properties": {"kind": {"const": "ai"}, "level": {"enum": list(LEVELS)}},
+                },
+                {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["kind", "agent"],
+                    "properties": {
+                        "kind": {"const": "ai"},
+                        "agent": {
+                            "enum": agents,
+                            "description": "an agent, or NAME:key=value,... with its "
+                            "budget (docs/api.md), within the server's limits",
+                        },
+                    },
+                },
+            ]
+        }
         for n in range(lo, hi + 1):
-            props: dict[str, Any] = {k: {"type": kinds[type(v)]} for k, v in defaults.items()
-                                     if k != "players"}
-            opts: dict[str, Any] = {"type": "object", "additionalProperties": False,
-                                    "properties": props}
+            props: dict[str, Any] = {
+                k: {"type": kinds[type(v)]} for k, v in defaults.items() if k != "players"
+            }
+            opts: dict[str, Any] = {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": props,
+            }
             if "players" in defaults:
                 props["players"] = {"const": n}
                 if n != defaults["players"]:
                     opts["required"] = ["players"]
             count = len(g.seats(g.options({"players": n} if "players" in defaults else {})))
             variant: dict[str, Any] = {
-                "type": "object", "additionalProperties": False, "required": ["game"],
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["game"],
                 "properties": {
-                    "game": {"const": gid}, "options": opts,
-                    "seats": {"anyOf": [{"type": "null"}, {
-                        "type": "array", "minItems": count, "maxItems": count,
-                        "items": seat}]}}}
+                    "game": {"const": gid},
+                    "options": opts,
+                    "seats": {
+                        "anyOf": [
+                            {"type": "null"},
+                            {"type": "array", "minItems": count, "maxItems": count, "items": seat},
+                        ]
+                    },
+                },
+            }
             if "required" in opts:
                 variant["required"] = ["game", "options"]
             variants.append(variant)
-    return {"required": True, "content": {"application/json": {"schema": {
-        "oneOf": variants, "description": "a game, its options and one entry per seat "
-        "(default: every seat human)"}}}}
+    return {
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {
+                    "oneOf": variants,
+                    "description": "a game, its options and one entry per seat "
+                    "(default: every seat human)",
+                }
+            }
+        },
+    }
 
 
 class SeatIn(BaseModel):
@@ -123,8 +170,10 @@ class SeatIn(BaseModel):
 
 class TableIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    game: str = Field(description="a game id from GET /api/games",
-                      json_schema_extra={"enum": cast(Any, registry.game_ids())})
+    game: str = Field(
+        description="a game id from GET /api/games",
+        json_schema_extra={"enum": cast(Any, registry.game_ids())},
+    )
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatIn] | None = Field(default=None, description="one per seat, in order")
 
@@ -217,15 +266,26 @@ def _rate_from_env() -> float | None:
 
 async def _too_large(send: Send) -> None:
     body = json.dumps({"detail": f"request body over {MAX_BODY} bytes"}).encode()
-    await send({"type": "http.response.start", "status": 413,
-                "headers": [(b"content-type", b"application/json")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"application/json")],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
-def create_app(db: str | None = None, redis: str | None = None, data_dir: Path | None = None,
-               origins: tuple[str, ...] = (), http_rate: float | None = None,
-               http_burst: float | None = None, ai: AiLimits | None = None,
-               trusted_proxies: tuple[str, ...] = ()) -> FastAPI:
+def create_app(
+    db: str | None = None,
+    redis: str | None = None,
+    data_dir: Path | None = None,
+    origins: tuple[str, ...] = (),
+    http_rate: float | None = None,
+    http_burst: float | None = None,
+    ai: AiLimits | None = None,
+    trusted_proxies: tuple[str, ...] = (),
+) -> FastAPI:
     """The server. `db`: a SQLAlchemy URL (default: a SQLite file in `data_dir`);
     `redis`: share table updates with other processes; `origins`: extra origins whose
     pages may open WebSockets (the server's own is always allowed); `http_rate`: actions
@@ -251,8 +311,13 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         pool = AiPool(limits)  # its workers start at the first AI move, each once
-        tables = Tables(store, hub.publish, shared=redis is not None,
-                        pinned=lambda table_id: table_id in hub.watchers, ai=pool)
+        tables = Tables(
+            store,
+            hub.publish,
+            shared=redis is not None,
+            pinned=lambda table_id: table_id in hub.watchers,
+            ai=pool,
+        )
         holder["tables"] = tables
         app.state.tables = tables
 
@@ -279,8 +344,12 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
         await hub.stop()
         store.dispose()
 
-    app = FastAPI(title="thermopylae", version="0.1.0", lifespan=lifespan,
-                  description="Play the three '300' board games: tables, seats, actions.")
+    app = FastAPI(
+        title="thermopylae",
+        version="0.1.0",
+        lifespan=lifespan,
+        description="Play the three '300' board games: tables, seats, actions.",
+    )
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
     if trusted_proxies:
@@ -301,10 +370,13 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
             return
         address = _address(request)
         if not limiter.allow(address):
-            raise TableError(429, f"too many requests from {address}: at most "
-                                  f"{limiter.rate:g} actions and new tables a second "
-                                  f"(bursts of {limiter.burst:g}); wait a moment and try "
-                                  "again")
+            raise TableError(
+                429,
+                f"too many requests from {address}: at most "
+                f"{limiter.rate:g} actions and new tables a second "
+                f"(bursts of {limiter.burst:g}); wait a moment and try "
+                "again",
+            )
 
     @app.exception_handler(RecursionError)
     async def _deep(request: Request, exc: RecursionError) -> JSONResponse:
@@ -313,8 +385,13 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
     @app.exception_handler(Exception)
     async def _defect(request: Request, exc: Exception) -> JSONResponse:
         log.exception("%s %s failed", request.method, request.url.path)
-        return JSONResponse({"detail": "the server failed to answer this request (a defect, "
-                                       "logged); nothing was changed"}, 500)
+        return JSONResponse(
+            {
+                "detail": "the server failed to answer this request (a defect, "
+                "logged); nothing was changed"
+            },
+            500,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -335,59 +412,100 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
         for gid in registry.game_ids():
             g = registry.get(gid)
             title, lo, hi = registry.summary(gid)
-            counts = {n: list(g.seats(g.options({"players": n}))) for n in range(lo, hi + 1)} \
-                if lo != hi else {lo: list(g.seats(g.options({})))}
-            out.append({"id": gid, "title": title, "min_players": lo, "max_players": hi,
-                        "seats": counts, "provisional": bool(g.provisional),
-                        "cooperative": bool(getattr(g, "cooperative", False)),
-                        "levels": list(LEVELS)})
+            counts = (
+                {n: list(g.seats(g.options({"players": n}))) for n in range(lo, hi + 1)}
+                if lo != hi
+                else {lo: list(g.seats(g.options({})))}
+            )
+            out.append(
+                {
+                    "id": gid,
+                    "title": title,
+                    "min_players": lo,
+                    "max_players": hi,
+                    "seats": counts,
+                    "provisional": bool(g.provisional),
+                    "cooperative": bool(getattr(g, "cooperative", False)),
+                    "levels": list(LEVELS),
+                }
+            )
         return out
 
-    @app.post("/api/tables", status_code=201, summary="Create a table",
-              responses=_errors(400, 413, 422, 429, 503),
-              openapi_extra={"requestBody": _table_body_schema()})
+    @app.post(
+        "/api/tables",
+        status_code=201,
+        summary="Create a table",
+        responses=_errors(400, 413, 422, 429, 503),
+        openapi_extra={"requestBody": _table_body_schema()},
+    )
     async def create(body: TableIn, request: Request) -> dict[str, Any]:
         limit(request)
-        seats = None if body.seats is None else [s.model_dump(exclude_none=True)
-                                                 for s in body.seats]
-        live, tokens = await tables().create(body.game, body.options, seats,
-                                             client=_address(request))
+        seats = (
+            None if body.seats is None else [s.model_dump(exclude_none=True) for s in body.seats]
+        )
+        live, tokens = await tables().create(
+            body.game, body.options, seats, client=_address(request)
+        )
         base = str(request.base_url).rstrip("/")
         return {
             "id": live.row.id,
             "game": live.game.id,
             "options": live.options,
             "move": live.move,
-            "seats": [{"seat": r["seat"], "kind": r["kind"], "level": r.get("level"),
-                       "token": tok,
-                       "invite_url": f"{base}/table/{live.row.id}#token={tok}" if tok else None}
-                      for r, tok in zip(live.row.seats, tokens, strict=True)],
+            "seats": [
+                {
+                    "seat": r["seat"],
+                    "kind": r["kind"],
+                    "level": r.get("level"),
+                    "token": tok,
+                    "invite_url": f"{base}/table/{live.row.id}#token={tok}" if tok else None,
+                }
+                for r, tok in zip(live.row.seats, tokens, strict=True)
+            ],
             "spectator_url": f"{base}/table/{live.row.id}",
         }
 
-    @app.get("/api/tables/{table_id}", summary="A table as one seat (or a spectator) sees it",
-             responses=_errors(403, 404, 422, 503))
-    async def table(table_id: str, request: Request, token: str | None = None,
-                    lang: str | None = Query(None, description=LANG_DOC)) -> dict[str, Any]:
+    @app.get(
+        "/api/tables/{table_id}",
+        summary="A table as one seat (or a spectator) sees it",
+        responses=_errors(403, 404, 422, 503),
+    )
+    async def table(
+        table_id: str,
+        request: Request,
+        token: str | None = None,
+        lang: str | None = Query(None, description=LANG_DOC),
+    ) -> dict[str, Any]:
         t = tables()
         live = await t.get(table_id)
         seat = t.seat_of(live, token)
         with i18n.language(_lang(request, lang)):
             return t.message(live, seat)
 
-    @app.post("/api/tables/{table_id}/actions", summary="Play an action",
-              responses=_errors(400, 403, 404, 409, 413, 422, 429, 503))
-    async def action(table_id: str, body: ActionIn, request: Request,
-                     lang: str | None = Query(None, description=LANG_DOC)) -> dict[str, Any]:
+    @app.post(
+        "/api/tables/{table_id}/actions",
+        summary="Play an action",
+        responses=_errors(400, 403, 404, 409, 413, 422, 429, 503),
+    )
+    async def action(
+        table_id: str,
+        body: ActionIn,
+        request: Request,
+        lang: str | None = Query(None, description=LANG_DOC),
+    ) -> dict[str, Any]:
         limit(request)
         t = tables()
-        live = await t.submit(table_id, body.token, body.move, body.action,
-                              client=_address(request))
+        live = await t.submit(
+            table_id, body.token, body.move, body.action, client=_address(request)
+        )
         with i18n.language(_lang(request, lang)):
             return t.message(live, t.seat_of(live, body.token), since=body.move)
 
-    @app.get("/api/tables/{table_id}/record", summary="The game record, once the game is over",
-             responses=_errors(404, 409, 422, 503))
+    @app.get(
+        "/api/tables/{table_id}/record",
+        summary="The game record, once the game is over",
+        responses=_errors(404, 409, 422, 503),
+    )
     async def record(table_id: str) -> dict[str, Any]:
         t = tables()
         return t.record(await t.get(table_id))
@@ -399,8 +517,9 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
     # -- the WebSocket -------------------------------------------------------------------
 
     @app.websocket("/ws/tables/{table_id}")
-    async def socket(ws: WebSocket, table_id: str, token: str | None = None,
-                     lang: str | None = None) -> None:
+    async def socket(
+        ws: WebSocket, table_id: str, token: str | None = None, lang: str | None = None
+    ) -> None:
         origin = ws.headers.get("origin")
         if origin and not _same_origin(origin, ws.headers.get("host", ""), origins):
             await ws.close(code=1008, reason="origin not allowed")
@@ -449,19 +568,22 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
                     break
                 text = frame.get("text")
                 if text is None:
-                    await ws.send_json({"type": "error", "status": 400,
-                                        "detail": "send text frames holding JSON"})
+                    await ws.send_json(
+                        {"type": "error", "status": 400, "detail": "send text frames holding JSON"}
+                    )
                     continue
                 now = time.monotonic()
                 allowance = min(BURST, allowance + (now - stamp) * RATE)
                 stamp = now
                 if allowance < 1:
-                    await ws.send_json({"type": "error", "status": 429,
-                                        "detail": "too many messages; slow down"})
+                    await ws.send_json(
+                        {"type": "error", "status": 429, "detail": "too many messages; slow down"}
+                    )
                     continue
                 allowance -= 1
-                await _client_message(t, ws, table_id, token, text,
-                                      ws.client.host if ws.client else "unknown")
+                await _client_message(
+                    t, ws, table_id, token, text, ws.client.host if ws.client else "unknown"
+                )
         except WebSocketDisconnect:
             pass
         finally:
@@ -484,31 +606,40 @@ def create_app(db: str | None = None, redis: str | None = None, data_dir: Path |
     return app
 
 
-async def _client_message(t: Tables, ws: WebSocket, table_id: str, token: str | None,
-                          text: str, client: str) -> None:
+async def _client_message(
+    t: Tables, ws: WebSocket, table_id: str, token: str | None, text: str, client: str
+) -> None:
     """`{"type": "action", "move": N, "action": "..."}` from a seat; `{"type": "ping"}`."""
     if len(text) > MAX_WS_MESSAGE:
-        await ws.send_json({"type": "error", "status": 413,
-                            "detail": f"message over {MAX_WS_MESSAGE} characters"})
+        await ws.send_json(
+            {"type": "error", "status": 413, "detail": f"message over {MAX_WS_MESSAGE} characters"}
+        )
         return
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nested deeper than Python reads
-        await ws.send_json({"type": "error", "status": 400,
-                            "detail": "not valid JSON (or nested too deeply)"})
+        await ws.send_json(
+            {"type": "error", "status": 400, "detail": "not valid JSON (or nested too deeply)"}
+        )
         return
     if not isinstance(data, dict) or data.get("type") not in ("action", "ping"):
-        await ws.send_json({"type": "error", "status": 400,
-                            "detail": "messages are {\"type\": \"action\", \"move\": N, "
-                                      "\"action\": \"...\"} or {\"type\": \"ping\"}"})
+        await ws.send_json(
+            {
+                "type": "error",
+                "status": 400,
+                "detail": 'messages are {"type": "action", "move": N, '
+                '"action": "..."} or {"type": "ping"}',
+            }
+        )
         return
     if data["type"] == "ping":
         await ws.send_json({"type": "pong"})
         return
     extra = set(data) - {"type", "move", "action"}
     if extra:
-        await ws.send_json({"type": "error", "status": 422,
-                            "detail": f"unknown field(s) {sorted(extra)}"})
+        await ws.send_json(
+            {"type": "error", "status": 422, "detail": f"unknown field(s) {sorted(extra)}"}
+        )
         return
     try:
         await t.submit(table_id, token, data.get("move"), data.get("action"), client=client)

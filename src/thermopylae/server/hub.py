@@ -89,9 +89,13 @@ class Hub:
             while self._unsent:
                 table, move = next(iter(self._unsent.items()))
                 try:
-                    await asyncio.wait_for(self._redis.publish(CHANNEL, json.dumps(
-                        {"table": table, "move": move, "origin": self.origin})),
-                        PUBLISH_TIMEOUT)
+                    await asyncio.wait_for(
+                        self._redis.publish(
+                            CHANNEL,
+                            json.dumps({"table": table, "move": move, "origin": self.origin}),
+                        ),
+                        PUBLISH_TIMEOUT,
+                    )
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:  # Redis down: this process still serves its own
@@ -123,10 +127,12 @@ class Hub:
         # No retries inside the client (its default retries for seconds): a failure is
         # handled here, by trying again every RETRY seconds.
         self._redis = aioredis.from_url(
-            self.redis_url, socket_connect_timeout=PUBLISH_TIMEOUT,
-            socket_timeout=PUBLISH_TIMEOUT, retry=Retry(NoBackoff(), 0))
-        self._tasks = [asyncio.create_task(self._listen()),
-                       asyncio.create_task(self._publisher())]
+            self.redis_url,
+            socket_connect_timeout=PUBLISH_TIMEOUT,
+            socket_timeout=PUBLISH_TIMEOUT,
+            retry=Retry(NoBackoff(), 0),
+        )
+        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._publisher())]
 
     async def _listen(self) -> None:
         loop = asyncio.get_running_loop()

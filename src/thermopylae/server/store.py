@@ -35,7 +35,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, ProgrammingError, SQLAlch
 metadata = MetaData()
 
 tables = Table(
-    "thermopylae_tables", metadata,
+    "thermopylae_tables",
+    metadata,
     Column("id", String(40), primary_key=True),
     Column("game", String(40), nullable=False),
     Column("components", String(40), nullable=False),
@@ -46,7 +47,8 @@ tables = Table(
 )
 
 steps = Table(
-    "thermopylae_steps", metadata,
+    "thermopylae_steps",
+    metadata,
     Column("table_id", String(40), ForeignKey("thermopylae_tables.id"), primary_key=True),
     Column("n", Integer, primary_key=True),  # the move number: 0, 1, 2, ...
     Column("who", String(40), nullable=False),
@@ -100,15 +102,20 @@ class Store:
         elif url.startswith("postgresql"):
             # A database that is down or unreachable fails within seconds (then 503), and
             # a connection whose peer vanished is noticed by the kernel's keepalives.
-            connect_args = {"connect_timeout": CONNECT_TIMEOUT, "keepalives": 1,
-                            "keepalives_idle": 30, "keepalives_interval": 10,
-                            "keepalives_count": 3}
+            connect_args = {
+                "connect_timeout": CONNECT_TIMEOUT,
+                "keepalives": 1,
+                "keepalives_idle": 30,
+                "keepalives_interval": 10,
+                "keepalives_count": 3,
+            }
         # pool_pre_ping: a pooled connection that died with a database restart is replaced
         # before use, so the first action after the database is back succeeds.
         self.engine: Engine = create_engine(
-            url, future=True, pool_pre_ping=True, pool_recycle=RECYCLE,
-            connect_args=connect_args)
+            url, future=True, pool_pre_ping=True, pool_recycle=RECYCLE, connect_args=connect_args
+        )
         if sqlite:
+
             @event.listens_for(self.engine, "connect")
             def _pragmas(conn: Any, _record: Any) -> None:
                 cur = conn.cursor()
@@ -116,6 +123,7 @@ class Store:
                 cur.execute("PRAGMA synchronous=FULL")  # a commit survives a power cut
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
+
         self._create_tables()
 
     def _create_tables(self) -> None:
@@ -128,8 +136,7 @@ class Store:
                 return
             except (IntegrityError, ProgrammingError) as exc:  # made by the other: look again
                 if attempt == 2:
-                    raise StoreError(f"cannot open the database {self._safe_url()}: "
-                                     f"{exc}") from exc
+                    raise StoreError(f"cannot open the database {self._safe_url()}: {exc}") from exc
             except SQLAlchemyError as exc:
                 raise StoreError(f"cannot open the database {self._safe_url()}: {exc}") from exc
 
@@ -138,23 +145,34 @@ class Store:
 
     def create(self, row: TableRow) -> None:
         with self._tx() as conn:
-            conn.execute(insert(tables).values(
-                id=row.id, game=row.game, components=row.components, options=row.options,
-                seats=row.seats, created=row.created, over=row.over))
+            conn.execute(
+                insert(tables).values(
+                    id=row.id,
+                    game=row.game,
+                    components=row.components,
+                    options=row.options,
+                    seats=row.seats,
+                    created=row.created,
+                    over=row.over,
+                )
+            )
 
     def table(self, table_id: str) -> TableRow | None:
         with self._tx() as conn:
             r = conn.execute(select(tables).where(tables.c.id == table_id)).first()
         if r is None:
             return None
-        return TableRow(r.id, r.game, r.components, dict(r.options), list(r.seats), r.created,
-                        bool(r.over))
+        return TableRow(
+            r.id, r.game, r.components, dict(r.options), list(r.seats), r.created, bool(r.over)
+        )
 
     def steps(self, table_id: str, start: int = 0) -> list[tuple[str, str]]:
         with self._tx() as conn:
-            rows = conn.execute(select(steps.c.n, steps.c.who, steps.c.action)
-                                .where(steps.c.table_id == table_id, steps.c.n >= start)
-                                .order_by(steps.c.n)).all()
+            rows = conn.execute(
+                select(steps.c.n, steps.c.who, steps.c.action)
+                .where(steps.c.table_id == table_id, steps.c.n >= start)
+                .order_by(steps.c.n)
+            ).all()
         out = []
         for i, r in enumerate(rows):
             if r.n != start + i:
@@ -168,9 +186,13 @@ class Store:
             return
         try:
             with self._tx() as conn:
-                conn.execute(insert(steps), [
-                    {"table_id": table_id, "n": start + i, "who": who, "action": action}
-                    for i, (who, action) in enumerate(new)])
+                conn.execute(
+                    insert(steps),
+                    [
+                        {"table_id": table_id, "n": start + i, "who": who, "action": action}
+                        for i, (who, action) in enumerate(new)
+                    ],
+                )
                 if over:
                     conn.execute(update(tables).where(tables.c.id == table_id).values(over=True))
         except IntegrityError as exc:
@@ -213,9 +235,10 @@ class _Tx:
                 raise
             # No error inside the block: the commit itself failed, maybe after the database
             # wrote it; an error inside the block: it was rolled back (or never sent).
-            raise StoreError(f"the database is unavailable: {_short(err)}",
-                             maybe_stored=failed is None and isinstance(err, DBAPIError)
-                             ) from err
+            raise StoreError(
+                f"the database is unavailable: {_short(err)}",
+                maybe_stored=failed is None and isinstance(err, DBAPIError),
+            ) from err
         if isinstance(failed, SQLAlchemyError) and not isinstance(failed, IntegrityError):
             raise StoreError(f"the database is unavailable: {_short(failed)}") from failed
 

@@ -58,16 +58,23 @@ HARD: dict[tuple[str, int | None, str | None], str] = {
 }
 
 
-def level_agent(game_id: str, level: Any, players: int | None = None,
-                seat: str | None = None) -> str | None:
+def level_agent(
+    game_id: str, level: Any, players: int | None = None, seat: str | None = None
+) -> str | None:
     """The agent spec of an AI level for one seat (the most specific entry of `HARD`)."""
     if level == "hard":
-        for key in ((game_id, players, seat), (game_id, players, None), (game_id, None, seat),
-                    (game_id, None, None)):
+        for key in (
+            (game_id, players, seat),
+            (game_id, players, None),
+            (game_id, None, seat),
+            (game_id, None, None),
+        ):
             if key in HARD:
                 return HARD[key]
         return LEVELS["hard"]
     return LEVELS.get(level) if isinstance(level, str) else None
+
+
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 LOG_KEPT = 400  # events kept in memory per table for screens (the record keeps all)
 LOG_SENT = 120  # log lines sent to a screen that connects or reloads
@@ -121,10 +128,17 @@ class Tables:
     game is over) or when more than `max_live` are held (`evict`), and is rebuilt from its
     stored steps when next asked for."""
 
-    def __init__(self, store: Store, publish: Publish | None = None,
-                 shared: bool = False, pinned: Callable[[str], bool] | None = None,
-                 max_live: int = MAX_LIVE, idle_after: float = IDLE_AFTER,
-                 finished_after: float = FINISHED_AFTER, ai: AiPool | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        publish: Publish | None = None,
+        shared: bool = False,
+        pinned: Callable[[str], bool] | None = None,
+        max_live: int = MAX_LIVE,
+        idle_after: float = IDLE_AFTER,
+        finished_after: float = FINISHED_AFTER,
+        ai: AiPool | None = None,
+    ) -> None:
         self.store = store
         self.ai = ai if ai is not None else AiPool(AiLimits(processes=False))
         self.shared = shared  # other processes may store steps of our tables
@@ -146,19 +160,21 @@ class Tables:
 
     # -- creating and loading ---------------------------------------------------------
 
-    async def create(self, game_id: Any, options: Any, seats: Any, client: str = "server"
-                     ) -> tuple[Live, list[str | None]]:
+    async def create(
+        self, game_id: Any, options: Any, seats: Any, client: str = "server"
+    ) -> tuple[Live, list[str | None]]:
         """A new table; returns it and one token per seat (None for AI seats). A table
         with a human seat answers once a human must act; a table of AI seats only is
         played in the background and answers at once."""
         if not isinstance(game_id, str) or game_id not in registry.game_ids():
-            raise TableError(422, f"unknown game {game_id!r}; games: "
-                                  f"{', '.join(registry.game_ids())}")
+            raise TableError(
+                422, f"unknown game {game_id!r}; games: {', '.join(registry.game_ids())}"
+            )
         game = registry.get(game_id)
         if options is None:
             options = {}
         if not isinstance(options, dict):
-            raise TableError(422, "options must be an object, e.g. {\"players\": 2}")
+            raise TableError(422, 'options must be an object, e.g. {"players": 2}')
         try:
             options = game.options(options)
         except ThermopylaeError as exc:
@@ -167,9 +183,12 @@ class Tables:
         if seats is None:
             seats = [{"kind": "human"}] * len(names)
         if not isinstance(seats, list) or len(seats) != len(names):
-            raise TableError(422, f"seats: give one entry per seat ({', '.join(names)}), each "
-                                  "{\"kind\": \"human\"} or {\"kind\": \"ai\", \"level\": "
-                                  "\"easy|normal|hard\"}")
+            raise TableError(
+                422,
+                f"seats: give one entry per seat ({', '.join(names)}), each "
+                '{"kind": "human"} or {"kind": "ai", "level": '
+                '"easy|normal|hard"}',
+            )
         rows: list[dict[str, Any]] = []
         tokens: list[str | None] = []
         for name, spec in zip(names, seats, strict=True):
@@ -190,33 +209,49 @@ class Tables:
             await self._wait_for(runner)
         return live, tokens
 
-    def _seat(self, game: Any, name: str, spec: Any, players: int
-              ) -> tuple[dict[str, Any], str | None]:
+    def _seat(
+        self, game: Any, name: str, spec: Any, players: int
+    ) -> tuple[dict[str, Any], str | None]:
         if not isinstance(spec, dict) or spec.get("kind") not in ("human", "ai"):
-            raise TableError(422, f"seat {name}: {{\"kind\": \"human\"}} or "
-                                  "{\"kind\": \"ai\", \"level\": \"normal\"}")
-        if spec["kind"] == "human" and (spec.get("level") is not None
-                                        or spec.get("agent") is not None):
+            raise TableError(
+                422, f'seat {name}: {{"kind": "human"}} or {{"kind": "ai", "level": "normal"}}'
+            )
+        if spec["kind"] == "human" and (
+            spec.get("level") is not None or spec.get("agent") is not None
+        ):
             raise TableError(422, f"seat {name}: a human seat takes no level or agent")
         if spec.get("level") is not None and spec.get("agent") is not None:
             raise TableError(422, f"seat {name}: give a level or an agent, not both")
         if spec["kind"] == "human":
             token = secrets.token_urlsafe(18)
-            return {"seat": name, "kind": "human", "agent": None,
-                    "token_hash": token_hash(token)}, token
-        agent = spec.get("agent") or level_agent(game.id, spec.get("level", "normal"), players,
-                                                 name)
+            return {
+                "seat": name,
+                "kind": "human",
+                "agent": None,
+                "token_hash": token_hash(token),
+            }, token
+        agent = spec.get("agent") or level_agent(
+            game.id, spec.get("level", "normal"), players, name
+        )
         if not isinstance(agent, str) or (agent.split(":")[0] not in agent_names(game)):
             asked = spec.get("agent") or spec.get("level")
-            raise TableError(422, f"seat {name}: unknown AI {asked!r}"
-                                  f"; levels: {', '.join(LEVELS)}; agents: "
-                                  f"{', '.join(agent_names(game))}")
+            raise TableError(
+                422,
+                f"seat {name}: unknown AI {asked!r}"
+                f"; levels: {', '.join(LEVELS)}; agents: "
+                f"{', '.join(agent_names(game))}",
+            )
         try:
             check_agent(agent, game, self.ai.limits)
         except (ThermopylaeError, ValueError) as exc:
             raise TableError(422, f"seat {name}: agent {agent!r}: {exc}") from exc
-        return {"seat": name, "kind": "ai", "agent": agent, "level": spec.get("level"),
-                "token_hash": None}, None
+        return {
+            "seat": name,
+            "kind": "ai",
+            "agent": agent,
+            "level": spec.get("level"),
+            "token_hash": None,
+        }, None
 
     def _admit(self, client: str) -> None:
         """429 for a client whose tables already wait for the AI as many as it may."""
@@ -282,8 +317,11 @@ class Tables:
 
     def _evictable(self, live: Live) -> bool:
         tid = live.row.id
-        return not (live.lock.locked() or tid in self._running
-                    or (self.pinned is not None and self.pinned(tid)))
+        return not (
+            live.lock.locked()
+            or tid in self._running
+            or (self.pinned is not None and self.pinned(tid))
+        )
 
     def evict(self, now: float | None = None) -> list[str]:
         """Drop from memory the tables nobody watches that were unused for `idle_after`
@@ -294,8 +332,9 @@ class Tables:
         dropped = []
         for tid, live in list(self.live.items()):
             over = live.game.to_act(live.state) is None
-            if now - live.used >= (self.finished_after if over else self.idle_after) \
-                    and self._evictable(live):
+            if now - live.used >= (
+                self.finished_after if over else self.idle_after
+            ) and self._evictable(live):
                 del self.live[tid]
                 dropped.append(tid)
         return dropped + self._evict_over_cap()
@@ -356,8 +395,9 @@ class Tables:
                 return i
         raise TableError(403, "this token holds no seat at this table")
 
-    async def submit(self, table_id: str, token: Any, move: Any, action: Any,
-                     client: str = "server") -> Live:
+    async def submit(
+        self, table_id: str, token: Any, move: Any, action: Any, client: str = "server"
+    ) -> Live:
         """A seat's action: applied only if the seat must act now, the move number is the
         table's and the action is legal; otherwise refused and nothing changes. Answers
         once the AI seats that follow have played (or a human must act)."""
@@ -377,8 +417,11 @@ class Tables:
             if to_act is None:
                 raise TableError(409, "the game is over")
             if move != live.move:
-                raise TableError(409, f"stale move number {move}: the table is at move "
-                                      f"{live.move}; reload and try again")
+                raise TableError(
+                    409,
+                    f"stale move number {move}: the table is at move "
+                    f"{live.move}; reload and try again",
+                )
             if seat is None or to_act != seat:
                 who = live.seat_names[to_act] if to_act != CHANCE else "chance"
                 raise TableError(409, f"it is not your turn: {who} must act")
@@ -393,8 +436,9 @@ class Tables:
                 self._admit(client)
             # The action and the chance steps it leads to are stored in one transaction and
             # told in one update (a commit and a push per action, not two).
-            await self._commit(live, self._then_chance(
-                live, [(live.seat_names[seat], g.format(parsed))]))
+            await self._commit(
+                live, self._then_chance(live, [(live.seat_names[seat], g.format(parsed))])
+            )
             live.client = client
         runner = self._kick(live)
         if runner is not None:
@@ -417,8 +461,11 @@ class Tables:
         except StoreError as exc:
             if exc.maybe_stored:  # the commit's outcome is unknown: read the table again
                 self.live.pop(live.row.id, None)
-                raise TableError(503, f"{exc}; the action may or may not have been stored: "
-                                      "reload the table once the database is back") from exc
+                raise TableError(
+                    503,
+                    f"{exc}; the action may or may not have been stored: "
+                    "reload the table once the database is back",
+                ) from exc
             raise TableError(503, f"{exc}; the action was not stored, try again") from exc
         for who, text in new:
             self._apply(live, who, text)
@@ -452,8 +499,9 @@ class Tables:
             return None
         task = asyncio.create_task(self._run(live), name=f"table {tid}")
         self._running[tid] = task
-        task.add_done_callback(lambda _t: self._running.pop(tid, None)
-                               if self._running.get(tid) is _t else None)
+        task.add_done_callback(
+            lambda _t: self._running.pop(tid, None) if self._running.get(tid) is _t else None
+        )
         return task
 
     async def _wait_for(self, runner: asyncio.Task[None]) -> None:
@@ -519,8 +567,7 @@ class Tables:
         # Thinking happens outside the lock: the table's readers and its other seats are
         # not held up, and nothing can change the state meanwhile but another process.
         try:
-            text = await self.ai.think(g.id, spec, state, live.rng.getrandbits(63),
-                                       live.client)
+            text = await self.ai.think(g.id, spec, state, live.rng.getrandbits(63), live.client)
         except ThermopylaeError as exc:
             raise TableError(500, f"the AI of {live.seat_names[seat]} failed: {exc}") from exc
         async with live.lock:
@@ -528,8 +575,9 @@ class Tables:
                 return True
             parsed = g.parse(text)
             if parsed not in g.legal(live.state):
-                raise TableError(500, f"the AI of {live.seat_names[seat]} chose {text!r}, "
-                                      "which is not legal")
+                raise TableError(
+                    500, f"the AI of {live.seat_names[seat]} chose {text!r}, which is not legal"
+                )
             await self._commit(live, self._then_chance(live, [(live.seat_names[seat], text)]))
         return True
 
@@ -587,8 +635,11 @@ class Tables:
         if since is None:
             lines = lines[-LOG_SENT:]
         label = getattr(g, "label", g.format)
-        legal = ([{"action": g.format(a), "label": label(a)} for a in g.legal(s)]
-                 if seat is not None and to_act == seat else [])
+        legal = (
+            [{"action": g.format(a), "label": label(a)} for a in g.legal(s)]
+            if seat is not None and to_act == seat
+            else []
+        )
         out = g.outcome(s)
         return {
             "type": "update",
@@ -598,16 +649,29 @@ class Tables:
             "options": live.options,
             "move": live.move,
             "seat": None if seat is None else live.seat_names[seat],
-            "seats": [{"seat": r["seat"], "kind": r["kind"], "level": r.get("level"),
-                       "agent": r.get("agent")} for r in live.row.seats],
-            "to_act": ("chance" if to_act == CHANCE else
-                       None if to_act is None else live.seat_names[to_act]),
+            "seats": [
+                {
+                    "seat": r["seat"],
+                    "kind": r["kind"],
+                    "level": r.get("level"),
+                    "agent": r.get("agent"),
+                }
+                for r in live.row.seats
+            ],
+            "to_act": (
+                "chance"
+                if to_act == CHANCE
+                else None
+                if to_act is None
+                else live.seat_names[to_act]
+            ),
             "your_turn": seat is not None and to_act == seat,
             "view": g.view(s, seat),
             "legal": legal,
             "log": lines,
-            "outcome": None if out is None else {
-                **out.to_json(), "reason_text": getattr(g, "reason_text", str)(out.reason)},
+            "outcome": None
+            if out is None
+            else {**out.to_json(), "reason_text": getattr(g, "reason_text", str)(out.reason)},
             "provisional": bool(g.provisional),
         }
 
@@ -618,4 +682,3 @@ class Tables:
         rec.steps = list(live.steps)
         rec.close(live.game, live.state)
         return rec.to_json()
-

@@ -37,9 +37,15 @@ _LOCAL = "local"  # what `start_ray` records for a local Ray it started
 _CONNECT_TIMEOUT = 5.0  # seconds to reach a cluster's address before Ray is asked to connect
 
 
-def run_jobs(fn: Callable[[J], R], jobs: Sequence[J], *, workers: int = 1,
-             backend: str = "process", address: str | None = None,
-             progress: Callable[[J], None] | None = None) -> list[R]:
+def run_jobs(
+    fn: Callable[[J], R],
+    jobs: Sequence[J],
+    *,
+    workers: int = 1,
+    backend: str = "process",
+    address: str | None = None,
+    progress: Callable[[J], None] | None = None,
+) -> list[R]:
     """`fn(job)` for every job, in parallel; `progress(job)` as each one finishes."""
     if backend not in BACKENDS:
         raise ThermopylaeError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
@@ -79,7 +85,8 @@ def _import_ray() -> Any:
         return importlib.import_module("ray")
     except ImportError as exc:
         raise ThermopylaeError(
-            f"the ray backend needs Ray, which is not installed: {RAY_INSTALL_HINT}") from exc
+            f"the ray backend needs Ray, which is not installed: {RAY_INSTALL_HINT}"
+        ) from exc
 
 
 def _check_reachable(address: str) -> None:
@@ -93,7 +100,8 @@ def _check_reachable(address: str) -> None:
     if not sep or not host or not port.isdigit():
         raise ThermopylaeError(
             f"bad Ray address {address!r}: expected HOST:PORT (the address `ray start --head` "
-            "prints, e.g. 10.0.0.5:6379), ray://HOST:PORT or auto")
+            "prints, e.g. 10.0.0.5:6379), ray://HOST:PORT or auto"
+        )
     try:
         with socket.create_connection((host, int(port)), timeout=_CONNECT_TIMEOUT):
             pass
@@ -101,7 +109,8 @@ def _check_reachable(address: str) -> None:
         raise ThermopylaeError(
             f"no Ray cluster answers at {address!r} ({exc}); start one with "
             "`ray start --head` and pass the address it prints, or leave out the address "
-            "to start a local Ray") from exc
+            "to start a local Ray"
+        ) from exc
 
 
 def start_ray(address: str | None = None, num_cpus: int | None = None) -> Any:
@@ -127,10 +136,15 @@ def start_ray(address: str | None = None, num_cpus: int | None = None) -> Any:
                 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
                 os.environ.setdefault("RAY_AUTH_MODE", "disabled")  # else a token in ~/.ray
                 _temp_dir = tempfile.mkdtemp(prefix="thermopylae-ray-", dir=_temp_root())
-                ray.init(address=_LOCAL, num_cpus=num_cpus or os.cpu_count() or 1,
-                         include_dashboard=False, log_to_driver=False,
-                         logging_level="WARNING", object_store_memory=200 * 1024**2,
-                         _temp_dir=_temp_dir)
+                ray.init(
+                    address=_LOCAL,
+                    num_cpus=num_cpus or os.cpu_count() or 1,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level="WARNING",
+                    object_store_memory=200 * 1024**2,
+                    _temp_dir=_temp_dir,
+                )
             else:
                 ray.init(address=target, log_to_driver=False, logging_level="WARNING")
         except Exception as exc:
@@ -177,8 +191,12 @@ def _call(fn: Callable[[J], R], job: J) -> R:
     return fn(job)
 
 
-def _ray(fn: Callable[[J], R], jobs: Sequence[J], address: str | None,
-         progress: Callable[[J], None] | None) -> list[R]:
+def _ray(
+    fn: Callable[[J], R],
+    jobs: Sequence[J],
+    address: str | None,
+    progress: Callable[[J], None] | None,
+) -> list[R]:
     """One Ray task per job, gathered in job order; `progress` as each one finishes."""
     ray = start_ray(address)
     results: list[Any] = [None] * len(jobs)

@@ -26,8 +26,9 @@ class BenchResult:
         return self.steps / self.seconds
 
 
-def bench(game: Any, agent: str, options: dict[str, Any], seconds: float = 3.0,
-          seed: int = 0) -> BenchResult:
+def bench(
+    game: Any, agent: str, options: dict[str, Any], seconds: float = 3.0, seed: int = 0
+) -> BenchResult:
     """Play games back to back for about `seconds`, in this process."""
     options = game.options(options)
     agents = [make_agent(agent, game) for _ in game.seats(options)]
@@ -41,8 +42,14 @@ def bench(game: Any, agent: str, options: dict[str, Any], seconds: float = 3.0,
     return BenchResult(agent, games, steps, elapsed)
 
 
-def ismcts_rate(game: Any, options: dict[str, Any], seconds: float = 3.0, positions: int = 3,
-                seed: int = 0, spec: str = "ismcts") -> list[float]:
+def ismcts_rate(
+    game: Any,
+    options: dict[str, Any],
+    seconds: float = 3.0,
+    positions: int = 3,
+    seed: int = 0,
+    spec: str = "ismcts",
+) -> list[float]:
     """ISMCTS iterations per second of CPU time at `positions` decision points spread over
     a random game, from the first decisions to the last (`seconds` in all): early
     positions have the longest playouts, so the slowest rates. `spec` is an `ismcts` agent
@@ -56,8 +63,9 @@ def ismcts_rate(game: Any, options: dict[str, Any], seconds: float = 3.0, positi
 
     name, params = parse_spec(spec)
     if name != "ismcts" or {"iterations", "seconds"} & set(params):
-        raise ThermopylaeError(f"{spec!r}: give an ismcts spec without a budget "
-                               "(e.g. ismcts:depth=20)")
+        raise ThermopylaeError(
+            f"{spec!r}: give an ismcts spec without a budget (e.g. ismcts:depth=20)"
+        )
     agent = make_agent(spec, game)  # its parameters checked, named in any error
     assert isinstance(agent, ISMCTS)
 

@@ -44,8 +44,9 @@ class GameRow:
         return Outcome(self.results, self.scores, self.reason, self.turns)
 
 
-def line(game: Any, options: dict[str, Any], agents: Iterable[str], seed: int, row: GameRow,
-         **extra: Any) -> dict[str, Any]:
+def line(
+    game: Any, options: dict[str, Any], agents: Iterable[str], seed: int, row: GameRow, **extra: Any
+) -> dict[str, Any]:
     """The `--out` line of one game (`extra`: the tournament's pairing and seed)."""
     seats = game.seats(options)
     return {
@@ -122,10 +123,13 @@ def recheck(data: dict[str, Any], components: Path | None = None) -> Recheck:
     game = registry.get(data["game"], components)
     problems = []
     if data.get("components", game.components_digest) != game.components_digest:
-        problems.append(f"the line was played with the component set {data['components']}, "
-                        f"not {game.components_digest}: pass the same --components")
-    rec = replay_indexed(game, data["options"], list(data["agents"].values()), data["seed"],
-                         data["index"])
+        problems.append(
+            f"the line was played with the component set {data['components']}, "
+            f"not {game.components_digest}: pass the same --components"
+        )
+    rec = replay_indexed(
+        game, data["options"], list(data["agents"].values()), data["seed"], data["index"]
+    )
     got = record_digest(rec)
     if got != data["record_digest"]:
         problems.append(f"record digest {got} differs from the line's {data['record_digest']}")

@@ -34,8 +34,14 @@ def rngs(seed: int, index: int) -> tuple[random.Random, random.Random]:
     return random.Random(base), random.Random(base | 1)
 
 
-def play(game: Any, options: dict[str, Any], agents: list[Any], chance_rng: random.Random,
-         agent_rng: random.Random, record: Record | None = None) -> tuple[Any, int]:
+def play(
+    game: Any,
+    options: dict[str, Any],
+    agents: list[Any],
+    chance_rng: random.Random,
+    agent_rng: random.Random,
+    record: Record | None = None,
+) -> tuple[Any, int]:
     """Play to the end; returns the final state and the number of steps."""
     state = game.new(options)
     steps = 0
@@ -53,8 +59,14 @@ def play(game: Any, options: dict[str, Any], agents: list[Any], chance_rng: rand
     return state, steps
 
 
-def play_indexed(game: Any, options: dict[str, Any], agents: list[Any], seed: int,
-                 index: int, record: bool = False) -> GameResult:
+def play_indexed(
+    game: Any,
+    options: dict[str, Any],
+    agents: list[Any],
+    seed: int,
+    index: int,
+    record: bool = False,
+) -> GameResult:
     """Game `index` of a run seeded `seed`; with `record`, also the digest of its record
     (`record_digest`), to be re-checked later by `replay_indexed`."""
     chance_rng, agent_rng = rngs(seed, index)
@@ -65,8 +77,9 @@ def play_indexed(game: Any, options: dict[str, Any], agents: list[Any], seed: in
     return GameResult(index, outcome, steps, None if rec is None else record_digest(rec))
 
 
-def replay_indexed(game: Any, options: dict[str, Any], agents: Sequence[str | Agent],
-                   seed: int, index: int) -> Record:
+def replay_indexed(
+    game: Any, options: dict[str, Any], agents: Sequence[str | Agent], seed: int, index: int
+) -> Record:
     """Play game `index` of a run seeded `seed` again, with fresh agents (specs or agent
     objects, one per seat), and return its record: the same game as the run played, since
     a game depends only on (seed, index) and the agents. `thermopylae replay` checks it."""

@@ -50,9 +50,12 @@ class Rating:
     score: float  # its mean score in them (draws half)
 
     def to_json(self) -> dict[str, object]:
-        return {"rating": round(self.rating, 1), "ci95": [round(self.low, 1),
-                round(self.high, 1)], "comparisons": self.comparisons,
-                "score": round(self.score, 4)}
+        return {
+            "rating": round(self.rating, 1),
+            "ci95": [round(self.low, 1), round(self.high, 1)],
+            "comparisons": self.comparisons,
+            "score": round(self.score, 4),
+        }
 
 
 def matrices(k: int, comparisons: Sequence[Comparison]) -> tuple[Matrix, Matrix]:
@@ -91,8 +94,9 @@ def fit(wins: Matrix, games: Matrix, prior: float = 1.0) -> Matrix:
     return out
 
 
-def fisher(wins: Matrix, games: Matrix, prior: float = 1.0,
-           z: float = 1.959964) -> tuple[Matrix, Matrix, Matrix]:
+def fisher(
+    wins: Matrix, games: Matrix, prior: float = 1.0, z: float = 1.959964
+) -> tuple[Matrix, Matrix, Matrix]:
     """Ratings and their `z`-standard-error interval from the observed information."""
     ratings = fit(wins, games, prior)
     k = wins.shape[0]
@@ -106,9 +110,14 @@ def fisher(wins: Matrix, games: Matrix, prior: float = 1.0,
     return ratings, ratings - z * se, ratings + z * se
 
 
-def bootstrap(units: Sequence[Sequence[Comparison]], strata: Sequence[int], k: int,
-              samples: int = 1000, seed: int = 0, prior: float = 1.0
-              ) -> tuple[Matrix, Matrix, Matrix]:
+def bootstrap(
+    units: Sequence[Sequence[Comparison]],
+    strata: Sequence[int],
+    k: int,
+    samples: int = 1000,
+    seed: int = 0,
+    prior: float = 1.0,
+) -> tuple[Matrix, Matrix, Matrix]:
     """Ratings and the percentile interval of `samples` refits on units resampled with
     replacement within each stratum (`strata[u]` is unit u's stratum)."""
     if len(units) != len(strata):
@@ -149,9 +158,14 @@ def bootstrap(units: Sequence[Sequence[Comparison]], strata: Sequence[int], k: i
 METHODS = ("bootstrap", "fisher", "wider")
 
 
-def rate(agents: Sequence[str], units: Sequence[Sequence[Comparison]],
-         strata: Sequence[int] | None = None, method: str = "wider",
-         samples: int = 1000, seed: int = 0) -> list[Rating]:
+def rate(
+    agents: Sequence[str],
+    units: Sequence[Sequence[Comparison]],
+    strata: Sequence[int] | None = None,
+    method: str = "wider",
+    samples: int = 1000,
+    seed: int = 0,
+) -> list[Rating]:
     """Ratings of `agents` from units of comparisons (indices into `agents`), with the
     95% interval of `method` (see the module's docstring)."""
     if method not in METHODS:
@@ -168,9 +182,17 @@ def rate(agents: Sequence[str], units: Sequence[Sequence[Comparison]],
             low, high = np.minimum(low, f_low), np.maximum(high, f_high)
     played = games.sum(axis=1)
     scored = wins.sum(axis=1)
-    return [Rating(a, float(ratings[i]), float(low[i]), float(high[i]), int(played[i]),
-                   float(scored[i] / played[i]) if played[i] else 0.0)
-            for i, a in enumerate(agents)]
+    return [
+        Rating(
+            a,
+            float(ratings[i]),
+            float(low[i]),
+            float(high[i]),
+            int(played[i]),
+            float(scored[i] / played[i]) if played[i] else 0.0,
+        )
+        for i, a in enumerate(agents)
+    ]
 
 
 def expected(r_i: float, r_j: float) -> float:

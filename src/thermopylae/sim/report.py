@@ -30,18 +30,18 @@ MAX_SERIES = 8  # more pairings than this: one histogram of all games
 def check_available() -> None:
     """Raise a clear error when matplotlib is missing (before any game is played)."""
     if importlib.util.find_spec("matplotlib") is None:
-        raise ThermopylaeError("--report draws its plots with matplotlib, which is not "
-                               "installed: pip install 'thermopylae[report]'")
+        raise ThermopylaeError(
+            "--report draws its plots with matplotlib, which is not "
+            "installed: pip install 'thermopylae[report]'"
+        )
 
 
-def write(t: Tournament, directory: Path, command: str,
-          when: dt.datetime | None = None) -> Path:
+def write(t: Tournament, directory: Path, command: str, when: dt.datetime | None = None) -> Path:
     """Write `directory/index.html` and its plots; returns the page's path."""
     check_available()
     directory.mkdir(parents=True, exist_ok=True)
     when = when or dt.datetime.now(dt.UTC)
-    for name, draw in zip(PLOTS, (_winrate, _ratings, _lengths, _scores, _progress),
-                          strict=True):
+    for name, draw in zip(PLOTS, (_winrate, _ratings, _lengths, _scores, _progress), strict=True):
         fig = _figure()
         draw(fig, t)
         fig.savefig(directory / name, dpi=100, bbox_inches="tight")
@@ -62,15 +62,18 @@ def _figure() -> Figure:
 def _pct_errors(tallies: Sequence[Tally]) -> tuple[list[float], list[list[float]]]:
     rates = [100 * x.win_rate for x in tallies]
     cis = [x.ci95 for x in tallies]
-    return rates, [[r - 100 * lo for r, (lo, _) in zip(rates, cis, strict=True)],
-                   [100 * hi - r for r, (_, hi) in zip(rates, cis, strict=True)]]
+    return rates, [
+        [r - 100 * lo for r, (lo, _) in zip(rates, cis, strict=True)],
+        [100 * hi - r for r, (_, hi) in zip(rates, cis, strict=True)],
+    ]
 
 
 def _winrate(fig: Figure, t: Tournament) -> None:
     ax = fig.subplots()
     results = t.agent_results()
-    groups: list[tuple[str, list[Tally]]] = [("all seats" if not t.cooperative else "win rate",
-                                              [a.overall for a in results])]
+    groups: list[tuple[str, list[Tally]]] = [
+        ("all seats" if not t.cooperative else "win rate", [a.overall for a in results])
+    ]
     if not t.cooperative:
         groups += [(seat, [a.seats[seat] for a in results]) for seat in t.seats]
     width = 0.8 / len(groups)
@@ -90,9 +93,13 @@ def _ratings(fig: Figure, t: Tournament) -> None:
     ax = fig.subplots()
     order = sorted(t.ratings, key=lambda r: r.rating)
     ys = range(len(order))
-    ax.errorbar([r.rating for r in order], ys,
-                xerr=[[r.rating - r.low for r in order], [r.high - r.rating for r in order]],
-                fmt="o", capsize=4)
+    ax.errorbar(
+        [r.rating for r in order],
+        ys,
+        xerr=[[r.rating - r.low for r in order], [r.high - r.rating for r in order]],
+        fmt="o",
+        capsize=4,
+    )
     ax.axvline(0, color="grey", linewidth=0.8)
     ax.set_yticks(ys, [r.agent for r in order])
     ax.set_ylim(-0.6, len(order) - 0.4)
@@ -147,8 +154,7 @@ def _scores(fig: Figure, t: Tournament) -> None:
         for k, (agent, vs) in enumerate(by_agent.items()):
             counts = Counter(vs)
             xs = [i + (k - (len(t.agents) - 1) / 2) * width for i in range(len(distinct))]
-            ax.bar(xs, [100 * counts[v] / (len(vs) or 1) for v in distinct], width,
-                   label=agent)
+            ax.bar(xs, [100 * counts[v] / (len(vs) or 1) for v in distinct], width, label=agent)
         ax.set_xticks(range(len(distinct)), [f"{v:g}" for v in distinct])
         ax.set_ylabel(f"share of the agent's {'games' if t.cooperative else 'seats'} (%)")
     else:
@@ -172,8 +178,9 @@ def _progress(fig: Figure, t: Tournament) -> None:
     ax.legend(fontsize="small")
 
 
-def progress_curves(t: Tournament) -> dict[str, tuple[list[int], list[float], list[float],
-                                                      list[float]]]:
+def progress_curves(
+    t: Tournament,
+) -> dict[str, tuple[list[int], list[float], list[float], list[float]]]:
     """Per agent: after games 0..i of every pairing, its win rate and Wilson interval (%)."""
     curves = {}
     for agent in t.agents:
@@ -216,8 +223,9 @@ def _align(cell: Any) -> str:
 def _table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """Cells are HTML already (escape text before)."""
     th = "".join(f"<th>{h}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td{_align(c)}>{c}</td>" for c in row) + "</tr>"
-                   for row in rows)
+    body = "".join(
+        "<tr>" + "".join(f"<td{_align(c)}>{c}</td>" for c in row) + "</tr>" for row in rows
+    )
     return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
 
 
@@ -226,33 +234,75 @@ def _html(t: Tournament, command: str, when: dt.datetime) -> str:
     seat_cols = [] if t.cooperative else [f"{e(s)} win rate (95% CI)" for s in t.seats]
     results = _table(
         ["agent", "games", "wins", "draws", "win rate (95% CI)", *seat_cols],
-        [[e(a.agent), a.overall.games, a.overall.wins, a.overall.draws, _pct(a.overall),
-          *[f"{_pct(a.seats[s])} <small>of {a.seats[s].games}</small>" for s in a.seats]]
-         for a in t.agent_results()])
+        [
+            [
+                e(a.agent),
+                a.overall.games,
+                a.overall.wins,
+                a.overall.draws,
+                _pct(a.overall),
+                *[f"{_pct(a.seats[s])} <small>of {a.seats[s].games}</small>" for s in a.seats],
+            ]
+            for a in t.agent_results()
+        ],
+    )
     ratings = _table(
         ["agent", "rating", "95% CI", "comparisons", "mean score"],
-        [[e(r.agent), f"{r.rating:+.0f}", f"{r.low:+.0f} to {r.high:+.0f}", r.comparisons,
-          f"{r.score:.3f}"] for r in sorted(t.ratings, key=lambda r: -r.rating)])
+        [
+            [
+                e(r.agent),
+                f"{r.rating:+.0f}",
+                f"{r.low:+.0f} to {r.high:+.0f}",
+                r.comparisons,
+                f"{r.score:.3f}",
+            ]
+            for r in sorted(t.ratings, key=lambda r: -r.rating)
+        ],
+    )
     pairings = _table(
-        ["#", *(["agent"] if t.cooperative else [e(s) for s in t.seats]), "games",
-         *(["wins"] if t.cooperative else [f"{e(s)} wins" for s in t.seats]), "draws",
-         "mean turns", "seed"],
-        [[n, *([e(p["agents"][t.seats[0]])] if t.cooperative
-               else [e(p["agents"][s]) for s in t.seats]), p["games"],
-          *([p["wins"][t.seats[0]]] if t.cooperative else [p["wins"][s] for s in t.seats]),
-          p["draws"], f"{p['mean_turns']:.1f}", p["seed"]]
-         for n, p in enumerate(t.pairing_results())])
-    reasons = _table(["games", "how they ended"],
-                     [[n, e(reason)] for reason, n in t.reasons().items()])
-    design = ("a co-operative game: every agent played every seat of the same deals "
-              "(the same seed), alone" if t.cooperative else
-              "every assignment of the agents to the seats, self-play left out")
-    compared = ("Agents are compared deal by deal: on the same deal, a win against a loss "
-                "scores 1, the same result 0.5." if t.cooperative else
-                "Every two seats of a game held by different agents are compared: the better "
-                "result scores 1, the same result (or a draw) 0.5.")
-    figures = "".join(f'<figure><img src="{name}" alt="{name[:-4]}"></figure>'
-                      for name in PLOTS)
+        [
+            "#",
+            *(["agent"] if t.cooperative else [e(s) for s in t.seats]),
+            "games",
+            *(["wins"] if t.cooperative else [f"{e(s)} wins" for s in t.seats]),
+            "draws",
+            "mean turns",
+            "seed",
+        ],
+        [
+            [
+                n,
+                *(
+                    [e(p["agents"][t.seats[0]])]
+                    if t.cooperative
+                    else [e(p["agents"][s]) for s in t.seats]
+                ),
+                p["games"],
+                *([p["wins"][t.seats[0]]] if t.cooperative else [p["wins"][s] for s in t.seats]),
+                p["draws"],
+                f"{p['mean_turns']:.1f}",
+                p["seed"],
+            ]
+            for n, p in enumerate(t.pairing_results())
+        ],
+    )
+    reasons = _table(
+        ["games", "how they ended"], [[n, e(reason)] for reason, n in t.reasons().items()]
+    )
+    design = (
+        "a co-operative game: every agent played every seat of the same deals "
+        "(the same seed), alone"
+        if t.cooperative
+        else "every assignment of the agents to the seats, self-play left out"
+    )
+    compared = (
+        "Agents are compared deal by deal: on the same deal, a win against a loss "
+        "scores 1, the same result 0.5."
+        if t.cooperative
+        else "Every two seats of a game held by different agents are compared: the better "
+        "result scores 1, the same result (or a draw) 0.5."
+    )
+    figures = "".join(f'<figure><img src="{name}" alt="{name[:-4]}"></figure>' for name in PLOTS)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>

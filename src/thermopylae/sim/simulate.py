@@ -70,14 +70,25 @@ class _Job:
 def _run_chunk(job: _Job) -> list[GameRow]:
     game = registry.get(job.game, Path(job.components) if job.components else None)
     agents = [make_agent(spec, game) for spec in job.agents]
-    return [GameRow.of(play_indexed(game, job.options, agents, job.seed, i, job.record))
-            for i in range(job.start, job.stop)]
+    return [
+        GameRow.of(play_indexed(game, job.options, agents, job.seed, i, job.record))
+        for i in range(job.start, job.stop)
+    ]
 
 
-def simulate(game_id: str, agent: str, games: int, options: dict[str, Any], seed: int = 0,
-             workers: int | None = None, components: Path | None = None,
-             progress: Progress | None = None, backend: str = "process",
-             address: str | None = None, out: Path | None = None) -> Summary:
+def simulate(
+    game_id: str,
+    agent: str,
+    games: int,
+    options: dict[str, Any],
+    seed: int = 0,
+    workers: int | None = None,
+    components: Path | None = None,
+    progress: Progress | None = None,
+    backend: str = "process",
+    address: str | None = None,
+    out: Path | None = None,
+) -> Summary:
     """Play `games` games; `agent` is one spec for every seat or `SEAT=AGENT,...`;
     `progress(n)` is told of each finished chunk; `out` gets one JSON line per game
     (`gamelog.line`)."""
@@ -89,14 +100,29 @@ def simulate(game_id: str, agent: str, games: int, options: dict[str, Any], seed
         make_agent(spec, game)  # fail fast on a bad name, before any worker starts
     workers = max(1, workers or os.cpu_count() or 1)
     chunk = max(1, min(200, games // (workers * 8) or 1))
-    jobs = [_Job(game_id, str(components) if components else None, options, specs, seed,
-                 start, min(games, start + chunk), out is not None)
-            for start in range(0, games, chunk)]
+    jobs = [
+        _Job(
+            game_id,
+            str(components) if components else None,
+            options,
+            specs,
+            seed,
+            start,
+            min(games, start + chunk),
+            out is not None,
+        )
+        for start in range(0, games, chunk)
+    ]
     started = time.perf_counter()
     rows: list[GameRow] = []
-    for part in run_jobs(_run_chunk, jobs, workers=workers, backend=backend, address=address,
-                         progress=(lambda job: progress(job.stop - job.start))
-                         if progress else None):
+    for part in run_jobs(
+        _run_chunk,
+        jobs,
+        workers=workers,
+        backend=backend,
+        address=address,
+        progress=(lambda job: progress(job.stop - job.start)) if progress else None,
+    ):
         rows += part
     seconds = time.perf_counter() - started
     if out is not None:
@@ -115,9 +141,18 @@ def simulate(game_id: str, agent: str, games: int, options: dict[str, Any], seed
         rate = {seat: w / n for seat, w in per_seat.items()}
         ci = {seat: wilson(w, games) for seat, w in per_seat.items()}
     return Summary(
-        game=game_id, agents=dict(zip(seats, specs, strict=True)), options=options, seed=seed,
-        workers=workers, games=games, wins=wins, draws=draws, win_rate=rate, ci95=ci,
+        game=game_id,
+        agents=dict(zip(seats, specs, strict=True)),
+        options=options,
+        seed=seed,
+        workers=workers,
+        games=games,
+        wins=wins,
+        draws=draws,
+        win_rate=rate,
+        ci95=ci,
         mean_turns=sum(r.turns for r in rows) / n,
-        games_per_second=games / seconds if seconds > 0 else 0.0, seconds=seconds,
+        games_per_second=games / seconds if seconds > 0 else 0.0,
+        seconds=seconds,
         reasons=dict(Counter(r.reason for r in rows).most_common()),
     )

@@ -52,8 +52,10 @@ from thermopylae.sim.stats import wilson
 Progress = Callable[[int], None]
 RANK = {"win": 2, "draw": 1, "loss": 0}
 BOOTSTRAP_SAMPLES = 1000
-RATING_MODEL = ("Bradley-Terry on the Elo scale, mean 0, draws half; 95% CI: bootstrap over "
-                f"games ({BOOTSTRAP_SAMPLES} samples) widened to the Fisher interval")
+RATING_MODEL = (
+    "Bradley-Terry on the Elo scale, mean 0, draws half; 95% CI: bootstrap over "
+    f"games ({BOOTSTRAP_SAMPLES} samples) widened to the Fisher interval"
+)
 
 
 def parse_agents(text: str) -> list[str]:
@@ -98,8 +100,9 @@ def pairing_seed(seed: int, agents: Sequence[str]) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
 
 
-def pairings(seats: Sequence[str], agents: Sequence[str], cooperative: bool,
-             seed: int) -> list[Pairing]:
+def pairings(
+    seats: Sequence[str], agents: Sequence[str], cooperative: bool, seed: int
+) -> list[Pairing]:
     """Every seat assignment a tournament plays (see the module's docstring)."""
     if cooperative:
         return [Pairing(n, (a,) * len(seats), seed) for n, a in enumerate(agents)]
@@ -121,9 +124,10 @@ class _Job:
 def _run_chunk(job: _Job) -> list[GameRow]:
     game = registry.get(job.game, Path(job.components) if job.components else None)
     agents = [make_agent(spec, game) for spec in job.pairing.agents]
-    return [GameRow.of(play_indexed(game, job.options, agents, job.pairing.seed, i,
-                                    job.record))
-            for i in range(job.start, job.stop)]
+    return [
+        GameRow.of(play_indexed(game, job.options, agents, job.pairing.seed, i, job.record))
+        for i in range(job.start, job.stop)
+    ]
 
 
 @dataclass
@@ -148,8 +152,13 @@ class Tally:
         return wilson(self.wins, self.games)
 
     def to_json(self) -> dict[str, Any]:
-        return {"games": self.games, "wins": self.wins, "draws": self.draws,
-                "win_rate": self.win_rate, "ci95": list(self.ci95)}
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "win_rate": self.win_rate,
+            "ci95": list(self.ci95),
+        }
 
 
 @dataclass
@@ -159,8 +168,7 @@ class AgentResults:
     seats: dict[str, Tally]  # empty in a co-operative game (every seat shares the result)
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.overall.to_json(),
-                "seats": {s: t.to_json() for s, t in self.seats.items()}}
+        return {**self.overall.to_json(), "seats": {s: t.to_json() for s, t in self.seats.items()}}
 
 
 @dataclass
@@ -188,15 +196,20 @@ class Tournament:
         return sum(len(r) for r in self.rows)
 
     def agent_results(self) -> list[AgentResults]:
-        out = {a: AgentResults(a, Tally(), {} if self.cooperative
-                               else {s: Tally() for s in self.seats}) for a in self.agents}
+        out = {
+            a: AgentResults(
+                a, Tally(), {} if self.cooperative else {s: Tally() for s in self.seats}
+            )
+            for a in self.agents
+        }
         for pairing, rows in zip(self.pairings, self.rows, strict=True):
             for row in rows:
                 if self.cooperative:
                     out[pairing.agents[0]].overall.add(row.results[0])
                     continue
-                for seat, agent, result in zip(self.seats, pairing.agents, row.results,
-                                               strict=True):
+                for seat, agent, result in zip(
+                    self.seats, pairing.agents, row.results, strict=True
+                ):
                     out[agent].overall.add(result)
                     out[agent].seats[seat].add(result)
         return list(out.values())
@@ -208,8 +221,10 @@ class Tournament:
         strata: list[int] = []
         if self.cooperative:
             for i in range(self.games):
-                ranks = [(index[p.agents[0]], RANK.get(rows[i].results[0], 1))
-                         for p, rows in zip(self.pairings, self.rows, strict=True)]
+                ranks = [
+                    (index[p.agents[0]], RANK.get(rows[i].results[0], 1))
+                    for p, rows in zip(self.pairings, self.rows, strict=True)
+                ]
                 unit: list[Comparison] = []
                 for (a, rank_a), (b, rank_b) in itertools.combinations(ranks, 2):
                     unit.append((a, b, _score(rank_a, rank_b)))
@@ -220,9 +235,13 @@ class Tournament:
             who = [index[a] for a in pairing.agents]
             for row in rows:
                 rank = [RANK.get(r, 1) for r in row.results]
-                units.append([(who[s], who[t], _score(rank[s], rank[t]))
-                              for s, t in itertools.combinations(range(len(who)), 2)
-                              if who[s] != who[t]])
+                units.append(
+                    [
+                        (who[s], who[t], _score(rank[s], rank[t]))
+                        for s, t in itertools.combinations(range(len(who)), 2)
+                        if who[s] != who[t]
+                    ]
+                )
                 strata.append(pairing.number)
         return units, strata
 
@@ -235,15 +254,19 @@ class Tournament:
         out = []
         for p, rows in zip(self.pairings, self.rows, strict=True):
             n = len(rows) or 1
-            out.append({
-                "agents": dict(zip(self.seats, p.agents, strict=True)),
-                "seed": p.seed,
-                "games": len(rows),
-                "wins": {s: sum(r.results[k] == "win" for r in rows)
-                         for k, s in enumerate(self.seats)},
-                "draws": sum(r.results[0] == "draw" for r in rows),
-                "mean_turns": sum(r.turns for r in rows) / n,
-            })
+            out.append(
+                {
+                    "agents": dict(zip(self.seats, p.agents, strict=True)),
+                    "seed": p.seed,
+                    "games": len(rows),
+                    "wins": {
+                        s: sum(r.results[k] == "win" for r in rows)
+                        for k, s in enumerate(self.seats)
+                    },
+                    "draws": sum(r.results[0] == "draw" for r in rows),
+                    "mean_turns": sum(r.turns for r in rows) / n,
+                }
+            )
         return out
 
     def reasons(self) -> dict[str, int]:
@@ -255,9 +278,13 @@ class Tournament:
     def out_lines(self, game: Any) -> list[dict[str, Any]]:
         """The `--out` lines of every game, by pairing then index (`game`: the game object
         the tournament was played with)."""
-        return [gamelog.line(game, self.options, p.agents, p.seed, row, pairing=p.number,
-                             run_seed=self.seed)
-                for p, rows in zip(self.pairings, self.rows, strict=True) for row in rows]
+        return [
+            gamelog.line(
+                game, self.options, p.agents, p.seed, row, pairing=p.number, run_seed=self.seed
+            )
+            for p, rows in zip(self.pairings, self.rows, strict=True)
+            for row in rows
+        ]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -287,10 +314,19 @@ def _score(a: int, b: int) -> float:
     return 1.0 if a > b else 0.0 if a < b else 0.5
 
 
-def tournament(game_id: str, agents: Sequence[str], games: int, options: dict[str, Any],
-               seed: int = 0, workers: int | None = None, components: Path | None = None,
-               progress: Progress | None = None, backend: str = "process",
-               address: str | None = None, out: Path | None = None) -> Tournament:
+def tournament(
+    game_id: str,
+    agents: Sequence[str],
+    games: int,
+    options: dict[str, Any],
+    seed: int = 0,
+    workers: int | None = None,
+    components: Path | None = None,
+    progress: Progress | None = None,
+    backend: str = "process",
+    address: str | None = None,
+    out: Path | None = None,
+) -> Tournament:
     """Play `games` games for every pairing of `agents` (specs), fit the ratings; `out`
     gets one JSON line per game (`gamelog.line`, with the pairing and the run's seed)."""
     game = registry.get(game_id, components)
@@ -306,19 +342,40 @@ def tournament(game_id: str, agents: Sequence[str], games: int, options: dict[st
     workers = max(1, workers or os.cpu_count() or 1)
     chunk = max(1, min(200, games // (workers * 8) or 1))
     where = str(components) if components else None
-    jobs = [_Job(game_id, where, options, p, start, min(games, start + chunk),
-                 out is not None)
-            for p in plan for start in range(0, games, chunk)]
+    jobs = [
+        _Job(game_id, where, options, p, start, min(games, start + chunk), out is not None)
+        for p in plan
+        for start in range(0, games, chunk)
+    ]
     started = time.perf_counter()
-    parts = run_jobs(_run_chunk, jobs, workers=workers, backend=backend, address=address,
-                     progress=(lambda job: progress(job.stop - job.start))
-                     if progress else None)
+    parts = run_jobs(
+        _run_chunk,
+        jobs,
+        workers=workers,
+        backend=backend,
+        address=address,
+        progress=(lambda job: progress(job.stop - job.start)) if progress else None,
+    )
     seconds = time.perf_counter() - started
     rows: list[list[GameRow]] = [[] for _ in plan]
     for job, part in zip(jobs, parts, strict=True):
         rows[job.pairing.number] += part
-    result = Tournament(game_id, game.title, options, game.components_digest, seats, agents,
-                        seed, games, cooperative, plan, rows, workers, backend, seconds)
+    result = Tournament(
+        game_id,
+        game.title,
+        options,
+        game.components_digest,
+        seats,
+        agents,
+        seed,
+        games,
+        cooperative,
+        plan,
+        rows,
+        workers,
+        backend,
+        seconds,
+    )
     result.fit_ratings()
     if out is not None:
         gamelog.write(out, result.out_lines(game))

@@ -47,8 +47,10 @@ class Board:
         self.title = title
         self.seats = list(seats)
         self.previous: list[str] | None = None
-        self._patterns = [(re.compile(rf"(?i)(?<![\w-]){re.escape(s)}(?![\w-])"),
-                           PALETTE[i % len(PALETTE)]) for i, s in enumerate(self.seats)]
+        self._patterns = [
+            (re.compile(rf"(?i)(?<![\w-]){re.escape(s)}(?![\w-])"), PALETTE[i % len(PALETTE)])
+            for i, s in enumerate(self.seats)
+        ]
 
     def colour(self, line: str, active: str | None = None) -> Text:
         """`line` with each seat name in its colour, the active seat's in reverse."""
@@ -63,15 +65,25 @@ class Board:
         lines = board.splitlines()
         changed = changed_lines(self.previous, lines)
         self.previous = lines
-        status = (_("game over") if over else
-                  _("{seat} to play").format(seat=active) if active else "")
+        status = (
+            _("game over") if over else _("{seat} to play").format(seat=active) if active else ""
+        )
         if not self.console.is_terminal:
             self.console.print()
-            self.console.print(Rule(f"{self.title} · {status}" if status else self.title,
-                                    characters="-", style="none"))
+            self.console.print(
+                Rule(
+                    f"{self.title} · {status}" if status else self.title,
+                    characters="-",
+                    style="none",
+                )
+            )
             for i, line in enumerate(lines):
-                self.console.print((CHANGED_PLAIN if i in changed else UNCHANGED) + line,
-                                   markup=False, highlight=False, soft_wrap=True)
+                self.console.print(
+                    (CHANGED_PLAIN if i in changed else UNCHANGED) + line,
+                    markup=False,
+                    highlight=False,
+                    soft_wrap=True,
+                )
             return
         rows = []
         for i, line in enumerate(lines):
@@ -82,6 +94,14 @@ class Board:
             rows.append(row + body)
         subtitle = self.colour(status, active) if status else None
         self.console.print()
-        self.console.print(Panel(Group(*rows), title=self.title, subtitle=subtitle,
-                                 title_align="left", subtitle_align="right",
-                                 border_style="dim", expand=False))
+        self.console.print(
+            Panel(
+                Group(*rows),
+                title=self.title,
+                subtitle=subtitle,
+                title_align="left",
+                subtitle_align="right",
+                border_style="dim",
+                expand=False,
+            )
+        )

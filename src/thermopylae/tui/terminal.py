@@ -30,20 +30,24 @@ def help_text(game: Any) -> str:
         _("Answer with the number of a listed action, or the action itself as it is listed."),
         _("An empty answer plays the only legal action when there is just one."),
         _("Commands:"),
-        "  undo           " + _("take back your last decision (not past a revealed card "
-                                 "or die)"),
-        "  save FILE      " + _("save the game record (JSON; `thermopylae replay FILE` "
-                                 "checks it)"),
-        "  position FILE  " + _("save the current position (JSON; `thermopylae play --from "
-                                 "FILE` resumes)"),
+        "  undo           " + _("take back your last decision (not past a revealed card or die)"),
+        "  save FILE      " + _("save the game record (JSON; `thermopylae replay FILE` checks it)"),
+        "  position FILE  "
+        + _("save the current position (JSON; `thermopylae play --from FILE` resumes)"),
         "  board          " + _("show the table again"),
     ]
     if callable(getattr(game, "hand_text", None)):
-        lines.append("  cards          " + _("the cards in your hand and what each one does "
-                                             "(every card: `thermopylae rules {game}`)"
-                                             ).format(game=game.id))
-    lines += ["  help           " + _("this text"),
-              "  quit           " + _("stop (the record is saved if --record was given)")]
+        lines.append(
+            "  cards          "
+            + _(
+                "the cards in your hand and what each one does "
+                "(every card: `thermopylae rules {game}`)"
+            ).format(game=game.id)
+        )
+    lines += [
+        "  help           " + _("this text"),
+        "  quit           " + _("stop (the record is saved if --record was given)"),
+    ]
     return "\n".join(lines)
 
 
@@ -57,10 +61,19 @@ class _Snapshot:
 class Session:
     """One game at the prompt; `run()` returns when the game is over and the user quits."""
 
-    def __init__(self, game: Any, options: dict[str, Any], state: Any, record: Record,
-                 agents: dict[int, Any], seed: int, console: Console, stdin: TextIO,
-                 render: Callable[[dict[str, Any]], str], record_path: Path | None = None
-                 ) -> None:
+    def __init__(
+        self,
+        game: Any,
+        options: dict[str, Any],
+        state: Any,
+        record: Record,
+        agents: dict[int, Any],
+        seed: int,
+        console: Console,
+        stdin: TextIO,
+        render: Callable[[dict[str, Any]], str],
+        record_path: Path | None = None,
+    ) -> None:
         self.game = game
         self.options = options
         self.state = state
@@ -88,12 +101,17 @@ class Session:
         """What a player reads once, before the first board: the provisional notice
         (once per game, also when resuming a saved game) and the seats."""
         if self.game.provisional:
-            self.say(_("Note: {title} is played with provisional component values (see "
-                       "`thermopylae rules {game}`).").format(title=_(self.game.title),
-                                                              game=self.game.id))
-        self.say(_("{title}: seats {seats}; seed {seed}. Type help for commands.").format(
-            title=_(self.game.title), seats=", ".join(self.game.seats(self.options)),
-            seed=seed))
+            self.say(
+                _(
+                    "Note: {title} is played with provisional component values (see "
+                    "`thermopylae rules {game}`)."
+                ).format(title=_(self.game.title), game=self.game.id)
+            )
+        self.say(
+            _("{title}: seats {seats}; seed {seed}. Type help for commands.").format(
+                title=_(self.game.title), seats=", ".join(self.game.seats(self.options)), seed=seed
+            )
+        )
 
     def run(self) -> None:
         try:
@@ -120,9 +138,13 @@ class Session:
         outcome = self.game.outcome(self.state)
         assert outcome is not None
         turns = ngettext("after {n} turn", "after {n} turns", outcome.turns)
-        self.say(_("Game over: {results} ({reason}), {after}.").format(
-            results=", ".join(outcome.results), reason=outcome.reason,
-            after=turns.format(n=outcome.turns)))
+        self.say(
+            _("Game over: {results} ({reason}), {after}.").format(
+                results=", ".join(outcome.results),
+                reason=outcome.reason,
+                after=turns.format(n=outcome.turns),
+            )
+        )
         self.say(_("Type `save FILE` or `position FILE` to keep it, or `quit`."))
         while (line := self._read("> ")) is not None:
             cmd, _sep, arg = line.partition(" ")
@@ -134,10 +156,12 @@ class Session:
     def _board(self, seat: int | None) -> None:
         """The table as `seat` sees it (None: public view)."""
         to_act = self.game.to_act(self.state)
-        active = (None if to_act is None or to_act == CHANCE
-                  else seat_name(self.game, self.options, to_act))
-        self.board.draw(self.render(self.game.view(self.state, seat)), active,
-                        over=to_act is None)
+        active = (
+            None
+            if to_act is None or to_act == CHANCE
+            else seat_name(self.game, self.options, to_act)
+        )
+        self.board.draw(self.render(self.game.view(self.state, seat)), active, over=to_act is None)
 
     def _step(self, seat: int, action: Any) -> None:
         who = seat_name(self.game, self.options, seat)
@@ -151,8 +175,11 @@ class Session:
     def _log(self, events: list[Event]) -> None:
         for e in events:
             if e.to is None or e.to in self.viewers:
-                self.console.print(self.board.colour(f"  . {self.game.describe(e)}"),
-                                   highlight=False, soft_wrap=True)
+                self.console.print(
+                    self.board.colour(f"  . {self.game.describe(e)}"),
+                    highlight=False,
+                    soft_wrap=True,
+                )
 
     def _read(self, prompt: str) -> str | None:
         self.console.print(prompt, end="", markup=False, highlight=False)
@@ -179,8 +206,11 @@ class Session:
             return True
         action = self._choose(line, legal)
         if action is not None:
-            self.undo.append(_Snapshot(self.game.copy(self.state), len(self.record.steps),
-                                       self.game.format(action)))
+            self.undo.append(
+                _Snapshot(
+                    self.game.copy(self.state), len(self.record.steps), self.game.format(action)
+                )
+            )
             self._step(seat, action)
         return True
 
@@ -191,7 +221,7 @@ class Session:
         per_line = max(1, min(5, 90 // width))
         self.say(_("Legal actions:"))
         for row in range(0, len(texts), per_line):
-            self.say("  " + "".join(x.ljust(width) for x in texts[row:row + per_line]).rstrip())
+            self.say("  " + "".join(x.ljust(width) for x in texts[row : row + per_line]).rstrip())
 
     def _choose(self, line: str, legal: list[Any]) -> Any:
         if line == "" and len(legal) == 1:
@@ -199,8 +229,11 @@ class Session:
         if line.isdigit():
             if 1 <= int(line) <= len(legal):
                 return legal[int(line) - 1]
-            self.say(_("Refused: there is no choice {number}; choose 1 to {last}.").format(
-                number=line, last=len(legal)))
+            self.say(
+                _("Refused: there is no choice {number}; choose 1 to {last}.").format(
+                    number=line, last=len(legal)
+                )
+            )
             return None
         if line == "":
             self.say(_("Choose one of the legal actions (or type help)."))
@@ -211,8 +244,11 @@ class Session:
             self.say(_("Refused: {reason}").format(reason=exc))
             return None
         if action not in legal:
-            self.say(_("Refused: {action} is not legal now{why}.").format(
-                action=repr(self.game.format(action)), why=self._why(action)))
+            self.say(
+                _("Refused: {action} is not legal now{why}.").format(
+                    action=repr(self.game.format(action)), why=self._why(action)
+                )
+            )
             return None
         return action
 
@@ -250,8 +286,11 @@ class Session:
         hand_text = getattr(self.game, "hand_text", None)
         if seat is None:
             seat = self.viewers[0] if self.viewers else None
-        text = (hand_text(self.game.view(self.state, seat))
-                if callable(hand_text) and seat is not None else None)
+        text = (
+            hand_text(self.game.view(self.state, seat))
+            if callable(hand_text) and seat is not None
+            else None
+        )
         if text is None:
             self.say(_("There are no cards in hand to show here."))
         else:
@@ -259,12 +298,13 @@ class Session:
 
     def _undo(self) -> None:
         if not self.undo:
-            self.say(_("Nothing to undo: a card or die has been revealed since your last "
-                       "decision."))
+            self.say(
+                _("Nothing to undo: a card or die has been revealed since your last decision.")
+            )
             return
         snap = self.undo.pop()
         self.state = snap.state
-        del self.record.steps[snap.steps:]
+        del self.record.steps[snap.steps :]
         self.record.final = self.record.outcome = None
         self.say(_("Undone: {action}.").format(action=snap.action))
         self.dirty = True
@@ -274,18 +314,27 @@ class Session:
         try:
             self.record.save(path)
         except OSError as exc:
-            self.say(_("Could not save the record to {path}: {reason}").format(
-                path=path, reason=exc.strerror or exc))
+            self.say(
+                _("Could not save the record to {path}: {reason}").format(
+                    path=path, reason=exc.strerror or exc
+                )
+            )
             return
         n = len(self.record.steps)
-        self.say(_("Record saved to {path} ({steps}).").format(
-            path=path, steps=ngettext("{n} step", "{n} steps", n).format(n=n)))
+        self.say(
+            _("Record saved to {path} ({steps}).").format(
+                path=path, steps=ngettext("{n} step", "{n} steps", n).format(n=n)
+            )
+        )
 
     def _save_position(self, path: Path) -> None:
         try:
             Position.of(self.game, self.options, self.state).save(path)
         except OSError as exc:
-            self.say(_("Could not save the position to {path}: {reason}").format(
-                path=path, reason=exc.strerror or exc))
+            self.say(
+                _("Could not save the position to {path}: {reason}").format(
+                    path=path, reason=exc.strerror or exc
+                )
+            )
             return
         self.say(_("Position saved to {path}.").format(path=path))

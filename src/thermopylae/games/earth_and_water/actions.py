@@ -22,8 +22,17 @@ from thermopylae.engine.errors import NotationError
 CITY_VERBS = ("army", "fleet", "land", "sea", "to", "remove", "place")
 CARD_VERBS = ("event", "move", "react", "keep", "discard", "pick", "draw", "lot")
 COUNT_VERBS = ("buy", "armies", "fleets", "carry", "count", "roll")
-PLAIN = ("bridge", "done", "pass", "decline", "continue", "destroy bridge", "spare bridge",
-         "keep none", "skip")
+PLAIN = (
+    "bridge",
+    "done",
+    "pass",
+    "decline",
+    "continue",
+    "destroy bridge",
+    "spare bridge",
+    "keep none",
+    "skip",
+)
 CHANCE_VERBS = ("draw", "roll", "lot")
 MAX_COUNT = 24
 
@@ -111,13 +120,15 @@ class Notation:
             "fleet CITY, bridge, done, event N, move N, pass, land CITY, sea CITY, armies N, "
             "fleets N, carry N, to CITY, react N, decline, continue, retreat [by sea] CITY, "
             "destroy bridge, spare bridge, keep N, keep none, discard N, remove CITY, "
-            "place CITY, count N, pick N, skip, draw N, roll N, lot N")
+            "place CITY, count N, pick N, skip, draw N, roll N, lot N"
+        )
 
     def _city_of(self, name: str, text: str) -> int:
         i = self._city.get(name.strip().lower())
         if i is None:
-            raise NotationError(f"{text!r}: no city {name!r}; the cities are "
-                                + ", ".join(self.names))
+            raise NotationError(
+                f"{text!r}: no city {name!r}; the cities are " + ", ".join(self.names)
+            )
         return i
 
     def encode(self, a: Act) -> int:

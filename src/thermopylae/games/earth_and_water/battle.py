@@ -29,15 +29,32 @@ if TYPE_CHECKING:
 Ev = list[Event] | None
 
 # The battle in progress, `s.bt`:
-(KIND, CITY, ATT, GDICE, CAV, SCORE, IMM, PSTART, CARRY, STAGE, AROLL, GCARD, SEAFROM,
- FROM, NORETREAT, SHIPS) = range(16)
+(
+    KIND,
+    CITY,
+    ATT,
+    GDICE,
+    CAV,
+    SCORE,
+    IMM,
+    PSTART,
+    CARRY,
+    STAGE,
+    AROLL,
+    GCARD,
+    SEAFROM,
+    FROM,
+    NORETREAT,
+    SHIPS,
+) = range(16)
 SIZE = 16  # SHIPS: in a land battle after a landing, the fleets that brought the attackers
 LAND, SEA = 0, 1
 MAX_DICE = 3
 
 # P(the highest of n dice is f), n = 0..6
-_HIGHEST = [[0.0] * 7] + [[(f**n - (f - 1) ** n) / 6**n if f else 0.0 for f in range(7)]
-                         for n in range(1, 7)]
+_HIGHEST = [[0.0] * 7] + [
+    [(f**n - (f - 1) ** n) / 6**n if f else 0.0 for f in range(7)] for n in range(1, 7)
+]
 
 
 class Battles:
@@ -46,6 +63,7 @@ class Battles:
     ephesos: int
 
     if TYPE_CHECKING:
+
         def _resume(self, s: State, ev: Ev) -> None: ...
         def end_move(self, s: State, ev: Ev) -> None: ...
         def disembark(self, s: State, k: int, ev: Ev) -> None: ...
@@ -66,15 +84,33 @@ class Battles:
             MODE,
             ORIGIN,
         )
+
         mv = s.mv
         flag = mv[FLAG]
-        s.bt = [LAND, city, side, 2 if flag == LEONIDAS else 0, int(flag == CAVALRY),
-                flag if flag in (GREAT_KING, EVANGELION) else 0, 0, s.arm[PERSIA][city], 0,
-                0, 0, LEONIDAS if flag == LEONIDAS else 0, mv[MODE], mv[ORIGIN],
-                0, min(mv[COUNT], s.flt[side][city]) if mv[MODE] else 0]  # (decision 23)
+        s.bt = [
+            LAND,
+            city,
+            side,
+            2 if flag == LEONIDAS else 0,
+            int(flag == CAVALRY),
+            flag if flag in (GREAT_KING, EVANGELION) else 0,
+            0,
+            s.arm[PERSIA][city],
+            0,
+            0,
+            0,
+            LEONIDAS if flag == LEONIDAS else 0,
+            mv[MODE],
+            mv[ORIGIN],
+            0,
+            min(mv[COUNT], s.flt[side][city]) if mv[MODE] else 0,
+        ]  # (decision 23)
         if ev is not None:
-            ev.append(Event("battle", {"kind": "land", "city": self.c.names[city],
-                                       "attacker": SIDES[side]}))
+            ev.append(
+                Event(
+                    "battle", {"kind": "land", "city": self.c.names[city], "attacker": SIDES[side]}
+                )
+            )
         s.stack.append(("round",))
         window = 1 if side == PERSIA else 2  # Greek reactions before the first round
         if self.open_window(s, window, ev):
@@ -85,12 +121,32 @@ class Battles:
         """After Themistocles, no retreat in the turn's naval battles (`used & 32`); land
         battles keep their retreats (decision 23: the seed has no card text)."""
         from thermopylae.games.earth_and_water.moves import CARRY, ORIGIN
+
         mv = s.mv
-        s.bt = [SEA, city, side, 0, 0, 0, 0, 0, mv[CARRY], 0, 0, 0, 1, mv[ORIGIN],
-                int(s.used & 32 != 0), 0]
+        s.bt = [
+            SEA,
+            city,
+            side,
+            0,
+            0,
+            0,
+            0,
+            0,
+            mv[CARRY],
+            0,
+            0,
+            0,
+            1,
+            mv[ORIGIN],
+            int(s.used & 32 != 0),
+            0,
+        ]
         if ev is not None:
-            ev.append(Event("battle", {"kind": "naval", "city": self.c.names[city],
-                                       "attacker": SIDES[side]}))
+            ev.append(
+                Event(
+                    "battle", {"kind": "naval", "city": self.c.names[city], "attacker": SIDES[side]}
+                )
+            )
         self._k_round(s, ev)
 
     # -- rounds -----------------------------------------------------------------------------
@@ -142,8 +198,17 @@ class Battles:
             return self.separate_peace_roll(s, face, ev)
         side = self._roller(s)
         if ev is not None:
-            ev.append(Event("roll", {"side": SIDES[side], "dice": self._dice(s, side),
-                                     "highest": face, "counts": self._value(s, side, face)}))
+            ev.append(
+                Event(
+                    "roll",
+                    {
+                        "side": SIDES[side],
+                        "dice": self._dice(s, side),
+                        "highest": face,
+                        "counts": self._value(s, side, face),
+                    },
+                )
+            )
         if bt[STAGE] == 0:
             bt[AROLL] = face
             bt[STAGE] = 1
@@ -176,8 +241,16 @@ class Battles:
             s.res_flt[side] += 1
             self.sink_carried(s, side, ev)
         if ev is not None:
-            ev.append(Event("loss", {"side": SIDES[side], "unit": ("army", "fleet")[bt[KIND]],
-                                     "city": self.c.names[city]}))
+            ev.append(
+                Event(
+                    "loss",
+                    {
+                        "side": SIDES[side],
+                        "unit": ("army", "fleet")[bt[KIND]],
+                        "city": self.c.names[city],
+                    },
+                )
+            )
 
     def sink_carried(self, s: State, side: int, ev: Ev) -> None:
         """A carried army sinks when fewer fleets remain than armies carried (RB 7.2)."""
@@ -230,18 +303,23 @@ class Battles:
                 return [] if s.arm[enemy][origin] else [RETREAT[0][origin]]
             # after a long move: back to an adjacent city the move may have come through
             route = board.route_cities(c, s, side, origin)
-            return [RETREAT[0][x] for x in near if x in route and x != city
-                    and not s.arm[enemy][x]]
+            return [RETREAT[0][x] for x in near if x in route and x != city and not s.arm[enemy][x]]
         out = []
         if bt[KIND] == LAND:
-            out += [RETREAT[0][x] for x in board.neighbours(c, s, city)
-                    if board.controls(c, s, side, x) and not s.arm[1 - side][x]]
-            if (s.flt[side][city] < s.arm[side][city]
-                    or s.arm[side][city] > MAX_DICE):  # a naval move carries at most 3
+            out += [
+                RETREAT[0][x]
+                for x in board.neighbours(c, s, city)
+                if board.controls(c, s, side, x) and not s.arm[1 - side][x]
+            ]
+            if (
+                s.flt[side][city] < s.arm[side][city] or s.arm[side][city] > MAX_DICE
+            ):  # a naval move carries at most 3
                 return out
-        out += [RETREAT[1][x] for x in range(len(c.names))
-                if c.port[x] and x != city and board.controls(c, s, side, x)
-                and not s.flt[1 - side][x]]
+        out += [
+            RETREAT[1][x]
+            for x in range(len(c.names))
+            if c.port[x] and x != city and board.controls(c, s, side, x) and not s.flt[1 - side][x]
+        ]
         return out
 
     def battle_step(self, s: State, a: Act, ev: Ev) -> None:
@@ -267,8 +345,17 @@ class Battles:
             s.arm[side][to] += bt[CARRY]  # the carried armies disembark at home
             bt[CARRY] = 0
         if ev is not None:
-            ev.append(Event("retreat", {"side": SIDES[side], "from": self.c.names[city],
-                                        "to": self.c.names[to], "by_sea": by_sea}))
+            ev.append(
+                Event(
+                    "retreat",
+                    {
+                        "side": SIDES[side],
+                        "from": self.c.names[city],
+                        "to": self.c.names[to],
+                        "by_sea": by_sea,
+                    },
+                )
+            )
 
     def _end_battle(self, s: State, ev: Ev) -> None:
         bt = s.bt

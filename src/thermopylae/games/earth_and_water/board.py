@@ -27,8 +27,16 @@ def controllers(c: Components, s: State) -> list[int]:
     """Who controls each city: 0 Persia, 1 Greece, -1 no one — `controls` for every city
     at once, outside battles (a city where both sides' armies fight gives -1)."""
     persia, greece, major = s.arm[0], s.arm[1], c.major
-    return [0 if persia[x] and not greece[x] else 1 if greece[x] and not persia[x]
-            else -1 if persia[x] else major[x] for x in range(len(major))]
+    return [
+        0
+        if persia[x] and not greece[x]
+        else 1
+        if greece[x] and not persia[x]
+        else -1
+        if persia[x]
+        else major[x]
+        for x in range(len(major))
+    ]
 
 
 def neighbours(c: Components, s: State, city: int) -> tuple[int, ...]:
@@ -80,8 +88,11 @@ def land_origins(c: Components, s: State, side: int, locked: int = -1) -> list[i
     """Cities from which `side` can make a land move (`locked`: a city whose armies may
     not move, Sparta under the Carneia Festival)."""
     solid = c.solid
-    return [city for city, n in enumerate(s.arm[side])
-            if n and city != locked and (solid[city] or neighbours(c, s, city))]
+    return [
+        city
+        for city, n in enumerate(s.arm[side])
+        if n and city != locked and (solid[city] or neighbours(c, s, city))
+    ]
 
 
 def ports(c: Components) -> list[int]:
@@ -116,8 +127,11 @@ def points(c: Components, s: State, side: int) -> int:
     a campaign when the Acropolis burned."""
     athenai = c.city["Athenai"]
     who = controllers(c, s)
-    return sum(c.points[city] for city in range(len(c.names))
-               if who[city] == side and not (s.acropolis and city == athenai))
+    return sum(
+        c.points[city]
+        for city in range(len(c.names))
+        if who[city] == side and not (s.acropolis and city == athenai)
+    )
 
 
 def capacity(c: Components, s: State, side: int) -> tuple[int, list[int]]:

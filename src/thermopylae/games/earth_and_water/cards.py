@@ -75,51 +75,104 @@ NEVER: tuple[set[int], set[int]] = ({11, 14}, set())
 # What each half does, in our own words (not the printed text), for `rules` and screens.
 # Index: card number; (Greek half, Persian half). "L:" marks a lightning (reaction) card.
 EFFECTS: dict[int, tuple[str, str]] = {
-    1: (N_("An extra Greek preparation with 3 talents, with no limit on fleets."),
-        N_("A Persian land move; in the battle it causes, Persian dice are not capped.")),
-    2: (N_("Remove one Persian army from Abydos or Ephesos."),
-        N_("Put a reserve Persian army into a city that no side controls.")),
-    3: (N_("Remove one Persian fleet from the map."),
-        N_("Put a reserve Persian army into a city that no side controls.")),
-    4: (N_("L: Greece rolls 3 dice in every round of a land battle; once per game; "
-           "a Greek army goes to his portrait."),
-        N_("Until the campaign ends, no Sparta events; Greek armies in Sparta stay put and "
-           "Greek fleets leaving Sparta carry none.")),
-    5: (N_("L: after a Persian naval move is declared, Greek fleets move first (no armies; "
-           "no retreats at sea this turn); once per game; a Greek army goes to his "
-           "portrait."),
-        N_("L: when every Persian army in a land battle has fallen, the armies Persia "
-           "started with (at most 3) come back from reserve; not after Xerxes' death.")),
-    6: (N_("L: cancels the Cavalry of Mardonius bonus before the first round (Sparta card)."),
-        N_("A random card of the Greek hand is discarded.")),
-    7: (N_("Discard your hand, then draw one card more than you discarded."),
-        N_("A Persian land move; when its battle ends, +1 to Persia if no Greek army is left, "
-           "+1 to Greece if Persia does not hold the city.")),
-    8: (N_("Move exactly one Greek army by land; it rolls 2 dice in its battle; once per "
-           "game; a Greek army goes to his portrait (Sparta card)."),
-        N_("In Abydos or Ephesos: remove every Greek army there, or else add 1 to 3 "
-           "Persian armies from reserve.")),
-    9: (N_("L: after a naval round in which Persia lost a fleet, Persia loses one more "
-           "for good; once per game."),
-        N_("Persia looks at the Greek hand and chooses a card to discard.")),
-    10: (N_("A Greek land move; when its battle ends, +1 to Greece if no Persian army is "
-            "left, +1 to Persia if Greece does not hold the city."),
-         N_("A die each; if Persia rolls higher, Greece discards all its Sparta cards.")),
-    11: (N_("Put a reserve Greek army into Sparta, if Greece controls it (Sparta card)."),
-         N_("Never played: drawn by Persia, a Great King dies (Sudden Death).")),
-    12: (N_("L: after a Tribute army is placed, remove it; Greece may then move by land."),
-         N_("Greek armies in Thebai go to another Greek city; then a Persian army enters "
-            "Thebai from reserve.")),
-    13: (N_("Two naval moves of Greek fleets, without armies (the second may be skipped)."),
-         N_("Put a reserve Persian army into a city that no side controls.")),
-    14: (N_("Every Greek fleet in reserve goes to a port of a Greek city without "
-            "Persian fleets."),
-         N_("Never playable as an event (as in the public implementation).")),
-    15: (N_("L: Greece rolls 3 dice in every round of a Persian land attack (Sparta card)."),
-         N_("With Persian armies in Athenai: Athenai scores for no one this campaign, and "
-            "Greece has one talent less at its next preparation.")),
-    16: (N_("Remove one Persian army from the map."),
-         N_("Discard any number of cards, then draw one more than you discarded.")),
+    1: (
+        N_("An extra Greek preparation with 3 talents, with no limit on fleets."),
+        N_("A Persian land move; in the battle it causes, Persian dice are not capped."),
+    ),
+    2: (
+        N_("Remove one Persian army from Abydos or Ephesos."),
+        N_("Put a reserve Persian army into a city that no side controls."),
+    ),
+    3: (
+        N_("Remove one Persian fleet from the map."),
+        N_("Put a reserve Persian army into a city that no side controls."),
+    ),
+    4: (
+        N_(
+            "L: Greece rolls 3 dice in every round of a land battle; once per game; "
+            "a Greek army goes to his portrait."
+        ),
+        N_(
+            "Until the campaign ends, no Sparta events; Greek armies in Sparta stay put and "
+            "Greek fleets leaving Sparta carry none."
+        ),
+    ),
+    5: (
+        N_(
+            "L: after a Persian naval move is declared, Greek fleets move first (no armies; "
+            "no retreats at sea this turn); once per game; a Greek army goes to his "
+            "portrait."
+        ),
+        N_(
+            "L: when every Persian army in a land battle has fallen, the armies Persia "
+            "started with (at most 3) come back from reserve; not after Xerxes' death."
+        ),
+    ),
+    6: (
+        N_("L: cancels the Cavalry of Mardonius bonus before the first round (Sparta card)."),
+        N_("A random card of the Greek hand is discarded."),
+    ),
+    7: (
+        N_("Discard your hand, then draw one card more than you discarded."),
+        N_(
+            "A Persian land move; when its battle ends, +1 to Persia if no Greek army is left, "
+            "+1 to Greece if Persia does not hold the city."
+        ),
+    ),
+    8: (
+        N_(
+            "Move exactly one Greek army by land; it rolls 2 dice in its battle; once per "
+            "game; a Greek army goes to his portrait (Sparta card)."
+        ),
+        N_(
+            "In Abydos or Ephesos: remove every Greek army there, or else add 1 to 3 "
+            "Persian armies from reserve."
+        ),
+    ),
+    9: (
+        N_(
+            "L: after a naval round in which Persia lost a fleet, Persia loses one more "
+            "for good; once per game."
+        ),
+        N_("Persia looks at the Greek hand and chooses a card to discard."),
+    ),
+    10: (
+        N_(
+            "A Greek land move; when its battle ends, +1 to Greece if no Persian army is "
+            "left, +1 to Persia if Greece does not hold the city."
+        ),
+        N_("A die each; if Persia rolls higher, Greece discards all its Sparta cards."),
+    ),
+    11: (
+        N_("Put a reserve Greek army into Sparta, if Greece controls it (Sparta card)."),
+        N_("Never played: drawn by Persia, a Great King dies (Sudden Death)."),
+    ),
+    12: (
+        N_("L: after a Tribute army is placed, remove it; Greece may then move by land."),
+        N_(
+            "Greek armies in Thebai go to another Greek city; then a Persian army enters "
+            "Thebai from reserve."
+        ),
+    ),
+    13: (
+        N_("Two naval moves of Greek fleets, without armies (the second may be skipped)."),
+        N_("Put a reserve Persian army into a city that no side controls."),
+    ),
+    14: (
+        N_("Every Greek fleet in reserve goes to a port of a Greek city without Persian fleets."),
+        N_("Never playable as an event (as in the public implementation)."),
+    ),
+    15: (
+        N_("L: Greece rolls 3 dice in every round of a Persian land attack (Sparta card)."),
+        N_(
+            "With Persian armies in Athenai: Athenai scores for no one this campaign, and "
+            "Greece has one talent less at its next preparation."
+        ),
+    ),
+    16: (
+        N_("Remove one Persian army from the map."),
+        N_("Discard any number of cards, then draw one more than you discarded."),
+    ),
 }
 
 # Reaction windows: who may react, and when.
@@ -127,8 +180,19 @@ PRE_PERSIAN_LAND, GREEK_LAND, PERSIAN_NAVAL, IMMORTALS, ARTEMISIA_W, MOLON = 1, 
 REACTOR = {1: GREECE, 2: GREECE, 3: GREECE, 4: PERSIA, 5: GREECE, 6: GREECE}
 
 # Choices inside events.
-(C_PORTRAIT, C_IONIAN, C_TRIBUTE, C_POSEIDON, C_ROYAL_CITY, C_ROYAL_COUNT, C_HIPPIAS,
- C_THEBES, C_SYRACUSE, C_DESERTION, C_PACIFY) = range(1, 12)
+(
+    C_PORTRAIT,
+    C_IONIAN,
+    C_TRIBUTE,
+    C_POSEIDON,
+    C_ROYAL_CITY,
+    C_ROYAL_COUNT,
+    C_HIPPIAS,
+    C_THEBES,
+    C_SYRACUSE,
+    C_DESERTION,
+    C_PACIFY,
+) = range(1, 12)
 
 
 class Events:
@@ -142,14 +206,17 @@ class Events:
     cities: range
 
     if TYPE_CHECKING:
+
         def _resume(self, s: State, ev: Ev) -> None: ...
         def _draw(self, s: State, side: int, n: int, ev: Ev) -> None: ...
         def _play_card(self, s: State, side: int, card: int) -> None: ...
-        def _start_preparation(self, s: State, side: int, ev: Ev, talents: int | None = None,
-                               extra: bool = False) -> None: ...
+        def _start_preparation(
+            self, s: State, side: int, ev: Ev, talents: int | None = None, extra: bool = False
+        ) -> None: ...
         def _sudden_death(self, s: State, ev: Ev, during: str) -> None: ...
-        def begin_move(self, s: State, side: int, ev: Ev, kind: int = 0, flag: int = 0,
-                       exclude: int = -1) -> None: ...
+        def begin_move(
+            self, s: State, side: int, ev: Ev, kind: int = 0, flag: int = 0, exclude: int = -1
+        ) -> None: ...
         def move_options(self, s: State) -> list[Act]: ...
         def move_step(self, s: State, a: Act, ev: Ev) -> None: ...
         def can_move_land(self, s: State, side: int) -> bool: ...
@@ -216,8 +283,7 @@ class Events:
         return any(not persia[x] and not greece[x] and major[x] < 0 for x in self.cities)
 
     def _royal_road_cities(self, s: State) -> list[int]:
-        return [x for x in (self.abydos, self.ephesos)
-                if s.arm[GREECE][x] or s.res_arm[PERSIA]]
+        return [x for x in (self.abydos, self.ephesos) if s.arm[GREECE][x] or s.res_arm[PERSIA]]
 
     def _thebes_refuges(self, s: State) -> list[int]:
         who = board.controllers(self.c, s)
@@ -318,8 +384,17 @@ class Events:
     def separate_peace_roll(self, s: State, face: int, ev: Ev) -> None:
         bt = s.bt
         if ev is not None:
-            ev.append(Event("roll", {"side": SIDES[GREECE if bt[STAGE] == 2 else PERSIA],
-                                     "dice": 1, "highest": face, "counts": face}))
+            ev.append(
+                Event(
+                    "roll",
+                    {
+                        "side": SIDES[GREECE if bt[STAGE] == 2 else PERSIA],
+                        "dice": 1,
+                        "highest": face,
+                        "counts": face,
+                    },
+                )
+            )
         if bt[STAGE] == 2:
             bt[AROLL] = face
             bt[STAGE] = 3
@@ -469,8 +544,12 @@ class Events:
         hand = s.hands[s.side]
         w, bt = s.window, s.bt
         out = [P["decline"]]
-        if w in (PRE_PERSIAN_LAND, GREEK_LAND) and 4 in hand and not s.used & MILTIADES \
-                and not bt[GCARD]:
+        if (
+            w in (PRE_PERSIAN_LAND, GREEK_LAND)
+            and 4 in hand
+            and not s.used & MILTIADES
+            and not bt[GCARD]
+        ):
             out.append(A["react"][4])
         if w == PRE_PERSIAN_LAND and not s.carneia:
             if 6 in hand and bt[CAV]:
@@ -496,8 +575,9 @@ class Events:
         k = a.a
         self._play_card(s, side, k)
         if ev is not None:
-            ev.append(Event("react", {"side": SIDES[side], "card": k,
-                                      "name": self.card_name(side, k)}))
+            ev.append(
+                Event("react", {"side": SIDES[side], "card": k, "name": self.card_name(side, k)})
+            )
         bt = s.bt
         if w in (PRE_PERSIAN_LAND, GREEK_LAND):
             s.stack.append(("reopen", w))
@@ -513,8 +593,7 @@ class Events:
         if w == PERSIAN_NAVAL:  # Themistocles: a Greek naval move of fleets first
             s.used |= THEMISTOCLES | NO_RETREAT
             dest = s.stack[-1][1 + DEST]
-            s.stack.append(("event_move_excluding", GREECE, FLEETS_ONLY, THEMISTOCLES_MOVE,
-                            dest))
+            s.stack.append(("event_move_excluding", GREECE, FLEETS_ONLY, THEMISTOCLES_MOVE, dest))
             return self.pay_portrait(s, GREECE, ev)
         if w == IMMORTALS:  # the armies Persia started with come back, and fight on
             bt[IMM] = 1
@@ -543,8 +622,9 @@ class Events:
             return None
         return self._resume(s, ev)
 
-    def _k_event_move_excluding(self, s: State, ev: Ev, side: int, kind: int, flag: int,
-                                exclude: int) -> None:
+    def _k_event_move_excluding(
+        self, s: State, ev: Ev, side: int, kind: int, flag: int, exclude: int
+    ) -> None:
         self.begin_move(s, side, ev, kind, flag, exclude)
 
     # -- the small decisions, by phase ----------------------------------------------------

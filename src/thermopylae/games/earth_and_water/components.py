@@ -145,8 +145,10 @@ def _build(data: dict[str, Any], origin: str) -> Components:
     for a, b in f.roads:
         roads[idx[a]].append(idx[b])
         roads[idx[b]].append(idx[a])
-    setup = tuple({idx[n]: (p.armies, p.fleets) for n, p in f.setup.get(s, {}).items()}
-                  for s in ("persia", "greece"))
+    setup = tuple(
+        {idx[n]: (p.armies, p.fleets) for n, p in f.setup.get(s, {}).items()}
+        for s in ("persia", "greece")
+    )
     cards = sorted(f.card, key=lambda c: c.number)
     sources: dict[str, int] = {}
     for source in [*(x.source for x in f.city), *(x.source for x in f.card)]:
@@ -163,8 +165,10 @@ def _build(data: dict[str, Any], origin: str) -> Components:
         amphorae=tuple(c.amphorae for c in f.city),
         points=tuple(2 if c.major else 1 for c in f.city),
         roads=tuple(tuple(sorted(r)) for r in roads),
-        solid=tuple(any({i, n} != {idx[f.bridge_road[0]], idx[f.bridge_road[1]]} for n in r)
-                    for i, r in enumerate(roads)),
+        solid=tuple(
+            any({i, n} != {idx[f.bridge_road[0]], idx[f.bridge_road[1]]} for n in r)
+            for i, r in enumerate(roads)
+        ),
         bridge=(idx[f.bridge_road[0]], idx[f.bridge_road[1]]),
         armies=(f.pieces.persia.armies, f.pieces.greece.armies),
         fleets=(f.pieces.persia.fleets, f.pieces.greece.fleets),

@@ -19,12 +19,19 @@ def hand_text(v: JSON) -> str | None:
     names = v["card_names"][side]
     half = 0 if side == "greece" else 1  # EFFECTS holds (Greek half, Persian half)
     count = ngettext("{n} card", "{n} cards", len(cards)).format(n=len(cards))
-    lines = [_("Your hand ({side}, {count}); L: marks a lightning card, played as a "
-               "reaction:").format(side=side, count=count)]
+    lines = [
+        _("Your hand ({side}, {count}); L: marks a lightning card, played as a reaction:").format(
+            side=side, count=count
+        )
+    ]
     for k in cards:
         lines.append(f"  {k:2d} {_(names[k])}: {_(EFFECTS[k][half])}")
     if not cards:
         lines.append("  " + _("(no cards)"))
-    lines.append(_("A card is played for its event or for one move; every card's two "
-                   "events: `thermopylae rules earth-and-water`."))
+    lines.append(
+        _(
+            "A card is played for its event or for one move; every card's two "
+            "events: `thermopylae rules earth-and-water`."
+        )
+    )
     return "\n".join(lines)

@@ -107,6 +107,7 @@ def _battle_list(v: JSON, m: Any) -> list[int]:
     out[BT_CARRY], out[FROM] = bt["carried"], _city(m, bt["from"])
     return out
 
+
 # Valuing a position (score points). The numbers were tuned in heuristic-against-
 # heuristic matches (hundreds of games per change, both seats).
 WIN = 40.0  # an automatic victory
@@ -133,11 +134,41 @@ P_PASS = 0.02  # the least gain for which Persia plays a card
 G_HOLD = 1.2  # how much Greece values holding a card over playing it
 G_PASS = 0.4  # the least gain for which Greece plays a card
 # What a Greek card is worth in hand (kept for later, or as a reaction).
-GREEK_KEEP = {1: 1.4, 2: 0.35, 3: 0.5, 4: 1.5, 5: 0.9, 6: 0.25, 7: 0.35, 8: 0.8, 9: 0.5,
-              10: 0.7, 11: 0.6, 12: 0.7, 13: 0.45, 14: 0.55, 15: 1.4, 16: 0.8}
+GREEK_KEEP = {
+    1: 1.4,
+    2: 0.35,
+    3: 0.5,
+    4: 1.5,
+    5: 0.9,
+    6: 0.25,
+    7: 0.35,
+    8: 0.8,
+    9: 0.5,
+    10: 0.7,
+    11: 0.6,
+    12: 0.7,
+    13: 0.45,
+    14: 0.55,
+    15: 1.4,
+    16: 0.8,
+}
 # What a Persian card is worth kept for the next campaign (in talents).
-PERSIAN_KEEP = {8: 2.5, 1: 1.5, 7: 1.5, 9: 1.2, 12: 1.2, 2: 1.0, 3: 1.0, 13: 1.0, 4: 1.0,
-                5: 1.0, 6: 0.8, 16: 0.6, 10: 0.5, 15: 0.5}
+PERSIAN_KEEP = {
+    8: 2.5,
+    1: 1.5,
+    7: 1.5,
+    9: 1.2,
+    12: 1.2,
+    2: 1.0,
+    3: 1.0,
+    13: 1.0,
+    4: 1.0,
+    5: 1.0,
+    6: 0.8,
+    16: 0.6,
+    10: 0.5,
+    15: 0.5,
+}
 P_KEEP_MIN = 2.0  # Persia keeps a card worth this much (2 talents: the budget it costs)
 
 GREEK_ONCE = {4: "Miltiades", 5: "Themistocles", 8: "Leonidas", 9: "Artemisia I"}
@@ -150,6 +181,7 @@ W_PRE_PERSIAN_LAND, W_GREEK_LAND, W_PERSIAN_NAVAL, W_IMMORTALS, W_ARTEMISIA, W_M
 
 # -- dice ------------------------------------------------------------------------------------
 
+
 @cache
 def _highest(n: int, cap: int) -> tuple[float, ...]:
     """P(the highest of n dice, counted at most `cap`, is v), v = 0..6."""
@@ -158,7 +190,7 @@ def _highest(n: int, cap: int) -> tuple[float, ...]:
         out[0] = 1.0
         return tuple(out)
     for f in range(1, 7):
-        out[min(f, cap)] += (f ** n - (f - 1) ** n) / 6 ** n
+        out[min(f, cap)] += (f**n - (f - 1) ** n) / 6**n
     return tuple(out)
 
 
@@ -175,8 +207,9 @@ def _round(na: int, nd: int, cap_a: int, cap_d: int) -> tuple[float, float, floa
 
 
 @cache
-def battle(a: int, d: int, att_persian: bool, gdice: int, cap: int
-           ) -> tuple[float, float, float, float, float]:
+def battle(
+    a: int, d: int, att_persian: bool, gdice: int, cap: int
+) -> tuple[float, float, float, float, float]:
     """A battle fought to the end: (P attacker wins, its mean survivors if so,
     P defender wins, its mean survivors if so, P both wiped out). Greek dice are
     `gdice` every round when given (Miltiades, 300 Spartans, Leonidas)."""
@@ -218,6 +251,7 @@ def _mix(x: tuple[float, ...], y: tuple[float, ...], q: float) -> tuple[float, .
 
 # -- the map and a position ------------------------------------------------------------------
 
+
 class Map:
     """The public, fixed part of the game: cities, roads, ports, amphorae."""
 
@@ -232,10 +266,13 @@ class Map:
         b0, b1 = c.bridge
         self.roads_open: tuple[tuple[int, ...], ...] = tuple(tuple(r) for r in c.roads)
         self.roads_shut: tuple[tuple[int, ...], ...] = tuple(
-            tuple(y for y in r if {x, y} != {b0, b1}) for x, r in enumerate(c.roads))
+            tuple(y for y in r if {x, y} != {b0, b1}) for x, r in enumerate(c.roads)
+        )
         self.ports = [x for x in range(self.n) if c.port[x]]
-        self.majors = ([x for x in range(self.n) if c.major[x] == P],
-                       [x for x in range(self.n) if c.major[x] == G])
+        self.majors = (
+            [x for x in range(self.n) if c.major[x] == P],
+            [x for x in range(self.n) if c.major[x] == G],
+        )
         self.city = dict(c.city)
         self.abydos = c.city["Abydos"]
         self.sparta = c.city["Sparta"]
@@ -260,8 +297,11 @@ class Map:
         self.minor_mask = self.all & ~self.major_mask[P] & ~self.major_mask[G]
         # per city: the other major city of the same side (-1 for a minor city)
         self.other_major = tuple(
-            next((y for y in self.majors[self.major[x]] if y != x), -1) if self.major[x] >= 0
-            else -1 for x in range(self.n))
+            next((y for y in self.majors[self.major[x]] if y != x), -1)
+            if self.major[x] >= 0
+            else -1
+            for x in range(self.n)
+        )
         self.points_of = [0] * full
         self.minor_top = [0] * full  # the most points among the cities of a set
         self.amph_of = [0] * full
@@ -300,8 +340,15 @@ class Pos:
 
     __slots__ = ("acro", "arm", "bridge", "flt", "res", "resf")
 
-    def __init__(self, arm: list[list[int]], flt: list[list[int]], bridge: bool,
-                 res: list[int], resf: list[int], acro: bool) -> None:
+    def __init__(
+        self,
+        arm: list[list[int]],
+        flt: list[list[int]],
+        bridge: bool,
+        res: list[int],
+        resf: list[int],
+        acro: bool,
+    ) -> None:
         self.arm = arm
         self.flt = flt
         self.bridge = bridge
@@ -310,8 +357,14 @@ class Pos:
         self.acro = acro
 
     def copy(self) -> Pos:
-        return Pos([self.arm[0][:], self.arm[1][:]], [self.flt[0][:], self.flt[1][:]],
-                   self.bridge, self.res[:], self.resf[:], self.acro)
+        return Pos(
+            [self.arm[0][:], self.arm[1][:]],
+            [self.flt[0][:], self.flt[1][:]],
+            self.bridge,
+            self.res[:],
+            self.resf[:],
+            self.acro,
+        )
 
     def key(self) -> tuple[Any, ...]:
         return (*self.arm[0], *self.arm[1], *self.flt[0], *self.flt[1], self.bridge, self.acro)
@@ -380,8 +433,9 @@ _SUFFIX = [[[bytes((b, a, d)) for d in range(256)] for a in (0, 1)] for b in (0,
 _P_SEA: dict[tuple[int, bool, int, int], float] = {}  # naval odds (`Ctx._p_sea`)
 
 
-def _land_reach(m: Map, mine: list[int], mine_m: int, theirs_m: int, side: int, bridge: bool,
-                locked: int) -> tuple[tuple[int, ...], int]:
+def _land_reach(
+    m: Map, mine: list[int], mine_m: int, theirs_m: int, side: int, bridge: bool, locked: int
+) -> tuple[tuple[int, ...], int]:
     """For `best_gain`: per city, the strongest stack of `side` that can reach it by land,
     and the set of those cities (a bit mask)."""
     reach = [0] * m.n
@@ -414,8 +468,9 @@ def _mask(units: list[int]) -> int:
     return sum(compress(_BITS, units))
 
 
-def supplied_mask(m: Map, near: list[int], arm_me: int, arm_opp: int, flt_me: int,
-                  flt_opp: int, side: int) -> tuple[int, int]:
+def supplied_mask(
+    m: Map, near: list[int], arm_me: int, arm_opp: int, flt_me: int, flt_opp: int, side: int
+) -> tuple[int, int]:
     """Cities in supply for `side` (rules 8.2: lines of communication), as bit masks: those
     reached by road, and those supplied by sea (own fleets in port)."""
     opp_ctrl = arm_opp | (m.major_mask[1 - side] & ~arm_me)
@@ -458,8 +513,9 @@ def project(m: Map, pos: Pos, masks: tuple[int, int, int, int] | None = None) ->
     return m.points_of[cp & ~burnt], m.points_of[cg & ~burnt], -1, fed, fragile
 
 
-def _supply(m: Map, masks: tuple[int, int, int, int], bridge: bool
-            ) -> tuple[int, int, int, int, tuple[int, int]]:
+def _supply(
+    m: Map, masks: tuple[int, int, int, int], bridge: bool
+) -> tuple[int, int, int, int, tuple[int, int]]:
     """For `project`, from where the units are (and the bridge) alone: the cities of the
     Persian armies in supply, the cities each side controls after supply, the automatic
     winner or -1, the fragile cities."""
@@ -493,8 +549,9 @@ def _units(row: bytes) -> tuple[int, int]:
     return got
 
 
-def _position_summary(m: Map, pos: Pos, units: bytes | None = None
-                      ) -> tuple[int, int, int, float, tuple[int, int, int, int], tuple[int, int]]:
+def _position_summary(
+    m: Map, pos: Pos, units: bytes | None = None
+) -> tuple[int, int, int, float, tuple[int, int, int, int], tuple[int, int]]:
     """What a position's value is made of, the same for every seat and decision: (Persian
     points, Greek points, the automatic winner or -1, the pieces' worth, the masks of
     `project`, its fragile cities). `units`: the armies and fleets per city as in the key
@@ -504,18 +561,23 @@ def _position_summary(m: Map, pos: Pos, units: bytes | None = None
         units = bytes(arm[0]) + bytes(arm[1]) + bytes(flt[0]) + bytes(flt[1])
     n = m.n
     ap, _ = _units(units[:n])
-    ag, sum_ag = _units(units[n:2 * n])
-    fp, sum_fp = _units(units[2 * n:3 * n])
-    fg, sum_fg = _units(units[3 * n:4 * n])
+    ag, sum_ag = _units(units[n : 2 * n])
+    fp, sum_fp = _units(units[2 * n : 3 * n])
+    fg, sum_fg = _units(units[3 * n : 4 * n])
     masks = (ap, ag, fp, fg)
     pp, gp, auto, fed, fragile = project(m, pos, masks)
     aby, eph = m.majors[P]
-    pieces = (ARMY[P] * (arm[P][aby] + arm[P][eph] + fed) + FLEET[P] * sum_fp
-              - ARMY[G] * sum_ag - FLEET[G] * sum_fg)
+    pieces = (
+        ARMY[P] * (arm[P][aby] + arm[P][eph] + fed)
+        + FLEET[P] * sum_fp
+        - ARMY[G] * sum_ag
+        - FLEET[G] * sum_fg
+    )
     return pp, gp, auto, pieces, masks, fragile
 
 
 # -- the agent's view of the game ------------------------------------------------------------
+
 
 class Ctx:
     """What this seat knows, and how it values positions."""
@@ -532,9 +594,14 @@ class Ctx:
         arm = [[c["armies"]["persia"] for c in cities], [c["armies"]["greece"] for c in cities]]
         flt = [[c["fleets"]["persia"] for c in cities], [c["fleets"]["greece"] for c in cities]]
         r = v["reserve"]
-        self.pos = Pos(arm, flt, bool(v["bridge"]),
-                       [r["persia"]["armies"], r["greece"]["armies"]],
-                       [r["persia"]["fleets"], r["greece"]["fleets"]], bool(v["acropolis"]))
+        self.pos = Pos(
+            arm,
+            flt,
+            bool(v["bridge"]),
+            [r["persia"]["armies"], r["greece"]["armies"]],
+            [r["persia"]["fleets"], r["greece"]["fleets"]],
+            bool(v["acropolis"]),
+        )
         hands = v["hands"]
         side_name = ("persia", "greece")
         self.hand: list[int] = list(hands[side_name[seat]]["cards"] or [])
@@ -554,8 +621,7 @@ class Ctx:
             m.clear_tables()
         # Values without the threats (they do not depend on who moves next), shared by
         # every decision of this seat at this score and campaign.
-        self._static: dict[bytes, float] = m.table(
-            ("static", seat, self.score, self.campaign))
+        self._static: dict[bytes, float] = m.table(("static", seat, self.score, self.campaign))
         self.lite = False  # value without the threats (to rank many moves quickly)
         self.pull = SIGN_PULL.get(self.campaign, 1.0)
         self.late = 1.0 if self.campaign < 5 else 0.35  # pieces matter less in the last one
@@ -564,14 +630,13 @@ class Ctx:
         gdice = self.greek_attack_dice()
         # What the value of a move without the threats reads of this seat's knowledge
         # (the key of the move caches across decisions, with the position).
-        self.static_key = (seat, self.score, self.campaign, self.q_defence, gdice,
-                           self.carneia)
+        self.static_key = (seat, self.score, self.campaign, self.q_defence, gdice, self.carneia)
         # Battle odds (they read the Greek reactions and dice this seat expects).
         self._pwin: dict[tuple[int, bool, int, int, int], float] = m.table(
-            ("pwin", self.q_defence, gdice))
+            ("pwin", self.q_defence, gdice)
+        )
         # Values with the threats: shared by the decisions that weigh them alike.
-        self._cache: dict[bytes, float] = m.table(
-            ("full", *self.static_key, *self._weights))
+        self._cache: dict[bytes, float] = m.table(("full", *self.static_key, *self._weights))
         # `best_gain` per position, shared by the decisions that read the same of this
         # seat's knowledge: for a Persian attack the Greek reactions expected, for a
         # Greek one the Greek dice and the Carneia.
@@ -614,8 +679,9 @@ class Ctx:
 
     # -- battles as positions
 
-    def land_battle(self, att: int, city: int, a: int, d: int, gdice: int = -1,
-                    cavalry: bool = False) -> tuple[float, ...]:
+    def land_battle(
+        self, att: int, city: int, a: int, d: int, gdice: int = -1, cavalry: bool = False
+    ) -> tuple[float, ...]:
         """Summary of a land battle; gdice -1: Greek reactions as this seat expects them."""
         cap = 6 if cavalry else (5 if city in self.m.asia else 4)
         if gdice >= 0:
@@ -646,8 +712,13 @@ class Ctx:
         """This seat's value of `pos` (`delta`: score points already added by an event)."""
         arm, flt = pos.arm, pos.flt
         # (keys of bytes: the caches then hold few objects for the garbage collector)
-        key = (bytes(arm[0]) + bytes(arm[1]) + bytes(flt[0]) + bytes(flt[1])
-               + _SUFFIX[pos.bridge][pos.acro][delta & 255])
+        key = (
+            bytes(arm[0])
+            + bytes(arm[1])
+            + bytes(flt[0])
+            + bytes(flt[1])
+            + _SUFFIX[pos.bridge][pos.acro][delta & 255]
+        )
         lite = self.lite
         if not lite:
             full = self._cache.get(key)
@@ -722,8 +793,9 @@ class Ctx:
             return THREAT_NEXT[self.me]
         return THREAT_LATER[self.me]
 
-    def best_gain(self, pos: Pos, side: int, masks: tuple[int, int, int, int],
-                  fragile: int = 0) -> float:
+    def best_gain(
+        self, pos: Pos, side: int, masks: tuple[int, int, int, int], fragile: int = 0
+    ) -> float:
         """About how many points `side`'s best single attack would swing: for each city,
         the strongest stack that can reach it by land, or land there from the sea; or
         sinking the fleets that alone keep an enemy-held city (`fragile`) in supply."""
@@ -739,8 +811,7 @@ class Ctx:
         if got is None:
             if len(m.reaches) > CACHE_MAX:
                 m.reaches.clear()
-            got = m.reaches[rkey] = _land_reach(m, mine, mine_m, theirs_m, side, bridge,
-                                                locked)
+            got = m.reaches[rkey] = _land_reach(m, mine, mine_m, theirs_m, side, bridge, locked)
         reach_t, covered = got
         reach_of: Sequence[int] = reach_t
         if masks[2 + side] & mine_m:  # landings: the two biggest groups fleets can carry
@@ -847,8 +918,9 @@ class Planner:
         self.m = ctx.m
         self.plans = plans  # the best whole move found, per position, for its later steps
 
-    def moves(self, side: int, kind: int, flag: int, exclude: int = -1,
-              battles_only: bool = False) -> list[Move]:
+    def moves(
+        self, side: int, kind: int, flag: int, exclude: int = -1, battles_only: bool = False
+    ) -> list[Move]:
         """Candidate whole moves (`battles_only`: land moves into enemy armies)."""
         ctx, m, pos = self.ctx, self.m, self.ctx.pos
         out: list[Move] = []
@@ -880,8 +952,11 @@ class Planner:
                     for d in m.ports:
                         if d == o:
                             continue
-                        if not c and not (pos.flt[opp][d] or m.major[d] == side
-                                          or (pos.arm[side][d] and not pos.flt[side][d])):
+                        if not c and not (
+                            pos.flt[opp][d]
+                            or m.major[d] == side
+                            or (pos.arm[side][d] and not pos.flt[side][d])
+                        ):
                             continue  # an empty fleet goes to fight, to supply or home
                         out.append((SEA, o, nf, c, d))
         return out
@@ -903,8 +978,16 @@ class Planner:
         pos.arm[side][o] -= c
         return self.sea_arrive(pos, side, o, d, n, c)
 
-    def land_arrive(self, pos: Pos, side: int, d: int, n: int, flag: int,
-                    gdice: int = -1, cavalry: bool | None = None) -> float:
+    def land_arrive(
+        self,
+        pos: Pos,
+        side: int,
+        d: int,
+        n: int,
+        flag: int,
+        gdice: int = -1,
+        cavalry: bool | None = None,
+    ) -> float:
         """The value of `n` armies of `side` arriving by land (or landing) in `d`."""
         ctx = self.ctx
         opp = 1 - side
@@ -980,8 +1063,14 @@ class Planner:
             total += s[4] * ctx.value(pos)
         return total
 
-    def best(self, side: int, kind: int, flag: int, exclude: int = -1,
-             keep: Callable[[Move], bool] | None = None) -> tuple[float, Move | None]:
+    def best(
+        self,
+        side: int,
+        kind: int,
+        flag: int,
+        exclude: int = -1,
+        keep: Callable[[Move], bool] | None = None,
+    ) -> tuple[float, Move | None]:
         """The best whole move: all ranked without threats, the most promising valued.
         A land move made by an event that changes only its battle (Cavalry, Great King,
         Leonidas, Evangelion) is worth playing as the event only for a battle: without
@@ -991,8 +1080,7 @@ class Planner:
         if keep is None:  # the same answer for the same position and knowledge
             bests = self.m.bests
             # (who moves next and the cards held count through the threats' weights)
-            key = (side, kind, flag, exclude, *ctx.pos.key(), *ctx.static_key,
-                   *ctx._weights)
+            key = (side, kind, flag, exclude, *ctx.pos.key(), *ctx.static_key, *ctx._weights)
             got = bests.get(key)
             if got is not None:
                 if got[1] is not None:
@@ -1004,15 +1092,17 @@ class Planner:
             skey = key[:-2]
             short = shortlists.get(skey)
             if short is None:
-                short = self._shortlist(self.moves(side, kind, flag, exclude, battles_only),
-                                        side, flag)
+                short = self._shortlist(
+                    self.moves(side, kind, flag, exclude, battles_only), side, flag
+                )
                 if len(shortlists) > CACHE_MAX:
                     shortlists.clear()
                 shortlists[skey] = short
             moves = short
         else:
-            moves = self._shortlist([mv for mv in self.moves(side, kind, flag, exclude, False)
-                                     if keep(mv)], side, flag)
+            moves = self._shortlist(
+                [mv for mv in self.moves(side, kind, flag, exclude, False) if keep(mv)], side, flag
+            )
         best_v, best_m = -math.inf, None
         for mv in moves:
             val = self.value(mv, side, flag)
@@ -1112,8 +1202,12 @@ class Heuristic:
         in Thrace or Macedonia to supply or to reach by land. (A bridge built early, as
         a matter of course, measured worse than fleets and cards.)"""
         pos = ctx.pos
-        if (pos.bridge or ctx.campaign > BRIDGE_UNTIL or (ctx.v["talents"] or 0) < 6
-                or not ctrl(ctx.m, pos.arm, P, ctx.m.abydos)):
+        if (
+            pos.bridge
+            or ctx.campaign > BRIDGE_UNTIL
+            or (ctx.v["talents"] or 0) < 6
+            or not ctrl(ctx.m, pos.arm, P, ctx.m.abydos)
+        ):
             return False
         self._expect_preparation(ctx)
         bridged = pos.copy()
@@ -1176,8 +1270,9 @@ class Heuristic:
                 continue
             k = int(arg)
             gain = (events[k] if verb == "event" else move_value) - base
-            options.append((gain - self._hold_value(ctx, k, max(0.0, events.get(k, base) - base)),
-                            t))
+            options.append(
+                (gain - self._hold_value(ctx, k, max(0.0, events.get(k, base) - base)), t)
+            )
         if not options:
             return "pass"
         options.sort(key=lambda o: -o[0])
@@ -1357,8 +1452,11 @@ class Heuristic:
         dest = mv[EXCLUDE]
         phase = ctx.phase
         if phase == "move-origin":
-            best = max((x for x in m.ports if pos.flt[G][x] and x != dest),
-                       key=lambda x: pos.flt[G][x], default=None)
+            best = max(
+                (x for x in m.ports if pos.flt[G][x] and x != dest),
+                key=lambda x: pos.flt[G][x],
+                default=None,
+            )
             return None if best is None else f"sea {m.names[best]}"
         if phase == "move-count":
             return f"fleets {pos.flt[G][mv[ORIGIN]]}"
@@ -1430,8 +1528,11 @@ class Heuristic:
         dest, nf, c = mv[DEST], mv[COUNT], mv[CARRY]
         origin = mv[ORIGIN]
         now = plan.sea_arrive(pos.copy(), P, origin, dest, nf, c)
-        src = max((x for x in m.ports if pos.flt[G][x] and x != dest),
-                  key=lambda x: pos.flt[G][x], default=None)
+        src = max(
+            (x for x in m.ports if pos.flt[G][x] and x != dest),
+            key=lambda x: pos.flt[G][x],
+            default=None,
+        )
         if src is None:
             return "decline"
         p2 = pos.copy()
@@ -1459,7 +1560,8 @@ class Heuristic:
             p2.arm[att][city] = 0
             if att == me:
                 options["continue"] = plan.land_arrive(
-                    p2, att, city, a, 0, gdice=bt[GDICE], cavalry=bool(bt[CAV]))
+                    p2, att, city, a, 0, gdice=bt[GDICE], cavalry=bool(bt[CAV])
+                )
             else:
                 cap = 6 if bt[CAV] else (5 if city in m.asia else 4)
                 s = battle(a, d, att == P, bt[GDICE], cap)
@@ -1488,8 +1590,9 @@ class Heuristic:
             options[t] = ctx.value(q)
         return max(options, key=lambda t: options[t])
 
-    def _battle_end_value(self, ctx: Ctx, pos: Pos, city: int, att: int,
-                          s: tuple[float, ...]) -> float:
+    def _battle_end_value(
+        self, ctx: Ctx, pos: Pos, city: int, att: int, s: tuple[float, ...]
+    ) -> float:
         """The expected value of how the land battle in `city` ends (summary `s`)."""
         total = 0.0
         dfd = 1 - att
@@ -1520,8 +1623,10 @@ class Heuristic:
         ctx.expect(ctx.opp, list(ctx.counts))
         verbs = {t.partition(" ")[0] for t in texts}
         if "pick" in verbs:  # Hippias: the Greek card Persia fears most
-            return max((t for t in texts if t.startswith("pick")),
-                       key=lambda t: self._greek_card_worth(ctx, int(t.split()[1])))
+            return max(
+                (t for t in texts if t.startswith("pick")),
+                key=lambda t: self._greek_card_worth(ctx, int(t.split()[1])),
+            )
         if "count" in verbs:
             return max(texts, key=lambda t: int(t.split()[1]) if t.startswith("count") else -1)
         if "discard" in verbs or "done" in verbs:  # Pacification
@@ -1576,8 +1681,10 @@ class Heuristic:
             if best and PERSIAN_KEEP.get(int(best.split()[1]), 0.0) >= P_KEEP_MIN:
                 return best
             return "keep none"
-        return min((t for t in texts if t.startswith("discard")),
-                   key=lambda t: self._greek_card_worth(ctx, int(t.split()[1])))
+        return min(
+            (t for t in texts if t.startswith("discard")),
+            key=lambda t: self._greek_card_worth(ctx, int(t.split()[1])),
+        )
 
     def _supply_remove(self, ctx: Ctx, texts: dict[str, Any]) -> str:
         m, pos = ctx.m, ctx.pos
@@ -1591,4 +1698,3 @@ class Heuristic:
             return ctx.value(q) + 0.01 * pos.arm[me][x]
 
         return max(texts, key=scored)
-

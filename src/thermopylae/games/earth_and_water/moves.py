@@ -44,6 +44,7 @@ class Moves:
     sparta: int
 
     if TYPE_CHECKING:
+
         def _resume(self, s: State, ev: Ev) -> None: ...
         def start_land_battle(self, s: State, city: int, side: int, ev: Ev) -> None: ...
         def start_naval_battle(self, s: State, city: int, side: int, ev: Ev) -> None: ...
@@ -54,14 +55,17 @@ class Moves:
         return self.sparta if (s.carneia and side == GREECE) else -1
 
     def can_move_with(self, s: State, side: int) -> bool:
-        return bool(board.land_origins(self.c, s, side, self._locked(s, side))
-                    or board.sea_origins(self.c, s, side))
+        return bool(
+            board.land_origins(self.c, s, side, self._locked(s, side))
+            or board.sea_origins(self.c, s, side)
+        )
 
     def can_move_land(self, s: State, side: int) -> bool:
         return bool(board.land_origins(self.c, s, side, self._locked(s, side)))
 
-    def begin_move(self, s: State, side: int, ev: Ev, kind: int = ANY, flag: int = 0,
-                   exclude: int = -1) -> None:
+    def begin_move(
+        self, s: State, side: int, ev: Ev, kind: int = ANY, flag: int = 0, exclude: int = -1
+    ) -> None:
         s.mv = [side, kind, -1, -1, 0, 0, flag, exclude, -1]
         s.side = side
         s.phase = MV_ORIGIN
@@ -76,11 +80,11 @@ class Moves:
         if phase == MV_ORIGIN:
             out = []
             if mv[KIND] != FLEETS_ONLY:  # (a city with a road always has a destination)
-                out += [A["land"][x]
-                        for x in board.land_origins(self.c, s, side, self._locked(s, side))]
+                out += [
+                    A["land"][x] for x in board.land_origins(self.c, s, side, self._locked(s, side))
+                ]
             if mv[KIND] != LAND_ONLY:
-                out += [A["sea"][x] for x in board.sea_origins(self.c, s, side)
-                        if x != mv[EXCLUDE]]
+                out += [A["sea"][x] for x in board.sea_origins(self.c, s, side) if x != mv[EXCLUDE]]
             return out
         if phase == MV_COUNT:
             if mv[MODE] == LAND:
@@ -90,8 +94,7 @@ class Moves:
             return [A["carry"][n] for n in range(self._max_carry(s) + 1)]
         if phase == MV_DEST:
             if mv[MODE] == LAND:
-                return [A["to"][x]
-                        for x in board.land_destinations(self.c, s, side, mv[ORIGIN])]
+                return [A["to"][x] for x in board.land_destinations(self.c, s, side, mv[ORIGIN])]
             return [A["to"][x] for x in self.ports if x != mv[ORIGIN]]
         return []
 
@@ -135,8 +138,17 @@ class Moves:
         s.arm[side][origin] -= n
         s.arm[side][dest] += n
         if ev is not None:
-            ev.append(Event("land-move", {"side": SIDES[side], "from": self.c.names[origin],
-                                          "to": self.c.names[dest], "armies": n}))
+            ev.append(
+                Event(
+                    "land-move",
+                    {
+                        "side": SIDES[side],
+                        "from": self.c.names[origin],
+                        "to": self.c.names[dest],
+                        "armies": n,
+                    },
+                )
+            )
         if s.arm[1 - side][dest]:
             return self.start_land_battle(s, dest, side, ev)
         self.end_move(s, ev)
@@ -147,8 +159,18 @@ class Moves:
         s.flt[side][origin] -= n  # the group is at sea
         s.arm[side][origin] -= k
         if ev is not None:
-            ev.append(Event("sea-move", {"side": SIDES[side], "from": self.c.names[origin],
-                                         "to": self.c.names[dest], "fleets": n, "armies": k}))
+            ev.append(
+                Event(
+                    "sea-move",
+                    {
+                        "side": SIDES[side],
+                        "from": self.c.names[origin],
+                        "to": self.c.names[dest],
+                        "fleets": n,
+                        "armies": k,
+                    },
+                )
+            )
         s.stack.append(("sea_arrive", *mv))
         if side == PERSIA and self.open_window(s, 3, ev):  # Themistocles may answer
             return
@@ -185,8 +207,13 @@ class Moves:
         """After a Greek move ends in Abydos with Greece in control, Greece may destroy the
         pontoon bridge (RB 7.1; decision: any Greek move, as the designer's notes allow)."""
         mv = s.mv
-        if (mv and mv[SIDE] == GREECE and s.bridge and mv[DEST] == self.abydos
-                and board.controls(self.c, s, GREECE, self.abydos)):
+        if (
+            mv
+            and mv[SIDE] == GREECE
+            and s.bridge
+            and mv[DEST] == self.abydos
+            and board.controls(self.c, s, GREECE, self.abydos)
+        ):
             s.side = GREECE
             s.phase = BRIDGE
             return

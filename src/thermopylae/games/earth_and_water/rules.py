@@ -84,8 +84,9 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
         given = dict(options or {})
         unknown = set(given) - {"cheap_fleets", "players"}
         if unknown:
-            raise ThermopylaeError(f"unknown option(s) {sorted(unknown)}; "
-                                   "Earth & Water takes cheap_fleets")
+            raise ThermopylaeError(
+                f"unknown option(s) {sorted(unknown)}; Earth & Water takes cheap_fleets"
+            )
         if given.get("players", 2) != 2:
             raise ThermopylaeError("300: Earth & Water is a game for exactly 2 players")
         cheap = given.get("cheap_fleets", False)
@@ -125,8 +126,9 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
             if not cached and s.phase not in (DRAW, ROLL, LOT, OVER):
                 # never in a game played by the rules (the property tests check it); a
                 # hand-edited position can get here
-                raise RecordError(f"no legal action in phase {PHASES[s.phase]!r}: this "
-                                  "position is inconsistent")
+                raise RecordError(
+                    f"no legal action in phase {PHASES[s.phase]!r}: this position is inconsistent"
+                )
         return cached
 
     def _legal(self, s: State) -> list[Act]:
@@ -185,11 +187,13 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
             raise IllegalAction("the game is over")
         if ph in (DRAW, ROLL, LOT):
             if not self._chance_ok(s, action):
-                raise IllegalAction(f"{self.format(action)!r} cannot happen now: "
-                                    f"{text.waiting_for(self, s)}")
+                raise IllegalAction(
+                    f"{self.format(action)!r} cannot happen now: {text.waiting_for(self, s)}"
+                )
         elif action not in self.legal(s):
-            raise IllegalAction(f"{self.format(action)!r} is not legal now: "
-                                f"{text.waiting_for(self, s)}")
+            raise IllegalAction(
+                f"{self.format(action)!r} is not legal now: {text.waiting_for(self, s)}"
+            )
         ev: list[Event] | None = None if quiet else []
         s._legal = None
         self._dispatch(s, action, ev)
@@ -230,8 +234,10 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
     def _resume(self, s: State, ev: Ev) -> None:
         """A procedure ended: carry on with whatever waited for it."""
         if not s.stack:  # only a hand-edited position can get here
-            raise RecordError("this position's pending steps are inconsistent: nothing "
-                              "waits for the procedure that just ended")
+            raise RecordError(
+                "this position's pending steps are inconsistent: nothing "
+                "waits for the procedure that just ended"
+            )
         item = s.stack.pop()
         getattr(self, "_k_" + item[0])(s, ev, *item[1:])
 
@@ -241,8 +247,9 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
 
     # -- preparation (RB 5) ---------------------------------------------------------------
 
-    def _start_preparation(self, s: State, side: int, ev: Ev, talents: int | None = None,
-                           extra: bool = False) -> None:
+    def _start_preparation(
+        self, s: State, side: int, ev: Ev, talents: int | None = None, extra: bool = False
+    ) -> None:
         p = self.c.prices
         if talents is None:
             if side == PERSIA:
@@ -255,8 +262,11 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
         s.side = side
         s.phase = PREP_BUY
         if ev is not None:
-            ev.append(Event("preparation", {"side": SIDES[side], "talents": talents,
-                                            "campaign": s.campaign}))
+            ev.append(
+                Event(
+                    "preparation", {"side": SIDES[side], "talents": talents, "campaign": s.campaign}
+                )
+            )
 
     def _max_buy(self, s: State) -> int:
         available = len(s.deck) + len(s.discard)
@@ -319,12 +329,18 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
         if s.talents >= p.army and s.res_arm[side]:
             out += [A["army"][x] for x in self.cities if who[x] == side]
         price = self._fleet_price(s)
-        if (s.talents >= price and s.res_flt[side]
-                and (s.fleets_built < 0 or s.fleets_built < p.max_fleets)):
-            out += [A["fleet"][x] for x in self.ports
-                    if who[x] == side and not s.flt[1 - side][x]]
-        if (side == PERSIA and not s.bridge and s.talents >= p.bridge
-                and board.controls(self.c, s, PERSIA, self.abydos)):
+        if (
+            s.talents >= price
+            and s.res_flt[side]
+            and (s.fleets_built < 0 or s.fleets_built < p.max_fleets)
+        ):
+            out += [A["fleet"][x] for x in self.ports if who[x] == side and not s.flt[1 - side][x]]
+        if (
+            side == PERSIA
+            and not s.bridge
+            and s.talents >= p.bridge
+            and board.controls(self.c, s, PERSIA, self.abydos)
+        ):
             out.append(P["bridge"])
         return out
 
@@ -350,8 +366,16 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
             s.talents -= self.c.prices.bridge
             s.bridge = True
         if ev is not None:
-            ev.append(Event("build", {"side": SIDES[side], "what": a.verb,
-                                      "city": self.c.names[a.a] if a.a >= 0 else None}))
+            ev.append(
+                Event(
+                    "build",
+                    {
+                        "side": SIDES[side],
+                        "what": a.verb,
+                        "city": self.c.names[a.a] if a.a >= 0 else None,
+                    },
+                )
+            )
         if a.verb != "done":
             return
         if s.fleets_built < 0:  # the extra Preparation of Mines of Laurion ends
@@ -397,8 +421,11 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
                 ev.append(Event("move-card", {"side": SIDES[side], "card": a.a}))
             return self.begin_move(s, side, ev)
         if ev is not None:
-            ev.append(Event("event", {"side": SIDES[side], "card": a.a,
-                                      "name": self.card_name(side, a.a)}))
+            ev.append(
+                Event(
+                    "event", {"side": SIDES[side], "card": a.a, "name": self.card_name(side, a.a)}
+                )
+            )
         self.play_event(s, side, a.a, ev)
 
     def _play_card(self, s: State, side: int, card: int) -> None:
@@ -420,10 +447,20 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
     def _sudden_death(self, s: State, ev: Ev, during: str) -> None:
         s.kings += 1
         if ev is not None:  # the data says why the phase ends and that it may strike again
-            ev.append(Event("sudden-death", {
-                "king": "Darius" if s.kings == 1 else "Xerxes", "during": during,
-                "campaign": s.campaign, "kings_dead": s.kings, "kings": MAX_KINGS,
-                "discarded": len(s.hands[PERSIA]), "from_reserve": s.res_arm[PERSIA] > 0}))
+            ev.append(
+                Event(
+                    "sudden-death",
+                    {
+                        "king": "Darius" if s.kings == 1 else "Xerxes",
+                        "during": during,
+                        "campaign": s.campaign,
+                        "kings_dead": s.kings,
+                        "kings": MAX_KINGS,
+                        "discarded": len(s.hands[PERSIA]),
+                        "from_reserve": s.res_arm[PERSIA] > 0,
+                    },
+                )
+            )
         s.discard.extend(s.hands[PERSIA])
         s.hands[PERSIA] = []
         s.stack.append(("after_sudden_death", during))
@@ -433,9 +470,19 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
         s.deck = sorted(s.deck + s.discard)  # the pile and the discards shuffled together
         s.discard = []
         if ev is not None:
-            ev.append(Event("sudden-death-end", {
-                "during": during, "campaign": s.campaign, "draw_pile": len(s.deck),
-                "last": s.campaign >= CAMPAIGNS, "kings_dead": s.kings, "kings": MAX_KINGS}))
+            ev.append(
+                Event(
+                    "sudden-death-end",
+                    {
+                        "during": during,
+                        "campaign": s.campaign,
+                        "draw_pile": len(s.deck),
+                        "last": s.campaign >= CAMPAIGNS,
+                        "kings_dead": s.kings,
+                        "kings": MAX_KINGS,
+                    },
+                )
+            )
         if during == "operations":
             s.stack = []
             return self._start_supply(s, PERSIA, ev)
@@ -453,8 +500,11 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
         s.bt = []
         s.side = side
         keep = PERSIA_KEEPS if side == PERSIA else GREECE_KEEPS
-        if s.campaign < CAMPAIGNS and len(s.hands[side]) > 0 and (
-                side == PERSIA or len(s.hands[side]) > keep):
+        if (
+            s.campaign < CAMPAIGNS
+            and len(s.hands[side]) > 0
+            and (side == PERSIA or len(s.hands[side]) > keep)
+        ):
             s.phase = SUP_KEEP
             return
         if s.campaign >= CAMPAIGNS:
@@ -509,8 +559,12 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
                 s.arm[side][city] = 0
                 s.res_arm[side] += n
                 if ev is not None:
-                    ev.append(Event("out-of-supply", {"side": SIDES[side],
-                                                      "city": self.c.names[city], "armies": n}))
+                    ev.append(
+                        Event(
+                            "out-of-supply",
+                            {"side": SIDES[side], "city": self.c.names[city], "armies": n},
+                        )
+                    )
         if side == PERSIA:
             return self._start_supply(s, GREECE, ev)
         self._scoring(s, ev)
@@ -519,17 +573,19 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
 
     def _scoring(self, s: State, ev: Ev) -> None:
         c = self.c
-        if board.controls(c, s, PERSIA, self.athenai) and board.controls(c, s, PERSIA,
-                                                                           self.sparta):
+        if board.controls(c, s, PERSIA, self.athenai) and board.controls(c, s, PERSIA, self.sparta):
             return self._finish(s, PERSIA, "Persia holds both Athenai and Sparta", ev)
-        if board.controls(c, s, GREECE, self.abydos) and board.controls(c, s, GREECE,
-                                                                          self.ephesos):
+        if board.controls(c, s, GREECE, self.abydos) and board.controls(c, s, GREECE, self.ephesos):
             return self._finish(s, GREECE, "Greece holds both Abydos and Ephesos", ev)
         persia, greece = board.points(c, s, PERSIA), board.points(c, s, GREECE)
         self.add_score(s, persia - greece)
         if ev is not None:
-            ev.append(Event("scoring", {"persia": persia, "greece": greece, "score": s.score,
-                                        "campaign": s.campaign}))
+            ev.append(
+                Event(
+                    "scoring",
+                    {"persia": persia, "greece": greece, "score": s.score, "campaign": s.campaign},
+                )
+            )
         if s.acropolis:
             s.acropolis = False
             s.acropolis_penalty = True
@@ -556,8 +612,16 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
         s.reason = reason
         s.stack = []
         if ev is not None:
-            ev.append(Event("end", {"winner": ("persia", "greece", None)[result],
-                                    "reason": reason, "score": s.score}))
+            ev.append(
+                Event(
+                    "end",
+                    {
+                        "winner": ("persia", "greece", None)[result],
+                        "reason": reason,
+                        "score": s.score,
+                    },
+                )
+            )
 
     # -- results, views, notation ------------------------------------------------------------
 

@@ -58,18 +58,40 @@ class _StateFile(BaseModel):
 
 def state_to_json(g: EarthAndWater, s: State) -> JSON:
     return {
-        "options": dict(s.options), "campaign": s.campaign, "score": s.score,
-        "phase": PHASES[s.phase], "side": s.side, "active": s.active,
-        "armies": [list(x) for x in s.arm], "fleets": [list(x) for x in s.flt],
-        "reserve_armies": list(s.res_arm), "reserve_fleets": list(s.res_flt),
-        "portraits": list(s.portraits), "kings": s.kings, "used": s.used,
-        "bridge": s.bridge, "hands": [sorted(h) for h in s.hands], "deck": sorted(s.deck),
-        "discard": list(s.discard), "carneia": s.carneia, "acropolis": s.acropolis,
-        "acropolis_penalty": s.acropolis_penalty, "passes": s.passes, "talents": s.talents,
-        "fleets_built": s.fleets_built, "draws": s.draws, "draw_to": s.draw_to,
-        "window": s.window, "choice": s.choice, "arg": s.arg, "move": list(s.mv),
-        "battle": list(s.bt), "stack": [list(k) for k in s.stack], "result": s.result,
-        "reason": s.reason, "turns": s.turns,
+        "options": dict(s.options),
+        "campaign": s.campaign,
+        "score": s.score,
+        "phase": PHASES[s.phase],
+        "side": s.side,
+        "active": s.active,
+        "armies": [list(x) for x in s.arm],
+        "fleets": [list(x) for x in s.flt],
+        "reserve_armies": list(s.res_arm),
+        "reserve_fleets": list(s.res_flt),
+        "portraits": list(s.portraits),
+        "kings": s.kings,
+        "used": s.used,
+        "bridge": s.bridge,
+        "hands": [sorted(h) for h in s.hands],
+        "deck": sorted(s.deck),
+        "discard": list(s.discard),
+        "carneia": s.carneia,
+        "acropolis": s.acropolis,
+        "acropolis_penalty": s.acropolis_penalty,
+        "passes": s.passes,
+        "talents": s.talents,
+        "fleets_built": s.fleets_built,
+        "draws": s.draws,
+        "draw_to": s.draw_to,
+        "window": s.window,
+        "choice": s.choice,
+        "arg": s.arg,
+        "move": list(s.mv),
+        "battle": list(s.bt),
+        "stack": [list(k) for k in s.stack],
+        "result": s.result,
+        "reason": s.reason,
+        "turns": s.turns,
     }
 
 
@@ -89,8 +111,11 @@ def state_from_json(g: EarthAndWater, data: Mapping[str, Any]) -> State:
     s.campaign, s.score, s.phase = f.campaign, f.score, PHASES.index(f.phase)
     s.side, s.active = f.side, f.active
     s.arm, s.flt = [list(r) for r in f.armies], [list(r) for r in f.fleets]
-    s.res_arm, s.res_flt, s.portraits = list(f.reserve_armies), list(f.reserve_fleets), \
-        list(f.portraits)
+    s.res_arm, s.res_flt, s.portraits = (
+        list(f.reserve_armies),
+        list(f.reserve_fleets),
+        list(f.portraits),
+    )
     s.kings, s.used, s.bridge = f.kings, f.used, f.bridge
     s.hands, s.deck, s.discard = [sorted(h) for h in f.hands], sorted(f.deck), list(f.discard)
     s.carneia, s.acropolis, s.acropolis_penalty = f.carneia, f.acropolis, f.acropolis_penalty
@@ -105,9 +130,18 @@ def state_from_json(g: EarthAndWater, data: Mapping[str, Any]) -> State:
 
 
 # The continuations a state may wait on, with the number of their arguments.
-CONTINUATIONS = {"ops_next": 0, "after_buy": 1, "after_sudden_death": 1, "sea_arrive": 9,
-                 "round": 0, "after_round": 0, "reopen": 1, "event_move": 3,
-                 "event_move_excluding": 4, "pacified": 0}
+CONTINUATIONS = {
+    "ops_next": 0,
+    "after_buy": 1,
+    "after_sudden_death": 1,
+    "sea_arrive": 9,
+    "round": 0,
+    "after_round": 0,
+    "reopen": 1,
+    "event_move": 3,
+    "event_move_excluding": 4,
+    "pacified": 0,
+}
 
 
 def check_phase(g: EarthAndWater, s: State) -> None:
@@ -131,6 +165,7 @@ def check_phase(g: EarthAndWater, s: State) -> None:
         SUP_KEEP,
         SUP_REMOVE,
     )
+
     phase = PHASES[s.phase]
 
     def bad(why: str) -> RecordError:
@@ -143,8 +178,19 @@ def check_phase(g: EarthAndWater, s: State) -> None:
             raise RecordError(f"state.{what}: {value!r} is not within {lo}..{hi}")
 
     def check_move(mv: list[Any] | tuple[Any, ...], what: str) -> None:
-        for i, (lo, hi) in enumerate(((0, 1), (0, 2), (-1, 1), (-1, n - 1), (0, 24), (0, 3),
-                                      (0, 113), (-1, n - 1), (-1, n - 1))):
+        for i, (lo, hi) in enumerate(
+            (
+                (0, 1),
+                (0, 2),
+                (-1, 1),
+                (-1, n - 1),
+                (0, 24),
+                (0, 3),
+                (0, 113),
+                (-1, n - 1),
+                (-1, n - 1),
+            )
+        ):
             within(mv[i], lo, hi, f"{what}[{i}]")
 
     for item in s.stack:
@@ -156,11 +202,13 @@ def check_phase(g: EarthAndWater, s: State) -> None:
             if item[1] not in ("preparation", "operations"):
                 raise RecordError(f"state.stack: unknown step {list(item)!r}")
         else:
-            ranges = {"after_buy": ((0, 1),), "reopen": ((1, 6),),
-                      "event_move": ((0, 1), (0, 2), (0, 113)),
-                      "event_move_excluding": ((0, 1), (0, 2), (0, 113), (-1, n - 1))}
-            for i, (v, (lo, hi)) in enumerate(zip(item[1:], ranges.get(item[0], ()),
-                                                  strict=False)):
+            ranges = {
+                "after_buy": ((0, 1),),
+                "reopen": ((1, 6),),
+                "event_move": ((0, 1), (0, 2), (0, 113)),
+                "event_move_excluding": ((0, 1), (0, 2), (0, 113), (-1, n - 1)),
+            }
+            for i, (v, (lo, hi)) in enumerate(zip(item[1:], ranges.get(item[0], ()), strict=False)):
                 within(v, lo, hi, f"stack.{item[0]}[{i}]")
     if len(s.mv) == 9:
         check_move(s.mv, "move")
@@ -177,7 +225,8 @@ def check_phase(g: EarthAndWater, s: State) -> None:
     elif s.bt:
         raise RecordError("state.battle: a battle has 16 fields")
     waits = s.phase not in (PREP_BUY, PREP_BUILD, OPS, SUP_KEEP, SUP_REMOVE, OVER) or (
-        s.phase in (PREP_BUY, PREP_BUILD) and s.fleets_built < 0)
+        s.phase in (PREP_BUY, PREP_BUILD) and s.fleets_built < 0
+    )
     if waits and not s.stack:
         raise RecordError(f"state.stack: phase {phase!r} needs what comes after it")
     if (s.phase == CHOOSE and s.choice == 6) or (s.phase == REACT and s.window == 6):
@@ -209,8 +258,8 @@ def check(g: EarthAndWater, s: State) -> None:
     """Every piece and card is in one place: map, reserve, portrait, at sea, hand, pile."""
     from thermopylae.games.earth_and_water.battle import CARRY as BT_CARRY
     from thermopylae.games.earth_and_water.moves import CARRY, COUNT, SIDE
-    if len(s.res_arm) != 2 or len(s.res_flt) != 2 or len(s.portraits) != 3 \
-            or len(s.hands) != 2:
+
+    if len(s.res_arm) != 2 or len(s.res_flt) != 2 or len(s.portraits) != 3 or len(s.hands) != 2:
         raise RecordError("state: reserves, portraits and hands have one entry per side")
     at_sea_arm, at_sea_flt = [0, 0], [0, 0]
     for item in s.stack:  # a move waiting while Themistocles answers it
@@ -223,25 +272,33 @@ def check(g: EarthAndWater, s: State) -> None:
     if min(s.res_arm + s.res_flt + s.portraits) < 0:
         raise RecordError("state: a reserve or portrait count is negative")
     if s.portraits[0] > s.kings:  # (one fewer while Persia picks it from the map)
-        raise RecordError(f"state.portraits: {s.portraits[0]} Persian portrait armies for "
-                          f"{s.kings} dead king(s)")
+        raise RecordError(
+            f"state.portraits: {s.portraits[0]} Persian portrait armies for {s.kings} dead king(s)"
+        )
     leaders = bin(s.used & 7).count("1")  # Miltiades, Themistocles, Leonidas played
     if s.portraits[1] > leaders:
-        raise RecordError(f"state.portraits: {s.portraits[1]} Greek portrait armies for "
-                          f"{leaders} leader(s) played")
+        raise RecordError(
+            f"state.portraits: {s.portraits[1]} Greek portrait armies for "
+            f"{leaders} leader(s) played"
+        )
     if s.portraits[2] > (1 if s.used & 8 else 0):
         raise RecordError("state.portraits: an Artemisia fleet without Artemisia I played")
     for side in (0, 1):
-        armies = (sum(s.arm[side]) + s.res_arm[side] + s.portraits[side]
-                  + at_sea_arm[side])
+        armies = sum(s.arm[side]) + s.res_arm[side] + s.portraits[side] + at_sea_arm[side]
         if armies != g.c.armies[side]:
-            raise RecordError(f"state: side {side} has {armies} armies in all, "
-                              f"not {g.c.armies[side]}")
-        fleets = (sum(s.flt[side]) + s.res_flt[side] + (s.portraits[2] if side == 0 else 0)
-                  + at_sea_flt[side])
+            raise RecordError(
+                f"state: side {side} has {armies} armies in all, not {g.c.armies[side]}"
+            )
+        fleets = (
+            sum(s.flt[side])
+            + s.res_flt[side]
+            + (s.portraits[2] if side == 0 else 0)
+            + at_sea_flt[side]
+        )
         if fleets != g.c.fleets[side]:
-            raise RecordError(f"state: side {side} has {fleets} fleets in all, "
-                              f"not {g.c.fleets[side]}")
+            raise RecordError(
+                f"state: side {side} has {fleets} fleets in all, not {g.c.fleets[side]}"
+            )
     cards = Counter(s.deck) + Counter(s.discard) + Counter(s.hands[0]) + Counter(s.hands[1])
     if cards != Counter(range(1, 17)):
         raise RecordError("state: the 16 cards are not each in exactly one place")

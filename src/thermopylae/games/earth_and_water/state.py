@@ -32,9 +32,25 @@ SUP_REMOVE = 14  # side: which army to lose to attrition
 LOT = 15  # chance: a card taken at random from a hand
 OVER = 16
 
-PHASES = ("prep-buy", "draw", "prep-build", "operations", "move-origin", "move-count",
-          "move-carry", "move-destination", "reaction", "roll", "battle", "bridge",
-          "choose", "supply-keep", "supply-remove", "lot", "over")
+PHASES = (
+    "prep-buy",
+    "draw",
+    "prep-build",
+    "operations",
+    "move-origin",
+    "move-count",
+    "move-carry",
+    "move-destination",
+    "reaction",
+    "roll",
+    "battle",
+    "bridge",
+    "choose",
+    "supply-keep",
+    "supply-remove",
+    "lot",
+    "over",
+)
 
 # Once-per-game events, as bits of `used`.
 MILTIADES, THEMISTOCLES, LEONIDAS, ARTEMISIA = 1, 2, 4, 8

@@ -24,8 +24,8 @@ def hand_visible(s: State, owner: int, seat: int | None) -> bool:
     if seat == owner:
         return True
     from thermopylae.games.earth_and_water.cards import C_HIPPIAS
-    return (owner == GREECE and seat == PERSIA and s.phase == CHOOSE
-            and s.choice == C_HIPPIAS)
+
+    return owner == GREECE and seat == PERSIA and s.phase == CHOOSE and s.choice == C_HIPPIAS
 
 
 def view(g: EarthAndWater, s: State, seat: int | None) -> JSON:
@@ -44,24 +44,41 @@ def view(g: EarthAndWater, s: State, seat: int | None) -> JSON:
         "campaign": s.campaign,
         "score": s.score,
         "cities": [
-            {"name": names[x], "major": SIDES[major[x]] if major[x] >= 0 else None,
-             "port": port[x], "amphorae": amph[x],
-             "armies": {"persia": pa[x], "greece": ga[x]},
-             "fleets": {"persia": pf[x], "greece": gf[x]},
-             "control": ("persia" if pa[x] else "greece" if ga[x]
-                         else SIDES[major[x]] if major[x] >= 0 else None)}
+            {
+                "name": names[x],
+                "major": SIDES[major[x]] if major[x] >= 0 else None,
+                "port": port[x],
+                "amphorae": amph[x],
+                "armies": {"persia": pa[x], "greece": ga[x]},
+                "fleets": {"persia": pf[x], "greece": gf[x]},
+                "control": (
+                    "persia"
+                    if pa[x]
+                    else "greece"
+                    if ga[x]
+                    else SIDES[major[x]]
+                    if major[x] >= 0
+                    else None
+                ),
+            }
             for x in g.cities
         ],
         "bridge": s.bridge,
-        "reserve": {side: {"armies": s.res_arm[i], "fleets": s.res_flt[i]}
-                    for i, side in enumerate(SIDES)},
-        "portraits": {"persia": s.portraits[0], "greece": s.portraits[1],
-                      "artemisia": s.portraits[2]},
+        "reserve": {
+            side: {"armies": s.res_arm[i], "fleets": s.res_flt[i]} for i, side in enumerate(SIDES)
+        },
+        "portraits": {
+            "persia": s.portraits[0],
+            "greece": s.portraits[1],
+            "artemisia": s.portraits[2],
+        },
         "kings_dead": s.kings,
         "once_used": [name for bit, name in ONCE.items() if s.used & bit],
         "hands": {
-            side: {"count": len(s.hands[i]),
-                   "cards": sorted(s.hands[i]) if hand_visible(s, i, seat) else None}
+            side: {
+                "count": len(s.hands[i]),
+                "cards": sorted(s.hands[i]) if hand_visible(s, i, seat) else None,
+            }
             for i, side in enumerate(SIDES)
         },
         "draw_pile": len(s.deck),
@@ -75,8 +92,9 @@ def view(g: EarthAndWater, s: State, seat: int | None) -> JSON:
         "battle": battle_view(g, s),
         "window": s.window if s.phase == 8 else None,
         "card_names": {"greece": list(c.greek_names), "persia": list(c.persian_names)},
-        "result": None if s.result < 0 else {
-            "winner": (*SIDES, None)[s.result], "reason": s.reason},
+        "result": None
+        if s.result < 0
+        else {"winner": (*SIDES, None)[s.result], "reason": s.reason},
     }
 
 
@@ -87,6 +105,7 @@ def _name(g: EarthAndWater, city: int) -> str | None:
 def move_view(g: EarthAndWater, s: State) -> JSON | None:
     """The move under way, in named fields (what has been declared so far is public)."""
     from thermopylae.games.earth_and_water import moves as m
+
     if not s.mv:
         return None
     mv = s.mv
@@ -106,6 +125,7 @@ def move_view(g: EarthAndWater, s: State) -> JSON | None:
 def battle_view(g: EarthAndWater, s: State) -> JSON | None:
     """The battle under way, in named fields (Separate Peace's dice are no battle)."""
     from thermopylae.games.earth_and_water import battle as b
+
     if not s.bt or s.bt[b.STAGE] >= 2:
         return None
     bt = s.bt

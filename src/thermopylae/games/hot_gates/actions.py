@@ -58,11 +58,15 @@ class Notation:
         self.faces = tuple(sorted(set(components.faces)))
         self._piece = {piece_name(code): code for code in range(CODES)}
         table: list[Act] = [PASS, DONE]
-        self.move = {(src, dst, code): Act("move", src, dst, code)
-                     for src in range(NSPACES) for dst in neighbours(src)
-                     for code in range(CODES)}
-        self.enter = {(dst, code): Act("enter", dst, code)
-                      for dst in range(NSPACES) for code in range(CODES)}
+        self.move = {
+            (src, dst, code): Act("move", src, dst, code)
+            for src in range(NSPACES)
+            for dst in neighbours(src)
+            for code in range(CODES)
+        }
+        self.enter = {
+            (dst, code): Act("enter", dst, code) for dst in range(NSPACES) for code in range(CODES)
+        }
         self.casualty = tuple(Act("casualty", code) for code in range(CODES))
         self.play = tuple(Act("play", c.number) for c in self.cards)
         table += [*self.move.values(), *self.enter.values(), *self.casualty, *self.play]
@@ -98,8 +102,9 @@ class Notation:
             src, dst = _space(m[1]), _space(m[2])
             key = (src, dst, self._piece_code(m[3], text))
             if key not in self.move:
-                raise NotationError(f"{text!r}: {m[1].upper()} and {m[2].upper()} are not "
-                                    "next to each other")
+                raise NotationError(
+                    f"{text!r}: {m[1].upper()} and {m[2].upper()} are not next to each other"
+                )
             return self.move[key]
         if verb == "enter" and (m := re.fullmatch(r"([ab][1-6])\s+(\S+)", rest)):
             return self.enter[_space(m[1]), self._piece_code(m[2], text)]
@@ -113,19 +118,23 @@ class Notation:
             return self.play[n] if verb == "play" else self.draw[n]
         if verb == "roll" and rest.isdigit():
             if int(rest) not in self.roll:
-                raise NotationError(f"{text!r}: the Battle Dice show "
-                                    f"{', '.join(map(str, self.faces))}")
+                raise NotationError(
+                    f"{text!r}: the Battle Dice show {', '.join(map(str, self.faces))}"
+                )
             return self.roll[int(rest)]
         raise NotationError(
             f"{text!r} is not a 300: The Board Game action; the forms are: move A3-A4 UNIT, "
             "enter A1 UNIT, casualty UNIT, play s5, pass, done, draw p3, roll N "
-            "(a * after a unit marks its Wounded side)")
+            "(a * after a unit marks its Wounded side)"
+        )
 
     def _piece_code(self, word: str, text: str) -> int:
         code = self._piece.get(word)
         if code is None:
-            raise NotationError(f"{text!r}: no unit {word!r}; units are "
-                                f"{', '.join(TYPE_IDS)} (add * for the Wounded side)")
+            raise NotationError(
+                f"{text!r}: no unit {word!r}; units are "
+                f"{', '.join(TYPE_IDS)} (add * for the Wounded side)"
+            )
         return code
 
     def encode(self, a: Act) -> int:

@@ -49,7 +49,7 @@ WINNER = 13  # conquer: the side that wiped out the other's space
 
 
 def start(g: HotGates, s: State, row: int, ev: Ev) -> None:
-    """"If the Spartans are adjacent to the Persians in a particular Battle Row, then
+    """ "If the Spartans are adjacent to the Persians in a particular Battle Row, then
     both of those spaces are considered Battle Spaces"; Battle Start cards first."""
     spaces = g.t.battle_spaces(s, row)
     if spaces is None:
@@ -83,17 +83,25 @@ def dice_count(g: HotGates, s: State, side: int) -> int:
 
 
 def attack(g: HotGates, s: State, ev: Ev) -> None:
-    """"Each player adds up the Attack Numbers ... consults the Battle Chart ... rolls"."""
+    """ "Each player adds up the Attack Numbers ... consults the Battle Chart ... rolls"."""
     bt = s.bt
     counts = [dice_count(g, s, side) for side in (PERSIAN, SPARTAN_SIDE)]
     for side in (PERSIAN, SPARTAN_SIDE):
         bt[DICE + side] = [0] * counts[side]
         s.rolls += [side * 8 + i for i in range(counts[side])]
     if ev is not None:
-        ev.append(Event("attack", {"row": "AB"[bt[ROW]],
-                                   "persian": attack_total(g, s, PERSIAN),
-                                   "spartan": attack_total(g, s, SPARTAN_SIDE),
-                                   "persian_dice": counts[0], "spartan_dice": counts[1]}))
+        ev.append(
+            Event(
+                "attack",
+                {
+                    "row": "AB"[bt[ROW]],
+                    "persian": attack_total(g, s, PERSIAN),
+                    "spartan": attack_total(g, s, SPARTAN_SIDE),
+                    "persian_dice": counts[0],
+                    "spartan_dice": counts[1],
+                },
+            )
+        )
     s.stack.append(("bt_rolled",))
     g._deal(s, ev)
 
@@ -107,15 +115,16 @@ def rolled(g: HotGates, s: State, face: int, ev: Ev) -> None:
 
 
 def casualties(g: HotGates, s: State, ev: Ev) -> None:
-    """"After both players receive Damage from their opponents, they each remove Units
+    """ "After both players receive Damage from their opponents, they each remove Units
     ... First the Persian player chooses his own Casualties, and then the Spartan"."""
     bt = s.bt
     for side in (PERSIAN, SPARTAN_SIDE):
         enemy = 1 - side
         bt[LEFT][side] = max(0, sum(bt[DICE + enemy]) + bt[DMG][enemy] - bt[SHIELD][side])
     if ev is not None:
-        ev.append(Event("damage", {"to_persian": bt[LEFT][PERSIAN],
-                                   "to_spartan": bt[LEFT][SPARTAN_SIDE]}))
+        ev.append(
+            Event("damage", {"to_persian": bt[LEFT][PERSIAN], "to_spartan": bt[LEFT][SPARTAN_SIDE]})
+        )
     _next(g, s, PERSIAN, ev)
 
 
@@ -228,15 +237,18 @@ def _conquer_spaces(s: State) -> tuple[int, int]:
 
 
 def conquer_legal(g: HotGates, s: State) -> list[Act]:
-    """"His opponent has the option to immediately move into that space with his
+    """ "His opponent has the option to immediately move into that space with his
     successful Units", one by one, then `done`."""
     src, dst = _conquer_spaces(s)
     acts: list[Act] = []
     t = g.t
     if src >= 0 and s.board[src] and t.side[s.board[src][0] & PIECE] == s.bt[WINNER]:
         room = t.room(s, dst)
-        acts = [g.notation.move[src, dst, p & PIECE] for p in dict.fromkeys(s.board[src])
-                if room >= t.size[p & PIECE]]
+        acts = [
+            g.notation.move[src, dst, p & PIECE]
+            for p in dict.fromkeys(s.board[src])
+            if room >= t.size[p & PIECE]
+        ]
     acts.append(DONE)
     return acts
 
@@ -250,9 +262,17 @@ def conquer(g: HotGates, s: State, a: Act, ev: Ev) -> None:
     s.board[dst].append(code)
     bt[ADVANCED] = 1
     if ev is not None:
-        ev.append(Event("advance" if bt[STAGE] == 0 else "follow",
-                        {"seat": SEATS[s.players][s.actor], "unit": piece_name(code),
-                         "from": name(src), "to": name(dst)}))
+        ev.append(
+            Event(
+                "advance" if bt[STAGE] == 0 else "follow",
+                {
+                    "seat": SEATS[s.players][s.actor],
+                    "unit": piece_name(code),
+                    "from": name(src),
+                    "to": name(dst),
+                },
+            )
+        )
     g.entered(s, code, dst, ev)
     if s.phase != CONQUER:
         return
@@ -261,7 +281,7 @@ def conquer(g: HotGates, s: State, a: Act, ev: Ev) -> None:
 
 
 def _stage_done(g: HotGates, s: State, ev: Ev) -> None:
-    """"If a player's Units advance into a conquered space, then all the Units in the
+    """ "If a player's Units advance into a conquered space, then all the Units in the
     space right behind them also get a free movement forward"."""
     bt = s.bt
     if bt[STAGE] == 0 and bt[ADVANCED]:

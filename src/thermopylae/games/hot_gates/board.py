@@ -33,8 +33,12 @@ SPARTAN_OF = {2: (1, 1), 3: (1, 2), 4: (2, 3)}
 
 # The set-up diagram (seed 000): space -> units, type ids by index.
 SETUP: dict[int, tuple[int, ...]] = {
-    0: (IMMORTAL,) * 6, 1: (CAVALRY,) * 6, 2: (INFANTRY,) * 6,
-    6: (IMMORTAL,) * 6, 7: (CAVALRY,) * 6, 8: (INFANTRY,) * 6,
+    0: (IMMORTAL,) * 6,
+    1: (CAVALRY,) * 6,
+    2: (INFANTRY,) * 6,
+    6: (IMMORTAL,) * 6,
+    7: (CAVALRY,) * 6,
+    8: (INFANTRY,) * 6,
 }
 CAMP_SPARTANS = 7
 START_BOX = (BEAST, BEAST)
@@ -84,26 +88,36 @@ class Tables:
                 code = t * 2 + w
                 self.side[code] = PERSIAN if u.side == "persian" else SPARTAN_SIDE
                 self.size[code] = u.size
-                self.attack[code] = u.wounded_attack if w and u.wounded_attack is not None \
-                    else u.attack
-                self.defense[code] = u.wounded_defense if w and u.wounded_defense is not None \
-                    else u.defense
+                self.attack[code] = (
+                    u.wounded_attack if w and u.wounded_attack is not None else u.attack
+                )
+                self.defense[code] = (
+                    u.wounded_defense if w and u.wounded_defense is not None else u.defense
+                )
                 self.glory[code] = u.glory
                 self.dead_back[code] = u.dead_back
                 self.leader[code] = t in LEADERS
         # Pieces bigger than one place, with their flags, and the places beyond the first:
         # a space's load is its number of pieces plus these (counted at C speed).
-        self.extra_places = {code | flag: self.size[code] - 1 for code in range(n)
-                             if self.size[code] > 1 for flag in (0, MOVED, MOVED | AGAIN)}
+        self.extra_places = {
+            code | flag: self.size[code] - 1
+            for code in range(n)
+            if self.size[code] > 1
+            for flag in (0, MOVED, MOVED | AGAIN)
+        }
         self.big = frozenset(self.extra_places)
         # Places used by each piece with any flags (index: code | MOVED | AGAIN), so that a
         # space holding big pieces sums its load at C speed; and the piece's side.
-        self.places = [self.size[p & PIECE] if p & PIECE < n else 0
-                       for p in range(PIECE + MOVED + AGAIN + 1)]
-        self.piece_side = [self.side[p & PIECE] if p & PIECE < n else -1
-                           for p in range(PIECE + MOVED + AGAIN + 1)]
-        self.capacity = [c.rules.coastal_capacity if is_coastal(sp) else c.rules.gates_capacity
-                         for sp in range(2 * SPACES)]
+        self.places = [
+            self.size[p & PIECE] if p & PIECE < n else 0 for p in range(PIECE + MOVED + AGAIN + 1)
+        ]
+        self.piece_side = [
+            self.side[p & PIECE] if p & PIECE < n else -1 for p in range(PIECE + MOVED + AGAIN + 1)
+        ]
+        self.capacity = [
+            c.rules.coastal_capacity if is_coastal(sp) else c.rules.gates_capacity
+            for sp in range(2 * SPACES)
+        ]
         self.dilios = (DILIOS * 2, DILIOS * 2 + WOUNDED)
         self.spartan_piece = SPARTAN * 2
 
@@ -125,8 +139,11 @@ class Tables:
     def front(self, s: State, row: int, side: int) -> int:
         """The space of `side`'s leading units in `row` (nearest the enemy), or -1."""
         base = row * SPACES
-        spaces = range(base + SPACES - 1, base - 1, -1) if side == PERSIAN else \
-            range(base, base + SPACES)
+        spaces = (
+            range(base + SPACES - 1, base - 1, -1)
+            if side == PERSIAN
+            else range(base, base + SPACES)
+        )
         for sp in spaces:
             if s.board[sp] and self.side[s.board[sp][0] & PIECE] == side:
                 return sp
@@ -139,7 +156,6 @@ class Tables:
         if p >= 0 and q == p + 1:
             return p, q
         return None
-
 
     def count_units(self, s: State) -> tuple[int, int]:
         """Spartan and Persian units anywhere (board, camps, boxes, pool, eliminated);

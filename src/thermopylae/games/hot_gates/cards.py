@@ -52,16 +52,17 @@ BATTLE_WINDOWS = (BATTLE_W, ROLL_W, CASUALTY_W)
 def decks(all_cards: tuple[CardInfo, ...], players: int) -> list[list[int]]:
     """Each seat's deck. 2 players: one deck a side. 3 players: the Spartans split theirs
     into the A and B decks. 4 players: both sides split ("look for the A and B letters")."""
+
     def deck(side: str, letter: str | None = None) -> list[int]:
-        return [c.number for c in all_cards
-                if c.side == side and (letter is None or c.letter == letter)]
+        return [
+            c.number for c in all_cards if c.side == side and (letter is None or c.letter == letter)
+        ]
 
     if players == 2:
         return [deck("persian"), deck("spartan")]
     if players == 3:
         return [deck("persian"), deck("spartan", "A"), deck("spartan", "B")]
-    return [deck("persian", "A"), deck("persian", "B"), deck("spartan", "A"),
-            deck("spartan", "B")]
+    return [deck("persian", "A"), deck("persian", "B"), deck("spartan", "A"), deck("spartan", "B")]
 
 
 def order(s: State, w: int) -> tuple[int, ...]:
@@ -183,8 +184,12 @@ def decide(g: HotGates, s: State, a: Act, ev: Ev) -> None:
         s.passes = 0
         if ev is not None:
             c = g.cards[card]
-            data = {"seat": SEATS[s.players][seat], "card": c.code, "title": c.title,
-                    "text": c.text}
+            data = {
+                "seat": SEATS[s.players][seat],
+                "card": c.code,
+                "title": c.title,
+                "text": c.text,
+            }
             if target >= 0:
                 data["cancels"] = g.cards[s.played[target][CARD]].code
             ev.append(Event("play", data))
@@ -234,8 +239,9 @@ def _effect(g: HotGates, s: State, seat: int, c: CardInfo, ev: Ev) -> None:
     elif e == "heal":
         space = s.bt[b.SSP] if side == SPARTAN_SIDE else s.bt[b.PSP]
         pieces = s.board[space]
-        wounded = sorted((p for p in pieces if p & WOUNDED),
-                         key=lambda p: -g.t.defense[(p & PIECE) & ~WOUNDED])[:n]
+        wounded = sorted(
+            (p for p in pieces if p & WOUNDED), key=lambda p: -g.t.defense[(p & PIECE) & ~WOUNDED]
+        )[:n]
         for p in wounded:
             pieces.remove(p)
             pieces.append(p & ~WOUNDED)
@@ -248,5 +254,4 @@ def _effect(g: HotGates, s: State, seat: int, c: CardInfo, ev: Ev) -> None:
     elif e == "hasten" and s.eph_move > 0:
         s.eph_move += n
     if ev is not None and e != "cancel":
-        ev.append(Event("effect", {"seat": SEATS[s.players][seat], "card": c.code,
-                                   "text": c.text}))
+        ev.append(Event("effect", {"seat": SEATS[s.players][seat], "card": c.code, "text": c.text}))

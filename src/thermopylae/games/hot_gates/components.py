@@ -23,8 +23,19 @@ from thermopylae.i18n import _, ngettext
 
 Side = Literal["spartan", "persian"]
 Window = Literal["march", "battle", "roll", "casualty", "ephialtes", "any"]
-Effect = Literal["attack", "dice", "damage", "reroll", "shield", "heal", "draw", "march",
-                 "delay", "hasten", "cancel"]
+Effect = Literal[
+    "attack",
+    "dice",
+    "damage",
+    "reroll",
+    "shield",
+    "heal",
+    "draw",
+    "march",
+    "delay",
+    "hasten",
+    "cancel",
+]
 
 # Which window each effect is played in ("any": cancel answers a card in any window).
 EFFECTS: dict[str, tuple[str, ...]] = {
@@ -44,10 +55,18 @@ SIDE_ONLY = {"delay": "spartan", "hasten": "persian"}
 
 # The 13 unit types of the rulebook, with their counts (seed 000: components and set-up).
 TYPES: tuple[tuple[str, Side, int], ...] = (
-    ("spartan", "spartan", 20), ("leonidas", "spartan", 1), ("stelios", "spartan", 1),
-    ("astinos", "spartan", 1), ("dilios", "spartan", 1), ("captain", "spartan", 1),
-    ("immortal", "persian", 12), ("cavalry", "persian", 12), ("infantry", "persian", 12),
-    ("beast", "persian", 2), ("xerxes", "persian", 1), ("uber", "persian", 1),
+    ("spartan", "spartan", 20),
+    ("leonidas", "spartan", 1),
+    ("stelios", "spartan", 1),
+    ("astinos", "spartan", 1),
+    ("dilios", "spartan", 1),
+    ("captain", "spartan", 1),
+    ("immortal", "persian", 12),
+    ("cavalry", "persian", 12),
+    ("infantry", "persian", 12),
+    ("beast", "persian", 2),
+    ("xerxes", "persian", 1),
+    ("uber", "persian", 1),
     ("general", "persian", 2),
 )
 TYPE_IDS = tuple(t[0] for t in TYPES)
@@ -95,8 +114,10 @@ class Chart(_Strict):
         froms = [s.from_ for s in self.steps]
         dice = [s.dice for s in self.steps]
         if froms != sorted(set(froms)) or dice != sorted(dice):
-            raise ValueError("the chart's steps must rise: `from` strictly and `dice` never "
-                             f"falling (got from {froms}, dice {dice})")
+            raise ValueError(
+                "the chart's steps must rise: `from` strictly and `dice` never "
+                f"falling (got from {froms}, dice {dice})"
+            )
         return self
 
 
@@ -131,10 +152,11 @@ class Unit(_Strict):
     def _sides(self) -> Unit:
         wounded = (self.wounded_attack, self.wounded_defense)
         if self.dead_back and wounded != (None, None):
-            raise ValueError(f"{self.id}: a unit with \"Dead\" on its back has no wounded side")
+            raise ValueError(f'{self.id}: a unit with "Dead" on its back has no wounded side')
         if not self.dead_back and None in wounded:
-            raise ValueError(f"{self.id}: give wounded_attack and wounded_defense "
-                             "(or dead_back = true)")
+            raise ValueError(
+                f"{self.id}: give wounded_attack and wounded_defense (or dead_back = true)"
+            )
         return self
 
 
@@ -149,8 +171,10 @@ class Card(_Strict):
     @model_validator(mode="after")
     def _window_fits(self) -> Card:
         if self.window not in EFFECTS[self.effect]:
-            raise ValueError(f"{self.title!r}: a {self.effect} card is played in the "
-                             f"{' or '.join(EFFECTS[self.effect])} window, not {self.window}")
+            raise ValueError(
+                f"{self.title!r}: a {self.effect} card is played in the "
+                f"{' or '.join(EFFECTS[self.effect])} window, not {self.window}"
+            )
         return self
 
 
@@ -191,28 +215,35 @@ def card_text(effect: str, n: int) -> str:
     if effect == "attack":
         return _("+{n} Attack in this battle").format(n=n)
     if effect == "dice":
-        return ngettext("+{n} Battle Die in this battle", "+{n} Battle Dice in this battle",
-                        n).format(n=n)
+        return ngettext(
+            "+{n} Battle Die in this battle", "+{n} Battle Dice in this battle", n
+        ).format(n=n)
     if effect == "damage":
         return _("+{n} Damage to the enemy").format(n=n)
     if effect == "reroll":
-        return ngettext("reroll your {n} lowest die", "reroll your {n} lowest dice",
-                        n).format(n=n)
+        return ngettext("reroll your {n} lowest die", "reroll your {n} lowest dice", n).format(n=n)
     if effect == "shield":
         return _("take {n} less Damage").format(n=n)
     if effect == "heal":
-        return ngettext("{n} wounded unit of yours in this battle heals",
-                        "{n} wounded units of yours in this battle heal", n).format(n=n)
+        return ngettext(
+            "{n} wounded unit of yours in this battle heals",
+            "{n} wounded units of yours in this battle heal",
+            n,
+        ).format(n=n)
     if effect == "draw":
         return ngettext("draw {n} card", "draw {n} cards", n).format(n=n)
     if effect == "march":
-        return ngettext("{n} of your units may march once more",
-                        "{n} of your units may march once more", n).format(n=n)
+        return ngettext(
+            "{n} of your units may march once more", "{n} of your units may march once more", n
+        ).format(n=n)
     if effect == "delay":
         return _("Ephialtes does not move this round")
     if effect == "hasten":
-        return ngettext("Ephialtes moves {n} more space this round",
-                        "Ephialtes moves {n} more spaces this round", n).format(n=n)
+        return ngettext(
+            "Ephialtes moves {n} more space this round",
+            "Ephialtes moves {n} more spaces this round",
+            n,
+        ).format(n=n)
     if effect == "cancel":
         return _("cancel the last card an opponent played in this window")
     raise KeyError(effect)
@@ -261,8 +292,10 @@ def _shape_problems(data: dict[str, Any]) -> list[str]:
     if isinstance(units, list):
         ids = [u.get("id") if isinstance(u, dict) else None for u in units]
         if ids != list(TYPE_IDS):
-            out.append(f"unit: the rulebook's 13 unit types must be listed in this order: "
-                       f"{', '.join(TYPE_IDS)} (got {', '.join(map(str, ids))})")
+            out.append(
+                f"unit: the rulebook's 13 unit types must be listed in this order: "
+                f"{', '.join(TYPE_IDS)} (got {', '.join(map(str, ids))})"
+            )
         else:
             for (tid, side, count), u in zip(TYPES, units, strict=True):
                 if u.get("count") != count:
@@ -277,8 +310,10 @@ def _shape_problems(data: dict[str, Any]) -> list[str]:
             out.append(f"{key}: the game has {CARDS_PER_SIDE} of these, not {len(cards)}")
         letters = [c.get("letter") for c in cards if isinstance(c, dict)]
         if len(cards) == CARDS_PER_SIDE and letters.count("A") != CARDS_PER_SIDE // 2:
-            out.append(f"{key}: 13 cards must be marked A and 13 B (they split the deck in "
-                       f"3- and 4-player games), not {letters.count('A')} A")
+            out.append(
+                f"{key}: 13 cards must be marked A and 13 B (they split the deck in "
+                f"3- and 4-player games), not {letters.count('A')} A"
+            )
         for i, c in enumerate(cards, start=1):
             if isinstance(c, dict) and c.get("effect") in SIDE_ONLY:
                 only = SIDE_ONLY[c["effect"]]
@@ -311,8 +346,18 @@ def _build(data: dict[str, Any], origin: str) -> Components:
     for side, key, deck in (("spartan", "s", f.spartan_card), ("persian", "p", f.persian_card)):
         for i, c in enumerate(deck):
             tag(c.source, 3)
-            cards.append(CardInfo(len(cards), f"{key}{i + 1}", side,  # type: ignore[arg-type]
-                                  c.title, c.letter, c.window, c.effect, c.amount))
+            cards.append(
+                CardInfo(
+                    len(cards),
+                    f"{key}{i + 1}",
+                    side,  # type: ignore[arg-type]
+                    c.title,
+                    c.letter,
+                    c.window,
+                    c.effect,
+                    c.amount,
+                )
+            )
     values = f.model_dump(mode="json", by_alias=True, exclude={"title", "note", "default_source"})
     return Components(
         title=f.title,

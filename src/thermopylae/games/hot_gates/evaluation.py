@@ -19,14 +19,52 @@ from thermopylae.games.hot_gates.board import SPARTAN_SIDE
 from thermopylae.games.hot_gates.state import PIECE, SPACES, State
 from thermopylae.games.hot_gates.view import bonuses
 
-FEATURES = ("bias", "glory", "ephialtes", "spartans", "spartan strength", "persians",
-            "breach", "round", "persians in the gates", "furthest persian",
-            "persian advance", "bonus left", "persian hand", "spartan hand", "glory^2",
-            "glory*ephialtes", "persian deck", "spartan deck", "reinforcements",
-            "leaders waiting", "ephialtes^2")
-WEIGHTS = (5.256, -1.878, -5.254, -4.291, 3.628, -2.102, -10.714, 5.263, 1.277, 1.554,
-           -7.418, -1.400, -0.672, 1.725, 4.620, 9.620, 0.932, -0.253, -4.508, -0.224,
-           -7.847)
+FEATURES = (
+    "bias",
+    "glory",
+    "ephialtes",
+    "spartans",
+    "spartan strength",
+    "persians",
+    "breach",
+    "round",
+    "persians in the gates",
+    "furthest persian",
+    "persian advance",
+    "bonus left",
+    "persian hand",
+    "spartan hand",
+    "glory^2",
+    "glory*ephialtes",
+    "persian deck",
+    "spartan deck",
+    "reinforcements",
+    "leaders waiting",
+    "ephialtes^2",
+)
+WEIGHTS = (
+    5.256,
+    -1.878,
+    -5.254,
+    -4.291,
+    3.628,
+    -2.102,
+    -10.714,
+    5.263,
+    1.277,
+    1.554,
+    -7.418,
+    -1.400,
+    -0.672,
+    1.725,
+    4.620,
+    9.620,
+    0.932,
+    -0.253,
+    -4.508,
+    -0.224,
+    -7.847,
+)
 
 
 def features(game: Any, s: State) -> list[float]:
@@ -50,12 +88,29 @@ def features(game: Any, s: State) -> list[float]:
     strength = sum(t.attack[p] + t.defense[p] for p in spartans)
     bonus = sum(bonuses(game, s))
     glory, eph = s.glory[1] / 100, s.eph / path
-    return [1.0, glory, eph, len(spartans) / 10, strength / 30, persians / 10,
-            float(s.breach), s.round / path, gates / 10, max(advance) / SPACES,
-            sum(advance) / (2 * SPACES), bonus / 42, len(s.hands[0]) / 5,
-            len(s.hands[1]) / 5, glory * glory, glory * eph, len(s.decks[0]) / 30,
-            len(s.decks[1]) / 30, sum(len(b) for b in s.boxes) / 20, len(s.leaders) / 3,
-            eph * eph]
+    return [
+        1.0,
+        glory,
+        eph,
+        len(spartans) / 10,
+        strength / 30,
+        persians / 10,
+        float(s.breach),
+        s.round / path,
+        gates / 10,
+        max(advance) / SPACES,
+        sum(advance) / (2 * SPACES),
+        bonus / 42,
+        len(s.hands[0]) / 5,
+        len(s.hands[1]) / 5,
+        glory * glory,
+        glory * eph,
+        len(s.decks[0]) / 30,
+        len(s.decks[1]) / 30,
+        sum(len(b) for b in s.boxes) / 20,
+        len(s.leaders) / 3,
+        eph * eph,
+    ]
 
 
 def evaluate(game: Any, s: State) -> tuple[float, ...] | None:

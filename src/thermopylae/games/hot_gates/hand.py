@@ -15,11 +15,17 @@ def hand_text(v: JSON) -> str | None:
         return None
     cards = mine["cards"]
     count = ngettext("{n} card", "{n} cards", len(cards)).format(n=len(cards))
-    lines = [_("Your hand ({side}, {count}); [window]: when the card may be played:"
-               ).format(side=mine["seat"], count=count)]
+    lines = [
+        _("Your hand ({side}, {count}); [window]: when the card may be played:").format(
+            side=mine["seat"], count=count
+        )
+    ]
     # titles, windows and effects in the current language (the view holds the data's words)
-    lines += [f"  {c['code']:>4} [{_(c['window'])}] {_(c['title'])}: "
-              f"{card_text(c['effect'], c['amount'])}" for c in cards]
+    lines += [
+        f"  {c['code']:>4} [{_(c['window'])}] {_(c['title'])}: "
+        f"{card_text(c['effect'], c['amount'])}"
+        for c in cards
+    ]
     if not cards:
         lines.append("  " + _("(no cards)"))
     return "\n".join(lines)

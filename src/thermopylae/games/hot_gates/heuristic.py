@@ -96,8 +96,11 @@ class _Me:
     # -- geometry -------------------------------------------------------------------------
 
     def front(self, row: int, side: str) -> int:
-        spaces = range(row * ROW + ROW - 1, row * ROW - 1, -1) if side == "persian" \
+        spaces = (
+            range(row * ROW + ROW - 1, row * ROW - 1, -1)
+            if side == "persian"
             else range(row * ROW, row * ROW + ROW)
+        )
         for sp in spaces:
             if self.sides[sp] == side:
                 return sp
@@ -125,8 +128,9 @@ class _Me:
     def card(self, legal: list[Act]) -> Act:
         plays = [a for a in legal if a.verb == "play"]
         mine = self.v.seat
-        played_by_me = sum(1 for seat, _, cancelled in self.v.played
-                           if seat == mine and not cancelled)
+        played_by_me = sum(
+            1 for seat, _, cancelled in self.v.played if seat == mine and not cancelled
+        )
         best, best_score = PASS, 0.0
         for a in plays:
             c = self.g.cards[a.a]
@@ -141,8 +145,11 @@ class _Me:
         if e in ("draw", "delay", "hasten"):
             return 5.0
         if e == "cancel":
-            opp = [effect for seat, effect, cancelled in self.v.played if not cancelled
-                   and (seat.startswith("persia") != self.persian)]
+            opp = [
+                effect
+                for seat, effect, cancelled in self.v.played
+                if not cancelled and (seat.startswith("persia") != self.persian)
+            ]
             if opp and opp[-1] not in ("draw", "march"):
                 return 4.0
             return 0.0
@@ -159,8 +166,10 @@ class _Me:
             side = 0 if self.persian else 1
             dice_now = min(6, self.g.components.dice_for(total) + bt["bonus"]["dice"][side])
             if e == "attack":
-                gain = min(6, self.g.components.dice_for(total + n)
-                           + bt["bonus"]["dice"][side]) - dice_now
+                gain = (
+                    min(6, self.g.components.dice_for(total + n) + bt["bonus"]["dice"][side])
+                    - dice_now
+                )
             else:
                 gain = min(6, dice_now + n) - dice_now
             return 3.0 * gain if gain > 0 and (many or self.important(bt)) else 0.0
@@ -179,8 +188,9 @@ class _Me:
         if e == "shield":
             bonus = bt["bonus"]
             taken = sum(dice[foe_key]) + bonus["damage"][1 - side] - bonus["shield"][side]
-            saved = self.damage_cost(self.board[my_space], taken, self.persian) - \
-                self.damage_cost(self.board[my_space], taken - n, self.persian)
+            saved = self.damage_cost(self.board[my_space], taken, self.persian) - self.damage_cost(
+                self.board[my_space], taken - n, self.persian
+            )
             return saved if saved >= 2 or (many and taken > 0) else 0.0
         if e == "heal":
             return 2.0 if any(p & 1 for p in self.board[my_space]) else 0.0
@@ -272,8 +282,7 @@ def _loss(t: Tables, persian: bool, players: int, code: int, wounded_only: bool)
             return float(0.2 + PERSIAN_STRENGTH * (t.attack[code] - t.attack[code | 1]))
         return float(t.glory[code & ~1] + PERSIAN_STRENGTH * t.attack[code])
     if wounded_only:
-        return float(t.attack[code] - t.attack[code | 1] + t.defense[code]
-                     - t.defense[code | 1])
+        return float(t.attack[code] - t.attack[code | 1] + t.defense[code] - t.defense[code | 1])
     extra = 0.0
     if code >> 1 == DILIOS:
         extra = 10.0 if players == 2 else 5.0
@@ -285,8 +294,9 @@ def _loss(t: Tables, persian: bool, players: int, code: int, wounded_only: bool)
 _MEMO: dict[tuple[str, bool, int, tuple[int, ...], int], tuple[float, int]] = {}
 
 
-def _search(t: Tables, persian: bool, players: int, pieces: tuple[int, ...], left: int
-            ) -> tuple[float, int]:
+def _search(
+    t: Tables, persian: bool, players: int, pieces: tuple[int, ...], left: int
+) -> tuple[float, int]:
     """(least loss, first casualty) over every order of casualties, memoised."""
     key = (t.c.digest, persian, players, pieces, left)
     hit = _MEMO.get(key)

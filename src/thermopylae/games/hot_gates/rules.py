@@ -79,8 +79,11 @@ Ev = list[Event] | None
 
 # Where the Spartans stand at the start (seed 000, "Set Up"); 7 more wait in the camp.
 SPARTAN_SETUP: dict[int, tuple[int, ...]] = {
-    3: (LEONIDAS, SPARTAN, SPARTAN), 4: (STELIOS, SPARTAN, SPARTAN), 5: (SPARTAN,) * 3,
-    9: (CAPTAIN, ASTINOS, SPARTAN), 10: (battle.DILIOS_TYPE, SPARTAN, SPARTAN),
+    3: (LEONIDAS, SPARTAN, SPARTAN),
+    4: (STELIOS, SPARTAN, SPARTAN),
+    5: (SPARTAN,) * 3,
+    9: (CAPTAIN, ASTINOS, SPARTAN),
+    10: (battle.DILIOS_TYPE, SPARTAN, SPARTAN),
     11: (SPARTAN,) * 3,
 }
 
@@ -104,19 +107,27 @@ class HotGates(NotationMixin):
         self.cards = components.cards
         faces = Counter(components.faces)
         self._faces = list(components.faces)
-        self._roll_dist = [(self.notation.roll[f], c / len(components.faces))
-                           for f, c in sorted(faces.items())]
+        self._roll_dist = [
+            (self.notation.roll[f], c / len(components.faces)) for f, c in sorted(faces.items())
+        ]
         # Per card number: the window it is played in (-1: none of them), and whether it
         # is a cancel (cards.playable).
-        self.card_window = [WINDOWS.index(c.window) if c.window in WINDOWS else -1
-                            for c in self.cards]
+        self.card_window = [
+            WINDOWS.index(c.window) if c.window in WINDOWS else -1 for c in self.cards
+        ]
         self.card_cancel = [c.effect == "cancel" for c in self.cards]
         # Per player count and seat: where its units march and enter (`_march_legal`).
-        self._march_plan = {n: [_march_plan(self.notation, n, seat) for seat in range(n)]
-                            for n in (2, 3, 4)}
+        self._march_plan = {
+            n: [_march_plan(self.notation, n, seat) for seat in range(n)] for n in (2, 3, 4)
+        }
         t = self.t
-        self._march_tables = (t.size, t.capacity, t.big.isdisjoint, t.places.__getitem__,
-                              t.piece_side)
+        self._march_tables = (
+            t.size,
+            t.capacity,
+            t.big.isdisjoint,
+            t.places.__getitem__,
+            t.piece_side,
+        )
 
     # -- table ---------------------------------------------------------------------------
 
@@ -125,8 +136,9 @@ class HotGates(NotationMixin):
         given = dict(options or {})
         unknown = set(given) - {"players"}
         if unknown:
-            raise ThermopylaeError(f"unknown option(s) {sorted(unknown)}; "
-                                   "300: The Board Game takes players")
+            raise ThermopylaeError(
+                f"unknown option(s) {sorted(unknown)}; 300: The Board Game takes players"
+            )
         players = given.get("players", 2)
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
             raise ThermopylaeError(f"players must be 2, 3 or 4, not {players!r}")
@@ -233,8 +245,7 @@ class HotGates(NotationMixin):
         return ev if ev is not None else []
 
     def _refuse(self, s: State, action: Act) -> NoReturn:
-        raise IllegalAction(f"{self._name(action)!r} is not legal now: "
-                            f"{text.waiting_for(self, s)}")
+        raise IllegalAction(f"{self._name(action)!r} is not legal now: {text.waiting_for(self, s)}")
 
     def _name(self, a: Act) -> str:
         try:
@@ -245,19 +256,27 @@ class HotGates(NotationMixin):
     def _chance(self, s: State, a: Act, ev: Ev) -> None:
         if s.draws:
             if a.verb != "draw" or a.a not in s.decks[s.draws[0]]:
-                raise IllegalAction(f"{self._name(a)!r} is not possible now: a card is drawn "
-                                    f"from the deck of {SEATS[s.players][s.draws[0]]}")
+                raise IllegalAction(
+                    f"{self._name(a)!r} is not possible now: a card is drawn "
+                    f"from the deck of {SEATS[s.players][s.draws[0]]}"
+                )
             seat = s.draws.pop(0)
             s.decks[seat].remove(a.a)
             insort(s.hands[seat], a.a)
             if ev is not None:
                 ev.append(Event("draw", {"seat": SEATS[s.players][seat]}))
-                ev.append(Event("drew", {"seat": SEATS[s.players][seat],
-                                         "card": self.cards[a.a].code}, to=seat))
+                ev.append(
+                    Event(
+                        "drew",
+                        {"seat": SEATS[s.players][seat], "card": self.cards[a.a].code},
+                        to=seat,
+                    )
+                )
         else:
             if a.verb != "roll" or a.a not in self.notation.roll:
-                raise IllegalAction(f"{self._name(a)!r} is not possible now: a Battle Die "
-                                    "is rolled")
+                raise IllegalAction(
+                    f"{self._name(a)!r} is not possible now: a Battle Die is rolled"
+                )
             battle.rolled(self, s, a.a, ev)
         self._deal(s, ev)
 
@@ -290,8 +309,10 @@ class HotGates(NotationMixin):
     def _resume(self, s: State, ev: Ev) -> None:
         """A step ended: carry on with whatever waited for it."""
         if not s.stack:
-            raise RecordError("this position's pending steps are inconsistent: nothing "
-                              "waits for the step that just ended")
+            raise RecordError(
+                "this position's pending steps are inconsistent: nothing "
+                "waits for the step that just ended"
+            )
         item = s.stack.pop()
         step = _STEPS.get(item[0]) if isinstance(item[0], str) else None
         if step is None:  # not a step of these rules: fails as it always did
@@ -303,8 +324,16 @@ class HotGates(NotationMixin):
         n = s.players
         if ev is not None:
             ev.append(Event("round", {"round": s.round}))
-        s.stack += [("round_end",), ("ephialtes",), ("window", EPHIALTES_W), ("battle_end",),
-                    ("battle", 1), ("battle", 0), ("march", 0), ("window", MARCH_W)]
+        s.stack += [
+            ("round_end",),
+            ("ephialtes",),
+            ("window", EPHIALTES_W),
+            ("battle_end",),
+            ("battle", 1),
+            ("battle", 0),
+            ("march", 0),
+            ("window", MARCH_W),
+        ]
         for seat in range(n):
             s.draws += [seat] * (2 if n == 3 and seat in PERSIAN_OF[n] else 1)
         self._deal(s, ev)
@@ -333,24 +362,32 @@ class HotGates(NotationMixin):
             best = max(s.glory[p] for p in spartans)
             if best >= self.components.rules.win_glory_team:
                 winners = [p for p in spartans if s.glory[p] == best]
-                return self._finish(s, winners, f"a Spartan reached "
-                                    f"{self.components.rules.win_glory_team} Glory", ev)
+                return self._finish(
+                    s,
+                    winners,
+                    f"a Spartan reached {self.components.rules.win_glory_team} Glory",
+                    ev,
+                )
         self._resume(s, ev)
 
     def _k_ephialtes(self, s: State, ev: Ev) -> None:
-        """"Ephialtes moves one space forward on the Goat Path"; the last space wins for
+        """ "Ephialtes moves one space forward on the Goat Path"; the last space wins for
         the Persians."""
         s.eph = min(self.components.goat_path, s.eph + s.eph_move)
         if ev is not None:
-            ev.append(Event("ephialtes", {"space": s.eph, "moved": s.eph_move,
-                                          "length": self.components.goat_path}))
+            ev.append(
+                Event(
+                    "ephialtes",
+                    {"space": s.eph, "moved": s.eph_move, "length": self.components.goat_path},
+                )
+            )
         s.eph_move = 1
         if s.eph >= self.components.goat_path:
             return self.persians_win(s, "Ephialtes reached the end of the Goat Path", ev)
         self._resume(s, ev)
 
     def _k_round_end(self, s: State, ev: Ev) -> None:
-        """"If the Persians ever conquer the last space in a Spartan Row, then if the
+        """ "If the Persians ever conquer the last space in a Spartan Row, then if the
         Spartans do not earn 100 Glory by the end of that round", the Persians win."""
         if s.breach:
             return self.persians_win(s, "the Persians broke into the Spartan Camp", ev)
@@ -384,7 +421,7 @@ class HotGates(NotationMixin):
         s.cache = (s.steps + 1, acts, geometry)  # `apply` counts this step when it returns
 
     def _march_legal(self, s: State) -> list[Act]:
-        """"Each Unit can march forward one space", or switch rows instead; the Persians
+        """ "Each Unit can march forward one space", or switch rows instead; the Persians
         "must march forward if they can" and must bring reinforcements while there is
         room, so their `done` is legal only when neither is possible."""
         return self._march_list(s, None)[0]
@@ -393,11 +430,11 @@ class HotGates(NotationMixin):
         """Whether one of `seats` could move or bring on a unit if its march began now:
         what a `march` card needs (decision 35). Read at the March Phase's card window,
         before anyone has marched."""
-        return any(a.verb != "done" for seat in seats
-                   for a in self._march_list(s, None, seat)[0])
+        return any(a.verb != "done" for seat in seats for a in self._march_list(s, None, seat)[0])
 
-    def _march_list(self, s: State, geometry: Geometry | None, seat: int = -1
-                    ) -> tuple[list[Act], Geometry]:
+    def _march_list(
+        self, s: State, geometry: Geometry | None, seat: int = -1
+    ) -> tuple[list[Act], Geometry]:
         """`_march_legal`, and the geometry it used: each space's owner (-1: empty) and
         room, and the enemy's leading space in each row (by number), for switching rows.
         The hot path of a playout: the seat's spaces, their neighbours and actions are
@@ -414,16 +451,22 @@ class HotGates(NotationMixin):
         persian = side == PERSIAN
         if geometry is None:
             owner = [pside[b[0]] if b else -1 for b in board]
-            room = [c - (len(b) if big(b) else sum(map(places, b)))
-                    for c, b in zip(cap, board, strict=False)]
+            room = [
+                c - (len(b) if big(b) else sum(map(places, b)))
+                for c, b in zip(cap, board, strict=False)
+            ]
             if persian:
                 a, b = owner[:SPACES], owner[SPACES:]
-                fronts = (a.index(enemy) if enemy in a else SPACES,
-                          b.index(enemy) if enemy in b else SPACES)
+                fronts = (
+                    a.index(enemy) if enemy in a else SPACES,
+                    b.index(enemy) if enemy in b else SPACES,
+                )
             else:
-                a, b = owner[SPACES - 1::-1], owner[:SPACES - 1:-1]
-                fronts = (SPACES - 1 - a.index(enemy) if enemy in a else -1,
-                          SPACES - 1 - b.index(enemy) if enemy in b else -1)
+                a, b = owner[SPACES - 1 :: -1], owner[: SPACES - 1 : -1]
+                fronts = (
+                    SPACES - 1 - a.index(enemy) if enemy in a else -1,
+                    SPACES - 1 - b.index(enemy) if enemy in b else -1,
+                )
             geometry = owner, room, fronts
         else:
             owner, room, fronts = geometry
@@ -437,8 +480,11 @@ class HotGates(NotationMixin):
                 continue  # all have marched
             n, fwd, sw, other, fwd_moves, sw_moves = plan[sp]
             fwd_room = room[fwd] if fwd >= 0 and owner[fwd] != enemy else -1
-            sw_room = room[sw] if (fronts[other] > n if persian else fronts[other] < n) \
-                and owner[sw] != enemy else -1
+            sw_room = (
+                room[sw]
+                if (fronts[other] > n if persian else fronts[other] < n) and owner[sw] != enemy
+                else -1
+            )
             if fwd_room <= 0 and sw_room <= 0:
                 continue
             for p in dict.fromkeys(pieces):
@@ -502,10 +548,17 @@ class HotGates(NotationMixin):
             self._take_reserve(s, code)
         s.board[dst].append(code | flag)
         if ev is not None:
-            ev.append(Event("move" if src >= 0 else "enter",
-                            {"seat": SEATS[s.players][seat], "unit": piece_name(code),
-                             "from": space_name(src) if src >= 0 else _reserve_name(self, code),
-                             "to": space_name(dst)}))
+            ev.append(
+                Event(
+                    "move" if src >= 0 else "enter",
+                    {
+                        "seat": SEATS[s.players][seat],
+                        "unit": piece_name(code),
+                        "from": space_name(src) if src >= 0 else _reserve_name(self, code),
+                        "to": space_name(dst),
+                    },
+                )
+            )
         self.entered(s, code, dst, ev, advance=src < 0 or src // SPACES == dst // SPACES)
         if s.phase == OVER:
             return
@@ -548,14 +601,24 @@ class HotGates(NotationMixin):
         if t.side[code] == SPARTAN_SIDE:
             if advance and n < 3 and not s.bonus_taken & bit:
                 s.bonus_taken |= bit
-                self.add_glory(s, SPARTAN_OF[s.players][row], r.glory_bonus[n], ev,
-                               f"first into {space_name(dst)}")
+                self.add_glory(
+                    s,
+                    SPARTAN_OF[s.players][row],
+                    r.glory_bonus[n],
+                    ev,
+                    f"first into {space_name(dst)}",
+                )
                 self.check_glory(s, ev)
         else:
             if n >= 3 and not s.gates_entered & bit:
                 s.gates_entered |= bit
-                self.add_glory(s, SPARTAN_OF[s.players][row], -r.gates_penalty, ev,
-                               f"the Persians entered {space_name(dst)}")
+                self.add_glory(
+                    s,
+                    SPARTAN_OF[s.players][row],
+                    -r.gates_penalty,
+                    ev,
+                    f"the Persians entered {space_name(dst)}",
+                )
             if n == SPACES - 1 and not s.breach:
                 s.breach = True
                 if ev is not None:
@@ -566,21 +629,30 @@ class HotGates(NotationMixin):
         before = s.glory[seat]
         s.glory[seat] = max(0, before + amount)
         if ev is not None and s.glory[seat] != before:
-            ev.append(Event("glory", {"seat": SEATS[s.players][seat], "change": amount,
-                                      "glory": s.glory[seat], "why": why}))
+            ev.append(
+                Event(
+                    "glory",
+                    {
+                        "seat": SEATS[s.players][seat],
+                        "change": amount,
+                        "glory": s.glory[seat],
+                        "why": why,
+                    },
+                )
+            )
 
     def check_glory(self, s: State, ev: Ev) -> bool:
         """2 players: 100 Glory wins at once (3-4 players: see `_k_battle_end`)."""
-        if (s.players == 2 and s.phase != OVER
-                and s.glory[1] >= self.components.rules.win_glory_2p):
-            self._finish(s, [1], f"the Spartans reached "
-                         f"{self.components.rules.win_glory_2p} Glory", ev)
+        if s.players == 2 and s.phase != OVER and s.glory[1] >= self.components.rules.win_glory_2p:
+            self._finish(
+                s, [1], f"the Spartans reached {self.components.rules.win_glory_2p} Glory", ev
+            )
         return s.phase == OVER
 
     # -- the last space of the Coastal Plain ----------------------------------------------
 
     def pull_back(self, s: State, row: int, ev: Ev) -> None:
-        """"They immediately pull that row of Units back into the Hot Gates and can
+        """ "They immediately pull that row of Units back into the Hot Gates and can
         rearrange their Units in that row however they see fit"; the bonuses of the row
         can be earned again."""
         t = self.t
@@ -605,8 +677,11 @@ class HotGates(NotationMixin):
         for n in range(3, SPACES):
             sp = row * SPACES + n
             room = self.t.room(s, sp)
-            acts += [self.notation.enter[sp, code] for code in dict.fromkeys(s.pool)
-                     if room >= self.t.size[code]]
+            acts += [
+                self.notation.enter[sp, code]
+                for code in dict.fromkeys(s.pool)
+                if room >= self.t.size[code]
+            ]
         return acts
 
     def _place(self, s: State, a: Act, ev: Ev) -> None:
@@ -634,7 +709,7 @@ class HotGates(NotationMixin):
             self._end_return(s, ev)
 
     def _return_legal(self, s: State) -> list[Act]:
-        """"The Persians must then immediately march Units from their Reinforcements
+        """ "The Persians must then immediately march Units from their Reinforcements
         Boxes back up to the Hot Gates": while a unit of the first box fits in the row's
         Coastal Plain, `done` is not legal. Leaders may come too."""
         t = self.t
@@ -667,10 +742,17 @@ class HotGates(NotationMixin):
         self._take_reserve(s, code)
         s.board[dst].append(code | _march_flag(s))
         if ev is not None:
-            ev.append(Event("enter", {"seat": SEATS[s.players][s.actor],
-                                      "unit": piece_name(code),
-                                      "from": _reserve_name(self, code),
-                                      "to": space_name(dst)}))
+            ev.append(
+                Event(
+                    "enter",
+                    {
+                        "seat": SEATS[s.players][s.actor],
+                        "unit": piece_name(code),
+                        "from": _reserve_name(self, code),
+                        "to": space_name(dst),
+                    },
+                )
+            )
         if self._return_legal(s) == [DONE]:
             self._end_return(s, ev)
 
@@ -683,7 +765,8 @@ class HotGates(NotationMixin):
     def spartans_left(self, s: State) -> bool:
         t = self.t
         return bool(s.camp or s.pool) or any(
-            sp and t.side[sp[0] & PIECE] == SPARTAN_SIDE for sp in s.board)
+            sp and t.side[sp[0] & PIECE] == SPARTAN_SIDE for sp in s.board
+        )
 
     def persians_win(self, s: State, reason: str, ev: Ev) -> None:
         """With two Persian players, "the Persian who has killed the most Spartans wins";
@@ -704,8 +787,11 @@ class HotGates(NotationMixin):
         s.played = []
         s.bt = []
         if ev is not None:
-            ev.append(Event("end", {"winners": [SEATS[s.players][w] for w in s.winners],
-                                    "reason": reason}))
+            ev.append(
+                Event(
+                    "end", {"winners": [SEATS[s.players][w] for w in s.winners], "reason": reason}
+                )
+            )
 
     # -- results, views, notation ----------------------------------------------------------
 
@@ -767,9 +853,12 @@ class HotGates(NotationMixin):
 
 
 Geometry = tuple[list[int], list[int], tuple[int, int]]
-MarchPlan = tuple[int, tuple[int, ...],
-                  dict[int, tuple[int, int, int, int, list[Act], list[Act]]],
-                  list[tuple[int, list[Act]]]]
+MarchPlan = tuple[
+    int,
+    tuple[int, ...],
+    dict[int, tuple[int, int, int, int, list[Act], list[Act]]],
+    list[tuple[int, list[Act]]],
+]
 
 
 def _march_plan(notation: Notation, players: int, seat: int) -> MarchPlan:
@@ -787,9 +876,14 @@ def _march_plan(notation: Notation, players: int, seat: int) -> MarchPlan:
             step = 1 if side == PERSIAN else -1  # forward
             fwd = sp + step if 0 <= n + step < SPACES else -1
             sw = other * SPACES + n
-            plan[sp] = (n, fwd, sw, other,
-                        [move[sp, fwd, code] for code in range(CODES)] if fwd >= 0 else [],
-                        [move[sp, sw, code] for code in range(CODES)])
+            plan[sp] = (
+                n,
+                fwd,
+                sw,
+                other,
+                [move[sp, fwd, code] for code in range(CODES)] if fwd >= 0 else [],
+                [move[sp, sw, code] for code in range(CODES)],
+            )
     entries = []
     for row in rows:
         sp = row * SPACES if side == PERSIAN else row * SPACES + SPACES - 1

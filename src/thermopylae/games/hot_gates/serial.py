@@ -48,9 +48,19 @@ if TYPE_CHECKING:
 
 SPACE_NAMES = tuple(space_name(i) for i in range(2 * SPACES))
 # The continuations a state may wait on, with the number of their integer arguments.
-CONTINUATIONS = {"round": 0, "round_end": 0, "ephialtes": 0, "window": 1, "battle_end": 0,
-                 "battle": 1, "march": 1, "march_resume": 1, "bt_attack": 0, "bt_rolled": 0,
-                 "bt_casualties": 0}
+CONTINUATIONS = {
+    "round": 0,
+    "round_end": 0,
+    "ephialtes": 0,
+    "window": 1,
+    "battle_end": 0,
+    "battle": 1,
+    "march": 1,
+    "march_resume": 1,
+    "bt_attack": 0,
+    "bt_rolled": 0,
+    "bt_casualties": 0,
+}
 
 
 class _StateFile(BaseModel):
@@ -90,8 +100,9 @@ class _StateFile(BaseModel):
 
 def state_to_json(g: HotGates, s: State) -> JSON:
     def pieces(ps: list[int]) -> list[str]:
-        return [piece_name(p & PIECE) + ("++" if p & AGAIN else "+" if p & MOVED else "")
-                for p in ps]
+        return [
+            piece_name(p & PIECE) + ("++" if p & AGAIN else "+" if p & MOVED else "") for p in ps
+        ]
 
     def codes(cs: list[int]) -> list[str]:
         return [g.cards[c].code for c in cs]
@@ -156,8 +167,9 @@ def state_from_json(g: HotGates, data: Mapping[str, Any]) -> State:
             raise RecordError(f"state.{name}: {n} numbers (one per seat), none negative")
     s.glory, s.kills, s.extra = list(f.glory), list(f.kills), list(f.extra)
     if f.ephialtes > g.components.goat_path:
-        raise RecordError(f"state.ephialtes: the Goat Path has {g.components.goat_path} "
-                          f"spaces, not {f.ephialtes}")
+        raise RecordError(
+            f"state.ephialtes: the Goat Path has {g.components.goat_path} spaces, not {f.ephialtes}"
+        )
     s.eph, s.eph_move = f.ephialtes, f.ephialtes_moves
     s.bonus_taken = _bits(f.bonus_taken, "state.bonus_taken")
     s.gates_entered = _bits(f.persians_entered, "state.persians_entered")
@@ -171,8 +183,9 @@ def state_from_json(g: HotGates, data: Mapping[str, Any]) -> State:
         for i, cs in enumerate(lists):
             bad = [c for c in cs if c not in cards]
             if bad:
-                raise RecordError(f"state.{name}[{i + 1}]: no card {bad[0]!r} "
-                                  "(cards are s1-s26 and p1-p26)")
+                raise RecordError(
+                    f"state.{name}[{i + 1}]: no card {bad[0]!r} (cards are s1-s26 and p1-p26)"
+                )
             out.append([cards[c] for c in cs])
         setattr(s, {"hands": "hands", "decks": "decks", "discards": "discards"}[name], out)
     s.hands = [sorted(h) for h in s.hands]
@@ -232,24 +245,29 @@ def check(g: HotGates, s: State) -> None:
     counts.update(lt * 2 for lt in s.leaders)
     for i, (tid, _side, want) in enumerate(TYPES):
         if counts[i * 2] != want:
-            raise RecordError(f"state: {counts[i * 2]} {tid} units in the position; the game "
-                              f"has {want}")
+            raise RecordError(
+                f"state: {counts[i * 2]} {tid} units in the position; the game has {want}"
+            )
     for sp, pieces in enumerate(s.board):
         sides = {t.side[p & PIECE] for p in pieces}
         if len(sides) > 1:
-            raise RecordError(f"state.board.{SPACE_NAMES[sp]}: Spartans and Persians cannot "
-                              "share a space")
+            raise RecordError(
+                f"state.board.{SPACE_NAMES[sp]}: Spartans and Persians cannot share a space"
+            )
         if t.load(pieces) > t.capacity[sp]:
-            raise RecordError(f"state.board.{SPACE_NAMES[sp]}: {t.load(pieces)} places used, "
-                              f"the space holds {t.capacity[sp]}")
+            raise RecordError(
+                f"state.board.{SPACE_NAMES[sp]}: {t.load(pieces)} places used, "
+                f"the space holds {t.capacity[sp]}"
+            )
     for row in (0, 1):
         p, q = t.front(s, row, PERSIAN), t.front(s, row, SPARTAN_SIDE)
-        behind = [sp for sp in range(row * SPACES, row * SPACES + SPACES)
-                  if s.board[sp] and t.side[s.board[sp][0] & PIECE] == PERSIAN and q >= 0
-                  and sp > q]
+        behind = [
+            sp
+            for sp in range(row * SPACES, row * SPACES + SPACES)
+            if s.board[sp] and t.side[s.board[sp][0] & PIECE] == PERSIAN and q >= 0 and sp > q
+        ]
         if behind or (p >= 0 and q >= 0 and p > q):
-            raise RecordError(f"state.board: row {'AB'[row]} has Persians behind the Spartan "
-                              "line")
+            raise RecordError(f"state.board: row {'AB'[row]} has Persians behind the Spartan line")
     for p in s.camp:
         if t.side[p] != SPARTAN_SIDE:
             raise RecordError("state.spartan_camp: only Spartan units wait there")
@@ -260,21 +278,26 @@ def check(g: HotGates, s: State) -> None:
         raise RecordError("state.persian_camp: only the Persian Leaders wait there")
     every = Counter(c for hs in (s.hands, s.decks, s.discards) for h in hs for c in h)
     if sorted(every) != list(range(len(g.cards))) or max(every.values()) > 1:
-        raise RecordError("state: each of the 52 Battle Cards must be in exactly one hand, "
-                          "deck or discard pile")
+        raise RecordError(
+            "state: each of the 52 Battle Cards must be in exactly one hand, deck or discard pile"
+        )
     for b in s.boxes:
         if not b:
             raise RecordError("state.boxes: a Reinforcement Box in the queue cannot be empty")
     if any(t.side[p] == PERSIAN and not t.leader[p] for p in s.dead):
-        raise RecordError("state.eliminated: eliminated Persians go back to a Reinforcement "
-                          "Box; only Spartans and Persian Leaders leave the game")
+        raise RecordError(
+            "state.eliminated: eliminated Persians go back to a Reinforcement "
+            "Box; only Spartans and Persian Leaders leave the game"
+        )
     own = cards_of_seats(g, s.players)
     for seat in range(s.players):
         for name in ("hands", "decks", "discards"):
             stray = [c for c in getattr(s, name)[seat] if c not in own[seat]]
             if stray:
-                raise RecordError(f"state.{name}[{seat + 1}]: card {g.cards[stray[0]].code} "
-                                  "belongs to another seat's deck")
+                raise RecordError(
+                    f"state.{name}[{seat + 1}]: card {g.cards[stray[0]].code} "
+                    "belongs to another seat's deck"
+                )
     if s.phase not in (DEAL, OVER) and not 0 <= s.actor < s.players:
         raise RecordError(f"state.actor: seats are 0 to {s.players - 1}")
     _check_stack(g, s)
@@ -289,18 +312,34 @@ def cards_of_seats(g: HotGates, players: int) -> list[set[int]]:
 
 
 # The order of the continuations on the stack, bottom to top (see rules._k_round).
-_RANK = {("round",): 0, ("round_end",): 0, ("ephialtes",): 1, ("window", 4): 2,
-         ("battle_end",): 3, ("battle", 1): 4, ("battle", 0): 5, ("bt_attack",): 6,
-         ("bt_rolled",): 6, ("bt_casualties",): 6, ("window", 3): 7, ("march",): 8,
-         ("march_resume",): 9, ("window", 0): 10}
+_RANK = {
+    ("round",): 0,
+    ("round_end",): 0,
+    ("ephialtes",): 1,
+    ("window", 4): 2,
+    ("battle_end",): 3,
+    ("battle", 1): 4,
+    ("battle", 0): 5,
+    ("bt_attack",): 6,
+    ("bt_rolled",): 6,
+    ("bt_casualties",): 6,
+    ("window", 3): 7,
+    ("march",): 8,
+    ("march_resume",): 9,
+    ("window", 0): 10,
+}
 
 
 def _check_stack(g: HotGates, s: State) -> None:
     order = g.march_order(s.players)
     ranks = []
     for k in s.stack:
-        if not k or k[0] not in CONTINUATIONS or len(k) != 1 + CONTINUATIONS[k[0]] \
-                or not all(isinstance(x, int) and not isinstance(x, bool) for x in k[1:]):
+        if (
+            not k
+            or k[0] not in CONTINUATIONS
+            or len(k) != 1 + CONTINUATIONS[k[0]]
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in k[1:])
+        ):
             raise RecordError(f"state.stack: unknown step {list(k)!r}")
         key = k[:1] if k[0] in ("march", "march_resume") else tuple(k)
         if key not in _RANK:
@@ -316,16 +355,24 @@ def _check_stack(g: HotGates, s: State) -> None:
         raise RecordError("state: cards to draw or dice to roll wait only in the deal phase")
     steps = [k[0] for k in s.stack if k[0].startswith("bt_")]
     if len(steps) > 1 or (steps and s.phase not in (DEAL, WINDOW)):
-        raise RecordError("state.stack: a battle step is pending only while cards are played "
-                          "or dice rolled, and only one at a time")
+        raise RecordError(
+            "state.stack: a battle step is pending only while cards are played "
+            "or dice rolled, and only one at a time"
+        )
     if any(k[0] == "march_resume" for k in s.stack) and s.phase not in (PULLBACK, RETURN):
         raise RecordError("state.stack: ['march_resume', seat] waits only for a pull-back")
     if s.phase == MARCH:
         top = s.stack[-1] if s.stack else ()
-        if not top or top[0] != "march" or not 1 <= top[1] <= len(order) \
-                or order[top[1] - 1] != s.actor:
-            raise RecordError("state.stack: a march needs its pending step ['march', N] with "
-                              "the marching seat's turn N")
+        if (
+            not top
+            or top[0] != "march"
+            or not 1 <= top[1] <= len(order)
+            or order[top[1] - 1] != s.actor
+        ):
+            raise RecordError(
+                "state.stack: a march needs its pending step ['march', N] with "
+                "the marching seat's turn N"
+            )
     marching = s.phase == MARCH or any(k[0] == "march_resume" for k in s.stack)
     if not marching and any(p & ~PIECE for sp in s.board for p in sp):
         raise RecordError("state.board: units are marked as marched (+) outside a march")
@@ -334,13 +381,15 @@ def _check_stack(g: HotGates, s: State) -> None:
 def _check_battle(g: HotGates, s: State) -> None:
     """The battle's context (`battle`) is there exactly when a step needs it."""
     bt = s.bt
-    in_battle = (s.phase in (CASUALTY, CONQUER) or bool(s.rolls)
-                 or (s.phase == WINDOW and s.window in (BATTLE_W, ROLL_W, CASUALTY_W))
-                 or any(k[0].startswith("bt_") for k in s.stack))
+    in_battle = (
+        s.phase in (CASUALTY, CONQUER)
+        or bool(s.rolls)
+        or (s.phase == WINDOW and s.window in (BATTLE_W, ROLL_W, CASUALTY_W))
+        or any(k[0].startswith("bt_") for k in s.stack)
+    )
     if s.phase in (PULLBACK, RETURN):
         if len(bt) != 1 or bt[0] not in (0, 1):
-            raise RecordError("state.battle: a pull-back or return keeps only its row: [0] or "
-                              "[1]")
+            raise RecordError("state.battle: a pull-back or return keeps only its row: [0] or [1]")
         if s.phase == PULLBACK and not s.pool:
             raise RecordError("state.pulled_back: a pull-back needs units to place")
         return
@@ -351,21 +400,39 @@ def _check_battle(g: HotGates, s: State) -> None:
     faces = set(g.components.faces) | {0}
 
     def ints(x: Any, n: int) -> bool:
-        return (isinstance(x, list) and len(x) == n
-                and all(isinstance(v, int) and not isinstance(v, bool) for v in x))
+        return (
+            isinstance(x, list)
+            and len(x) == n
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in x)
+        )
 
-    ok = (len(bt) == 14 and all(isinstance(bt[i], int) and not isinstance(bt[i], bool)
-                                for i in (0, 1, 2, 10, 11, 12, 13))
-          and bt[0] in (0, 1) and 0 <= bt[1] - 6 * bt[0] < 5 and bt[2] == bt[1] + 1
-          and all(isinstance(bt[3 + i], list) and len(bt[3 + i]) <= 6
-                  and all(v in faces for v in bt[3 + i]) for i in (0, 1))
-          and all(ints(bt[i], 2) and min(bt[i]) >= 0 for i in range(5, 10))
-          and -1 <= bt[10] < len(s.boxes) and bt[11] in (0, 1) and bt[12] in (0, 1)
-          and bt[13] in (-1, 0, 1))
+    ok = (
+        len(bt) == 14
+        and all(
+            isinstance(bt[i], int) and not isinstance(bt[i], bool)
+            for i in (0, 1, 2, 10, 11, 12, 13)
+        )
+        and bt[0] in (0, 1)
+        and 0 <= bt[1] - 6 * bt[0] < 5
+        and bt[2] == bt[1] + 1
+        and all(
+            isinstance(bt[3 + i], list)
+            and len(bt[3 + i]) <= 6
+            and all(v in faces for v in bt[3 + i])
+            for i in (0, 1)
+        )
+        and all(ints(bt[i], 2) and min(bt[i]) >= 0 for i in range(5, 10))
+        and -1 <= bt[10] < len(s.boxes)
+        and bt[11] in (0, 1)
+        and bt[12] in (0, 1)
+        and bt[13] in (-1, 0, 1)
+    )
     if not ok:
-        raise RecordError("state.battle: a battle in progress needs [row, Persian space, "
-                          "Spartan space, Persian dice, Spartan dice, attack, dice, damage and "
-                          "shield bonuses, damage left (pairs), box, stage, advanced, winner]")
+        raise RecordError(
+            "state.battle: a battle in progress needs [row, Persian space, "
+            "Spartan space, Persian dice, Spartan dice, attack, dice, damage and "
+            "shield bonuses, damage left (pairs), box, stage, advanced, winner]"
+        )
     for slot in s.rolls:
         side, i = divmod(slot, 8)
         if side not in (0, 1) or i >= len(bt[3 + side]):
@@ -375,8 +442,13 @@ def _check_battle(g: HotGates, s: State) -> None:
     if s.played and s.phase != WINDOW:
         raise RecordError("state.played: cards are on the table only while a window is open")
     for e in s.played:
-        if len(e) != 4 or not 0 <= e[0] < s.players or not 0 <= e[1] < len(g.cards) \
-                or e[2] not in (0, 1) or not -1 <= e[3] < len(s.played):
+        if (
+            len(e) != 4
+            or not 0 <= e[0] < s.players
+            or not 0 <= e[1] < len(g.cards)
+            or e[2] not in (0, 1)
+            or not -1 <= e[3] < len(s.played)
+        ):
             raise RecordError(f"state.played: {e!r} is not [seat, card, cancelled, target]")
 
 
@@ -406,5 +478,7 @@ def _check_step(g: HotGates, s: State) -> None:
     except RecordError:
         raise
     except Exception as exc:  # a hand-made position the rules cannot continue from
-        raise RecordError(f"state: the step in progress ({PHASES[s.phase]}) is incomplete "
-                          f"or inconsistent ({type(exc).__name__}: {exc})") from exc
+        raise RecordError(
+            f"state: the step in progress ({PHASES[s.phase]}) is incomplete "
+            f"or inconsistent ({type(exc).__name__}: {exc})"
+        ) from exc

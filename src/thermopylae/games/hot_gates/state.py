@@ -152,5 +152,7 @@ class State:
         return s
 
     def __repr__(self) -> str:
-        return (f"<State round={self.round} {PHASES[self.phase]} actor={self.actor} "
-                f"glory={self.glory} eph={self.eph}>")
+        return (
+            f"<State round={self.round} {PHASES[self.phase]} actor={self.actor} "
+            f"glory={self.glory} eph={self.eph}>"
+        )

@@ -42,21 +42,33 @@ if TYPE_CHECKING:
 def bonuses(game: HotGates, s: State) -> tuple[int, ...]:
     """The Glory bonus still waiting in each space (0 in the Hot Gates and once taken)."""
     glory_bonus = game.components.rules.glory_bonus
-    return tuple(glory_bonus[sp % SPACES]
-                 if sp % SPACES < 3 and not s.bonus_taken & (1 << sp) else 0
-                 for sp in range(2 * SPACES))
+    return tuple(
+        glory_bonus[sp % SPACES] if sp % SPACES < 3 and not s.bonus_taken & (1 << sp) else 0
+        for sp in range(2 * SPACES)
+    )
 
 
 def unit(game: HotGates, code: int) -> JSON:
     u = game.components.units[code >> 1]
-    return {"unit": TYPE_IDS[code >> 1], "name": u.name, "wounded": bool(code & WOUNDED),
-            "code": piece_name(code)}
+    return {
+        "unit": TYPE_IDS[code >> 1],
+        "name": u.name,
+        "wounded": bool(code & WOUNDED),
+        "code": piece_name(code),
+    }
 
 
 def card(game: HotGates, number: int) -> JSON:
     c = game.cards[number]
-    return {"code": c.code, "title": c.title, "window": c.window, "effect": c.effect,
-            "amount": c.amount, "letter": c.letter, "text": c.text}
+    return {
+        "code": c.code,
+        "title": c.title,
+        "window": c.window,
+        "effect": c.effect,
+        "amount": c.amount,
+        "letter": c.letter,
+        "text": c.text,
+    }
 
 
 def view(game: HotGates, s: State, seat: int | None) -> JSON:
@@ -68,17 +80,19 @@ def view(game: HotGates, s: State, seat: int | None) -> JSON:
     spaces = []
     for sp in range(2 * SPACES):
         pieces = [p & PIECE for p in s.board[sp]]
-        spaces.append({
-            "space": space_name(sp),
-            "zone": "coastal plain" if sp % SPACES < 3 else "hot gates",
-            "capacity": t.capacity[sp],
-            "load": t.load(pieces),
-            "side": SIDE_NAMES[t.side[pieces[0]]] if pieces else None,
-            "units": [unit(game, p) for p in sorted(pieces)],
-            "moved": sum(1 for p in s.board[sp] if p & ~PIECE),
-            "bonus": bonus[sp],
-            "persians_entered": bool(s.gates_entered & (1 << sp)),
-        })
+        spaces.append(
+            {
+                "space": space_name(sp),
+                "zone": "coastal plain" if sp % SPACES < 3 else "hot gates",
+                "capacity": t.capacity[sp],
+                "load": t.load(pieces),
+                "side": SIDE_NAMES[t.side[pieces[0]]] if pieces else None,
+                "units": [unit(game, p) for p in sorted(pieces)],
+                "moved": sum(1 for p in s.board[sp] if p & ~PIECE),
+                "bonus": bonus[sp],
+                "persians_entered": bool(s.gates_entered & (1 << sp)),
+            }
+        )
     return {
         "game": game.id,
         "provisional": game.provisional,
@@ -88,15 +102,18 @@ def view(game: HotGates, s: State, seat: int | None) -> JSON:
         "side": None if seat is None else SIDE_NAMES[side_of_seat(n, seat)],
         "rows": [] if seat is None else ["AB"[r] for r in rows_of(n, seat)],
         "phase": game.phase_name(s),
-        "to_act": ("chance" if to_act == CHANCE else
-                   None if to_act is None else seats[to_act]),
+        "to_act": ("chance" if to_act == CHANCE else None if to_act is None else seats[to_act]),
         "round": s.round,
-        "goat_path": {"space": s.eph, "length": game.components.goat_path,
-                      "moves_this_round": s.eph_move},
+        "goat_path": {
+            "space": s.eph,
+            "length": game.components.goat_path,
+            "moves_this_round": s.eph_move,
+        },
         "glory": {seats[p]: s.glory[p] for p in spartan_seats(n)},
         "kills": {seats[p]: s.kills[p] for p in persian_seats(n)},
-        "win_glory": (game.components.rules.win_glory_2p if n == 2
-                      else game.components.rules.win_glory_team),
+        "win_glory": (
+            game.components.rules.win_glory_2p if n == 2 else game.components.rules.win_glory_team
+        ),
         "board": spaces,
         "spartan_camp": [unit(game, p) for p in sorted(s.camp)],
         "boxes": [[unit(game, p) for p in sorted(box)] for box in s.boxes],
@@ -105,21 +122,29 @@ def view(game: HotGates, s: State, seat: int | None) -> JSON:
         "pulled_back": [unit(game, p) for p in sorted(s.pool)],
         "breach": s.breach,
         "hands": [
-            {"seat": seats[p], "count": len(h),
-             "cards": [card(game, c) for c in h] if p == seat else None}
+            {
+                "seat": seats[p],
+                "count": len(h),
+                "cards": [card(game, c) for c in h] if p == seat else None,
+            }
             for p, h in enumerate(s.hands)
         ],
         "decks": {seats[p]: len(d) for p, d in enumerate(s.decks)},
         "discards": {seats[p]: [card(game, c) for c in d] for p, d in enumerate(s.discards)},
-        "window": None if s.window < 0 else {
+        "window": None
+        if s.window < 0
+        else {
             "name": WINDOWS[s.window],
-            "played": [{"seat": seats[e[0]], "card": card(game, e[1]),
-                        "cancelled": bool(e[2])} for e in s.played],
+            "played": [
+                {"seat": seats[e[0]], "card": card(game, e[1]), "cancelled": bool(e[2])}
+                for e in s.played
+            ],
         },
         "extra_marches": {seats[p]: s.extra[p] for p in range(n) if s.extra[p]},
         "battle": _battle(game, s),
-        "result": None if not s.reason else {
-            "winners": [seats[w] for w in s.winners], "reason": s.reason},
+        "result": None
+        if not s.reason
+        else {"winners": [seats[w] for w in s.winners], "reason": s.reason},
     }
 
 
@@ -156,31 +181,51 @@ def glance(game: HotGates, s: State, seat: int) -> Glance:
     seats = SEATS[s.players]
     cards = game.cards
     return Glance(
-        seat=seats[seat], persian=side_of_seat(s.players, seat) == PERSIAN,
-        phase=game.phase_name(s), players=s.players, round=s.round,
-        path=game.components.goat_path, board=board, sides=sides, bonus=bonus,
+        seat=seats[seat],
+        persian=side_of_seat(s.players, seat) == PERSIAN,
+        phase=game.phase_name(s),
+        players=s.players,
+        round=s.round,
+        path=game.components.goat_path,
+        board=board,
+        sides=sides,
+        bonus=bonus,
         hand=tuple(cards[c].code for c in s.hands[seat]),
-        played=(() if s.window < 0 else
-                tuple((seats[e[0]], cards[e[1]].effect, bool(e[2])) for e in s.played)),
-        battle=_battle(game, s))
+        played=(
+            ()
+            if s.window < 0
+            else tuple((seats[e[0]], cards[e[1]].effect, bool(e[2])) for e in s.played)
+        ),
+        battle=_battle(game, s),
+    )
 
 
 def glance_of_view(v: JSON) -> Glance:
     """The glance a seat's JSON view allows (what `glance` must equal)."""
     window: Any = v["window"]
     return Glance(
-        seat=v["seat"], persian=v["side"] == "persian", phase=v["phase"],
-        players=v["players"], round=v["round"], path=v["goat_path"]["length"],
-        board=tuple(tuple(TYPE_IDS.index(u["unit"]) * 2 + int(u["wounded"])
-                          for u in sp["units"]) for sp in v["board"]),
+        seat=v["seat"],
+        persian=v["side"] == "persian",
+        phase=v["phase"],
+        players=v["players"],
+        round=v["round"],
+        path=v["goat_path"]["length"],
+        board=tuple(
+            tuple(TYPE_IDS.index(u["unit"]) * 2 + int(u["wounded"]) for u in sp["units"])
+            for sp in v["board"]
+        ),
         sides=tuple(sp["side"] for sp in v["board"]),
         bonus=tuple(sp["bonus"] for sp in v["board"]),
-        hand=tuple(c["code"] for c in next(h["cards"] for h in v["hands"]
-                                           if h["cards"] is not None)),
-        played=(() if window is None else
-                tuple((p["seat"], p["card"]["effect"], p["cancelled"])
-                      for p in window["played"])),
-        battle=v["battle"])
+        hand=tuple(
+            c["code"] for c in next(h["cards"] for h in v["hands"] if h["cards"] is not None)
+        ),
+        played=(
+            ()
+            if window is None
+            else tuple((p["seat"], p["card"]["effect"], p["cancelled"]) for p in window["played"])
+        ),
+        battle=v["battle"],
+    )
 
 
 def _battle(game: HotGates, s: State) -> JSON | None:
@@ -192,16 +237,25 @@ def _battle(game: HotGates, s: State) -> JSON | None:
         "persian_space": space_name(bt[b.PSP]),
         "spartan_space": space_name(bt[b.SSP]),
         "narrow_entrance": bt[b.PSP] % SPACES == 2,
-        "attack": {"persian": b.attack_total(game, s, PERSIAN),
-                   "spartan": b.attack_total(game, s, 1)},
-        "bonus": {"attack": list(bt[b.ATK]), "dice": list(bt[b.XDICE]),
-                  "damage": list(bt[b.DMG]), "shield": list(bt[b.SHIELD])},
+        "attack": {
+            "persian": b.attack_total(game, s, PERSIAN),
+            "spartan": b.attack_total(game, s, 1),
+        },
+        "bonus": {
+            "attack": list(bt[b.ATK]),
+            "dice": list(bt[b.XDICE]),
+            "damage": list(bt[b.DMG]),
+            "shield": list(bt[b.SHIELD]),
+        },
         "dice": {"persian": list(bt[b.DICE]), "spartan": list(bt[b.DICE + 1])},
-        "damage_left": ({"persian": bt[b.LEFT][0], "spartan": bt[b.LEFT][1]}
-                        if s.phase == CASUALTY else None),
-        "conquer": ({"side": SIDE_NAMES[bt[b.WINNER]],
-                     "stage": ("advance", "follow-up")[bt[b.STAGE]]}
-                    if s.phase == CONQUER else None),
+        "damage_left": (
+            {"persian": bt[b.LEFT][0], "spartan": bt[b.LEFT][1]} if s.phase == CASUALTY else None
+        ),
+        "conquer": (
+            {"side": SIDE_NAMES[bt[b.WINNER]], "stage": ("advance", "follow-up")[bt[b.STAGE]]}
+            if s.phase == CONQUER
+            else None
+        ),
     }
     return out
 

@@ -140,8 +140,10 @@ def _build(data: dict[str, Any], origin: str) -> Components:
         raise ComponentError(origin, counts + exc.problems) from exc
     if counts:
         raise ComponentError(origin, counts)
-    kinds = sorted({PersianKind(c.combat, c.annihilation, c.bonus) for c in f.persian},
-                   key=lambda k: (k.combat, k.annihilation, k.bonus))
+    kinds = sorted(
+        {PersianKind(c.combat, c.annihilation, c.bonus) for c in f.persian},
+        key=lambda k: (k.combat, k.annihilation, k.bonus),
+    )
     index = {k: i for i, k in enumerate(kinds)}
     sources: dict[str, int] = {}
 
@@ -168,8 +170,9 @@ def _build(data: dict[str, Any], origin: str) -> Components:
         digest=digest(values),
         spartan=tuple(sorted(s.value for s in f.spartan)),
         persian_kinds=tuple(kinds),
-        persian=tuple(sorted(index[PersianKind(p.combat, p.annihilation, p.bonus)]
-                             for p in f.persian)),
+        persian=tuple(
+            sorted(index[PersianKind(p.combat, p.annihilation, p.bonus)] for p in f.persian)
+        ),
         support=f.support_cards.count,
         locations=tuple(f.map),
         die_locations=frozenset(loc.number for loc in f.map if loc.die),

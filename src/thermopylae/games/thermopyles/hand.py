@@ -15,12 +15,17 @@ def hand_text(v: JSON) -> str | None:
     cards = mine["cards"]
     count = ngettext("{n} card", "{n} cards", len(cards)).format(n=len(cards))
     values = " ".join(map(str, sorted(cards))) or _("(no cards)")
-    return "\n".join([
-        _("Your Spartan cards ({side}, {count}): {values}").format(
-            side=mine["seat"], count=count, values=values),
-        _("A fight plays one card: its value, plus one die for each support card spent "
-          "and one more on a location marked +die, is the total. A total at least the "
-          "combat value of the Persian card in slot 1 repels it, at least its annihilation "
-          "value annihilates it; then the same total fights slot 2. The played card is "
-          "always discarded."),
-    ])
+    return "\n".join(
+        [
+            _("Your Spartan cards ({side}, {count}): {values}").format(
+                side=mine["seat"], count=count, values=values
+            ),
+            _(
+                "A fight plays one card: its value, plus one die for each support card spent "
+                "and one more on a location marked +die, is the total. A total at least the "
+                "combat value of the Persian card in slot 1 repels it, at least its annihilation "
+                "value annihilates it; then the same total fights slot 2. The played card is "
+                "always discarded."
+            ),
+        ]
+    )

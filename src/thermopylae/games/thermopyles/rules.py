@@ -84,8 +84,10 @@ class Thermopyles(NotationMixin):
         self._bonus = [k.bonus for k in kinds]
         self._die = [n in components.die_locations for n in range(LOST_LOCATION + 2)]
         self.kind_texts = tuple(k.text for k in kinds)
-        self.locations = tuple({"number": loc.number, "name": components.location_name(loc.number),
-                                "die": loc.die} for loc in components.locations)
+        self.locations = tuple(
+            {"number": loc.number, "name": components.location_name(loc.number), "die": loc.die}
+            for loc in components.locations
+        )
         self._turn_cache: dict[tuple[tuple[int, ...], int], tuple[Action, ...]] = {}
         self._handlers: dict[type, Callable[[State, Any, Events], None]] = {
             Retreat: self._retreat,
@@ -106,8 +108,9 @@ class Thermopyles(NotationMixin):
         given = dict(options or {})
         unknown = set(given) - {"players", "open_hands"}
         if unknown:
-            raise ThermopylaeError(f"unknown option(s) {sorted(unknown)}; "
-                                   "Thermopyles takes players and open_hands")
+            raise ThermopylaeError(
+                f"unknown option(s) {sorted(unknown)}; Thermopyles takes players and open_hands"
+            )
         players = given.get("players", 1)
         if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
             raise ThermopylaeError(f"players must be 1, 2, 3 or 4, not {players!r}")
@@ -145,8 +148,10 @@ class Thermopyles(NotationMixin):
             cached = self._turn_cache.get(key)
             if cached is None:
                 fight = self.notation.fight
-                cached = (RETREAT, *(fight[v, k] for v in dict.fromkeys(hand)
-                                     for k in range(s.support + 1)))
+                cached = (
+                    RETREAT,
+                    *(fight[v, k] for v in dict.fromkeys(hand) for k in range(s.support + 1)),
+                )
                 self._turn_cache[key] = cached
             return cached
         if ph == RECIPIENT:
@@ -201,11 +206,12 @@ class Thermopyles(NotationMixin):
 
     def _expect(self, s: State, phase: int, action: Action) -> None:
         if s.phase != phase:
-            raise IllegalAction(f"{self.format(action)!r} is not possible now: "
-                                f"{text.waiting_for(s)}")
+            raise IllegalAction(
+                f"{self.format(action)!r} is not possible now: {text.waiting_for(s)}"
+            )
 
     def _retreat(self, s: State, a: Retreat, ev: Events) -> None:
-        """"Recuar - move o marcador para trás um passo no mapa e compra uma carta"."""
+        """ "Recuar - move o marcador para trás um passo no mapa e compra uma carta"."""
         self._expect(s, TURN, a)
         s.turn += 1
         s.marker += 1
@@ -217,13 +223,18 @@ class Thermopyles(NotationMixin):
         self._next_draw(s, ev)
 
     def _fight(self, s: State, a: Fight, ev: Events) -> None:
-        """"Carga": a card from hand; "Solicitar suporte": any number of support cards."""
+        """ "Carga": a card from hand; "Solicitar suporte": any number of support cards."""
         self._expect(s, TURN, a)
         hand = s.hands[s.active]
         if a.card not in hand:
-            raise IllegalAction(f"{seat_name(s.active)} holds no {a.card}"
-                                + (f" (hand: {' '.join(map(str, hand))})" if hand else
-                                   " (the hand is empty: the player must retreat)"))
+            raise IllegalAction(
+                f"{seat_name(s.active)} holds no {a.card}"
+                + (
+                    f" (hand: {' '.join(map(str, hand))})"
+                    if hand
+                    else " (the hand is empty: the player must retreat)"
+                )
+            )
         if not 0 <= a.support <= s.support:
             raise IllegalAction(f"only {s.support} support card(s) remain, not {a.support}")
         s.turn += 1
@@ -233,8 +244,9 @@ class Thermopyles(NotationMixin):
         s.support -= a.support
         s.dice = []
         if ev is not None:
-            ev.append(Event("fight", {"seat": seat_name(s.active), "card": a.card,
-                                      "support": a.support}))
+            ev.append(
+                Event("fight", {"seat": seat_name(s.active), "card": a.card, "support": a.support})
+            )
         if a.support or self._die[s.marker]:
             s.phase = ROLL
         else:
@@ -248,13 +260,12 @@ class Thermopyles(NotationMixin):
         s.dice.append(a.face)
         if ev is not None:
             die = "support" if len(s.dice) <= s.committed else "location"
-            ev.append(Event("roll", {"die": die, "face": a.face,
-                                     "total": s.card + sum(s.dice)}))
+            ev.append(Event("roll", {"die": die, "face": a.face, "total": s.card + sum(s.dice)}))
         if len(s.dice) >= s.committed + self._die[s.marker]:
             self._resolve(s, ev)
 
     def _resolve(self, s: State, ev: Events) -> None:
-        """"Resolução de Combate": the same total against slot 1, then slot 2."""
+        """ "Resolução de Combate": the same total against slot 1, then slot 2."""
         total = s.card + sum(s.dice)
         s.sdiscard.append(s.card)  # "a carta espartana é descartada" in every case
         s.card = 0
@@ -264,8 +275,17 @@ class Thermopyles(NotationMixin):
             kind = s.slots[slot]
             if total < self._combat[kind]:  # result a: the Persian card stays
                 if ev is not None:
-                    ev.append(Event("combat", {"slot": slot + 1, "card": self._text(kind),
-                                               "total": total, "result": "lost"}))
+                    ev.append(
+                        Event(
+                            "combat",
+                            {
+                                "slot": slot + 1,
+                                "card": self._text(kind),
+                                "total": total,
+                                "result": "lost",
+                            },
+                        )
+                    )
                 break
             s.slots[slot] = -1
             if total >= self._annihilation[kind]:  # result c: to the graveyard
@@ -277,8 +297,17 @@ class Thermopyles(NotationMixin):
             if self._bonus[kind]:
                 s.draws += 1  # "para cada carta persa derrotada que tinha um símbolo ... Λ"
             if ev is not None:
-                ev.append(Event("combat", {"slot": slot + 1, "card": self._text(kind),
-                                           "total": total, "result": result}))
+                ev.append(
+                    Event(
+                        "combat",
+                        {
+                            "slot": slot + 1,
+                            "card": self._text(kind),
+                            "total": total,
+                            "result": result,
+                        },
+                    )
+                )
             if len(s.graveyard) >= GRAVEYARD_WIN:
                 return self._finish(s, WON, "the 12th Persian card entered the graveyard", ev)
         if s.slots[0] < 0 and s.slots[1] >= 0:  # beat slot 1, lost to slot 2: slide
@@ -333,7 +362,7 @@ class Thermopyles(NotationMixin):
         self._next_draw(s, ev)
 
     def _give(self, s: State, a: Give, ev: Events) -> None:
-        """"Os jogadores juntos decidem qual jogador receberá a carta" (the active player
+        """ "Os jogadores juntos decidem qual jogador receberá a carta" (the active player
         speaks for the team)."""
         self._expect(s, RECIPIENT, a)
         if not 0 <= a.seat < s.players:
@@ -349,7 +378,7 @@ class Thermopyles(NotationMixin):
         s.phase = DRAW
 
     def _refuse(self, s: State, a: Refuse, ev: Events) -> None:
-        """"O jogador pode recusar-se a comprar uma carta" when the hand is full."""
+        """ "O jogador pode recusar-se a comprar uma carta" when the hand is full."""
         self._expect(s, FULL_HAND, a)
         if ev is not None:
             ev.append(Event("refuse", {"seat": seat_name(s.recipient)}))
@@ -409,8 +438,9 @@ class Thermopyles(NotationMixin):
         s.reason = reason
         s.recipient = -1
         if ev is not None:
-            ev.append(Event("end", {"result": "win" if result == WON else "loss",
-                                    "reason": reason}))
+            ev.append(
+                Event("end", {"result": "win" if result == WON else "loss", "reason": reason})
+            )
 
     # -- results, views, notation ----------------------------------------------------------
 

@@ -32,8 +32,9 @@ from thermopylae.games.thermopyles.state import (
 )
 
 Seat = str
-Phase = Literal["setup", "turn", "roll", "refill", "recipient", "full-hand", "draw",
-                "discard", "over"]
+Phase = Literal[
+    "setup", "turn", "roll", "refill", "recipient", "full-hand", "draw", "discard", "over"
+]
 
 
 class _Fight(BaseModel):
@@ -86,8 +87,9 @@ def state_to_json(c: Components, s: State) -> JSON:
         "persian_discard": texts(s.pdiscard),
         "graveyard": texts(s.graveyard),
         "support": s.support,
-        "fight": ({"card": s.card, "support": s.committed, "dice": list(s.dice)}
-                  if s.card else None),
+        "fight": (
+            {"card": s.card, "support": s.committed, "dice": list(s.dice)} if s.card else None
+        ),
         "draws": s.draws,
         "recipient": seat_name(s.recipient) if s.recipient >= 0 else None,
         "result": {1: "win", -1: "loss"}.get(s.result),
@@ -115,8 +117,13 @@ def state_from_json(c: Components, data: Mapping[str, Any]) -> State:
 
     if len(f.hands) != f.players:
         raise RecordError(f"state.hands: {len(f.hands)} hands for {f.players} players")
-    s = State(f.players, f.open_hands, list(f.spartan_deck),
-              [kind(t, "persian_deck") for t in f.persian_deck], f.support)
+    s = State(
+        f.players,
+        f.open_hands,
+        list(f.spartan_deck),
+        [kind(t, "persian_deck") for t in f.persian_deck],
+        f.support,
+    )
     s.phase = PHASES.index(f.phase)
     s.active = seat(f.active, "active")
     s.marker = f.marker
@@ -167,13 +174,21 @@ def _check_accounting(c: Components, s: State) -> None:
     if s.card:
         spartan[s.card] += 1
     if spartan != Counter(c.spartan):
-        raise RecordError(f"state: the Spartan cards do not match the component set "
-                          f"({_diff(spartan, Counter(c.spartan))})")
-    persian = (Counter(s.pdeck) + Counter(s.pdiscard) + Counter(s.graveyard)
-               + Counter(k for k in s.slots if k >= 0))
+        raise RecordError(
+            f"state: the Spartan cards do not match the component set "
+            f"({_diff(spartan, Counter(c.spartan))})"
+        )
+    persian = (
+        Counter(s.pdeck)
+        + Counter(s.pdiscard)
+        + Counter(s.graveyard)
+        + Counter(k for k in s.slots if k >= 0)
+    )
     if persian != Counter(c.persian):
-        raise RecordError(f"state: the Persian cards do not match the component set "
-                          f"({_diff(persian, Counter(c.persian), c)})")
+        raise RecordError(
+            f"state: the Persian cards do not match the component set "
+            f"({_diff(persian, Counter(c.persian), c)})"
+        )
     if s.support + s.committed > c.support:
         raise RecordError(f"state.support: more than the set's {c.support} support cards")
     if any(not 1 <= d <= 6 for d in s.dice):

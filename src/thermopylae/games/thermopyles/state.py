@@ -48,8 +48,9 @@ class State:
         "turn",
     )
 
-    def __init__(self, players: int, open_hands: bool, spartan: list[int], persian: list[int],
-                 support: int) -> None:
+    def __init__(
+        self, players: int, open_hands: bool, spartan: list[int], persian: list[int], support: int
+    ) -> None:
         self.players = players
         self.open_hands = open_hands
         self.phase = SETUP
@@ -98,5 +99,7 @@ class State:
         return s
 
     def __repr__(self) -> str:
-        return (f"<State {PHASES[self.phase]} turn={self.turn} marker={self.marker} "
-                f"active=p{self.active + 1} slots={self.slots} hands={self.hands}>")
+        return (
+            f"<State {PHASES[self.phase]} turn={self.turn} marker={self.marker} "
+            f"active=p{self.active + 1} slots={self.slots} hands={self.hands}>"
+        )

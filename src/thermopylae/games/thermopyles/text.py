@@ -104,43 +104,72 @@ def render(v: JSON) -> str:
     """The table as a seat sees it, in plain text (works on any terminal and in a pipe)."""
     lines = []
     turns = v["turn"]
-    when = (ngettext("game over after {n} turn", "game over after {n} turns", turns)
-            if v["result"] else _("turn {n}")).format(n=turns if v["result"] else turns + 1)
+    when = (
+        ngettext("game over after {n} turn", "game over after {n} turns", turns)
+        if v["result"]
+        else _("turn {n}")
+    ).format(n=turns if v["result"] else turns + 1)
     players = ngettext("{n} player", "{n} players", v["players"]).format(n=v["players"])
     lines.append(_("Thermopyles, {players}, {when}").format(players=players, when=when))
     cells = []
     for loc in v["locations"]:
         n = loc["number"]
-        label = f"{n}" + (f" {_(loc['name'])}" if not loc["name"].startswith("Location")
-                          else "")
+        label = f"{n}" + (f" {_(loc['name'])}" if not loc["name"].startswith("Location") else "")
         label += " " + _("+die") if loc["die"] else ""
         cells.append(f"[{label}]" if n == v["marker"] else f" {label} ")
     lines.append(_("Map:      {cells}   (reaching 7 loses)").format(cells=" - ".join(cells)))
     s1, s2 = v["slots"]
-    lines.append(_("Persians: slot 1 {first}   slot 2 {second}   (combat/annihilation, "
-                   "Λ = bonus draw)").format(first=_persian(s1), second=_persian(s2)))
-    lines.append(_("Support:  {left} of {total} left (each adds one die)")
-                 .format(left=v["support"], total=v["support_total"]))
-    lines.append(_("Spartan deck {deck}, discard {discard}   Persian deck {pdeck}, discard "
-                   "{pdiscard}, graveyard {graveyard}/12")
-                 .format(deck=v["spartan_deck"], discard=len(v["spartan_discard"]),
-                         pdeck=v["persian_deck"], pdiscard=len(v["persian_discard"]),
-                         graveyard=len(v["graveyard"])))
+    lines.append(
+        _(
+            "Persians: slot 1 {first}   slot 2 {second}   (combat/annihilation, Λ = bonus draw)"
+        ).format(first=_persian(s1), second=_persian(s2))
+    )
+    lines.append(
+        _("Support:  {left} of {total} left (each adds one die)").format(
+            left=v["support"], total=v["support_total"]
+        )
+    )
+    lines.append(
+        _(
+            "Spartan deck {deck}, discard {discard}   Persian deck {pdeck}, discard "
+            "{pdiscard}, graveyard {graveyard}/12"
+        ).format(
+            deck=v["spartan_deck"],
+            discard=len(v["spartan_discard"]),
+            pdeck=v["persian_deck"],
+            pdiscard=len(v["persian_discard"]),
+            graveyard=len(v["graveyard"]),
+        )
+    )
     for h in v["hands"]:
         me = _(" (you)") if h["seat"] == v["seat"] else ""
         cards = " ".join(map(str, h["cards"])) if h["cards"] is not None else _("hidden")
         turn = _("  <- turn") if h["seat"] == v["active"] and v["result"] is None else ""
-        lines.append(_("Hand {seat}{me}: {cards}  [{count}]{turn}").format(
-            seat=h["seat"], me=me, cards=cards or _("(empty)"), count=_cards(h["count"]),
-            turn=turn))
+        lines.append(
+            _("Hand {seat}{me}: {cards}  [{count}]{turn}").format(
+                seat=h["seat"],
+                me=me,
+                cards=cards or _("(empty)"),
+                count=_cards(h["count"]),
+                turn=turn,
+            )
+        )
     if v["fight"]:
         f = v["fight"]
-        lines.append(_("Fight:    card {card}, support {support}, dice {dice}, total {total}")
-                     .format(**{k: f[k] for k in ("card", "support", "dice", "total")}))
+        lines.append(
+            _("Fight:    card {card}, support {support}, dice {dice}, total {total}").format(
+                **{k: f[k] for k in ("card", "support", "dice", "total")}
+            )
+        )
     if v["result"]:
         reason = reword(v["result"]["reason"], REASONS)
-        lines.append((_("The Spartans WON: {reason}.") if v["result"]["result"] == "win"
-                      else _("The Spartans LOST: {reason}.")).format(reason=reason))
+        lines.append(
+            (
+                _("The Spartans WON: {reason}.")
+                if v["result"]["result"] == "win"
+                else _("The Spartans LOST: {reason}.")
+            ).format(reason=reason)
+        )
     return "\n".join(lines)
 
 
@@ -152,17 +181,20 @@ def describe(e: Event) -> str:
             return _("{seat} retreats to location {marker}").format(**d)
         case "fight":
             if d["support"]:
-                return (ngettext("{seat} charges with {card} with {support} support",
-                                 "{seat} charges with {card} with {support} support",
-                                 d["support"]).format(**d))
+                return ngettext(
+                    "{seat} charges with {card} with {support} support",
+                    "{seat} charges with {card} with {support} support",
+                    d["support"],
+                ).format(**d)
             return _("{seat} charges with {card}").format(**d)
         case "roll":
             return _("{die}: {face} (total {total})").format(
-                die=_(DICE[d["die"]]), face=d["face"], total=d["total"])
+                die=_(DICE[d["die"]]), face=d["face"], total=d["total"]
+            )
         case "combat":
             return _("total {total} vs slot {slot} {card}: {result}").format(
-                total=d["total"], slot=d["slot"], card=d["card"],
-                result=_(RESULTS[d["result"]]))
+                total=d["total"], slot=d["slot"], card=d["card"], result=_(RESULTS[d["result"]])
+            )
         case "slide":
             return _("slot 2 slides into slot 1")
         case "reveal":
@@ -181,8 +213,11 @@ def describe(e: Event) -> str:
             return _("{seat} discards {card}").format(**d)
         case "end":
             reason = reword(d["reason"], REASONS)
-            return (_("The Spartans win: {reason}") if d["result"] == "win"
-                    else _("The Spartans lose: {reason}")).format(reason=reason)
+            return (
+                _("The Spartans win: {reason}")
+                if d["result"] == "win"
+                else _("The Spartans lose: {reason}")
+            ).format(reason=reason)
     return f"{e.kind} {dict(d)}"
 
 
@@ -214,27 +249,51 @@ def _location(c: Any, number: int) -> str:
 
 def rules_text(c: Any) -> str:
     """The rules in brief, then every component value with its source."""
-    lines = [_(RULES), "", _("Components: {title}  (from {origin}, digest {digest})")
-             .format(title=_(c.title), origin=c.origin, digest=c.digest)]
+    lines = [
+        _(RULES),
+        "",
+        _("Components: {title}  (from {origin}, digest {digest})").format(
+            title=_(c.title), origin=c.origin, digest=c.digest
+        ),
+    ]
     if c.provisional:
-        lines.append(_("PROVISIONAL: the card values below are the project's own choice; the "
-                       "printed distribution is not public. Load yours with --components "
-                       "FILE."))
+        lines.append(
+            _(
+                "PROVISIONAL: the card values below are the project's own choice; the "
+                "printed distribution is not public. Load yours with --components "
+                "FILE."
+            )
+        )
     if c.note:
         lines.append(_(c.note))
     for w in c.warnings:
-        lines.append(_("WARNING: {warning} (this set departs from the known rules).")
-                     .format(warning=w))
-    lines.append(_("Values by source: {sources}").format(
-        sources=", ".join(f"{k} {v}" for k, v in sorted(c.sources.items()))))
+        lines.append(
+            _("WARNING: {warning} (this set departs from the known rules).").format(warning=w)
+        )
+    lines.append(
+        _("Values by source: {sources}").format(
+            sources=", ".join(f"{k} {v}" for k, v in sorted(c.sources.items()))
+        )
+    )
     lines.append(_("Support cards: {n}").format(n=c.support))
     die = _(" (die)")
-    lines.append(_("Map: {locations}").format(locations=", ".join(
-        f"{loc.number} {_location(c, loc.number)}{die if loc.die else ''}"
-        for loc in c.locations)))
-    lines.append(_("Spartan cards ({n}, total {total}): {cards}").format(
-        n=len(c.spartan), total=sum(c.spartan), cards=" ".join(map(str, c.spartan))))
+    lines.append(
+        _("Map: {locations}").format(
+            locations=", ".join(
+                f"{loc.number} {_location(c, loc.number)}{die if loc.die else ''}"
+                for loc in c.locations
+            )
+        )
+    )
+    lines.append(
+        _("Spartan cards ({n}, total {total}): {cards}").format(
+            n=len(c.spartan), total=sum(c.spartan), cards=" ".join(map(str, c.spartan))
+        )
+    )
     persian = [c.persian_kinds[k].text for k in c.persian]
-    lines.append(_("Persian cards ({n}, combat/annihilation, ^ = bonus): {cards}").format(
-        n=len(persian), cards=" ".join(persian)))
+    lines.append(
+        _("Persian cards ({n}, combat/annihilation, ^ = bonus): {cards}").format(
+            n=len(persian), cards=" ".join(persian)
+        )
+    )
     return "\n".join(lines)

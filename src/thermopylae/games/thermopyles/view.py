@@ -22,8 +22,7 @@ def card(game: Thermopyles, kind: int) -> JSON | None:
     if kind < 0:
         return None
     k = game.components.persian_kinds[kind]
-    return {"combat": k.combat, "annihilation": k.annihilation, "bonus": k.bonus,
-            "text": k.text}
+    return {"combat": k.combat, "annihilation": k.annihilation, "bonus": k.bonus, "text": k.text}
 
 
 def view(game: Thermopyles, s: State, seat: int | None) -> JSON:
@@ -36,8 +35,7 @@ def view(game: Thermopyles, s: State, seat: int | None) -> JSON:
         "players": s.players,
         "seat": None if seat is None else seat_name(seat),
         "phase": PHASES[s.phase],
-        "to_act": ("chance" if to_act == CHANCE else
-                   None if to_act is None else seat_name(to_act)),
+        "to_act": ("chance" if to_act == CHANCE else None if to_act is None else seat_name(to_act)),
         "active": seat_name(s.active),
         "recipient": seat_name(s.recipient) if s.recipient >= 0 else None,
         "turn": s.turn,
@@ -47,8 +45,11 @@ def view(game: Thermopyles, s: State, seat: int | None) -> JSON:
         "support": s.support,
         "support_total": c.support,
         "hands": [
-            {"seat": seat_name(p), "count": len(h),
-             "cards": list(h) if (s.open_hands or p == seat) else None}
+            {
+                "seat": seat_name(p),
+                "count": len(h),
+                "cards": list(h) if (s.open_hands or p == seat) else None,
+            }
             for p, h in enumerate(s.hands)
         ],
         "spartan_deck": len(s.sdeck),
@@ -56,12 +57,19 @@ def view(game: Thermopyles, s: State, seat: int | None) -> JSON:
         "persian_deck": len(s.pdeck),
         "persian_discard": [texts[k] for k in s.pdiscard],
         "graveyard": [texts[k] for k in s.graveyard],
-        "fight": None if not s.card else {
-            "card": s.card, "support": s.committed, "dice": list(s.dice),
-            "location_die": bool(game._die[s.marker]), "total": s.card + sum(s.dice)},
+        "fight": None
+        if not s.card
+        else {
+            "card": s.card,
+            "support": s.committed,
+            "dice": list(s.dice),
+            "location_die": bool(game._die[s.marker]),
+            "total": s.card + sum(s.dice),
+        },
         "draws": s.draws,
-        "result": None if not s.result else {
-            "result": "win" if s.result > 0 else "loss", "reason": s.reason},
+        "result": None
+        if not s.result
+        else {"result": "win" if s.result > 0 else "loss", "reason": s.reason},
     }
 
 
