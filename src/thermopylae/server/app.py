@@ -550,7 +550,10 @@ def create_app(
                     # No catch-up here: a change was applied (here) or caught up with (from
                     # another process, by `hub.on_remote`) before the wake-up.
                     current = await t.get(table_id, catch_up=False)
-                except TableError:  # the database is unavailable: the next wake-up retries
+                except TableError:  # the database is unavailable: wake up again soon
+                    await asyncio.sleep(0.5)
+                    with contextlib.suppress(asyncio.QueueFull):
+                        watcher.queue.put_nowait(last)
                     continue
                 if current.move == last:
                     continue
