@@ -15,7 +15,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from thermopylae.engine.observation import Observer
 
 CHANCE = -1
 """What `to_act` returns while a card is drawn or a die is rolled."""
@@ -66,7 +69,13 @@ class Outcome:
 
 
 class Game(Protocol[S, A]):
-    """What every game offers. Seats are indices `0..n-1`; `seats(options)` names them."""
+    """What every game offers. Seats are indices `0..n-1`; `seats(options)` names them.
+
+    The members down to `agents` are the rules; those after it are capabilities with a
+    default in `engine.game.GameBase` (the base every game extends), which a game
+    overrides where it can do better: faces call them directly, never through `getattr`.
+    docs/ARCHITECTURE.md has the table of both.
+    """
 
     id: ClassVar[str]
     title: ClassVar[str]
@@ -151,29 +160,55 @@ class Game(Protocol[S, A]):
         """Game-specific agent factories (e.g. `heuristic`), by name."""
         ...
 
+    # -- capabilities (defaults in engine.game.GameBase) ---------------------------------
 
-class HandText(Protocol):
-    """An optional member of a game: `hand_text(view)`, the cards the view's seat holds,
-    each with what it does, as text for the terminal's `cards` command; `None` when the
-    game has no hands or the view is a spectator's. It reads only the view, so it shows
-    nothing the seat may not see. Faces look for it with `getattr(game, "hand_text")`."""
+    def determinize(self, state: S, seat: int, rng: random.Random) -> S:
+        """A copy of `state` in which what `seat` cannot see (others' hands, the draw
+        pile's order) is dealt anew from what it could be: what searches sample."""
+        ...
 
-    def hand_text(self, view: JSON) -> str | None: ...
+    def evaluate(self, state: S) -> tuple[float, ...] | None:
+        """Each seat's estimated chance of winning an unfinished game, for a search that
+        stops early; None where the game has no estimate for this position."""
+        ...
+
+    def sensible(self, state: S) -> Sequence[A]:
+        """The legal actions without the plays whose effect cannot apply now (a march
+        card when no unit can march): the rules allow them, so `legal` keeps them, but
+        agents choose among these so as not to spend a card for nothing."""
+        ...
+
+    def label(self, action: A) -> str:
+        """An action as a button says it (defaults to its notation)."""
+        ...
+
+    def hand_text(self, view: JSON) -> str | None:
+        """The cards the view's seat holds, each with what it does, for the terminal's
+        `cards` command; None when the game has no hands or the view is a spectator's."""
+        ...
+
+    def reason_text(self, reason: str) -> str:
+        """An outcome's reason in the current language (`thermopylae.i18n`); the reason
+        itself stays English, as data of states and records."""
+        ...
+
+    def levels(self, players: int, seat: str) -> Mapping[str, str]:
+        """The server's AI levels for one seat of a table of `players`: `easy`,
+        `normal` and `hard`, each an agent spec (`ai.base.make_agent`)."""
+        ...
+
+    def observer(self, options: Mapping[str, Any]) -> Observer | None:
+        """The fixed-size numeric form of views for learning interfaces; None when the
+        game offers none."""
+        ...
 
 
-class Sensible(Protocol):
-    """An optional member of a game: `sensible(state)`, the legal actions without the
-    plays whose effect cannot apply now (a march card when no unit can march). The rules
-    may allow such a play, so `legal` keeps it; agents choose among these so as not to
-    spend a card for nothing. It reads only what every seat sees. Agents look for it with
-    `getattr(game, "sensible")` (ai/playout.py `choices`)."""
+class Decider(Protocol):
+    """Whatever chooses a seat's actions (`ai.base.Agent` is one): the engine's loops in
+    `engine.play` need no more of an agent than this."""
 
-    def sensible(self, state: Any) -> Sequence[Any]: ...
+    def act(self, game: AnyGame, state: Any, rng: random.Random) -> Any: ...
 
 
-class ReasonText(Protocol):
-    """An optional member of a game: `reason_text(reason)`, an outcome's reason in the
-    current language (`thermopylae.i18n`). The reason itself stays English: it is data of
-    states and records. The server sends both (`outcome.reason_text`)."""
-
-    def reason_text(self, reason: str) -> str: ...
+AnyGame = Game[Any, Any]
+"""A game whose state and action types the code at hand does not need to know."""

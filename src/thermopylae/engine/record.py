@@ -126,10 +126,10 @@ class Record:
             f.seats,
             f.seed,
             f.start,
-            [tuple(s) for s in f.steps],
+            [tuple(s) for s in f.steps],  # type: ignore[misc]
             f.final,
             f.outcome,
-        )  # type: ignore[misc]
+        )
 
     def save(self, path: Path) -> None:
         _write(path, self.to_json())

@@ -1,0 +1,123 @@
+"""The base every game extends: what is the same in every game, written once.
+
+The text notation and the integer encoding go through the game's `notation` (a
+`NotationTable`), `copy` through the state's own `copy()`, and every capability of the
+protocol has a default here that is right for a game which does not override it: a game
+with hidden information overrides `determinize` (the conformance suite checks that a
+determinized state shows the seat the same view), a game with a position estimate
+overrides `evaluate`, and so on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+
+from thermopylae.engine.errors import NotationError
+from thermopylae.engine.protocol import JSON
+
+if TYPE_CHECKING:
+    from thermopylae.engine.observation import Observer
+
+S = TypeVar("S", bound="Copyable")
+A = TypeVar("A")
+
+
+class Copyable(Protocol):
+    def copy(self) -> Any: ...
+
+
+class NotationTable(Generic[A]):
+    """Every action of a component set in one table: an action's integer code is its
+    place in `table`. A game's `Notation` extends this with `parse` and `format` and
+    fills `table` (decisions first, then chance outcomes) in its constructor."""
+
+    table: tuple[A, ...]
+    index: dict[A, int]
+
+    def set_table(self, table: Sequence[A]) -> None:
+        self.table = tuple(table)
+        self.index = {a: i for i, a in enumerate(self.table)}
+
+    def parse(self, text: str) -> A:
+        raise NotImplementedError
+
+    def format(self, action: A) -> str:
+        raise NotImplementedError
+
+    def encode(self, action: A) -> int:
+        try:
+            return self.index[action]
+        except (KeyError, TypeError):
+            raise NotationError(f"{action!r} has no integer code") from None
+
+    def decode(self, code: int) -> A:
+        if not 0 <= code < len(self.table):
+            raise NotationError(f"action code {code} is outside 0..{len(self.table) - 1}")
+        return self.table[code]
+
+
+class GameBase(Generic[S, A]):
+    """The shared half of every game class (see the module's docstring)."""
+
+    cooperative: ClassVar[bool] = False
+    notation: NotationTable[A]
+
+    # -- notation and copies, through the notation table and the state ---------------
+
+    def parse(self, text: str) -> A:
+        return self.notation.parse(text)
+
+    def format(self, action: A) -> str:
+        return self.notation.format(action)
+
+    def encode(self, action: A) -> int:
+        return self.notation.encode(action)
+
+    def decode(self, index: int) -> A:
+        return self.notation.decode(index)
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.notation.table)
+
+    def copy(self, state: S) -> S:
+        copied: S = state.copy()
+        return copied
+
+    # -- capabilities: defaults for a game that does not override them -----------------
+
+    def legal(self, state: S) -> Sequence[A]:
+        raise NotImplementedError
+
+    def agents(self) -> Mapping[str, Any]:
+        return {}
+
+    def determinize(self, state: S, seat: int, rng: random.Random) -> S:
+        """Without hidden information, the state itself (a copy)."""
+        return self.copy(state)
+
+    def evaluate(self, state: S) -> tuple[float, ...] | None:
+        return None
+
+    def sensible(self, state: S) -> Sequence[A]:
+        return self.legal(state)
+
+    def label(self, action: A) -> str:
+        return self.format(action)
+
+    def hand_text(self, view: JSON) -> str | None:
+        return None
+
+    def reason_text(self, reason: str) -> str:
+        return reason
+
+    def levels(self, players: int, seat: str) -> Mapping[str, str]:
+        """Easy plays at random; normal and hard play the game's heuristic where it has
+        one (a game overrides this with the strongest agents it has measured)."""
+        best = "heuristic" if "heuristic" in self.agents() else "random"
+        return {"easy": "random", "normal": best, "hard": best}
+
+    def observer(self, options: Mapping[str, Any]) -> Observer | None:
+        return None

@@ -1,0 +1,78 @@
+"""The two loops every face shares: `advance` (chance and the seats that have an agent,
+until a seat without one must decide) and `play` (a whole game, to the end).
+
+The command line, the server, the simulations, the benchmarks, the learning interfaces
+and the searches' playouts all step through chance with these, so a game is played the
+same way everywhere: chance outcomes are drawn from the chance source only, agents get
+their own source, and a record written from the steps replays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from thermopylae.engine.protocol import CHANCE, AnyGame, Decider, Event
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One applied action: who took it (`CHANCE` or a seat), the action, its events
+    (empty when the loop ran quiet)."""
+
+    seat: int
+    action: Any
+    events: list[Event] = field(default_factory=list)
+
+
+def advance(
+    game: AnyGame,
+    state: Any,
+    chance_rng: random.Random,
+    agents: Mapping[int, Decider] | Sequence[Decider] = (),
+    agent_rng: random.Random | None = None,
+    *,
+    quiet: bool = False,
+) -> Iterator[Step]:
+    """Apply chance outcomes and the decisions of the seats in `agents` (a seat -> agent
+    mapping, or one agent per seat) to `state`, in place, yielding each step once it is
+    applied; stop when a seat without an agent must decide or the game is over. Agents
+    draw from `agent_rng` (by default the chance source, for callers with one source)."""
+    seats = dict(enumerate(agents)) if isinstance(agents, Sequence) else agents
+    rng = chance_rng if agent_rng is None else agent_rng
+    while (seat := game.to_act(state)) is not None:
+        if seat == CHANCE:
+            action = game.sample_chance(state, chance_rng)
+        else:
+            agent = seats.get(seat)
+            if agent is None:
+                return
+            action = agent.act(game, state, rng)
+        yield Step(seat, action, game.apply(state, action, quiet=quiet))
+
+
+def play(
+    game: AnyGame,
+    state: Any,
+    agents: Sequence[Decider],
+    chance_rng: random.Random,
+    agent_rng: random.Random,
+    on_step: Callable[[int, Any], None] | None = None,
+) -> int:
+    """Play `state` to the end (in place), one agent per seat, quietly; `on_step(seat,
+    action)` is told each action before it is applied (a record's writer). Returns the
+    number of steps. The tight loop of simulations: no events, no step objects."""
+    to_act, apply, sample = game.to_act, game.apply, game.sample_chance
+    steps = 0
+    while (seat := to_act(state)) is not None:
+        if seat == CHANCE:
+            action = sample(state, chance_rng)
+        else:
+            action = agents[seat].act(game, state, agent_rng)
+        if on_step is not None:
+            on_step(seat, action)
+        apply(state, action, quiet=True)
+        steps += 1
+    return steps
