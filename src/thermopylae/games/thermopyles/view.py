@@ -63,7 +63,7 @@ def view(game: Thermopyles, s: State, seat: int | None) -> JSON:
             "card": s.card,
             "support": s.committed,
             "dice": list(s.dice),
-            "location_die": bool(game._die[s.marker]),
+            "location_die": bool(game.tables.die[s.marker]),
             "total": s.card + sum(s.dice),
         },
         "draws": s.draws,
