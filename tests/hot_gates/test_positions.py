@@ -396,7 +396,7 @@ def test_an_edited_stack_in_a_march_is_refused(
     name: str, edit: Callable[[Json], None], words: tuple[str, ...]
 ) -> None:
     """Once a crash steps after loading (IndexError in cards.order, battle.casualty_legal
-    or rules._march_legal); now refused on loading."""
+    or march.march_legal); now refused on loading."""
     data = played_to(2, 1, "march")
     edit(data)
     refused(data, *words)

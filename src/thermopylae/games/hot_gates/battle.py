@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from thermopylae.engine.protocol import Event
-from thermopylae.games.hot_gates import cards
+from thermopylae.games.hot_gates import cards, flow, pullback, victory
 from thermopylae.games.hot_gates.actions import DONE, Act, piece_name
 from thermopylae.games.hot_gates.board import (
     PERSIAN,
@@ -20,6 +20,7 @@ from thermopylae.games.hot_gates.board import (
     spartan_seats,
 )
 from thermopylae.games.hot_gates.components import BEAST, DILIOS, MAX_DICE
+from thermopylae.games.hot_gates.flow import Events
 from thermopylae.games.hot_gates.state import (
     BATTLE_W,
     CASUALTY,
@@ -34,8 +35,6 @@ from thermopylae.games.hot_gates.state import space_name as name
 if TYPE_CHECKING:
     from thermopylae.games.hot_gates.rules import HotGates
 
-Ev = list[Event] | None
-DILIOS_TYPE = DILIOS
 
 # Indices into state.bt; the pairs are [Persian, Spartan].
 ROW, PSP, SSP = 0, 1, 2  # the row, the Persian and the Spartan Battle Spaces
@@ -48,12 +47,12 @@ ADVANCED = 12  # conquer: some unit advanced
 WINNER = 13  # conquer: the side that wiped out the other's space
 
 
-def start(g: HotGates, s: State, row: int, ev: Ev) -> None:
+def start(g: HotGates, s: State, row: int, ev: Events) -> None:
     """ "If the Spartans are adjacent to the Persians in a particular Battle Row, then
     both of those spaces are considered Battle Spaces"; Battle Start cards first."""
     spaces = g.t.battle_spaces(s, row)
     if spaces is None:
-        return g._resume(s, ev)
+        return flow.resume(g, s, ev)
     p, q = spaces
     s.bt = [row, p, q, [], [], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], -1, 0, 0, -1]
     if ev is not None:
@@ -82,7 +81,7 @@ def dice_count(g: HotGates, s: State, side: int) -> int:
     return min(MAX_DICE, base + int(s.bt[XDICE][side]))
 
 
-def attack(g: HotGates, s: State, ev: Ev) -> None:
+def attack(g: HotGates, s: State, ev: Events) -> None:
     """ "Each player adds up the Attack Numbers ... consults the Battle Chart ... rolls"."""
     bt = s.bt
     counts = [dice_count(g, s, side) for side in (PERSIAN, SPARTAN_SIDE)]
@@ -103,10 +102,10 @@ def attack(g: HotGates, s: State, ev: Ev) -> None:
             )
         )
     s.stack.append(("bt_rolled",))
-    g._deal(s, ev)
+    flow.deal(g, s, ev)
 
 
-def rolled(g: HotGates, s: State, face: int, ev: Ev) -> None:
+def rolled(g: HotGates, s: State, face: int, ev: Events) -> None:
     slot = s.rolls.pop(0)
     side, i = divmod(slot, 8)
     s.bt[DICE + side][i] = face
@@ -114,7 +113,7 @@ def rolled(g: HotGates, s: State, face: int, ev: Ev) -> None:
         ev.append(Event("roll", {"side": ("persian", "spartan")[side], "face": face}))
 
 
-def casualties(g: HotGates, s: State, ev: Ev) -> None:
+def casualties(g: HotGates, s: State, ev: Events) -> None:
     """ "After both players receive Damage from their opponents, they each remove Units
     ... First the Persian player chooses his own Casualties, and then the Spartan"."""
     bt = s.bt
@@ -128,7 +127,7 @@ def casualties(g: HotGates, s: State, ev: Ev) -> None:
     _next(g, s, PERSIAN, ev)
 
 
-def _next(g: HotGates, s: State, side: int, ev: Ev) -> None:
+def _next(g: HotGates, s: State, side: int, ev: Events) -> None:
     bt = s.bt
     for sd in (PERSIAN, SPARTAN_SIDE)[side:]:
         space = bt[PSP] if sd == PERSIAN else bt[SSP]
@@ -150,7 +149,7 @@ def casualty_legal(g: HotGates, s: State) -> list[Act]:
     return [g.notation.casualty[p] for p in dict.fromkeys(s.board[space])]
 
 
-def casualty(g: HotGates, s: State, code: int, ev: Ev) -> None:
+def casualty(g: HotGates, s: State, code: int, ev: Events) -> None:
     """One casualty: it absorbs as much of the remaining Damage as it can. "If any Unit
     chosen ... has a Defense Number higher than the remaining amount of Damage, then that
     Unit is not eliminated" but Wounded; a Wounded unit, or one with "Dead" on its back,
@@ -176,7 +175,7 @@ def casualty(g: HotGates, s: State, code: int, ev: Ev) -> None:
         _next(g, s, side, ev)
 
 
-def eliminate(g: HotGates, s: State, code: int, side: int, row: int, ev: Ev) -> None:
+def eliminate(g: HotGates, s: State, code: int, side: int, row: int, ev: Events) -> None:
     """Persians go to the next Reinforcement Box (Leaders leave the game) and give the
     row's Spartans their Glory; Spartans leave the game, Dilios costing Glory."""
     t = g.t
@@ -191,7 +190,7 @@ def eliminate(g: HotGates, s: State, code: int, side: int, row: int, ev: Ev) -> 
                 s.boxes.append([])
                 s.bt[BOX] = len(s.boxes) - 1
             s.boxes[s.bt[BOX]].append(unit)
-        g.add_glory(s, SPARTAN_OF[s.players][row], t.glory[unit], ev, piece_name(unit))
+        victory.add_glory(g, s, SPARTAN_OF[s.players][row], t.glory[unit], ev, piece_name(unit))
         return
     s.dead.append(unit)
     s.kills[PERSIAN_OF[s.players][row]] += 1
@@ -199,17 +198,17 @@ def eliminate(g: HotGates, s: State, code: int, side: int, row: int, ev: Ev) -> 
         r = g.components.rules
         loss = r.dilios_2p if s.players == 2 else r.dilios_team
         for seat in spartan_seats(s.players):
-            g.add_glory(s, seat, -loss, ev, "Dilios fell")
+            victory.add_glory(g, s, seat, -loss, ev, "Dilios fell")
 
 
-def resolve(g: HotGates, s: State, ev: Ev) -> None:
+def resolve(g: HotGates, s: State, ev: Events) -> None:
     """After both sides' casualties: the Glory check (Dilios's loss already counted), a
     wipe-out, then the Conquer step."""
     bt = s.bt
-    if g.check_glory(s, ev):
+    if victory.check_glory(g, s, ev):
         return
-    if not g.spartans_left(s):
-        return g.persians_win(s, "the Spartans were wiped out", ev)
+    if not victory.spartans_left(g, s):
+        return victory.persians_win(g, s, "the Spartans were wiped out", ev)
     p_empty, s_empty = not s.board[bt[PSP]], not s.board[bt[SSP]]
     if p_empty == s_empty:  # both still stand, or both fell
         return end(g, s, ev)
@@ -253,7 +252,7 @@ def conquer_legal(g: HotGates, s: State) -> list[Act]:
     return acts
 
 
-def conquer(g: HotGates, s: State, a: Act, ev: Ev) -> None:
+def conquer(g: HotGates, s: State, a: Act, ev: Events) -> None:
     bt = s.bt
     if a.verb == "done":
         return _stage_done(g, s, ev)
@@ -273,14 +272,14 @@ def conquer(g: HotGates, s: State, a: Act, ev: Ev) -> None:
                 },
             )
         )
-    g.entered(s, code, dst, ev)
+    victory.entered(g, s, code, dst, ev)
     if s.phase != CONQUER:
         return
     if conquer_legal(g, s) == [DONE]:
         _stage_done(g, s, ev)
 
 
-def _stage_done(g: HotGates, s: State, ev: Ev) -> None:
+def _stage_done(g: HotGates, s: State, ev: Events) -> None:
     """ "If a player's Units advance into a conquered space, then all the Units in the
     space right behind them also get a free movement forward"."""
     bt = s.bt
@@ -291,16 +290,16 @@ def _stage_done(g: HotGates, s: State, ev: Ev) -> None:
     finish_conquer(g, s, ev)
 
 
-def finish_conquer(g: HotGates, s: State, ev: Ev) -> None:
+def finish_conquer(g: HotGates, s: State, ev: Events) -> None:
     """Spartans on the last Coastal Plain space pull their row back at once."""
     row = s.bt[ROW]
     first = s.board[row * SPACES]
     if first and g.t.side[first[0] & PIECE] == SPARTAN_SIDE:
         s.bt = []
-        return g.pull_back(s, row, ev)
+        return pullback.pull_back(g, s, row, ev)
     end(g, s, ev)
 
 
-def end(g: HotGates, s: State, ev: Ev) -> None:
+def end(g: HotGates, s: State, ev: Events) -> None:
     s.bt = []
-    g._resume(s, ev)
+    flow.resume(g, s, ev)

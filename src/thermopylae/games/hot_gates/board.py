@@ -7,13 +7,17 @@ Everything here is a pure function of the position or of the component set; the 
 from __future__ import annotations
 
 from thermopylae.games.hot_gates.components import (
+    ASTINOS,
     BEAST,
+    CAPTAIN,
     CAVALRY,
     DILIOS,
     IMMORTAL,
     INFANTRY,
     LEADERS,
+    LEONIDAS,
     SPARTAN,
+    STELIOS,
     Components,
 )
 from thermopylae.games.hot_gates.state import AGAIN, MOVED, PIECE, SPACES, WOUNDED, State
@@ -39,6 +43,15 @@ SETUP: dict[int, tuple[int, ...]] = {
     6: (IMMORTAL,) * 6,
     7: (CAVALRY,) * 6,
     8: (INFANTRY,) * 6,
+}
+# Where the Spartans stand at the start (seed 000, "Set Up"); 7 more wait in the camp.
+SPARTAN_SETUP: dict[int, tuple[int, ...]] = {
+    3: (LEONIDAS, SPARTAN, SPARTAN),
+    4: (STELIOS, SPARTAN, SPARTAN),
+    5: (SPARTAN,) * 3,
+    9: (CAPTAIN, ASTINOS, SPARTAN),
+    10: (DILIOS, SPARTAN, SPARTAN),
+    11: (SPARTAN,) * 3,
 }
 CAMP_SPARTANS = 7
 START_BOX = (BEAST, BEAST)

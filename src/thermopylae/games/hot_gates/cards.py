@@ -16,10 +16,12 @@ empty deck, ...) stays legal but is pointless: `sensible` leaves it out for the 
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from thermopylae.engine.protocol import Event
+from thermopylae.games.hot_gates import flow, march
 from thermopylae.games.hot_gates.actions import PASS, Act
 from thermopylae.games.hot_gates.board import (
     PERSIAN_OF,
@@ -30,6 +32,7 @@ from thermopylae.games.hot_gates.board import (
     side_of_seat,
 )
 from thermopylae.games.hot_gates.components import MAX_DICE, CardInfo
+from thermopylae.games.hot_gates.flow import Events
 from thermopylae.games.hot_gates.state import (
     BATTLE_W,
     CASUALTY_W,
@@ -44,7 +47,6 @@ from thermopylae.games.hot_gates.state import (
 if TYPE_CHECKING:
     from thermopylae.games.hot_gates.rules import HotGates
 
-Ev = list[Event] | None
 SEAT, CARD, CANCELLED, TARGET = range(4)  # fields of an entry in `state.played`
 BATTLE_WINDOWS = (BATTLE_W, ROLL_W, CASUALTY_W)
 
@@ -74,7 +76,20 @@ def order(s: State, w: int) -> tuple[int, ...]:
     return {2: (0, 1), 3: (0, 1, 2), 4: (0, 2, 1, 3)}[n]
 
 
-def open_window(g: HotGates, s: State, w: int, ev: Ev) -> None:
+def drawn(g: HotGates, s: State, card: int, ev: Events) -> None:
+    """The card drawn from the deck of the first seat still to draw goes into its hand
+    (hands are kept sorted)."""
+    seat = s.draws.pop(0)
+    s.decks[seat].remove(card)
+    insort(s.hands[seat], card)
+    if ev is not None:
+        ev.append(Event("draw", {"seat": SEATS[s.players][seat]}))
+        ev.append(
+            Event("drew", {"seat": SEATS[s.players][seat], "card": g.cards[card].code}, to=seat)
+        )
+
+
+def open_window(g: HotGates, s: State, w: int, ev: Events) -> None:
     s.window = w
     s.played = []
     s.passes = 0
@@ -125,7 +140,7 @@ def can_apply(g: HotGates, s: State, seat: int, card: int) -> bool:
         # The Persians march first: only a Persian march can open the way for a Persian;
         # anyone's may open it for a Spartan.
         persian = side_of_seat(s.players, seat) != SPARTAN_SIDE
-        return g.could_march(s, persian_seats(s.players) if persian else range(s.players))
+        return march.could_march(g, s, persian_seats(s.players) if persian else range(s.players))
     if w not in BATTLE_WINDOWS or len(s.bt) <= b.WINNER:
         return True
     side = side_of_seat(s.players, seat)
@@ -155,7 +170,7 @@ def legal(g: HotGates, s: State) -> list[Act]:
     return [PASS, *(play[c] for c in dict.fromkeys(s.hands[seat]) if playable(g, s, seat, c))]
 
 
-def _next(g: HotGates, s: State, ev: Ev) -> None:
+def _next(g: HotGates, s: State, ev: Events) -> None:
     """Ask the next seat that holds a playable card; close after a full round of passes."""
     seats = order(s, s.window)
     while s.passes < len(seats):
@@ -168,7 +183,7 @@ def _next(g: HotGates, s: State, ev: Ev) -> None:
     close(g, s, ev)
 
 
-def decide(g: HotGates, s: State, a: Act, ev: Ev) -> None:
+def decide(g: HotGates, s: State, a: Act, ev: Events) -> None:
     seat = s.actor
     seats = order(s, s.window)
     if a.verb == "pass":
@@ -205,7 +220,7 @@ def _set_cancelled(g: HotGates, s: State, i: int, cancelled: bool) -> None:
         _set_cancelled(g, s, entry[TARGET], not cancelled)
 
 
-def close(g: HotGates, s: State, ev: Ev) -> None:
+def close(g: HotGates, s: State, ev: Events) -> None:
     """The window closes: the cards still in force take effect, in the order played."""
     played = [(e[SEAT], e[CARD]) for e in s.played if not e[CANCELLED]]
     s.window = -1
@@ -213,10 +228,10 @@ def close(g: HotGates, s: State, ev: Ev) -> None:
     s.actor = -1
     for seat, card in played:
         _effect(g, s, seat, g.cards[card], ev)
-    g._deal(s, ev)
+    flow.deal(g, s, ev)
 
 
-def _effect(g: HotGates, s: State, seat: int, c: CardInfo, ev: Ev) -> None:
+def _effect(g: HotGates, s: State, seat: int, c: CardInfo, ev: Events) -> None:
     from thermopylae.games.hot_gates import battle as b
 
     side = side_of_seat(s.players, seat)

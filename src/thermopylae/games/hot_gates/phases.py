@@ -1,0 +1,92 @@
+"""The phases of a round (seed 000, "Sequence of Play"): Draw, March, Battle, Ephialtes.
+
+`start` lays the round's steps on `state.stack`, last first: the March Phase's card
+window, the marches, the battles of row A then row B (Battle Start cards, Attack, the
+dice, Casualty cards, casualties, Conquer), the end of the Battle Phase, the Ephialtes
+Phase's card window, Ephialtes's move and the end of the round. `STEPS` names each of
+them for `flow.resume`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from thermopylae.engine.protocol import Event
+from thermopylae.games.hot_gates import battle, cards, flow, march, victory
+from thermopylae.games.hot_gates.board import PERSIAN_OF
+from thermopylae.games.hot_gates.flow import Events
+from thermopylae.games.hot_gates.state import CASUALTY_W, EPHIALTES_W, MARCH_W, ROLL_W, State
+
+if TYPE_CHECKING:
+    from thermopylae.games.hot_gates.rules import HotGates
+
+
+def opening(g: HotGates, s: State, ev: Events) -> None:
+    """The opening hands, dealt by chance ("start with 4 cards": the lone Persian of a
+    3-player game draws one more), then round 1."""
+    n = s.players
+    hand = g.components.rules.start_hand
+    for seat in range(n):
+        extra = 1 if n == 3 and seat in PERSIAN_OF[n] else 0
+        s.draws += [seat] * (hand + extra)
+    s.stack = [("round",)]
+    flow.deal(g, s, ev)
+
+
+def start(g: HotGates, s: State, ev: Events) -> None:
+    """Draw Phase: one card each (two for the lone Persian of a 3-player game)."""
+    n = s.players
+    if ev is not None:
+        ev.append(Event("round", {"round": s.round}))
+    s.stack += [
+        ("round_end",),
+        ("ephialtes",),
+        ("window", EPHIALTES_W),
+        ("battle_end",),
+        ("battle", 1),
+        ("battle", 0),
+        ("march", 0),
+        ("window", MARCH_W),
+    ]
+    for seat in range(n):
+        s.draws += [seat] * (2 if n == 3 and seat in PERSIAN_OF[n] else 1)
+    flow.deal(g, s, ev)
+
+
+def window(g: HotGates, s: State, ev: Events, w: int) -> None:
+    cards.open_window(g, s, w, ev)
+
+
+def battle_row(g: HotGates, s: State, ev: Events, row: int) -> None:
+    battle.start(g, s, row, ev)
+
+
+def battle_attack(g: HotGates, s: State, ev: Events) -> None:
+    battle.attack(g, s, ev)
+
+
+def battle_rolled(g: HotGates, s: State, ev: Events) -> None:
+    """The dice are in: the roll's card window, then the Casualty cards' window."""
+    s.stack += [("bt_casualties",), ("window", CASUALTY_W)]
+    cards.open_window(g, s, ROLL_W, ev)
+
+
+def battle_casualties(g: HotGates, s: State, ev: Events) -> None:
+    battle.casualties(g, s, ev)
+
+
+flow.STEPS.update(
+    {
+        "round": start,
+        "window": window,
+        "march": march.turn,
+        "march_resume": march.resume_seat,
+        "battle": battle_row,
+        "bt_attack": battle_attack,
+        "bt_rolled": battle_rolled,
+        "bt_casualties": battle_casualties,
+        "battle_end": victory.battle_end,
+        "ephialtes": victory.ephialtes,
+        "round_end": victory.round_end,
+    }
+)
