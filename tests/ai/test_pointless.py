@@ -35,7 +35,7 @@ def seed_5() -> Any:
 
 
 def pointless(s: Any, action: Any) -> bool:
-    return bool(action.verb == "play" and not cards.can_apply(G, s, G.to_act(s), action.a))
+    return bool(action.verb == "play" and not cards.can_apply(s, G.t, G.to_act(s), action.a))
 
 
 def test_p24_the_seed_5_position_holds_a_pointless_card() -> None:

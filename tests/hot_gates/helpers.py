@@ -224,8 +224,8 @@ def position(
     s.gates_entered = sum(1 << space(x) for x in gates_entered)
     s.breach = breach
     s.stack = list(AT[at])
-    flow.resume(g, s, None)
-    serial.check(g, s)
+    flow.resume(s, g.t, None)
+    serial.check(s, g.t, g)
     return s
 
 

@@ -30,7 +30,7 @@ def test_glance_equals_what_the_view_shows(players: int, seed: int) -> None:
     phases = set()
     for s in positions:
         for seat in range(players):
-            assert glance(g, s, seat) == glance_of_view(g.view(s, seat))
+            assert glance(s, g.t, seat) == glance_of_view(g.view(s, seat))
         phases.add(g.phase_name(s))
     # The positions cover every kind of decision the heuristic reads.
     assert {"march", "casualty", "conquer"} <= phases
@@ -56,7 +56,7 @@ def test_spartan_heuristic_keeps_dilios_out_of_reach() -> None:
     offered = 0
     for s in _spartan_decisions("march", range(40)):
         legal = g.legal(s)
-        v = glance(g, s, 1)
+        v = glance(s, g.t, 1)
         risky = set()
         for a in legal:
             if a.verb == "move" and a.c >> 1 == DILIOS:
@@ -98,8 +98,8 @@ def test_only_the_spartans_boost_every_battle() -> None:
             break
     else:
         raise AssertionError("no early position with small hands")
-    sparta = _Me(g, glance(g, s, 1), ADVANCE_MIN, LEADER_ROUND)
-    persia = _Me(g, glance(g, s, 0), ADVANCE_MIN, LEADER_ROUND)
+    sparta = _Me(g.t, glance(s, g.t, 1), ADVANCE_MIN, LEADER_ROUND)
+    persia = _Me(g.t, glance(s, g.t, 0), ADVANCE_MIN, LEADER_ROUND)
     assert sparta.important({}) is True
     assert persia.important({}) is False
 

@@ -513,7 +513,7 @@ def test_every_step_through_the_position_and_the_views(
             assert action in {a for a, _ in game.chance(before)}
         j = game.state_to_json(s)
         check_json(j, players)
-        check(game, s)  # the loader's own check (raises RecordError)
+        check(s, game.t, game)  # the loader's own check (raises RecordError)
         for who in (None, *range(players)):
             check_view(game.view(s, who), j, who)
         for e in events:

@@ -116,11 +116,11 @@ def test_march_legal_agrees_with_the_plain_version(players: int) -> None:
             legal = GAME.legal(s)
             if s.phase == MARCH:
                 assert list(legal) == plain_march_legal(GAME, s)
-                assert march.march_legal(GAME, s) == plain_march_legal(GAME, s)
+                assert march.march_legal(s, GAME.t) == plain_march_legal(GAME, s)
                 # the geometry kept for the next march, updated move by move, is the one
                 # counted afresh
                 assert s.cache is not None and s.cache[0] == s.steps
-                assert s.cache[2] == march.march_list(GAME, s, None)[1]
+                assert s.cache[2] == march.march_list(s, GAME.t, None)[1]
                 checked += 1
                 extra += s.extra[s.actor] > 0
             GAME.apply(s, legal[int(rng.random() * len(legal))], quiet=True)

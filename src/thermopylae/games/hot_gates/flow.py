@@ -10,14 +10,11 @@ which round.py fills, so that the round reads top to bottom there.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from thermopylae.engine.errors import RecordError
-from thermopylae.engine.protocol import Event
-from thermopylae.games.hot_gates.state import DEAL, State
-
-if TYPE_CHECKING:
-    from thermopylae.games.hot_gates.rules import HotGates
+from thermopylae.engine.protocol import CHANCE, Event
+from thermopylae.games.hot_gates.board import Tables
+from thermopylae.games.hot_gates.state import DEAL, OVER, State
 
 Events = list[Event] | None
 """Where a step reports what happened; None when nobody reads it (a search's playout)."""
@@ -26,7 +23,16 @@ Step = Callable[..., None]
 STEPS: dict[str, Step] = {}  # the continuations by name (round.py)
 
 
-def deal(g: HotGates, s: State, ev: Events) -> None:
+def to_act(s: State) -> int | None:
+    """The seat to decide, CHANCE while cards are drawn or dice rolled, None at the end."""
+    if s.phase == OVER:
+        return None
+    if s.phase == DEAL:
+        return CHANCE
+    return s.actor
+
+
+def deal(s: State, t: Tables, ev: Events) -> None:
     """Draw the cards and roll the dice still owed, then carry on. An empty deck gives
     no more cards (decision 8 in docs/rules/hot-gates.md)."""
     while s.draws and not s.decks[s.draws[0]]:
@@ -34,10 +40,10 @@ def deal(g: HotGates, s: State, ev: Events) -> None:
     if s.draws or s.rolls:
         s.phase = DEAL
         return
-    resume(g, s, ev)
+    resume(s, t, ev)
 
 
-def resume(g: HotGates, s: State, ev: Events) -> None:
+def resume(s: State, t: Tables, ev: Events) -> None:
     """A step ended: carry on with whatever waited for it."""
     if not s.stack:
         raise RecordError(
@@ -51,4 +57,4 @@ def resume(g: HotGates, s: State, ev: Events) -> None:
         if not isinstance(name, str):
             raise TypeError(f"a pending step is named by a string, not {name!r}")
         raise AttributeError(f"no step {name!r} in the rules of 300: The Board Game")
-    step(g, s, ev, *item[1:])
+    step(s, t, ev, *item[1:])

@@ -57,8 +57,9 @@ class Heuristic:
         legal = list(game.legal(state))
         if len(legal) == 1:
             return legal[0]
-        v = glance(game, state, game.to_act(state))
-        me = _Me(game, v, self.advance, self.leaders)
+        t: Tables = game.t
+        v = glance(state, t, game.to_act(state))
+        me = _Me(t, v, self.advance, self.leaders)
         phase = v.phase
         if phase.endswith(" cards"):
             # a card whose effect cannot apply is never spent (decision 35): the game
@@ -80,11 +81,10 @@ class Heuristic:
 class _Me:
     """One decision's reading of the view."""
 
-    def __init__(self, game: Any, v: Glance, advance: float, leaders: int) -> None:
-        self.g = game
+    def __init__(self, t: Tables, v: Glance, advance: float, leaders: int) -> None:
         self.advance = advance
         self.leaders = leaders
-        self.t: Tables = game.t
+        self.t = t
         self.v = v
         self.persian = v.persian
         self.board = v.board
@@ -133,7 +133,7 @@ class _Me:
         )
         best, best_score = PASS, 0.0
         for a in plays:
-            c = self.g.cards[a.a]
+            c = self.t.cards[a.a]
             score = self.card_score(c, played_by_me)
             if score > best_score:
                 best, best_score = a, score
@@ -164,12 +164,9 @@ class _Me:
         if e in ("attack", "dice"):
             total = bt["attack"][me_key]
             side = 0 if self.persian else 1
-            dice_now = min(6, self.g.components.dice_for(total) + bt["bonus"]["dice"][side])
+            dice_now = min(6, self.t.c.dice_for(total) + bt["bonus"]["dice"][side])
             if e == "attack":
-                gain = (
-                    min(6, self.g.components.dice_for(total + n) + bt["bonus"]["dice"][side])
-                    - dice_now
-                )
+                gain = min(6, self.t.c.dice_for(total + n) + bt["bonus"]["dice"][side]) - dice_now
             else:
                 gain = min(6, dice_now + n) - dice_now
             return 3.0 * gain if gain > 0 and (many or self.important(bt)) else 0.0

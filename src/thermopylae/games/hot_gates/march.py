@@ -4,43 +4,29 @@ seat before row B's.
 "Each Unit can march forward one space", or switch rows instead; the Persians "must
 march forward if they can" and must bring reinforcements while there is room. A "march"
 card grants a second march, once per unit (decision 19). The list of marches is the hot
-path of a random playout: `march_list` reads precomputed tables (`plan`) and, after a
-march, updates the geometry of the step before instead of counting it again.
+path of a random playout: `march_list` reads precomputed tables (`board.march_plan`)
+and, after a march, updates the geometry of the step before instead of counting it again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.hot_gates import flow, pullback, victory
-from thermopylae.games.hot_gates.actions import CODES, DONE, Act, Notation, piece_name
+from thermopylae.games.hot_gates.actions import DONE, Act, piece_name
 from thermopylae.games.hot_gates.board import (
     PERSIAN,
     SEATS,
     SPARTAN_SIDE,
+    Geometry,
+    Tables,
     persian_seats,
-    rows_of,
-    side_of_seat,
     spartan_seats,
 )
 from thermopylae.games.hot_gates.flow import Events
 from thermopylae.games.hot_gates.state import AGAIN, MARCH, MOVED, OVER, PIECE, SPACES, State
 from thermopylae.games.hot_gates.state import space_name as name
-
-if TYPE_CHECKING:
-    from thermopylae.games.hot_gates.rules import HotGates
-
-# Each space's owner (-1: empty) and room, and the enemy's leading space in each row (by
-# number), for switching rows.
-Geometry = tuple[list[int], list[int], tuple[int, int]]
-MarchPlan = tuple[
-    int,
-    tuple[int, ...],
-    dict[int, tuple[int, int, int, int, list[Act], list[Act]]],
-    list[tuple[int, list[Act]]],
-]
 
 
 def order(players: int) -> tuple[int, ...]:
@@ -48,37 +34,7 @@ def order(players: int) -> tuple[int, ...]:
     return (*persian_seats(players), *spartan_seats(players))
 
 
-def plan(notation: Notation, players: int, seat: int) -> MarchPlan:
-    """The seat's side; the spaces of its rows; for each of them: its number, the space
-    forward (-1: none), the space across, the other row, and the moves forward and across
-    by piece code; for each row: the space where units enter and the entries by code."""
-    side = side_of_seat(players, seat)
-    rows = rows_of(players, seat)
-    move, enter = notation.move, notation.enter
-    spaces = {}
-    for row in rows:
-        other = 1 - row
-        for n in range(SPACES):
-            sp = row * SPACES + n
-            step = 1 if side == PERSIAN else -1  # forward
-            fwd = sp + step if 0 <= n + step < SPACES else -1
-            sw = other * SPACES + n
-            spaces[sp] = (
-                n,
-                fwd,
-                sw,
-                other,
-                [move[sp, fwd, code] for code in range(CODES)] if fwd >= 0 else [],
-                [move[sp, sw, code] for code in range(CODES)],
-            )
-    entries = []
-    for row in rows:
-        sp = row * SPACES if side == PERSIAN else row * SPACES + SPACES - 1
-        entries.append((sp, [enter[sp, code] for code in range(CODES)]))
-    return side, tuple(spaces), spaces, entries
-
-
-def turn(g: HotGates, s: State, ev: Events, i: int) -> None:
+def turn(s: State, t: Tables, ev: Events, i: int) -> None:
     """The `i`-th march of the phase (`order`); the last one ends the phase."""
     seats = order(s.players)
     if i == 0:
@@ -86,48 +42,48 @@ def turn(g: HotGates, s: State, ev: Events, i: int) -> None:
     if i >= len(seats):
         clear_moved(s)
         s.extra = [0] * s.players
-        return flow.resume(g, s, ev)
+        return flow.resume(s, t, ev)
     s.stack.append(("march", i + 1))
-    resume_seat(g, s, ev, seats[i])
+    resume_seat(s, t, ev, seats[i])
 
 
-def resume_seat(g: HotGates, s: State, ev: Events, seat: int) -> None:
+def resume_seat(s: State, t: Tables, ev: Events, seat: int) -> None:
     """The seat marches (again, after a pull-back); with nothing to move, no question."""
     s.actor = seat
     s.phase = MARCH
-    acts, geometry = march_list(g, s, None)
+    acts, geometry = march_list(s, t, None)
     if acts == [DONE]:
-        return flow.resume(g, s, ev)
+        return flow.resume(s, t, ev)
     s.cache = (s.steps + 1, acts, geometry)  # `apply` counts this step when it returns
 
 
-def march_legal(g: HotGates, s: State) -> list[Act]:
+def march_legal(s: State, t: Tables) -> list[Act]:
     """ "Each Unit can march forward one space", or switch rows instead; the Persians
     "must march forward if they can" and must bring reinforcements while there is room,
     so their `done` is legal only when neither is possible."""
-    return march_list(g, s, None)[0]
+    return march_list(s, t, None)[0]
 
 
-def could_march(g: HotGates, s: State, seats: Sequence[int]) -> bool:
+def could_march(s: State, t: Tables, seats: Sequence[int]) -> bool:
     """Whether one of `seats` could move or bring on a unit if its march began now: what
     a `march` card needs (decision 35). Read at the March Phase's card window, before
     anyone has marched."""
-    return any(a.verb != "done" for seat in seats for a in march_list(g, s, None, seat)[0])
+    return any(a.verb != "done" for seat in seats for a in march_list(s, t, None, seat)[0])
 
 
 def march_list(
-    g: HotGates, s: State, geometry: Geometry | None, seat: int = -1
+    s: State, t: Tables, geometry: Geometry | None, seat: int = -1
 ) -> tuple[list[Act], Geometry]:
     """`march_legal`, and the geometry it used. The seat's spaces, their neighbours and
-    actions are precomputed (`plan`); after a march the geometry of the step before is
+    actions are precomputed (`board.march_plan`); after a march the geometry of the step before is
     updated rather than counted again (`march`), as the enemy has not moved. `seat`:
     whose march (default the seat to act)."""
     if seat < 0:
         seat = s.actor
-    side, spaces, plan, entries = g._march_plan[s.players][seat]
+    side, spaces, plan, entries = t.march_plan[s.players][seat]
     enemy = 1 - side
     extra = s.extra[seat] > 0
-    size, cap, big, places, pside = g._march_tables
+    size, cap, big, places, pside = t.march_tables
     board = s.board
     persian = side == PERSIAN
     if geometry is None:
@@ -206,13 +162,13 @@ def march_list(
     return out, geometry
 
 
-def march(g: HotGates, s: State, a: Act, ev: Events) -> None:
+def march(s: State, t: Tables, a: Act, ev: Events) -> None:
     """One unit marches or comes on, or the seat is done."""
     seat = s.actor
     if a.verb == "done":
         if ev is not None:
             ev.append(Event("march-done", {"seat": SEATS[s.players][seat]}))
-        return flow.resume(g, s, ev)
+        return flow.resume(s, t, ev)
     cached = s.cache  # the geometry of this step's list, if kept
     geometry = cached[2] if cached is not None and cached[0] == s.steps else None
     flag = MOVED
@@ -228,7 +184,7 @@ def march(g: HotGates, s: State, a: Act, ev: Events) -> None:
     else:
         dst, code = a.a, a.b
         src = -1
-        pullback.take_reserve(g, s, code)
+        pullback.take_reserve(s, t, code)
     s.board[dst].append(code | flag)
     if ev is not None:
         ev.append(
@@ -237,18 +193,17 @@ def march(g: HotGates, s: State, a: Act, ev: Events) -> None:
                 {
                     "seat": SEATS[s.players][seat],
                     "unit": piece_name(code),
-                    "from": name(src) if src >= 0 else pullback.reserve_name(g, code),
+                    "from": name(src) if src >= 0 else pullback.reserve_name(t, code),
                     "to": name(dst),
                 },
             )
         )
-    victory.entered(g, s, code, dst, ev, advance=src < 0 or src // SPACES == dst // SPACES)
+    victory.entered(s, t, code, dst, ev, advance=src < 0 or src // SPACES == dst // SPACES)
     if s.phase == OVER:
         return
-    t = g.t
     if t.side[code] == SPARTAN_SIDE and dst % SPACES == 0:
         s.stack.append(("march_resume", seat))
-        return pullback.pull_back(g, s, dst // SPACES, ev)
+        return pullback.pull_back(s, t, dst // SPACES, ev)
     if geometry is not None:  # one unit of this side left `src` and came to `dst`
         owner, room, _ = geometry
         need = t.size[code]
@@ -258,9 +213,9 @@ def march(g: HotGates, s: State, a: Act, ev: Events) -> None:
                 owner[src] = -1
         room[dst] -= need
         owner[dst] = t.side[code]
-    nxt, geometry = march_list(g, s, geometry)
+    nxt, geometry = march_list(s, t, geometry)
     if nxt == [DONE]:
-        return flow.resume(g, s, ev)
+        return flow.resume(s, t, ev)
     s.cache = (s.steps + 1, nxt, geometry)  # `apply` counts this step when it returns
 
 

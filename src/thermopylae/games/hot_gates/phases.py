@@ -9,31 +9,26 @@ them for `flow.resume`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from thermopylae.engine.protocol import Event
 from thermopylae.games.hot_gates import battle, cards, flow, march, victory
-from thermopylae.games.hot_gates.board import PERSIAN_OF
+from thermopylae.games.hot_gates.board import PERSIAN_OF, Tables
 from thermopylae.games.hot_gates.flow import Events
 from thermopylae.games.hot_gates.state import CASUALTY_W, EPHIALTES_W, MARCH_W, ROLL_W, State
 
-if TYPE_CHECKING:
-    from thermopylae.games.hot_gates.rules import HotGates
 
-
-def opening(g: HotGates, s: State, ev: Events) -> None:
+def opening(s: State, t: Tables, ev: Events) -> None:
     """The opening hands, dealt by chance ("start with 4 cards": the lone Persian of a
     3-player game draws one more), then round 1."""
     n = s.players
-    hand = g.components.rules.start_hand
+    hand = t.c.rules.start_hand
     for seat in range(n):
         extra = 1 if n == 3 and seat in PERSIAN_OF[n] else 0
         s.draws += [seat] * (hand + extra)
     s.stack = [("round",)]
-    flow.deal(g, s, ev)
+    flow.deal(s, t, ev)
 
 
-def start(g: HotGates, s: State, ev: Events) -> None:
+def start(s: State, t: Tables, ev: Events) -> None:
     """Draw Phase: one card each (two for the lone Persian of a 3-player game)."""
     n = s.players
     if ev is not None:
@@ -50,29 +45,29 @@ def start(g: HotGates, s: State, ev: Events) -> None:
     ]
     for seat in range(n):
         s.draws += [seat] * (2 if n == 3 and seat in PERSIAN_OF[n] else 1)
-    flow.deal(g, s, ev)
+    flow.deal(s, t, ev)
 
 
-def window(g: HotGates, s: State, ev: Events, w: int) -> None:
-    cards.open_window(g, s, w, ev)
+def window(s: State, t: Tables, ev: Events, w: int) -> None:
+    cards.open_window(s, t, w, ev)
 
 
-def battle_row(g: HotGates, s: State, ev: Events, row: int) -> None:
-    battle.start(g, s, row, ev)
+def battle_row(s: State, t: Tables, ev: Events, row: int) -> None:
+    battle.start(s, t, row, ev)
 
 
-def battle_attack(g: HotGates, s: State, ev: Events) -> None:
-    battle.attack(g, s, ev)
+def battle_attack(s: State, t: Tables, ev: Events) -> None:
+    battle.attack(s, t, ev)
 
 
-def battle_rolled(g: HotGates, s: State, ev: Events) -> None:
+def battle_rolled(s: State, t: Tables, ev: Events) -> None:
     """The dice are in: the roll's card window, then the Casualty cards' window."""
     s.stack += [("bt_casualties",), ("window", CASUALTY_W)]
-    cards.open_window(g, s, ROLL_W, ev)
+    cards.open_window(s, t, ROLL_W, ev)
 
 
-def battle_casualties(g: HotGates, s: State, ev: Events) -> None:
-    battle.casualties(g, s, ev)
+def battle_casualties(s: State, t: Tables, ev: Events) -> None:
+    battle.casualties(s, t, ev)
 
 
 flow.STEPS.update(

@@ -9,12 +9,10 @@ Boxes back up to the Hot Gates." Both keep the row in `state.bt` (`[row]`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from thermopylae.engine.protocol import Event
 from thermopylae.games.hot_gates import flow
 from thermopylae.games.hot_gates.actions import DONE, Act, piece_name
-from thermopylae.games.hot_gates.board import PERSIAN_OF, SEATS, SPARTAN_OF, SPARTAN_SIDE
+from thermopylae.games.hot_gates.board import PERSIAN_OF, SEATS, SPARTAN_OF, SPARTAN_SIDE, Tables
 from thermopylae.games.hot_gates.flow import Events
 from thermopylae.games.hot_gates.state import (
     MOVED,
@@ -26,14 +24,10 @@ from thermopylae.games.hot_gates.state import (
     space_name,
 )
 
-if TYPE_CHECKING:
-    from thermopylae.games.hot_gates.rules import HotGates
 
-
-def pull_back(g: HotGates, s: State, row: int, ev: Events) -> None:
+def pull_back(s: State, t: Tables, row: int, ev: Events) -> None:
     """The row's Spartans leave the board to be placed again in its Hot Gates; the
     bonuses of the row can be earned again."""
-    t = g.t
     pool = []
     for n in range(SPACES):
         sp = row * SPACES + n
@@ -47,32 +41,32 @@ def pull_back(g: HotGates, s: State, row: int, ev: Events) -> None:
         ev.append(Event("pull-back", {"row": "AB"[row], "units": len(pool)}))
     s.phase = PULLBACK
     s.actor = SPARTAN_OF[s.players][row]
-    _pullback_next(g, s, ev)
+    _pullback_next(s, t, ev)
 
 
-def pullback_legal(g: HotGates, s: State) -> list[Act]:
+def pullback_legal(s: State, t: Tables) -> list[Act]:
     row = s.bt[0]
     acts = []
     for n in range(3, SPACES):
         sp = row * SPACES + n
-        room = g.t.room(s, sp)
+        room = t.room(s, sp)
         acts += [
-            g.notation.enter[sp, code] for code in dict.fromkeys(s.pool) if room >= g.t.size[code]
+            t.notation.enter[sp, code] for code in dict.fromkeys(s.pool) if room >= t.size[code]
         ]
     return acts
 
 
-def place(g: HotGates, s: State, a: Act, ev: Events) -> None:
+def place(s: State, t: Tables, a: Act, ev: Events) -> None:
     dst, code = a.a, a.b
     s.pool.remove(code)
     s.board[dst].append(code | march_flag(s))
     if ev is not None:
         ev.append(Event("place", {"unit": piece_name(code), "to": space_name(dst)}))
-    _pullback_next(g, s, ev)
+    _pullback_next(s, t, ev)
 
 
-def _pullback_next(g: HotGates, s: State, ev: Events) -> None:
-    if s.pool and pullback_legal(g, s):
+def _pullback_next(s: State, t: Tables, ev: Events) -> None:
+    if s.pool and pullback_legal(s, t):
         return
     if s.pool:  # no room left in the row's Hot Gates (decision 11)
         if ev is not None:
@@ -84,16 +78,15 @@ def _pullback_next(g: HotGates, s: State, ev: Events) -> None:
     s.actor = PERSIAN_OF[s.players][row]
     if ev is not None:
         ev.append(Event("return", {"row": "AB"[row]}))
-    if return_legal(g, s) == [DONE]:
-        _end_return(g, s, ev)
+    if return_legal(s, t) == [DONE]:
+        _end_return(s, t, ev)
 
 
-def return_legal(g: HotGates, s: State) -> list[Act]:
+def return_legal(s: State, t: Tables) -> list[Act]:
     """While a unit of the first box fits in the row's Coastal Plain, `done` is not
     legal. Leaders may come too."""
-    t = g.t
     row = s.bt[0]
-    enter = g.notation.enter
+    enter = t.notation.enter
     acts: dict[Act, None] = {}
     forced = False
     box = s.boxes[0] if s.boxes else []
@@ -115,11 +108,11 @@ def return_legal(g: HotGates, s: State) -> list[Act]:
     return out
 
 
-def returned(g: HotGates, s: State, a: Act, ev: Events) -> None:
+def returned(s: State, t: Tables, a: Act, ev: Events) -> None:
     if a.verb == "done":
-        return _end_return(g, s, ev)
+        return _end_return(s, t, ev)
     dst, code = a.a, a.b
-    take_reserve(g, s, code)
+    take_reserve(s, t, code)
     s.board[dst].append(code | march_flag(s))
     if ev is not None:
         ev.append(
@@ -128,23 +121,22 @@ def returned(g: HotGates, s: State, a: Act, ev: Events) -> None:
                 {
                     "seat": SEATS[s.players][s.actor],
                     "unit": piece_name(code),
-                    "from": reserve_name(g, code),
+                    "from": reserve_name(t, code),
                     "to": space_name(dst),
                 },
             )
         )
-    if return_legal(g, s) == [DONE]:
-        _end_return(g, s, ev)
+    if return_legal(s, t) == [DONE]:
+        _end_return(s, t, ev)
 
 
-def _end_return(g: HotGates, s: State, ev: Events) -> None:
+def _end_return(s: State, t: Tables, ev: Events) -> None:
     s.bt = []
-    flow.resume(g, s, ev)
+    flow.resume(s, t, ev)
 
 
-def take_reserve(g: HotGates, s: State, code: int) -> None:
+def take_reserve(s: State, t: Tables, code: int) -> None:
     """A unit leaves the Persian boxes or camp, or the Spartan Camp."""
-    t = g.t
     if t.side[code] == SPARTAN_SIDE:
         s.camp.remove(code)
     elif t.leader[code]:
@@ -155,9 +147,8 @@ def take_reserve(g: HotGates, s: State, code: int) -> None:
             s.boxes.pop(0)  # "the Units in all remaining boxes are pushed forward"
 
 
-def reserve_name(g: HotGates, code: int) -> str:
+def reserve_name(t: Tables, code: int) -> str:
     """Where a unit that comes on the board was waiting (an event's `from`)."""
-    t = g.t
     if t.side[code] == SPARTAN_SIDE:
         return "the Spartan Camp"
     return "the Persian Camp" if t.leader[code] else "the Reinforcement Boxes"

@@ -18,11 +18,12 @@ from typing import Any, ClassVar, NoReturn
 
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.notation import NotationMixin
-from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
+from thermopylae.engine.protocol import JSON, Event, Outcome
 from thermopylae.games.hot_gates import battle, cards, flow, march, phases, pullback, text, view
 from thermopylae.games.hot_gates.actions import Act, Notation
 from thermopylae.games.hot_gates.board import (
     CAMP_SPARTANS,
+    GAME_ID,
     SEATS,
     SETUP,
     SPARTAN_SETUP,
@@ -37,12 +38,11 @@ from thermopylae.games.hot_gates.state import (
     DEAL,
     MARCH,
     OVER,
-    PHASES,
     PULLBACK,
     RETURN,
     WINDOW,
-    WINDOWS,
     State,
+    phase_name,
 )
 from thermopylae.games.wording import reword
 
@@ -50,7 +50,7 @@ from thermopylae.games.wording import reword
 class HotGates(NotationMixin):
     """300: The Board Game for 2, 3 or 4 players, bound to one component set."""
 
-    id: ClassVar[str] = "hot-gates"
+    id: ClassVar[str] = GAME_ID
     title: ClassVar[str] = "300: The Board Game"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
@@ -62,31 +62,13 @@ class HotGates(NotationMixin):
         self.components_digest = components.digest
         self.provisional = components.provisional
         self.notation = Notation(components)
-        self.t = Tables(components)
+        self.t = Tables(components, self.notation)
         self.cards = components.cards
         faces = Counter(components.faces)
         self._faces = list(components.faces)
         self._roll_dist = [
             (self.notation.roll[f], c / len(components.faces)) for f, c in sorted(faces.items())
         ]
-        # Per card number: the window it is played in (-1: none of them), and whether it
-        # is a cancel (cards.playable).
-        self.card_window = [
-            WINDOWS.index(c.window) if c.window in WINDOWS else -1 for c in self.cards
-        ]
-        self.card_cancel = [c.effect == "cancel" for c in self.cards]
-        # Per player count and seat: where its units march and enter (march.march_list).
-        self._march_plan = {
-            n: [march.plan(self.notation, n, seat) for seat in range(n)] for n in (2, 3, 4)
-        }
-        t = self.t
-        self._march_tables = (
-            t.size,
-            t.capacity,
-            t.big.isdisjoint,
-            t.places.__getitem__,
-            t.piece_side,
-        )
 
     # -- table ---------------------------------------------------------------------------
 
@@ -117,37 +99,33 @@ class HotGates(NotationMixin):
         s.leaders = [XERXES, UBER, GENERAL, GENERAL]
         for seat, deck in enumerate(cards.decks(self.cards, n)):
             s.decks[seat] = deck
-        phases.opening(self, s, None)
+        phases.opening(s, self.t, None)
         return s
 
     # -- whose move ----------------------------------------------------------------------
 
     def to_act(self, s: State) -> int | None:
-        if s.phase == OVER:
-            return None
-        if s.phase == DEAL:
-            return CHANCE
-        return s.actor
+        return flow.to_act(s)
 
     def legal(self, s: State) -> Sequence[Act]:
         ph = s.phase
         if ph == WINDOW:
-            return cards.legal(self, s)
+            return cards.legal(s, self.t)
         if ph == MARCH:
             cached = s.cache
             if cached is not None and cached[0] == s.steps:
                 return cached[1]
-            acts, geometry = march.march_list(self, s, None)
+            acts, geometry = march.march_list(s, self.t, None)
             s.cache = (s.steps, acts, geometry)
             return acts
         if ph == CASUALTY:
-            return battle.casualty_legal(self, s)
+            return battle.casualty_legal(s, self.t)
         if ph == CONQUER:
-            return battle.conquer_legal(self, s)
+            return battle.conquer_legal(s, self.t)
         if ph == PULLBACK:
-            return pullback.pullback_legal(self, s)
+            return pullback.pullback_legal(s, self.t)
         if ph == RETURN:
-            return pullback.return_legal(self, s)
+            return pullback.return_legal(s, self.t)
         return ()
 
     def sensible(self, s: State) -> Sequence[Act]:
@@ -155,7 +133,7 @@ class HotGates(NotationMixin):
         cannot apply (decision 35). The rules allow them, so `legal` keeps them; the
         searches choose among these instead, so as not to spend a card for nothing."""
         acts = self.legal(s)
-        return cards.sensible(self, s, acts) if s.phase == WINDOW else acts
+        return cards.sensible(s, self.t, acts) if s.phase == WINDOW else acts
 
     def chance(self, s: State) -> list[tuple[Act, float]]:
         if s.phase != DEAL:
@@ -168,7 +146,7 @@ class HotGates(NotationMixin):
 
     def sample_chance(self, s: State, rng: random.Random) -> Act:
         if s.phase != DEAL:
-            raise IllegalAction(f"no chance event is due now ({text.waiting_for(self, s)})")
+            raise IllegalAction(f"no chance event is due now ({text.waiting_for(s)})")
         if s.draws:
             deck = s.decks[s.draws[0]]
             return self.notation.draw[deck[int(rng.random() * len(deck))]]
@@ -190,7 +168,7 @@ class HotGates(NotationMixin):
             acts = cached[1] if cached is not None and cached[0] == s.steps else self.legal(s)
             if action not in acts:
                 self._refuse(s, action)
-            march.march(self, s, action, ev)
+            march.march(s, self.t, action, ev)
         else:
             if action not in self.legal(s):
                 self._refuse(s, action)
@@ -199,7 +177,7 @@ class HotGates(NotationMixin):
         return ev if ev is not None else []
 
     def _refuse(self, s: State, action: Act) -> NoReturn:
-        raise IllegalAction(f"{self._name(action)!r} is not legal now: {text.waiting_for(self, s)}")
+        raise IllegalAction(f"{self._name(action)!r} is not legal now: {text.waiting_for(s)}")
 
     def _name(self, a: Act) -> str:
         try:
@@ -214,28 +192,28 @@ class HotGates(NotationMixin):
                     f"{self._name(a)!r} is not possible now: a card is drawn "
                     f"from the deck of {SEATS[s.players][s.draws[0]]}"
                 )
-            cards.drawn(self, s, a.a, ev)
+            cards.drawn(s, self.t, a.a, ev)
         else:
             if a.verb != "roll" or a.a not in self.notation.roll:
                 raise IllegalAction(
                     f"{self._name(a)!r} is not possible now: a Battle Die is rolled"
                 )
-            battle.rolled(self, s, a.a, ev)
-        flow.deal(self, s, ev)
+            battle.rolled(s, a.a, ev)
+        flow.deal(s, self.t, ev)
 
     def _decide(self, s: State, a: Act, ev: flow.Events) -> None:
         ph = s.phase
         if ph == WINDOW:
-            return cards.decide(self, s, a, ev)
+            return cards.decide(s, self.t, a, ev)
         if ph == MARCH:
-            return march.march(self, s, a, ev)
+            return march.march(s, self.t, a, ev)
         if ph == CASUALTY:
-            return battle.casualty(self, s, a.a, ev)
+            return battle.casualty(s, self.t, a.a, ev)
         if ph == CONQUER:
-            return battle.conquer(self, s, a, ev)
+            return battle.conquer(s, self.t, a, ev)
         if ph == PULLBACK:
-            return pullback.place(self, s, a, ev)
-        return pullback.returned(self, s, a, ev)
+            return pullback.place(s, self.t, a, ev)
+        return pullback.returned(s, self.t, a, ev)
 
     def march_order(self, players: int) -> tuple[int, ...]:
         """Persians first (row A's before row B's), then the Spartans the same way."""
@@ -244,7 +222,7 @@ class HotGates(NotationMixin):
     def could_march(self, s: State, seats: Sequence[int]) -> bool:
         """Whether one of `seats` could move or bring on a unit if its march began now
         (what a `march` card needs, decision 35)."""
-        return march.could_march(self, s, seats)
+        return march.could_march(s, self.t, seats)
 
     # -- results, views, notation ----------------------------------------------------------
 
@@ -256,7 +234,7 @@ class HotGates(NotationMixin):
         return Outcome(results, scores, s.reason, s.round)
 
     def view(self, s: State, seat: int | None) -> JSON:
-        return view.view(self, s, seat)
+        return view.view(s, self.t, seat)
 
     def determinize(self, s: State, seat: int, rng: random.Random) -> State:
         return view.determinize(s, seat, rng)
@@ -266,10 +244,10 @@ class HotGates(NotationMixin):
         stops early (`evaluation.py`; None where there is no model)."""
         from thermopylae.games.hot_gates.evaluation import evaluate
 
-        return evaluate(self, s)
+        return evaluate(s, self.t)
 
     def describe(self, event: Event) -> str:
-        return text.describe(self, event)
+        return text.describe(self.components, event)
 
     def render(self, v: JSON) -> str:
         return text.render(v)
@@ -283,10 +261,10 @@ class HotGates(NotationMixin):
         return hand_text(v)
 
     def state_to_json(self, s: State) -> JSON:
-        return state_to_json(self, s)
+        return state_to_json(s, self.t)
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
-        return state_from_json(self, data)
+        return state_from_json(data, self.t, self)
 
     def agents(self) -> Mapping[str, Any]:
         from thermopylae.games.hot_gates.heuristic import Heuristic
@@ -299,7 +277,7 @@ class HotGates(NotationMixin):
         return reword(reason, text.REASONS)
 
     def label(self, action: Act) -> str:
-        return text.label(self, action)
+        return text.label(self.notation, action)
 
     def phase_name(self, s: State) -> str:
-        return PHASES[s.phase] if s.phase != WINDOW else f"{WINDOWS[s.window]} cards"
+        return phase_name(s)

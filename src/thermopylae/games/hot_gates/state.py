@@ -39,6 +39,11 @@ def space_name(space: int) -> str:
     return f"{ROW_NAMES[space // SPACES]}{space % SPACES + 1}"
 
 
+def phase_name(s: State) -> str:
+    """The phase by its name in the view: an open window is "<window> cards"."""
+    return PHASES[s.phase] if s.phase != WINDOW else f"{WINDOWS[s.window]} cards"
+
+
 class State:
     """One position of a game of 2, 3 or 4 players."""
 
