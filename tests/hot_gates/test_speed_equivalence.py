@@ -16,7 +16,7 @@ import pytest
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.games.hot_gates import game as hot_gates_game
 from thermopylae.games.hot_gates import march
-from thermopylae.games.hot_gates.actions import DONE, Act
+from thermopylae.games.hot_gates.actions import DONE, Action
 from thermopylae.games.hot_gates.board import PERSIAN, SPARTAN_SIDE, rows_of, side_of_seat
 from thermopylae.games.hot_gates.rules import HotGates
 from thermopylae.games.hot_gates.state import AGAIN, MARCH, MOVED, PIECE, SPACES, State
@@ -24,7 +24,7 @@ from thermopylae.games.hot_gates.state import AGAIN, MARCH, MOVED, PIECE, SPACES
 GAME = hot_gates_game()
 
 
-def plain_march_legal(g: HotGates, s: State) -> list[Act]:
+def plain_march_legal(g: HotGates, s: State) -> list[Action]:
     """The March Phase's legal actions, written plainly (the version before the fast one)."""
     t = g.t
     seat = s.actor
@@ -42,7 +42,7 @@ def plain_march_legal(g: HotGates, s: State) -> list[Act]:
             if enemy == SPARTAN_SIDE
             else (max(mine) if mine else -1)
         )
-    acts: dict[Act, None] = {}
+    acts: dict[Action, None] = {}
     forced = False
     rows = rows_of(s.players, seat)
     for row in rows:

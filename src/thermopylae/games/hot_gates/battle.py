@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.hot_gates import cards, flow, pullback, victory
-from thermopylae.games.hot_gates.actions import DONE, Act, piece_name
+from thermopylae.games.hot_gates.actions import DONE, Action, Move, piece_name
 from thermopylae.games.hot_gates.board import (
     PERSIAN,
     PERSIAN_OF,
@@ -137,7 +137,7 @@ def casualty_side(s: State) -> int:
     return PERSIAN if s.bt[LEFT][PERSIAN] > 0 else SPARTAN_SIDE
 
 
-def casualty_legal(s: State, t: Tables) -> list[Act]:
+def casualty_legal(s: State, t: Tables) -> list[Action]:
     side = casualty_side(s)
     space = s.bt[PSP] if side == PERSIAN else s.bt[SSP]
     return [t.notation.casualty[p] for p in dict.fromkeys(s.board[space])]
@@ -227,11 +227,11 @@ def _conquer_spaces(s: State) -> tuple[int, int]:
     return behind, mine
 
 
-def conquer_legal(s: State, t: Tables) -> list[Act]:
+def conquer_legal(s: State, t: Tables) -> list[Action]:
     """ "His opponent has the option to immediately move into that space with his
     successful Units", one by one, then `done`."""
     src, dst = _conquer_spaces(s)
-    acts: list[Act] = []
+    acts: list[Action] = []
     if src >= 0 and s.board[src] and t.side[s.board[src][0] & PIECE] == s.bt[WINNER]:
         room = t.room(s, dst)
         acts = [
@@ -243,11 +243,11 @@ def conquer_legal(s: State, t: Tables) -> list[Act]:
     return acts
 
 
-def conquer(s: State, t: Tables, a: Act, ev: Events) -> None:
+def conquer(s: State, t: Tables, a: Action, ev: Events) -> None:
     bt = s.bt
-    if a.verb == "done":
+    if not isinstance(a, Move):
         return _stage_done(s, t, ev)
-    src, dst, code = a.a, a.b, a.c
+    src, dst, code = a.src, a.dst, a.piece
     s.board[src].remove(code)
     s.board[dst].append(code)
     bt[ADVANCED] = 1

@@ -8,7 +8,7 @@ numbers derived from them once, so that no rule needs the game object.
 
 from __future__ import annotations
 
-from thermopylae.games.hot_gates.actions import CODES, Act, Notation
+from thermopylae.games.hot_gates.actions import CODES, Enter, Move, Notation
 from thermopylae.games.hot_gates.components import (
     ASTINOS,
     BEAST,
@@ -104,8 +104,8 @@ Geometry = tuple[list[int], list[int], tuple[int, int]]
 MarchPlan = tuple[
     int,
     tuple[int, ...],
-    dict[int, tuple[int, int, int, int, list[Act], list[Act]]],
-    list[tuple[int, list[Act]]],
+    dict[int, tuple[int, int, int, int, list[Move], list[Move]]],
+    list[tuple[int, list[Enter]]],
 ]
 
 

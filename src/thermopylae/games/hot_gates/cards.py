@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.hot_gates import flow, march
-from thermopylae.games.hot_gates.actions import PASS, Act
+from thermopylae.games.hot_gates.actions import PASS, Action, Play
 from thermopylae.games.hot_gates.board import (
     PERSIAN_OF,
     SEATS,
@@ -110,13 +110,13 @@ def playable(s: State, t: Tables, seat: int, card: int) -> bool:
     return t.card_window[card] == s.window
 
 
-def sensible(s: State, t: Tables, acts: Sequence[Act]) -> Sequence[Act]:
+def sensible(s: State, t: Tables, acts: Sequence[Action]) -> Sequence[Action]:
     """The window's legal actions without the card plays whose effect cannot apply
     (decision 35); `pass` always stays."""
     seat = s.actor
-    if all(a.verb != "play" or can_apply(s, t, seat, a.a) for a in acts):
+    if all(not isinstance(a, Play) or can_apply(s, t, seat, a.card) for a in acts):
         return acts
-    return [a for a in acts if a.verb != "play" or can_apply(s, t, seat, a.a)]
+    return [a for a in acts if not isinstance(a, Play) or can_apply(s, t, seat, a.card)]
 
 
 def can_apply(s: State, t: Tables, seat: int, card: int) -> bool:
@@ -161,7 +161,7 @@ def _any_playable(s: State, t: Tables, seat: int) -> bool:
     return any(map(t.card_cancel.__getitem__, hand)) and _cancel_target(s, seat) >= 0
 
 
-def legal(s: State, t: Tables) -> list[Act]:
+def legal(s: State, t: Tables) -> list[Action]:
     seat = s.actor
     play = t.notation.play
     return [PASS, *(play[c] for c in dict.fromkeys(s.hands[seat]) if playable(s, t, seat, c))]
@@ -180,13 +180,12 @@ def _next(s: State, t: Tables, ev: Events) -> None:
     close(s, t, ev)
 
 
-def decide(s: State, t: Tables, a: Act, ev: Events) -> None:
+def decide(s: State, t: Tables, a: Action, ev: Events) -> None:
+    """A legal play or pass; the turn goes to the next seat of the window."""
     seat = s.actor
     seats = order(s, s.window)
-    if a.verb == "pass":
-        s.passes += 1
-    else:
-        card = a.a
+    if isinstance(a, Play):
+        card = a.card
         s.hands[seat].remove(card)
         s.discards[seat].append(card)
         target = _cancel_target(s, seat) if t.cards[card].effect == "cancel" else -1
@@ -205,6 +204,8 @@ def decide(s: State, t: Tables, a: Act, ev: Events) -> None:
             if target >= 0:
                 data["cancels"] = t.cards[s.played[target][CARD]].code
             ev.append(Event("play", data))
+    else:  # pass
+        s.passes += 1
     s.actor = seats[(seats.index(seat) + 1) % len(seats)]
     _next(s, t, ev)
 

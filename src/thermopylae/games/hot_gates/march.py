@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.hot_gates import flow, pullback, victory
-from thermopylae.games.hot_gates.actions import DONE, Act, piece_name
+from thermopylae.games.hot_gates.actions import DONE, Action, Done, Enter, Move, piece_name
 from thermopylae.games.hot_gates.board import (
     PERSIAN,
     SEATS,
@@ -57,7 +57,7 @@ def resume_seat(s: State, t: Tables, ev: Events, seat: int) -> None:
     s.cache = (s.steps + 1, acts, geometry)  # `apply` counts this step when it returns
 
 
-def march_legal(s: State, t: Tables) -> list[Act]:
+def march_legal(s: State, t: Tables) -> list[Action]:
     """ "Each Unit can march forward one space", or switch rows instead; the Persians
     "must march forward if they can" and must bring reinforcements while there is room,
     so their `done` is legal only when neither is possible."""
@@ -68,12 +68,12 @@ def could_march(s: State, t: Tables, seats: Sequence[int]) -> bool:
     """Whether one of `seats` could move or bring on a unit if its march began now: what
     a `march` card needs (decision 35). Read at the March Phase's card window, before
     anyone has marched."""
-    return any(a.verb != "done" for seat in seats for a in march_list(s, t, None, seat)[0])
+    return any(a is not DONE for seat in seats for a in march_list(s, t, None, seat)[0])
 
 
 def march_list(
     s: State, t: Tables, geometry: Geometry | None, seat: int = -1
-) -> tuple[list[Act], Geometry]:
+) -> tuple[list[Action], Geometry]:
     """`march_legal`, and the geometry it used. The seat's spaces, their neighbours and
     actions are precomputed (`board.march_plan`); after a march the geometry of the step before is
     updated rather than counted again (`march`), as the enemy has not moved. `seat`:
@@ -107,7 +107,7 @@ def march_list(
         geometry = owner, room, fronts
     else:
         owner, room, fronts = geometry
-    out: list[Act] = []
+    out: list[Action] = []
     forced = False
     for sp in spaces:
         if owner[sp] != side:
@@ -162,18 +162,18 @@ def march_list(
     return out, geometry
 
 
-def march(s: State, t: Tables, a: Act, ev: Events) -> None:
+def march(s: State, t: Tables, a: Action, ev: Events) -> None:
     """One unit marches or comes on, or the seat is done."""
     seat = s.actor
-    if a.verb == "done":
+    if isinstance(a, Done):
         if ev is not None:
             ev.append(Event("march-done", {"seat": SEATS[s.players][seat]}))
         return flow.resume(s, t, ev)
     cached = s.cache  # the geometry of this step's list, if kept
     geometry = cached[2] if cached is not None and cached[0] == s.steps else None
     flag = MOVED
-    if a.verb == "move":
-        src, dst, code = a.a, a.b, a.c
+    if isinstance(a, Move):
+        src, dst, code = a.src, a.dst, a.piece
         pieces = s.board[src]
         if code in pieces:
             pieces.remove(code)
@@ -182,7 +182,8 @@ def march(s: State, t: Tables, a: Act, ev: Events) -> None:
             s.extra[seat] -= 1
             flag = MOVED | AGAIN
     else:
-        dst, code = a.a, a.b
+        assert isinstance(a, Enter)
+        dst, code = a.dst, a.piece
         src = -1
         pullback.take_reserve(s, t, code)
     s.board[dst].append(code | flag)

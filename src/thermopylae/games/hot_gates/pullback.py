@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.hot_gates import flow
-from thermopylae.games.hot_gates.actions import DONE, Act, piece_name
+from thermopylae.games.hot_gates.actions import DONE, Action, Enter, piece_name
 from thermopylae.games.hot_gates.board import PERSIAN_OF, SEATS, SPARTAN_OF, SPARTAN_SIDE, Tables
 from thermopylae.games.hot_gates.flow import Events
 from thermopylae.games.hot_gates.state import (
@@ -44,9 +44,9 @@ def pull_back(s: State, t: Tables, row: int, ev: Events) -> None:
     _pullback_next(s, t, ev)
 
 
-def pullback_legal(s: State, t: Tables) -> list[Act]:
+def pullback_legal(s: State, t: Tables) -> list[Action]:
     row = s.bt[0]
-    acts = []
+    acts: list[Action] = []
     for n in range(3, SPACES):
         sp = row * SPACES + n
         room = t.room(s, sp)
@@ -56,8 +56,8 @@ def pullback_legal(s: State, t: Tables) -> list[Act]:
     return acts
 
 
-def place(s: State, t: Tables, a: Act, ev: Events) -> None:
-    dst, code = a.a, a.b
+def place(s: State, t: Tables, a: Enter, ev: Events) -> None:
+    dst, code = a.dst, a.piece
     s.pool.remove(code)
     s.board[dst].append(code | march_flag(s))
     if ev is not None:
@@ -82,12 +82,12 @@ def _pullback_next(s: State, t: Tables, ev: Events) -> None:
         _end_return(s, t, ev)
 
 
-def return_legal(s: State, t: Tables) -> list[Act]:
+def return_legal(s: State, t: Tables) -> list[Action]:
     """While a unit of the first box fits in the row's Coastal Plain, `done` is not
     legal. Leaders may come too."""
     row = s.bt[0]
     enter = t.notation.enter
-    acts: dict[Act, None] = {}
+    acts: dict[Action, None] = {}
     forced = False
     box = s.boxes[0] if s.boxes else []
     for n in range(3):
@@ -108,10 +108,10 @@ def return_legal(s: State, t: Tables) -> list[Act]:
     return out
 
 
-def returned(s: State, t: Tables, a: Act, ev: Events) -> None:
-    if a.verb == "done":
+def returned(s: State, t: Tables, a: Action, ev: Events) -> None:
+    if not isinstance(a, Enter):
         return _end_return(s, t, ev)
-    dst, code = a.a, a.b
+    dst, code = a.dst, a.piece
     take_reserve(s, t, code)
     s.board[dst].append(code | march_flag(s))
     if ev is not None:

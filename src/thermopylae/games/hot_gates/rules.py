@@ -14,13 +14,23 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from itertools import repeat
+from operator import is_
 from typing import Any, ClassVar, NoReturn
 
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.notation import NotationMixin
 from thermopylae.engine.protocol import JSON, Event, Outcome
 from thermopylae.games.hot_gates import battle, cards, flow, march, phases, pullback, text, view
-from thermopylae.games.hot_gates.actions import Act, Notation
+from thermopylae.games.hot_gates.actions import (
+    ACTION_TYPES,
+    Action,
+    Casualty,
+    Draw,
+    Enter,
+    Notation,
+    Roll,
+)
 from thermopylae.games.hot_gates.board import (
     CAMP_SPARTANS,
     GAME_ID,
@@ -107,7 +117,7 @@ class HotGates(NotationMixin):
     def to_act(self, s: State) -> int | None:
         return flow.to_act(s)
 
-    def legal(self, s: State) -> Sequence[Act]:
+    def legal(self, s: State) -> Sequence[Action]:
         ph = s.phase
         if ph == WINDOW:
             return cards.legal(s, self.t)
@@ -128,14 +138,14 @@ class HotGates(NotationMixin):
             return pullback.return_legal(s, self.t)
         return ()
 
-    def sensible(self, s: State) -> Sequence[Act]:
+    def sensible(self, s: State) -> Sequence[Action]:
         """`legal` without the plays the game knows to be pointless: a card whose effect
         cannot apply (decision 35). The rules allow them, so `legal` keeps them; the
         searches choose among these instead, so as not to spend a card for nothing."""
         acts = self.legal(s)
         return cards.sensible(s, self.t, acts) if s.phase == WINDOW else acts
 
-    def chance(self, s: State) -> list[tuple[Act, float]]:
+    def chance(self, s: State) -> list[tuple[Action, float]]:
         if s.phase != DEAL:
             return []
         if s.draws:
@@ -144,7 +154,7 @@ class HotGates(NotationMixin):
             return [(self.notation.draw[c], k / len(deck)) for c, k in sorted(counts.items())]
         return list(self._roll_dist)
 
-    def sample_chance(self, s: State, rng: random.Random) -> Act:
+    def sample_chance(self, s: State, rng: random.Random) -> Action:
         if s.phase != DEAL:
             raise IllegalAction(f"no chance event is due now ({text.waiting_for(s)})")
         if s.draws:
@@ -154,64 +164,65 @@ class HotGates(NotationMixin):
 
     # -- applying actions ----------------------------------------------------------------
 
-    def apply(self, s: State, action: Act, *, quiet: bool = False) -> list[Event]:
+    def apply(self, s: State, action: Action, *, quiet: bool = False) -> list[Event]:
         ev: list[Event] | None = None if quiet else []
         ph = s.phase
         if ph == OVER:
             raise IllegalAction("the game is over")
-        if not isinstance(action, Act):
+        if not isinstance(action, ACTION_TYPES):
             raise IllegalAction(f"{action!r} is not a 300: The Board Game action")
         if ph == DEAL:
             self._chance(s, action, ev)
         elif ph == MARCH:  # the most frequent step, its list usually kept from the last one
             cached = s.cache
             acts = cached[1] if cached is not None and cached[0] == s.steps else self.legal(s)
-            if action not in acts:
+            if not _among(action, acts):
                 self._refuse(s, action)
             march.march(s, self.t, action, ev)
         else:
-            if action not in self.legal(s):
+            if not _among(action, self.legal(s)):
                 self._refuse(s, action)
             self._decide(s, action, ev)
         s.steps += 1
         return ev if ev is not None else []
 
-    def _refuse(self, s: State, action: Act) -> NoReturn:
+    def _refuse(self, s: State, action: Action) -> NoReturn:
         raise IllegalAction(f"{self._name(action)!r} is not legal now: {text.waiting_for(s)}")
 
-    def _name(self, a: Act) -> str:
+    def _name(self, a: Action) -> str:
         try:
             return self.format(a)
         except (TypeError, IndexError, KeyError):
             return repr(a)
 
-    def _chance(self, s: State, a: Act, ev: flow.Events) -> None:
+    def _chance(self, s: State, a: Action, ev: flow.Events) -> None:
         if s.draws:
-            if a.verb != "draw" or a.a not in s.decks[s.draws[0]]:
+            if not isinstance(a, Draw) or a.card not in s.decks[s.draws[0]]:
                 raise IllegalAction(
                     f"{self._name(a)!r} is not possible now: a card is drawn "
                     f"from the deck of {SEATS[s.players][s.draws[0]]}"
                 )
-            cards.drawn(s, self.t, a.a, ev)
+            cards.drawn(s, self.t, a.card, ev)
         else:
-            if a.verb != "roll" or a.a not in self.notation.roll:
+            if not isinstance(a, Roll) or a.face not in self.notation.roll:
                 raise IllegalAction(
                     f"{self._name(a)!r} is not possible now: a Battle Die is rolled"
                 )
-            battle.rolled(s, a.a, ev)
+            battle.rolled(s, a.face, ev)
         flow.deal(s, self.t, ev)
 
-    def _decide(self, s: State, a: Act, ev: flow.Events) -> None:
+    def _decide(self, s: State, a: Action, ev: flow.Events) -> None:
+        """A legal decision of the phase (the March Phase's are applied in `apply`)."""
         ph = s.phase
         if ph == WINDOW:
             return cards.decide(s, self.t, a, ev)
-        if ph == MARCH:
-            return march.march(s, self.t, a, ev)
         if ph == CASUALTY:
-            return battle.casualty(s, self.t, a.a, ev)
+            assert isinstance(a, Casualty)
+            return battle.casualty(s, self.t, a.piece, ev)
         if ph == CONQUER:
             return battle.conquer(s, self.t, a, ev)
         if ph == PULLBACK:
+            assert isinstance(a, Enter)
             return pullback.place(s, self.t, a, ev)
         return pullback.returned(s, self.t, a, ev)
 
@@ -276,8 +287,15 @@ class HotGates(NotationMixin):
         language."""
         return reword(reason, text.REASONS)
 
-    def label(self, action: Act) -> str:
+    def label(self, action: Action) -> str:
         return text.label(self.notation, action)
 
     def phase_name(self, s: State) -> str:
         return phase_name(s)
+
+
+def _among(action: Action, acts: Sequence[Action]) -> bool:
+    """`action in acts`, the very object first: the rules and the notation hand out
+    interned actions, so a legal one is almost always in the list itself, found at C
+    speed without the dataclasses' `__eq__`; an equal copy still counts."""
+    return True in map(is_, acts, repeat(action)) or action in acts

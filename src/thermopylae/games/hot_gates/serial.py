@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from thermopylae.engine.errors import RecordError
 from thermopylae.engine.protocol import JSON, Game
 from thermopylae.engine.validation import first_problem
-from thermopylae.games.hot_gates.actions import Act, piece_name
+from thermopylae.games.hot_gates.actions import Action, piece_name
 from thermopylae.games.hot_gates.board import PERSIAN, SPARTAN_SIDE, Tables
 from thermopylae.games.hot_gates.cards import decks
 from thermopylae.games.hot_gates.components import TYPE_IDS, TYPES, CardInfo
@@ -141,7 +141,7 @@ def state_to_json(s: State, t: Tables) -> JSON:
     }
 
 
-def state_from_json(data: Mapping[str, Any], t: Tables, game: Game[State, Act]) -> State:
+def state_from_json(data: Mapping[str, Any], t: Tables, game: Game[State, Action]) -> State:
     """The position in `data`, checked (`check`: `game` takes its next step on a copy)."""
     try:
         f = _StateFile.model_validate(dict(data))
@@ -235,7 +235,7 @@ def _bits(names: list[str], where: str) -> int:
     return bits
 
 
-def check(s: State, t: Tables, game: Game[State, Act]) -> None:
+def check(s: State, t: Tables, game: Game[State, Action]) -> None:
     """Every unit and card accounted for, no space over capacity or shared by both sides,
     and a step in progress that can go on (`game` takes it on a copy)."""
     counts = Counter(p & PIECE & ~1 for sp in s.board for p in sp)
@@ -449,7 +449,7 @@ def _check_battle(s: State, t: Tables) -> None:
             raise RecordError(f"state.played: {e!r} is not [seat, card, cancelled, target]")
 
 
-def _check_step(s: State, game: Game[State, Act]) -> None:
+def _check_step(s: State, game: Game[State, Action]) -> None:
     """Ask the rules what happens next; a position whose step in progress lacks its
     context is refused here instead of failing later."""
     if s.phase == OVER:

@@ -10,7 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from thermopylae.engine.protocol import JSON, Event
-from thermopylae.games.hot_gates.actions import Act, Notation, piece_name
+from thermopylae.games.hot_gates.actions import (
+    Action,
+    Casualty,
+    Done,
+    Enter,
+    Move,
+    Notation,
+    Pass,
+    Play,
+    piece_name,
+)
 from thermopylae.games.hot_gates.board import SEATS
 from thermopylae.games.hot_gates.components import TYPE_IDS, Components, card_text
 from thermopylae.games.hot_gates.state import (
@@ -132,30 +142,28 @@ def waiting_for(s: State) -> str:
     return "?"
 
 
-def label(n: Notation, a: Act) -> str:
+def label(n: Notation, a: Action) -> str:
     """A button: the action in words (in English, its notation), with the card's title and
     effect when it is a card."""
-    v = a.verb
-    if v == "move":
-        text = _("move {src}-{dst} {unit}").format(
-            src=space_name(a.a), dst=space_name(a.b), unit=piece_name(a.c)
-        )
-    elif v == "enter":
-        text = _("enter {space} {unit}").format(space=space_name(a.a), unit=piece_name(a.b))
-    elif v == "casualty":
-        text = _("casualty {unit}").format(unit=piece_name(a.a))
-    elif v == "play":
-        c = n.cards[a.a]
-        return _("play {code}  {title} ({text})").format(
-            code=c.code, title=_(c.title), text=card_text(c.effect, c.amount)
-        )
-    elif v == "pass":
-        text = _("pass")
-    elif v == "done":
-        text = _("done")
-    else:
-        text = n.format(a)
-    return text
+    match a:
+        case Move(src, dst, piece):
+            return _("move {src}-{dst} {unit}").format(
+                src=space_name(src), dst=space_name(dst), unit=piece_name(piece)
+            )
+        case Enter(dst, piece):
+            return _("enter {space} {unit}").format(space=space_name(dst), unit=piece_name(piece))
+        case Casualty(piece):
+            return _("casualty {unit}").format(unit=piece_name(piece))
+        case Play(card):
+            c = n.cards[card]
+            return _("play {code}  {title} ({text})").format(
+                code=c.code, title=_(c.title), text=card_text(c.effect, c.amount)
+            )
+        case Pass():
+            return _("pass")
+        case Done():
+            return _("done")
+    return n.format(a)
 
 
 def _units(units: list[dict[str, Any]]) -> str:
