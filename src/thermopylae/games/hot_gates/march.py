@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.hot_gates import flow, pullback, victory
-from thermopylae.games.hot_gates.actions import DONE, Action, Done, Enter, Move, piece_name
+from thermopylae.games.hot_gates.actions import DONE, Action, Enter, Move, piece_name
 from thermopylae.games.hot_gates.board import (
     PERSIAN,
     SEATS,
@@ -165,27 +165,25 @@ def march_list(
 def march(s: State, t: Tables, a: Action, ev: Events) -> None:
     """One unit marches or comes on, or the seat is done."""
     seat = s.actor
-    if isinstance(a, Done):
-        if ev is not None:
-            ev.append(Event("march-done", {"seat": SEATS[s.players][seat]}))
-        return flow.resume(s, t, ev)
+    flag = MOVED
+    match a:  # (`match` tests the type without a call: this is a playout's hot path)
+        case Move(src, dst, code):
+            pieces = s.board[src]
+            if code in pieces:
+                pieces.remove(code)
+            else:  # a second march, granted by a card: once per unit (decision 19)
+                pieces.remove(code | MOVED)
+                s.extra[seat] -= 1
+                flag = MOVED | AGAIN
+        case Enter(dst, code):
+            src = -1
+            pullback.take_reserve(s, t, code)
+        case _:  # done
+            if ev is not None:
+                ev.append(Event("march-done", {"seat": SEATS[s.players][seat]}))
+            return flow.resume(s, t, ev)
     cached = s.cache  # the geometry of this step's list, if kept
     geometry = cached[2] if cached is not None and cached[0] == s.steps else None
-    flag = MOVED
-    if isinstance(a, Move):
-        src, dst, code = a.src, a.dst, a.piece
-        pieces = s.board[src]
-        if code in pieces:
-            pieces.remove(code)
-        else:  # a second march, granted by a card: once per unit (decision 19)
-            pieces.remove(code | MOVED)
-            s.extra[seat] -= 1
-            flag = MOVED | AGAIN
-    else:
-        assert isinstance(a, Enter)
-        dst, code = a.dst, a.piece
-        src = -1
-        pullback.take_reserve(s, t, code)
     s.board[dst].append(code | flag)
     if ev is not None:
         ev.append(

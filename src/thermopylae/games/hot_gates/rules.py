@@ -14,13 +14,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from itertools import repeat
-from operator import is_
 from typing import Any, ClassVar, NoReturn
 
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.notation import NotationMixin
-from thermopylae.engine.protocol import JSON, Event, Outcome
+from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
 from thermopylae.games.hot_gates import battle, cards, flow, march, phases, pullback, text, view
 from thermopylae.games.hot_gates.actions import (
     ACTION_TYPES,
@@ -115,7 +113,11 @@ class HotGates(NotationMixin):
     # -- whose move ----------------------------------------------------------------------
 
     def to_act(self, s: State) -> int | None:
-        return flow.to_act(s)
+        # flow.to_act, written out: a playout asks twice a step
+        ph = s.phase
+        if ph == OVER:
+            return None
+        return CHANCE if ph == DEAL else s.actor
 
     def legal(self, s: State) -> Sequence[Action]:
         ph = s.phase
@@ -169,24 +171,34 @@ class HotGates(NotationMixin):
         ph = s.phase
         if ph == OVER:
             raise IllegalAction("the game is over")
-        if not isinstance(action, ACTION_TYPES):
-            raise IllegalAction(f"{action!r} is not a 300: The Board Game action")
         if ph == DEAL:
             self._chance(s, action, ev)
-        elif ph == MARCH:  # the most frequent step, its list usually kept from the last one
-            cached = s.cache
-            acts = cached[1] if cached is not None and cached[0] == s.steps else self.legal(s)
-            if not _among(action, acts):
-                self._refuse(s, action)
-            march.march(s, self.t, action, ev)
         else:
-            if not _among(action, self.legal(s)):
-                self._refuse(s, action)
-            self._decide(s, action, ev)
+            if ph == MARCH:  # the most frequent step, its list usually kept from the last one
+                cached = s.cache
+                acts = cached[1] if cached is not None and cached[0] == s.steps else self.legal(s)
+            else:
+                acts = self.legal(s)
+            # The very object first, without the dataclasses' `__eq__`: the rules and the
+            # notation hand out interned actions. An equal copy still counts.
+            for legal in acts:
+                if legal is action:
+                    break
+            else:
+                if action not in acts:
+                    self._refuse(s, action)
+            if ph == MARCH:
+                march.march(s, self.t, action, ev)
+            else:
+                self._decide(s, action, ev)
         s.steps += 1
         return ev if ev is not None else []
 
     def _refuse(self, s: State, action: Action) -> NoReturn:
+        """Refuse an action that is not among the legal ones (or no action at all: the
+        type is checked only here, off the hot path)."""
+        if not isinstance(action, ACTION_TYPES):
+            raise IllegalAction(f"{action!r} is not a 300: The Board Game action")
         raise IllegalAction(f"{self._name(action)!r} is not legal now: {text.waiting_for(s)}")
 
     def _name(self, a: Action) -> str:
@@ -198,6 +210,8 @@ class HotGates(NotationMixin):
     def _chance(self, s: State, a: Action, ev: flow.Events) -> None:
         if s.draws:
             if not isinstance(a, Draw) or a.card not in s.decks[s.draws[0]]:
+                if not isinstance(a, ACTION_TYPES):
+                    self._refuse(s, a)
                 raise IllegalAction(
                     f"{self._name(a)!r} is not possible now: a card is drawn "
                     f"from the deck of {SEATS[s.players][s.draws[0]]}"
@@ -205,6 +219,8 @@ class HotGates(NotationMixin):
             cards.drawn(s, self.t, a.card, ev)
         else:
             if not isinstance(a, Roll) or a.face not in self.notation.roll:
+                if not isinstance(a, ACTION_TYPES):
+                    self._refuse(s, a)
                 raise IllegalAction(
                     f"{self._name(a)!r} is not possible now: a Battle Die is rolled"
                 )
@@ -292,10 +308,3 @@ class HotGates(NotationMixin):
 
     def phase_name(self, s: State) -> str:
         return phase_name(s)
-
-
-def _among(action: Action, acts: Sequence[Action]) -> bool:
-    """`action in acts`, the very object first: the rules and the notation hand out
-    interned actions, so a legal one is almost always in the list itself, found at C
-    speed without the dataclasses' `__eq__`; an equal copy still counts."""
-    return True in map(is_, acts, repeat(action)) or action in acts
