@@ -4,7 +4,8 @@ A step that waits for a decision or a chance event leaves a continuation on the 
 name and its integer arguments, plain JSON in a saved position. When the step ends,
 `resume` pops the continuation and runs it; `deal` first lets the chance events still
 owed (cards to draw, then dice to roll) happen. The continuations by name are `STEPS`,
-which round.py fills, so that the round reads top to bottom there.
+which phases.py fills (rules.py imports it), so that the round reads top to bottom there
+and no rule module imports another in a circle.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ Events = list[Event] | None
 """Where a step reports what happened; None when nobody reads it (a search's playout)."""
 
 Step = Callable[..., None]
-STEPS: dict[str, Step] = {}  # the continuations by name (round.py)
+STEPS: dict[str, Step] = {}  # the continuations by name (phases.py)
 
 
 def to_act(s: State) -> int | None:

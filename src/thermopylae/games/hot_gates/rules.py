@@ -181,8 +181,8 @@ class HotGates(NotationMixin):
                 acts = self.legal(s)
             # The very object first, without the dataclasses' `__eq__`: the rules and the
             # notation hand out interned actions. An equal copy still counts.
-            for legal in acts:
-                if legal is action:
+            for a in acts:
+                if a is action:
                     break
             else:
                 if action not in acts:

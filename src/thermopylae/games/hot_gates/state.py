@@ -117,7 +117,7 @@ class State:
         self.reason = ""
         # (steps, legal actions, their geometry) of the March Phase, so that `legal` and
         # `apply`'s check build the list once per step, and the next march updates the
-        # geometry (rules.HotGates._march_list); never copied, never saved.
+        # geometry (march.march_list); never copied, never saved.
         self.cache: tuple[int, list[Any], Any] | None = None
 
     def copy(self) -> State:

@@ -81,7 +81,7 @@ PHASE_WORDS = {
     "over": N_("over"),
     **{f"{w} cards": words for w, words in WINDOW_CARDS.items()},
 }
-# Places a unit comes from that are not spaces (rules._place_name).
+# Places a unit comes from that are not spaces (pullback.reserve_name).
 PLACES = (N_("the Spartan Camp"), N_("the Persian Camp"), N_("the Reinforcement Boxes"))
 # Sentences the rules keep in English in the state (reasons, Glory causes): see `reword`.
 REASONS = (
