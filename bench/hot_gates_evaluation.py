@@ -39,7 +39,7 @@ def collect(games: int, seed: int, noise: float, every: int) -> tuple[np.ndarray
                 continue
             k += 1
             if k % every == 0:
-                rows.append(features(g, s))
+                rows.append(features(s, g.t))
             legal = g.legal(s)
             a = (
                 legal[int(rng.random() * len(legal))]

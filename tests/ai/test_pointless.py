@@ -16,6 +16,7 @@ from thermopylae.ai.playout import choices
 from thermopylae.engine import registry
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.games.hot_gates import cards
+from thermopylae.games.hot_gates.actions import Play
 
 pytest.importorskip("fastapi")  # the hard level's spec is the server's
 
@@ -35,7 +36,7 @@ def seed_5() -> Any:
 
 
 def pointless(s: Any, action: Any) -> bool:
-    return bool(action.verb == "play" and not cards.can_apply(G, s, G.to_act(s), action.a))
+    return isinstance(action, Play) and not cards.can_apply(s, G.t, G.to_act(s), action.card)
 
 
 def test_p24_the_seed_5_position_holds_a_pointless_card() -> None:
@@ -43,7 +44,9 @@ def test_p24_the_seed_5_position_holds_a_pointless_card() -> None:
     assert G.view(s, 0)["phase"] == "march cards" and G.to_act(s) == 0
     legal = [G.format(a) for a in G.legal(s)]
     forced_march = next(
-        G.format(a) for a in G.legal(s) if a.verb == "play" and G.cards[a.a].title == "Forced march"
+        G.format(a)
+        for a in G.legal(s)
+        if isinstance(a, Play) and G.cards[a.card].title == "Forced march"
     )
     assert forced_march in legal  # the rules let it be played ...
     assert not G.could_march(s, range(2))  # ... but nobody can march at the set-up

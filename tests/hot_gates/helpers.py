@@ -19,8 +19,8 @@ from typing import Any
 
 import thermopylae.games.hot_gates as hot_gates_pkg
 from thermopylae.engine.protocol import Event
+from thermopylae.games.hot_gates import flow, serial
 from thermopylae.games.hot_gates import game as hot_gates_game
-from thermopylae.games.hot_gates import serial
 from thermopylae.games.hot_gates.board import SEATS, side_of_seat
 from thermopylae.games.hot_gates.cards import decks as split_decks
 from thermopylae.games.hot_gates.components import TYPE_IDS, TYPES
@@ -46,7 +46,7 @@ LEADER_IDS = ("xerxes", "uber", "general")
 SPARTAN_HEROES = ("leonidas", "stelios", "astinos", "dilios", "captain")
 DEFAULT_FILE = Path(hot_gates_pkg.__file__).with_name("components.toml")
 
-# What waits on the stack at each point of a round (rules.HotGates._k_round).
+# What waits on the stack at each point of a round (phases.start).
 _TAIL = [("round_end",), ("ephialtes",), ("window", EPHIALTES_W)]
 AT: dict[str, list[tuple[Any, ...]]] = {
     "draw": [("round",)],
@@ -224,8 +224,8 @@ def position(
     s.gates_entered = sum(1 << space(x) for x in gates_entered)
     s.breach = breach
     s.stack = list(AT[at])
-    g._resume(s, None)
-    serial.check(g, s)
+    flow.resume(s, g.t, None)
+    serial.check(s, g.t, g)
     return s
 
 

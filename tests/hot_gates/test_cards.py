@@ -180,7 +180,7 @@ def test_several_cards_in_a_round() -> None:
     s = position(G, board=BATTLE, hands=[[], [s1, s2]], at="battle")
     act(G, s, f"play {s1}", f"play {s2}")
     assert s.phase == DEAL
-    assert battle.attack_total(G, s, 1) == 3 * atk("spartan") + amount(s1) + amount(s2)
+    assert battle.attack_total(s, G.t, 1) == 3 * atk("spartan") + amount(s1) + amount(s2)
 
 
 def test_cards_take_effect_when_the_window_closes_in_order() -> None:
@@ -205,7 +205,7 @@ def test_attack_card_adds_to_the_attack_total() -> None:
     s = position(G, board=BATTLE, hands=[[], [s1]], at="battle")
     act(G, s, f"play {s1}")
     total = 3 * atk("spartan") + amount(s1)
-    assert battle.attack_total(G, s, 1) == total
+    assert battle.attack_total(s, G.t, 1) == total
     assert dice_due(s)[1] == min(MAX_DICE, C.dice_for(total))
 
 
@@ -216,7 +216,7 @@ def test_attack_card_adds_after_the_narrow_entrance() -> None:
         G, board={"A3": ["immortal"] * 6, "A4": ["spartan"]}, hands=[[p1], []], at="battle"
     )
     act(G, s, f"play {p1}")
-    assert battle.attack_total(G, s, 0) == 3 * atk("immortal") + amount(p1)
+    assert battle.attack_total(s, G.t, 0) == 3 * atk("immortal") + amount(p1)
 
 
 def test_dice_card_adds_battle_dice() -> None:

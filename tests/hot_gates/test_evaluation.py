@@ -26,13 +26,13 @@ def _positions() -> list[Any]:
 def test_every_feature_has_a_weight() -> None:
     g = registry.get("hot-gates")
     s = g.new(g.options({"players": 2}))
-    assert len(FEATURES) == len(WEIGHTS) == len(features(g, s))
+    assert len(FEATURES) == len(WEIGHTS) == len(features(s, g.t))
 
 
 def test_estimates_are_chances_that_add_up_to_one() -> None:
     g = registry.get("hot-gates")
     for s in _positions():
-        est = evaluate(g, s)
+        est = evaluate(s, g.t)
         assert est is not None
         assert 0.0 < est[1] < 1.0 and abs(sum(est) - 1.0) < 1e-9
 
@@ -43,9 +43,9 @@ def test_more_glory_is_better_for_the_spartans_after_the_first_round() -> None:
     for s in _positions():
         if s.round < 2 or s.glory[1] > 70:
             continue
-        before = evaluate(g, s)
+        before = evaluate(s, g.t)
         s.glory[1] += 20
-        after = evaluate(g, s)
+        after = evaluate(s, g.t)
         assert before is not None and after is not None
         assert after[1] > before[1]
         checked += 1
@@ -58,9 +58,9 @@ def test_ephialtes_closer_to_the_end_is_better_for_the_persians() -> None:
     for s in _positions():
         if s.glory[1] > 60 or s.eph + 1 >= g.components.goat_path:
             continue
-        before = evaluate(g, s)
+        before = evaluate(s, g.t)
         s.eph += 1
-        after = evaluate(g, s)
+        after = evaluate(s, g.t)
         assert before is not None and after is not None
         assert after[0] > before[0]
         checked += 1

@@ -11,6 +11,7 @@ import pytest
 
 from tests.helpers import decision_positions
 from thermopylae.engine import registry
+from thermopylae.games.hot_gates.actions import Move, Play
 from thermopylae.games.hot_gates.components import DILIOS
 from thermopylae.games.hot_gates.heuristic import (
     ADVANCE_MIN,
@@ -30,7 +31,7 @@ def test_glance_equals_what_the_view_shows(players: int, seed: int) -> None:
     phases = set()
     for s in positions:
         for seat in range(players):
-            assert glance(g, s, seat) == glance_of_view(g.view(s, seat))
+            assert glance(s, g.t, seat) == glance_of_view(g.view(s, seat))
         phases.add(g.phase_name(s))
     # The positions cover every kind of decision the heuristic reads.
     assert {"march", "casualty", "conquer"} <= phases
@@ -56,16 +57,16 @@ def test_spartan_heuristic_keeps_dilios_out_of_reach() -> None:
     offered = 0
     for s in _spartan_decisions("march", range(40)):
         legal = g.legal(s)
-        v = glance(g, s, 1)
+        v = glance(s, g.t, 1)
         risky = set()
         for a in legal:
-            if a.verb == "move" and a.c >> 1 == DILIOS:
-                row = a.b // ROW
+            if isinstance(a, Move) and a.piece >> 1 == DILIOS:
+                row = a.dst // ROW
                 foe = max(
                     (sp for sp in range(row * ROW, row * ROW + ROW) if v.sides[sp] == "persian"),
                     default=-1,
                 )
-                if a.b % ROW < 3 or (foe >= 0 and a.b <= foe + 2):
+                if a.dst % ROW < 3 or (foe >= 0 and a.dst <= foe + 2):
                     risky.add(a)
         offered += bool(risky)
         assert h.act(g, s, random.Random(0)) not in risky
@@ -79,13 +80,14 @@ def test_spartan_heuristic_always_advances_into_a_conquered_space() -> None:
     h = Heuristic()
     seen = 0
     for s in _spartan_decisions("conquer", range(60)):
-        moves = [a for a in g.legal(s) if a.verb == "move"]
+        moves = [a for a in g.legal(s) if isinstance(a, Move)]
         if not moves:
             continue
         seen += 1
         a = h.act(g, s, random.Random(0))
         assert a in moves
-        assert g.t.attack[a.c] == max(g.t.attack[m.c] for m in moves)
+        assert isinstance(a, Move)
+        assert g.t.attack[a.piece] == max(g.t.attack[m.piece] for m in moves)
     assert seen >= 3
 
 
@@ -98,8 +100,8 @@ def test_only_the_spartans_boost_every_battle() -> None:
             break
     else:
         raise AssertionError("no early position with small hands")
-    sparta = _Me(g, glance(g, s, 1), ADVANCE_MIN, LEADER_ROUND)
-    persia = _Me(g, glance(g, s, 0), ADVANCE_MIN, LEADER_ROUND)
+    sparta = _Me(g.t, glance(s, g.t, 1), ADVANCE_MIN, LEADER_ROUND)
+    persia = _Me(g.t, glance(s, g.t, 0), ADVANCE_MIN, LEADER_ROUND)
     assert sparta.important({}) is True
     assert persia.important({}) is False
 
@@ -119,7 +121,7 @@ def test_p24_the_heuristic_never_spends_a_card_whose_effect_cannot_apply(players
                 g.apply(state, g.sample_chance(state, chance), quiet=True)
                 continue
             action = agent.act(g, g.copy(state), rng)
-            if action.verb == "play":
+            if isinstance(action, Play):
                 played += 1
                 assert action in g.sensible(state), (seed, g.format(action))
             g.apply(state, action, quiet=True)

@@ -21,6 +21,7 @@ import pytest
 from thermopylae.engine.errors import RecordError, ThermopylaeError
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.games.hot_gates import game as hot_gates_game
+from thermopylae.games.hot_gates.actions import Done, Pass
 
 GAME = hot_gates_game()
 C = GAME.components
@@ -53,7 +54,7 @@ def played_to(
         while (seat := game.to_act(s)) is not None:
             legal = list(game.legal(s)) if seat != CHANCE else []
             # eager: rather march, play and advance than pass or stop
-            active = [a for a in legal if a.verb not in ("pass", "done")]
+            active = [a for a in legal if not isinstance(a, Pass | Done)]
             a = (
                 game.sample_chance(s, rng)
                 if seat == CHANCE
@@ -396,7 +397,7 @@ def test_an_edited_stack_in_a_march_is_refused(
     name: str, edit: Callable[[Json], None], words: tuple[str, ...]
 ) -> None:
     """Once a crash steps after loading (IndexError in cards.order, battle.casualty_legal
-    or rules._march_legal); now refused on loading."""
+    or march.march_legal); now refused on loading."""
     data = played_to(2, 1, "march")
     edit(data)
     refused(data, *words)

@@ -28,6 +28,7 @@ from thermopylae.ai.base import make_agent
 from thermopylae.engine.errors import IllegalAction, NotationError
 from thermopylae.engine.protocol import CHANCE, Event, visible_events
 from thermopylae.games.hot_gates import game as hot_gates_game
+from thermopylae.games.hot_gates.actions import Done, Draw, Enter, Move, Pass, Play, Roll
 from thermopylae.games.hot_gates.state import PIECE
 
 GAME = hot_gates_game()
@@ -64,8 +65,8 @@ LEADER_TYPES = frozenset(i for i, u in enumerate(C.units) if u.leader)
 CARD_BY_CODE = {c.code: c for c in C.cards}
 SPACES = 6
 GATES = 3  # spaces 4-6 of a row are the Hot Gates, 1-3 the Coastal Plain
-CHANCE_VERBS = ("draw", "roll")
-PASSIVE = frozenset({"pass", "done"})
+CHANCE_OUTCOMES = (Draw, Roll)
+PASSIVE = (Pass, Done)
 # The longest of thousands of random games is under 600 steps; the Goat Path bounds a
 # game to `length` rounds, and a round to a few hundred decisions.
 MAX_STEPS = 3000
@@ -86,7 +87,7 @@ class Eager:
 
     def act(self, game: Any, state: Any, rng: random.Random) -> Any:
         legal = list(game.legal(state))
-        active = [a for a in legal if a.verb not in PASSIVE]
+        active = [a for a in legal if not isinstance(a, PASSIVE)]
         if active and rng.random() < 0.9:
             return active[int(rng.random() * len(active))]
         return legal[int(rng.random() * len(legal))]
@@ -287,12 +288,12 @@ class Tracker:
             assert moves, "a round ended without the Ephialtes Phase"
         self.round = s.round
         # chance outcomes are taken by chance only, decisions by the seats only
-        assert (seat == CHANCE) == (action.verb in CHANCE_VERBS), (seat, action)
+        assert (seat == CHANCE) == isinstance(action, CHANCE_OUTCOMES), (seat, action)
         # events with an audience: only the card a seat drew, to that seat
         private = [e for e in events if e.to is not None]
-        if action.verb == "draw":
-            code = C.cards[action.a].code
-            owner = next(p for p, h in enumerate(s.hands) if action.a in h)
+        if isinstance(action, Draw):
+            code = C.cards[action.card].code
+            owner = next(p for p, h in enumerate(s.hands) if action.card in h)
             assert [(e.kind, e.to, e.data["card"], e.data["seat"]) for e in private] == [
                 ("drew", owner, code, self.seats[owner])
             ]
@@ -396,7 +397,7 @@ def _play_fast(seed: int, players: int, eager: tuple[bool, ...], tracker: Tracke
             legal = game.legal(s)
             assert legal, "a deciding seat with nothing legal"
             if eager[seat] and rng.random() < 0.9:
-                legal = [a for a in legal if a.verb not in PASSIVE] or legal
+                legal = [a for a in legal if not isinstance(a, PASSIVE)] or legal
             action = legal[int(rng.random() * len(legal))]
         events = game.apply(s, action)
         tracker.step(seat, action, events, s)
@@ -513,7 +514,7 @@ def test_every_step_through_the_position_and_the_views(
             assert action in {a for a, _ in game.chance(before)}
         j = game.state_to_json(s)
         check_json(j, players)
-        check(game, s)  # the loader's own check (raises RecordError)
+        check(s, game.t, game)  # the loader's own check (raises RecordError)
         for who in (None, *range(players)):
             check_view(game.view(s, who), j, who)
         for e in events:
@@ -568,9 +569,9 @@ def check_legal_contract(s: Any, rng: random.Random, illegal: int = 6) -> None:
             game.apply(s, a)
         assert game.state_to_json(s) == original, f"a refused {a!r} changed the state"
     # actions of the table's form but out of any game's range are refused too
-    for bad in (("move", 0, 11, 0), ("enter", 12, 0), ("play", 52), ("roll", 99)):
+    for bad in (Move(0, 11, 0), Enter(12, 0), Play(52), Roll(99)):
         with pytest.raises(IllegalAction):
-            game.apply(s, type(TABLE[0])(*bad))
+            game.apply(s, bad)
         assert game.state_to_json(s) == original
     with pytest.raises(IllegalAction):
         game.apply(s, "pass")  # not an action at all
@@ -733,7 +734,7 @@ def test_whole_action_table_round_trips() -> None:
         with pytest.raises(NotationError):
             game.decode(bad)
     with pytest.raises(NotationError):
-        game.encode(type(TABLE[0])("fly"))
+        game.encode(Move(0, 11, 0))  # of an action type, but no action of the table
     # every card and every die face has its actions
     formats = {game.format(a) for a in TABLE}
     for c in C.cards:
@@ -875,9 +876,9 @@ def test_a_seat_sees_its_own_draws_only() -> None:
             logs: dict[int | None, list[Event]] = logs,
             drawn: dict[int, list[str]] = drawn,
         ) -> None:
-            if action.verb == "draw":
+            if isinstance(action, Draw):
                 owner = before.draws[0]
-                drawn[owner].append(C.cards[action.a].code)
+                drawn[owner].append(C.cards[action.card].code)
             for who in logs:
                 logs[who] += visible_events(events, who)
 

@@ -906,7 +906,7 @@ def test_narrow_entrance_counts_three_units_or_one_war_beast() -> None:
         values = sorted((atk(u) for u in persians if u != "beast"), reverse=True)
         beasts = [atk(u) for u in persians if u == "beast"]
         best = max(sum(values[:3]), max(beasts, default=0))
-        assert battle.attack_total(G, s, 0) == best, persians
+        assert battle.attack_total(s, G.t, 0) == best, persians
         assert dice_due(s)[0] == min(MAX_DICE, C.dice_for(best))
 
 
@@ -915,12 +915,12 @@ def test_narrow_entrance_only_from_the_coastal_plain_into_the_hot_gates() -> Non
     Spartans, every unit of the Battle Space counts."""
     persians = ["immortal"] * 6
     s = position(G, board={"A2": persians, "A3": ["spartan"] * 6}, bonus_taken=["A3"], at="battle")
-    assert battle.attack_total(G, s, 0) == 6 * atk("immortal")
-    assert battle.attack_total(G, s, 1) == 6 * atk("spartan")
+    assert battle.attack_total(s, G.t, 0) == 6 * atk("immortal")
+    assert battle.attack_total(s, G.t, 1) == 6 * atk("spartan")
     s = position(
         G, board={"A4": ["immortal"] * 3, "A5": ["spartan"]}, gates_entered=["A4"], at="battle"
     )
-    assert battle.attack_total(G, s, 0) == 3 * atk("immortal")
+    assert battle.attack_total(s, G.t, 0) == 3 * atk("immortal")
 
 
 def test_all_six_persians_may_be_casualties_at_the_narrow_entrance() -> None:

@@ -1,6 +1,6 @@
 """The fast paths of the 300 rules agree with the plain ones they replaced.
 
-`HotGates._march_legal` is the hot path of a random playout; it is checked here against
+`march.march_legal` is the hot path of a random playout; it is checked here against
 the straightforward version (every space's room counted, the seat's rows and side looked
 up each time) at every March decision of random games of 2, 3 and 4 players, with and
 without the extra marches of a "march" card; so is the geometry (owners, rooms, enemy
@@ -15,7 +15,8 @@ import pytest
 
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.games.hot_gates import game as hot_gates_game
-from thermopylae.games.hot_gates.actions import DONE, Act
+from thermopylae.games.hot_gates import march
+from thermopylae.games.hot_gates.actions import DONE, Action
 from thermopylae.games.hot_gates.board import PERSIAN, SPARTAN_SIDE, rows_of, side_of_seat
 from thermopylae.games.hot_gates.rules import HotGates
 from thermopylae.games.hot_gates.state import AGAIN, MARCH, MOVED, PIECE, SPACES, State
@@ -23,7 +24,7 @@ from thermopylae.games.hot_gates.state import AGAIN, MARCH, MOVED, PIECE, SPACES
 GAME = hot_gates_game()
 
 
-def plain_march_legal(g: HotGates, s: State) -> list[Act]:
+def plain_march_legal(g: HotGates, s: State) -> list[Action]:
     """The March Phase's legal actions, written plainly (the version before the fast one)."""
     t = g.t
     seat = s.actor
@@ -41,7 +42,7 @@ def plain_march_legal(g: HotGates, s: State) -> list[Act]:
             if enemy == SPARTAN_SIDE
             else (max(mine) if mine else -1)
         )
-    acts: dict[Act, None] = {}
+    acts: dict[Action, None] = {}
     forced = False
     rows = rows_of(s.players, seat)
     for row in rows:
@@ -115,11 +116,11 @@ def test_march_legal_agrees_with_the_plain_version(players: int) -> None:
             legal = GAME.legal(s)
             if s.phase == MARCH:
                 assert list(legal) == plain_march_legal(GAME, s)
-                assert GAME._march_legal(s) == plain_march_legal(GAME, s)
+                assert march.march_legal(s, GAME.t) == plain_march_legal(GAME, s)
                 # the geometry kept for the next march, updated move by move, is the one
                 # counted afresh
                 assert s.cache is not None and s.cache[0] == s.steps
-                assert s.cache[2] == GAME._march_list(s, None)[1]
+                assert s.cache[2] == march.march_list(s, GAME.t, None)[1]
                 checked += 1
                 extra += s.extra[s.actor] > 0
             GAME.apply(s, legal[int(rng.random() * len(legal))], quiet=True)

@@ -1,4 +1,5 @@
-"""300: The Board Game actions: one small frozen value type, its notation and encoding.
+"""300: The Board Game actions: a small frozen value type per verb, their text notation
+and integer encoding.
 
 Decisions (a march or a set of casualties is several small decisions):
   move A3-A4 immortal     a unit marches, switches rows or advances (a * marks Wounded:
@@ -9,12 +10,17 @@ Decisions (a march or a set of casualties is several small decisions):
   play s12 · pass         a Battle Card (s1-s26 Spartan, p1-p26 Persian), or no card
   done                    end your march, your advance, or the Persian return
 Chance outcomes: draw s12 (a card into a hand), roll 5 (a Battle Die shows 5).
+
+Spaces are numbers (`state.space_name`), pieces are codes `type * 2 + wounded`, cards
+are numbers into the component set's cards. The rules hand out the interned instances of
+`Notation` (its `move`, `enter`, ... tables), so that checking an action against a legal
+list mostly finds the very same object.
 """
 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from thermopylae.engine.errors import NotationError
 from thermopylae.games.hot_gates.components import TYPE_IDS, Components
@@ -24,17 +30,65 @@ CODES = len(TYPE_IDS) * 2  # piece codes: type * 2 + wounded
 NSPACES = ROWS * SPACES
 
 
-class Act(NamedTuple):
-    """`verb` with up to three integer arguments (spaces, a piece code, a card number or a
-    die face). A named tuple: hashing and comparing run at C speed."""
+@dataclass(frozen=True, slots=True)
+class Move:
+    """The unit `piece` marches, switches rows, advances or follows from `src` to `dst`."""
 
-    verb: str
-    a: int = -1
-    b: int = -1
-    c: int = -1
+    src: int
+    dst: int
+    piece: int
 
 
-PASS, DONE = Act("pass"), Act("done")
+@dataclass(frozen=True, slots=True)
+class Enter:
+    """The unit `piece` comes on the board at `dst` (reserves, camps, a pulled-back row)."""
+
+    dst: int
+    piece: int
+
+
+@dataclass(frozen=True, slots=True)
+class Casualty:
+    """The unit `piece` is the next casualty in the seat's battle space."""
+
+    piece: int
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The Battle Card numbered `card` is played in the open window."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """No card (more) in this window."""
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """The end of a march, an advance or the Persian return."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Chance: the card numbered `card` is drawn into the hand of the seat to draw."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """Chance: the next Battle Die shows `face`."""
+
+    face: int
+
+
+Action = Move | Enter | Casualty | Play | Pass | Done | Draw | Roll
+ACTION_TYPES = (Move, Enter, Casualty, Play, Pass, Done, Draw, Roll)
+
+PASS, DONE = Pass(), Done()
 
 
 def piece_name(code: int) -> str:
@@ -50,50 +104,55 @@ def neighbours(space: int) -> tuple[int, ...]:
 
 
 class Notation:
-    """Text and integer forms of every action for one component set."""
+    """Text and integer forms of every action for one component set, and the interned
+    instances the rules hand out."""
 
     def __init__(self, components: Components) -> None:
         self.cards = components.cards
         self._card = {c.code: c.number for c in components.cards}
         self.faces = tuple(sorted(set(components.faces)))
         self._piece = {piece_name(code): code for code in range(CODES)}
-        table: list[Act] = [PASS, DONE]
+        table: list[Action] = [PASS, DONE]
         self.move = {
-            (src, dst, code): Act("move", src, dst, code)
+            (src, dst, code): Move(src, dst, code)
             for src in range(NSPACES)
             for dst in neighbours(src)
             for code in range(CODES)
         }
         self.enter = {
-            (dst, code): Act("enter", dst, code) for dst in range(NSPACES) for code in range(CODES)
+            (dst, code): Enter(dst, code) for dst in range(NSPACES) for code in range(CODES)
         }
-        self.casualty = tuple(Act("casualty", code) for code in range(CODES))
-        self.play = tuple(Act("play", c.number) for c in self.cards)
+        self.casualty = tuple(Casualty(code) for code in range(CODES))
+        self.play = tuple(Play(c.number) for c in self.cards)
         table += [*self.move.values(), *self.enter.values(), *self.casualty, *self.play]
         self.num_decisions = len(table)
-        self.draw = tuple(Act("draw", c.number) for c in self.cards)
-        self.roll = {f: Act("roll", f) for f in self.faces}
+        self.draw = tuple(Draw(c.number) for c in self.cards)
+        self.roll = {f: Roll(f) for f in self.faces}
         table += [*self.draw, *self.roll.values()]
-        self.table: tuple[Act, ...] = tuple(table)
+        self.table: tuple[Action, ...] = tuple(table)
         self.index = {a: i for i, a in enumerate(table)}
 
-    def format(self, a: Act) -> str:
-        v = a.verb
-        if v in ("pass", "done"):
-            return v
-        if v == "move":
-            return f"move {space_name(a.a)}-{space_name(a.b)} {piece_name(a.c)}"
-        if v == "enter":
-            return f"enter {space_name(a.a)} {piece_name(a.b)}"
-        if v == "casualty":
-            return f"casualty {piece_name(a.a)}"
-        if v in ("play", "draw"):
-            return f"{v} {self.cards[a.a].code}"
-        if v == "roll":
-            return f"roll {a.a}"
+    def format(self, a: Action) -> str:
+        match a:
+            case Move(src, dst, piece):
+                return f"move {space_name(src)}-{space_name(dst)} {piece_name(piece)}"
+            case Enter(dst, piece):
+                return f"enter {space_name(dst)} {piece_name(piece)}"
+            case Casualty(piece):
+                return f"casualty {piece_name(piece)}"
+            case Play(card):
+                return f"play {self.cards[card].code}"
+            case Pass():
+                return "pass"
+            case Done():
+                return "done"
+            case Draw(card):
+                return f"draw {self.cards[card].code}"
+            case Roll(face):
+                return f"roll {face}"
         raise TypeError(f"not a 300: The Board Game action: {a!r}")
 
-    def parse(self, text: str) -> Act:
+    def parse(self, text: str) -> Action:
         t = " ".join(text.strip().lower().split())
         if t in ("pass", "done"):
             return PASS if t == "pass" else DONE
@@ -137,13 +196,13 @@ class Notation:
             )
         return code
 
-    def encode(self, a: Act) -> int:
+    def encode(self, a: Action) -> int:
         try:
             return self.index[a]
         except KeyError:
             raise NotationError(f"{a!r} has no integer code") from None
 
-    def decode(self, code: int) -> Act:
+    def decode(self, code: int) -> Action:
         if not 0 <= code < len(self.table):
             raise NotationError(f"action code {code} is outside 0..{len(self.table) - 1}")
         return self.table[code]

@@ -6,20 +6,20 @@ a position is plain JSON and a copy is cheap.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from thermopylae.engine.protocol import Event
-from thermopylae.games.hot_gates import cards
-from thermopylae.games.hot_gates.actions import DONE, Act, piece_name
+from thermopylae.games.hot_gates import cards, flow, pullback, victory
+from thermopylae.games.hot_gates.actions import DONE, Action, Move, piece_name
 from thermopylae.games.hot_gates.board import (
     PERSIAN,
     PERSIAN_OF,
     SEATS,
     SPARTAN_OF,
     SPARTAN_SIDE,
+    Tables,
     spartan_seats,
 )
 from thermopylae.games.hot_gates.components import BEAST, DILIOS, MAX_DICE
+from thermopylae.games.hot_gates.flow import Events
 from thermopylae.games.hot_gates.state import (
     BATTLE_W,
     CASUALTY,
@@ -30,12 +30,6 @@ from thermopylae.games.hot_gates.state import (
     State,
 )
 from thermopylae.games.hot_gates.state import space_name as name
-
-if TYPE_CHECKING:
-    from thermopylae.games.hot_gates.rules import HotGates
-
-Ev = list[Event] | None
-DILIOS_TYPE = DILIOS
 
 # Indices into state.bt; the pairs are [Persian, Spartan].
 ROW, PSP, SSP = 0, 1, 2  # the row, the Persian and the Spartan Battle Spaces
@@ -48,25 +42,24 @@ ADVANCED = 12  # conquer: some unit advanced
 WINNER = 13  # conquer: the side that wiped out the other's space
 
 
-def start(g: HotGates, s: State, row: int, ev: Ev) -> None:
+def start(s: State, t: Tables, row: int, ev: Events) -> None:
     """ "If the Spartans are adjacent to the Persians in a particular Battle Row, then
     both of those spaces are considered Battle Spaces"; Battle Start cards first."""
-    spaces = g.t.battle_spaces(s, row)
+    spaces = t.battle_spaces(s, row)
     if spaces is None:
-        return g._resume(s, ev)
+        return flow.resume(s, t, ev)
     p, q = spaces
     s.bt = [row, p, q, [], [], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], -1, 0, 0, -1]
     if ev is not None:
         ev.append(Event("battle", {"row": "AB"[row], "persian": name(p), "spartan": name(q)}))
     s.stack.append(("bt_attack",))
-    cards.open_window(g, s, BATTLE_W, ev)
+    cards.open_window(s, t, BATTLE_W, ev)
 
 
-def attack_total(g: HotGates, s: State, side: int) -> int:
+def attack_total(s: State, t: Tables, side: int) -> int:
     """The sum of the Attack Numbers in the side's Battle Space. "Whenever the Persians
     attack from a Coastal Plain space into a Hot Gates space", only 3 Units or 1 War Beast
     count: the choice that adds up to most (no other choice can help)."""
-    t = g.t
     bt = s.bt
     pieces = [p & PIECE for p in s.board[bt[PSP] if side == PERSIAN else bt[SSP]]]
     if side == PERSIAN and bt[PSP] % SPACES == 2:
@@ -76,16 +69,16 @@ def attack_total(g: HotGates, s: State, side: int) -> int:
     return int(sum(t.attack[p] for p in pieces) + bt[ATK][side])
 
 
-def dice_count(g: HotGates, s: State, side: int) -> int:
+def dice_count(s: State, t: Tables, side: int) -> int:
     """The Battle Chart, plus dice from cards; never more than the 6 Battle Dice."""
-    base = g.components.dice_for(attack_total(g, s, side))
+    base = t.c.dice_for(attack_total(s, t, side))
     return min(MAX_DICE, base + int(s.bt[XDICE][side]))
 
 
-def attack(g: HotGates, s: State, ev: Ev) -> None:
+def attack(s: State, t: Tables, ev: Events) -> None:
     """ "Each player adds up the Attack Numbers ... consults the Battle Chart ... rolls"."""
     bt = s.bt
-    counts = [dice_count(g, s, side) for side in (PERSIAN, SPARTAN_SIDE)]
+    counts = [dice_count(s, t, side) for side in (PERSIAN, SPARTAN_SIDE)]
     for side in (PERSIAN, SPARTAN_SIDE):
         bt[DICE + side] = [0] * counts[side]
         s.rolls += [side * 8 + i for i in range(counts[side])]
@@ -95,18 +88,18 @@ def attack(g: HotGates, s: State, ev: Ev) -> None:
                 "attack",
                 {
                     "row": "AB"[bt[ROW]],
-                    "persian": attack_total(g, s, PERSIAN),
-                    "spartan": attack_total(g, s, SPARTAN_SIDE),
+                    "persian": attack_total(s, t, PERSIAN),
+                    "spartan": attack_total(s, t, SPARTAN_SIDE),
                     "persian_dice": counts[0],
                     "spartan_dice": counts[1],
                 },
             )
         )
     s.stack.append(("bt_rolled",))
-    g._deal(s, ev)
+    flow.deal(s, t, ev)
 
 
-def rolled(g: HotGates, s: State, face: int, ev: Ev) -> None:
+def rolled(s: State, face: int, ev: Events) -> None:
     slot = s.rolls.pop(0)
     side, i = divmod(slot, 8)
     s.bt[DICE + side][i] = face
@@ -114,7 +107,7 @@ def rolled(g: HotGates, s: State, face: int, ev: Ev) -> None:
         ev.append(Event("roll", {"side": ("persian", "spartan")[side], "face": face}))
 
 
-def casualties(g: HotGates, s: State, ev: Ev) -> None:
+def casualties(s: State, t: Tables, ev: Events) -> None:
     """ "After both players receive Damage from their opponents, they each remove Units
     ... First the Persian player chooses his own Casualties, and then the Spartan"."""
     bt = s.bt
@@ -125,10 +118,10 @@ def casualties(g: HotGates, s: State, ev: Ev) -> None:
         ev.append(
             Event("damage", {"to_persian": bt[LEFT][PERSIAN], "to_spartan": bt[LEFT][SPARTAN_SIDE]})
         )
-    _next(g, s, PERSIAN, ev)
+    _next(s, t, PERSIAN, ev)
 
 
-def _next(g: HotGates, s: State, side: int, ev: Ev) -> None:
+def _next(s: State, t: Tables, side: int, ev: Events) -> None:
     bt = s.bt
     for sd in (PERSIAN, SPARTAN_SIDE)[side:]:
         space = bt[PSP] if sd == PERSIAN else bt[SSP]
@@ -137,27 +130,26 @@ def _next(g: HotGates, s: State, side: int, ev: Ev) -> None:
             s.actor = (PERSIAN_OF if sd == PERSIAN else SPARTAN_OF)[s.players][bt[ROW]]
             return
         bt[LEFT][sd] = 0
-    resolve(g, s, ev)
+    resolve(s, t, ev)
 
 
-def casualty_side(g: HotGates, s: State) -> int:
+def casualty_side(s: State) -> int:
     return PERSIAN if s.bt[LEFT][PERSIAN] > 0 else SPARTAN_SIDE
 
 
-def casualty_legal(g: HotGates, s: State) -> list[Act]:
-    side = casualty_side(g, s)
+def casualty_legal(s: State, t: Tables) -> list[Action]:
+    side = casualty_side(s)
     space = s.bt[PSP] if side == PERSIAN else s.bt[SSP]
-    return [g.notation.casualty[p] for p in dict.fromkeys(s.board[space])]
+    return [t.notation.casualty[p] for p in dict.fromkeys(s.board[space])]
 
 
-def casualty(g: HotGates, s: State, code: int, ev: Ev) -> None:
+def casualty(s: State, t: Tables, code: int, ev: Events) -> None:
     """One casualty: it absorbs as much of the remaining Damage as it can. "If any Unit
     chosen ... has a Defense Number higher than the remaining amount of Damage, then that
     Unit is not eliminated" but Wounded; a Wounded unit, or one with "Dead" on its back,
     is always eliminated."""
-    t = g.t
     bt = s.bt
-    side = casualty_side(g, s)
+    side = casualty_side(s)
     row = bt[ROW]
     space = bt[PSP] if side == PERSIAN else bt[SSP]
     left = bt[LEFT][side]
@@ -170,16 +162,15 @@ def casualty(g: HotGates, s: State, code: int, ev: Ev) -> None:
             ev.append(Event("wounded", {"unit": piece_name(code), "space": name(space)}))
     else:
         bt[LEFT][side] = max(0, left - defense)
-        eliminate(g, s, code, side, row, ev)
+        eliminate(s, t, code, side, row, ev)
     if bt[LEFT][side] == 0 or not s.board[space]:
         bt[LEFT][side] = 0
-        _next(g, s, side, ev)
+        _next(s, t, side, ev)
 
 
-def eliminate(g: HotGates, s: State, code: int, side: int, row: int, ev: Ev) -> None:
+def eliminate(s: State, t: Tables, code: int, side: int, row: int, ev: Events) -> None:
     """Persians go to the next Reinforcement Box (Leaders leave the game) and give the
     row's Spartans their Glory; Spartans leave the game, Dilios costing Glory."""
-    t = g.t
     unit = code & ~WOUNDED
     if ev is not None:
         ev.append(Event("eliminated", {"unit": piece_name(unit), "side": side}))
@@ -191,35 +182,35 @@ def eliminate(g: HotGates, s: State, code: int, side: int, row: int, ev: Ev) -> 
                 s.boxes.append([])
                 s.bt[BOX] = len(s.boxes) - 1
             s.boxes[s.bt[BOX]].append(unit)
-        g.add_glory(s, SPARTAN_OF[s.players][row], t.glory[unit], ev, piece_name(unit))
+        victory.add_glory(s, SPARTAN_OF[s.players][row], t.glory[unit], ev, piece_name(unit))
         return
     s.dead.append(unit)
     s.kills[PERSIAN_OF[s.players][row]] += 1
     if unit >> 1 == DILIOS:  # "the Spartan Player immediately loses 10 Glory" (5 each)
-        r = g.components.rules
+        r = t.c.rules
         loss = r.dilios_2p if s.players == 2 else r.dilios_team
         for seat in spartan_seats(s.players):
-            g.add_glory(s, seat, -loss, ev, "Dilios fell")
+            victory.add_glory(s, seat, -loss, ev, "Dilios fell")
 
 
-def resolve(g: HotGates, s: State, ev: Ev) -> None:
+def resolve(s: State, t: Tables, ev: Events) -> None:
     """After both sides' casualties: the Glory check (Dilios's loss already counted), a
     wipe-out, then the Conquer step."""
     bt = s.bt
-    if g.check_glory(s, ev):
+    if victory.check_glory(s, t, ev):
         return
-    if not g.spartans_left(s):
-        return g.persians_win(s, "the Spartans were wiped out", ev)
+    if not victory.spartans_left(s, t):
+        return victory.persians_win(s, "the Spartans were wiped out", ev)
     p_empty, s_empty = not s.board[bt[PSP]], not s.board[bt[SSP]]
     if p_empty == s_empty:  # both still stand, or both fell
-        return end(g, s, ev)
+        return end(s, t, ev)
     winner = SPARTAN_SIDE if p_empty else PERSIAN
     bt[WINNER] = winner
     bt[STAGE] = 0
     s.phase = CONQUER
     s.actor = (PERSIAN_OF if winner == PERSIAN else SPARTAN_OF)[s.players][bt[ROW]]
-    if conquer_legal(g, s) == [DONE]:
-        finish_conquer(g, s, ev)
+    if conquer_legal(s, t) == [DONE]:
+        finish_conquer(s, t, ev)
 
 
 def _conquer_spaces(s: State) -> tuple[int, int]:
@@ -236,16 +227,15 @@ def _conquer_spaces(s: State) -> tuple[int, int]:
     return behind, mine
 
 
-def conquer_legal(g: HotGates, s: State) -> list[Act]:
+def conquer_legal(s: State, t: Tables) -> list[Action]:
     """ "His opponent has the option to immediately move into that space with his
     successful Units", one by one, then `done`."""
     src, dst = _conquer_spaces(s)
-    acts: list[Act] = []
-    t = g.t
+    acts: list[Action] = []
     if src >= 0 and s.board[src] and t.side[s.board[src][0] & PIECE] == s.bt[WINNER]:
         room = t.room(s, dst)
         acts = [
-            g.notation.move[src, dst, p & PIECE]
+            t.notation.move[src, dst, p & PIECE]
             for p in dict.fromkeys(s.board[src])
             if room >= t.size[p & PIECE]
         ]
@@ -253,11 +243,11 @@ def conquer_legal(g: HotGates, s: State) -> list[Act]:
     return acts
 
 
-def conquer(g: HotGates, s: State, a: Act, ev: Ev) -> None:
+def conquer(s: State, t: Tables, a: Action, ev: Events) -> None:
     bt = s.bt
-    if a.verb == "done":
-        return _stage_done(g, s, ev)
-    src, dst, code = a.a, a.b, a.c
+    if not isinstance(a, Move):
+        return _stage_done(s, t, ev)
+    src, dst, code = a.src, a.dst, a.piece
     s.board[src].remove(code)
     s.board[dst].append(code)
     bt[ADVANCED] = 1
@@ -273,34 +263,34 @@ def conquer(g: HotGates, s: State, a: Act, ev: Ev) -> None:
                 },
             )
         )
-    g.entered(s, code, dst, ev)
+    victory.entered(s, t, code, dst, ev)
     if s.phase != CONQUER:
         return
-    if conquer_legal(g, s) == [DONE]:
-        _stage_done(g, s, ev)
+    if conquer_legal(s, t) == [DONE]:
+        _stage_done(s, t, ev)
 
 
-def _stage_done(g: HotGates, s: State, ev: Ev) -> None:
+def _stage_done(s: State, t: Tables, ev: Events) -> None:
     """ "If a player's Units advance into a conquered space, then all the Units in the
     space right behind them also get a free movement forward"."""
     bt = s.bt
     if bt[STAGE] == 0 and bt[ADVANCED]:
         bt[STAGE] = 1
-        if conquer_legal(g, s) != [DONE]:
+        if conquer_legal(s, t) != [DONE]:
             return
-    finish_conquer(g, s, ev)
+    finish_conquer(s, t, ev)
 
 
-def finish_conquer(g: HotGates, s: State, ev: Ev) -> None:
+def finish_conquer(s: State, t: Tables, ev: Events) -> None:
     """Spartans on the last Coastal Plain space pull their row back at once."""
     row = s.bt[ROW]
     first = s.board[row * SPACES]
-    if first and g.t.side[first[0] & PIECE] == SPARTAN_SIDE:
+    if first and t.side[first[0] & PIECE] == SPARTAN_SIDE:
         s.bt = []
-        return g.pull_back(s, row, ev)
-    end(g, s, ev)
+        return pullback.pull_back(s, t, row, ev)
+    end(s, t, ev)
 
 
-def end(g: HotGates, s: State, ev: Ev) -> None:
+def end(s: State, t: Tables, ev: Events) -> None:
     s.bt = []
-    g._resume(s, ev)
+    flow.resume(s, t, ev)

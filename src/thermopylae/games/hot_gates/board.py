@@ -1,23 +1,39 @@
 """The board and the seats: spaces, capacities, who controls which row, unit numbers.
 
 Everything here is a pure function of the position or of the component set; the rules
-(rules.py) and the agents ask these questions, so they are answered in one place.
+and the agents ask these questions, so they are answered in one place. `Tables` holds
+what the rule modules read besides the state: the component set, its notation, and the
+numbers derived from them once, so that no rule needs the game object.
 """
 
 from __future__ import annotations
 
+from thermopylae.games.hot_gates.actions import CODES, Enter, Move, Notation
 from thermopylae.games.hot_gates.components import (
+    ASTINOS,
     BEAST,
+    CAPTAIN,
     CAVALRY,
     DILIOS,
     IMMORTAL,
     INFANTRY,
     LEADERS,
+    LEONIDAS,
     SPARTAN,
+    STELIOS,
     Components,
 )
-from thermopylae.games.hot_gates.state import AGAIN, MOVED, PIECE, SPACES, WOUNDED, State
+from thermopylae.games.hot_gates.state import (
+    AGAIN,
+    MOVED,
+    PIECE,
+    SPACES,
+    WINDOWS,
+    WOUNDED,
+    State,
+)
 
+GAME_ID = "hot-gates"  # the registry's name of the game, in views and records
 PERSIAN, SPARTAN_SIDE = 0, 1
 SIDE_NAMES = ("persian", "spartan")
 COASTAL = 3  # spaces 1-3 of a row are the Coastal Plain, 4-6 the Hot Gates
@@ -39,6 +55,15 @@ SETUP: dict[int, tuple[int, ...]] = {
     6: (IMMORTAL,) * 6,
     7: (CAVALRY,) * 6,
     8: (INFANTRY,) * 6,
+}
+# Where the Spartans stand at the start (seed 000, "Set Up"); 7 more wait in the camp.
+SPARTAN_SETUP: dict[int, tuple[int, ...]] = {
+    3: (LEONIDAS, SPARTAN, SPARTAN),
+    4: (STELIOS, SPARTAN, SPARTAN),
+    5: (SPARTAN,) * 3,
+    9: (CAPTAIN, ASTINOS, SPARTAN),
+    10: (DILIOS, SPARTAN, SPARTAN),
+    11: (SPARTAN,) * 3,
 }
 CAMP_SPARTANS = 7
 START_BOX = (BEAST, BEAST)
@@ -70,11 +95,61 @@ def is_coastal(space: int) -> bool:
     return space % SPACES < COASTAL
 
 
-class Tables:
-    """Per-piece numbers (indexed by piece code `type * 2 + wounded`) for fast rules."""
+# A march's geometry: each space's owner (-1: empty) and room, and the enemy's leading
+# space in each row (by number), for switching rows (march.march_list).
+Geometry = tuple[list[int], list[int], tuple[int, int]]
+# A seat's march: its side; the spaces of its rows; for each of them its number, the
+# space forward (-1: none), the space across, the other row, and the moves forward and
+# across by piece code; for each row, the space where units enter and the entries by code.
+MarchPlan = tuple[
+    int,
+    tuple[int, ...],
+    dict[int, tuple[int, int, int, int, list[Move], list[Move]]],
+    list[tuple[int, list[Enter]]],
+]
 
-    def __init__(self, c: Components) -> None:
+
+def march_plan(notation: Notation, players: int, seat: int) -> MarchPlan:
+    """The seat's `MarchPlan`, its actions taken from the notation's interned ones."""
+    side = side_of_seat(players, seat)
+    rows = rows_of(players, seat)
+    move, enter = notation.move, notation.enter
+    spaces = {}
+    for row in rows:
+        other = 1 - row
+        for n in range(SPACES):
+            sp = row * SPACES + n
+            step = 1 if side == PERSIAN else -1  # forward
+            fwd = sp + step if 0 <= n + step < SPACES else -1
+            sw = other * SPACES + n
+            spaces[sp] = (
+                n,
+                fwd,
+                sw,
+                other,
+                [move[sp, fwd, code] for code in range(CODES)] if fwd >= 0 else [],
+                [move[sp, sw, code] for code in range(CODES)],
+            )
+    entries = []
+    for row in rows:
+        sp = row * SPACES if side == PERSIAN else row * SPACES + SPACES - 1
+        entries.append((sp, [enter[sp, code] for code in range(CODES)]))
+    return side, tuple(spaces), spaces, entries
+
+
+class Tables:
+    """What the rules read besides the state, for one component set: the components
+    (`c`), their notation (its interned actions build the legal lists), per-card and
+    per-piece numbers (indexed by piece code `type * 2 + wounded`) and the march plans."""
+
+    def __init__(self, c: Components, notation: Notation) -> None:
         self.c = c
+        self.notation = notation
+        self.cards = c.cards
+        # Per card number: the window it is played in (-1: none of them), and whether it
+        # is a cancel (cards.playable).
+        self.card_window = [WINDOWS.index(k.window) if k.window in WINDOWS else -1 for k in c.cards]
+        self.card_cancel = [k.effect == "cancel" for k in c.cards]
         n = len(c.units) * 2
         self.side = [0] * n
         self.size = [1] * n
@@ -120,6 +195,18 @@ class Tables:
         ]
         self.dilios = (DILIOS * 2, DILIOS * 2 + WOUNDED)
         self.spartan_piece = SPARTAN * 2
+        # Per player count and seat: where its units march and enter (march.march_list),
+        # and the per-piece lists that function reads, bound once.
+        self.march_plan = {
+            k: [march_plan(notation, k, seat) for seat in range(k)] for k in (2, 3, 4)
+        }
+        self.march_tables = (
+            self.size,
+            self.capacity,
+            self.big.isdisjoint,
+            self.places.__getitem__,
+            self.piece_side,
+        )
 
     def load(self, pieces: list[int]) -> int:
         """Places used: one per piece, plus the extra places of the big ones."""

@@ -16,20 +16,23 @@ empty deck, ...) stays legal but is pointless: `sensible` leaves it out for the 
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from thermopylae.engine.protocol import Event
-from thermopylae.games.hot_gates.actions import PASS, Act
+from thermopylae.games.hot_gates import flow, march
+from thermopylae.games.hot_gates.actions import PASS, Action, Play
 from thermopylae.games.hot_gates.board import (
     PERSIAN_OF,
     SEATS,
     SPARTAN_OF,
     SPARTAN_SIDE,
+    Tables,
     persian_seats,
     side_of_seat,
 )
 from thermopylae.games.hot_gates.components import MAX_DICE, CardInfo
+from thermopylae.games.hot_gates.flow import Events
 from thermopylae.games.hot_gates.state import (
     BATTLE_W,
     CASUALTY_W,
@@ -41,10 +44,6 @@ from thermopylae.games.hot_gates.state import (
     State,
 )
 
-if TYPE_CHECKING:
-    from thermopylae.games.hot_gates.rules import HotGates
-
-Ev = list[Event] | None
 SEAT, CARD, CANCELLED, TARGET = range(4)  # fields of an entry in `state.played`
 BATTLE_WINDOWS = (BATTLE_W, ROLL_W, CASUALTY_W)
 
@@ -74,15 +73,28 @@ def order(s: State, w: int) -> tuple[int, ...]:
     return {2: (0, 1), 3: (0, 1, 2), 4: (0, 2, 1, 3)}[n]
 
 
-def open_window(g: HotGates, s: State, w: int, ev: Ev) -> None:
+def drawn(s: State, t: Tables, card: int, ev: Events) -> None:
+    """The card drawn from the deck of the first seat still to draw goes into its hand
+    (hands are kept sorted)."""
+    seat = s.draws.pop(0)
+    s.decks[seat].remove(card)
+    insort(s.hands[seat], card)
+    if ev is not None:
+        ev.append(Event("draw", {"seat": SEATS[s.players][seat]}))
+        ev.append(
+            Event("drew", {"seat": SEATS[s.players][seat], "card": t.cards[card].code}, to=seat)
+        )
+
+
+def open_window(s: State, t: Tables, w: int, ev: Events) -> None:
     s.window = w
     s.played = []
     s.passes = 0
     s.actor = order(s, w)[0]
-    _next(g, s, ev)
+    _next(s, t, ev)
 
 
-def _cancel_target(g: HotGates, s: State, seat: int) -> int:
+def _cancel_target(s: State, seat: int) -> int:
     """The last card still in force that an opponent played in this window, or -1."""
     side = side_of_seat(s.players, seat)
     for i in range(len(s.played) - 1, -1, -1):
@@ -92,22 +104,22 @@ def _cancel_target(g: HotGates, s: State, seat: int) -> int:
     return -1
 
 
-def playable(g: HotGates, s: State, seat: int, card: int) -> bool:
-    if g.card_cancel[card]:
-        return _cancel_target(g, s, seat) >= 0
-    return g.card_window[card] == s.window
+def playable(s: State, t: Tables, seat: int, card: int) -> bool:
+    if t.card_cancel[card]:
+        return _cancel_target(s, seat) >= 0
+    return t.card_window[card] == s.window
 
 
-def sensible(g: HotGates, s: State, acts: Sequence[Act]) -> Sequence[Act]:
+def sensible(s: State, t: Tables, acts: Sequence[Action]) -> Sequence[Action]:
     """The window's legal actions without the card plays whose effect cannot apply
     (decision 35); `pass` always stays."""
     seat = s.actor
-    if all(a.verb != "play" or can_apply(g, s, seat, a.a) for a in acts):
+    if all(not isinstance(a, Play) or can_apply(s, t, seat, a.card) for a in acts):
         return acts
-    return [a for a in acts if a.verb != "play" or can_apply(g, s, seat, a.a)]
+    return [a for a in acts if not isinstance(a, Play) or can_apply(s, t, seat, a.card)]
 
 
-def can_apply(g: HotGates, s: State, seat: int, card: int) -> bool:
+def can_apply(s: State, t: Tables, seat: int, card: int) -> bool:
     """Whether the card's effect could change anything if the window closed now (decision
     35). Pointless: a march card when no unit could march this phase, a draw from an empty
     deck (decks are never reshuffled), more dice or Attack at Battle Start for a side that
@@ -116,7 +128,7 @@ def can_apply(g: HotGates, s: State, seat: int, card: int) -> bool:
     them), and a card set that puts an effect in another window is never second-guessed."""
     from thermopylae.games.hot_gates import battle as b
 
-    e, w = g.cards[card].effect, s.window
+    e, w = t.cards[card].effect, s.window
     if e == "draw":
         return bool(s.decks[seat])
     if e == "march":
@@ -125,13 +137,13 @@ def can_apply(g: HotGates, s: State, seat: int, card: int) -> bool:
         # The Persians march first: only a Persian march can open the way for a Persian;
         # anyone's may open it for a Spartan.
         persian = side_of_seat(s.players, seat) != SPARTAN_SIDE
-        return g.could_march(s, persian_seats(s.players) if persian else range(s.players))
+        return march.could_march(s, t, persian_seats(s.players) if persian else range(s.players))
     if w not in BATTLE_WINDOWS or len(s.bt) <= b.WINNER:
         return True
     side = side_of_seat(s.players, seat)
     bt = s.bt
     if e in ("attack", "dice") and w == BATTLE_W:
-        return b.dice_count(g, s, side) < MAX_DICE
+        return b.dice_count(s, t, side) < MAX_DICE
     if e == "shield" and w == CASUALTY_W:
         return bool(sum(bt[b.DICE + 1 - side]) + bt[b.DMG][1 - side] > 0)
     if e == "heal":
@@ -140,50 +152,49 @@ def can_apply(g: HotGates, s: State, seat: int, card: int) -> bool:
     return True
 
 
-def _any_playable(g: HotGates, s: State, seat: int) -> bool:
+def _any_playable(s: State, t: Tables, seat: int) -> bool:
     """`playable` for some card of the seat's hand (the window's own cards first: a cancel
     needs a look at the cards played)."""
     hand = s.hands[seat]
-    if s.window in map(g.card_window.__getitem__, hand):
+    if s.window in map(t.card_window.__getitem__, hand):
         return True
-    return any(map(g.card_cancel.__getitem__, hand)) and _cancel_target(g, s, seat) >= 0
+    return any(map(t.card_cancel.__getitem__, hand)) and _cancel_target(s, seat) >= 0
 
 
-def legal(g: HotGates, s: State) -> list[Act]:
+def legal(s: State, t: Tables) -> list[Action]:
     seat = s.actor
-    play = g.notation.play
-    return [PASS, *(play[c] for c in dict.fromkeys(s.hands[seat]) if playable(g, s, seat, c))]
+    play = t.notation.play
+    return [PASS, *(play[c] for c in dict.fromkeys(s.hands[seat]) if playable(s, t, seat, c))]
 
 
-def _next(g: HotGates, s: State, ev: Ev) -> None:
+def _next(s: State, t: Tables, ev: Events) -> None:
     """Ask the next seat that holds a playable card; close after a full round of passes."""
     seats = order(s, s.window)
     while s.passes < len(seats):
         seat = s.actor
-        if _any_playable(g, s, seat):
+        if _any_playable(s, t, seat):
             s.phase = WINDOW
             return
         s.passes += 1
         s.actor = seats[(seats.index(seat) + 1) % len(seats)]
-    close(g, s, ev)
+    close(s, t, ev)
 
 
-def decide(g: HotGates, s: State, a: Act, ev: Ev) -> None:
+def decide(s: State, t: Tables, a: Action, ev: Events) -> None:
+    """A legal play or pass; the turn goes to the next seat of the window."""
     seat = s.actor
     seats = order(s, s.window)
-    if a.verb == "pass":
-        s.passes += 1
-    else:
-        card = a.a
+    if isinstance(a, Play):
+        card = a.card
         s.hands[seat].remove(card)
         s.discards[seat].append(card)
-        target = _cancel_target(g, s, seat) if g.cards[card].effect == "cancel" else -1
+        target = _cancel_target(s, seat) if t.cards[card].effect == "cancel" else -1
         s.played.append([seat, card, 0, target])
         if target >= 0:
-            _set_cancelled(g, s, target, True)
+            _set_cancelled(s, t, target, True)
         s.passes = 0
         if ev is not None:
-            c = g.cards[card]
+            c = t.cards[card]
             data = {
                 "seat": SEATS[s.players][seat],
                 "card": c.code,
@@ -191,32 +202,34 @@ def decide(g: HotGates, s: State, a: Act, ev: Ev) -> None:
                 "text": c.text,
             }
             if target >= 0:
-                data["cancels"] = g.cards[s.played[target][CARD]].code
+                data["cancels"] = t.cards[s.played[target][CARD]].code
             ev.append(Event("play", data))
+    else:  # pass
+        s.passes += 1
     s.actor = seats[(seats.index(seat) + 1) % len(seats)]
-    _next(g, s, ev)
+    _next(s, t, ev)
 
 
-def _set_cancelled(g: HotGates, s: State, i: int, cancelled: bool) -> None:
+def _set_cancelled(s: State, t: Tables, i: int, cancelled: bool) -> None:
     """Cancelling a cancel restores the card it had cancelled."""
     entry = s.played[i]
     entry[CANCELLED] = int(cancelled)
-    if g.cards[entry[CARD]].effect == "cancel" and entry[TARGET] >= 0:
-        _set_cancelled(g, s, entry[TARGET], not cancelled)
+    if t.cards[entry[CARD]].effect == "cancel" and entry[TARGET] >= 0:
+        _set_cancelled(s, t, entry[TARGET], not cancelled)
 
 
-def close(g: HotGates, s: State, ev: Ev) -> None:
+def close(s: State, t: Tables, ev: Events) -> None:
     """The window closes: the cards still in force take effect, in the order played."""
     played = [(e[SEAT], e[CARD]) for e in s.played if not e[CANCELLED]]
     s.window = -1
     s.played = []
     s.actor = -1
     for seat, card in played:
-        _effect(g, s, seat, g.cards[card], ev)
-    g._deal(s, ev)
+        _effect(s, t, seat, t.cards[card], ev)
+    flow.deal(s, t, ev)
 
 
-def _effect(g: HotGates, s: State, seat: int, c: CardInfo, ev: Ev) -> None:
+def _effect(s: State, t: Tables, seat: int, c: CardInfo, ev: Events) -> None:
     from thermopylae.games.hot_gates import battle as b
 
     side = side_of_seat(s.players, seat)
@@ -240,7 +253,7 @@ def _effect(g: HotGates, s: State, seat: int, c: CardInfo, ev: Ev) -> None:
         space = s.bt[b.SSP] if side == SPARTAN_SIDE else s.bt[b.PSP]
         pieces = s.board[space]
         wounded = sorted(
-            (p for p in pieces if p & WOUNDED), key=lambda p: -g.t.defense[(p & PIECE) & ~WOUNDED]
+            (p for p in pieces if p & WOUNDED), key=lambda p: -t.defense[(p & PIECE) & ~WOUNDED]
         )[:n]
         for p in wounded:
             pieces.remove(p)

@@ -13,9 +13,8 @@ after changing the components or the features.
 from __future__ import annotations
 
 import math
-from typing import Any
 
-from thermopylae.games.hot_gates.board import SPARTAN_SIDE
+from thermopylae.games.hot_gates.board import SPARTAN_SIDE, Tables
 from thermopylae.games.hot_gates.state import PIECE, SPACES, State
 from thermopylae.games.hot_gates.view import bonuses
 
@@ -67,9 +66,8 @@ WEIGHTS = (
 )
 
 
-def features(game: Any, s: State) -> list[float]:
+def features(s: State, t: Tables) -> list[float]:
     """The model's inputs (named in `FEATURES`), from the public part of the state."""
-    t = game.t
     side = t.side
     spartans = [p & PIECE for p in s.camp + s.pool]
     persians = gates = 0
@@ -84,9 +82,9 @@ def features(game: Any, s: State) -> list[float]:
                 n = sp % SPACES
                 gates += n >= 3
                 advance[sp // SPACES] = max(advance[sp // SPACES], n + 1)
-    path = game.components.goat_path
+    path = t.c.goat_path
     strength = sum(t.attack[p] + t.defense[p] for p in spartans)
-    bonus = sum(bonuses(game, s))
+    bonus = sum(bonuses(s, t.c))
     glory, eph = s.glory[1] / 100, s.eph / path
     return [
         1.0,
@@ -113,11 +111,11 @@ def features(game: Any, s: State) -> list[float]:
     ]
 
 
-def evaluate(game: Any, s: State) -> tuple[float, ...] | None:
+def evaluate(s: State, t: Tables) -> tuple[float, ...] | None:
     """(Persia's, Sparta's) estimated chance of winning, or None with 3 or 4 players
     (no model: the search plays those to the end)."""
     if s.players != 2:
         return None
-    z = sum(w * x for w, x in zip(WEIGHTS, features(game, s), strict=True))
+    z = sum(w * x for w, x in zip(WEIGHTS, features(s, t), strict=True))
     p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
     return (1.0 - p, p)

@@ -27,7 +27,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from thermopylae.games.hot_gates.actions import DONE, PASS, Act
+from thermopylae.games.hot_gates.actions import DONE, PASS, Action, Casualty, Enter, Move, Play
 from thermopylae.games.hot_gates.board import Tables
 from thermopylae.games.hot_gates.components import DILIOS, LEADERS, LEONIDAS
 from thermopylae.games.hot_gates.state import SPACES, space_name
@@ -57,8 +57,9 @@ class Heuristic:
         legal = list(game.legal(state))
         if len(legal) == 1:
             return legal[0]
-        v = glance(game, state, game.to_act(state))
-        me = _Me(game, v, self.advance, self.leaders)
+        t: Tables = game.t
+        v = glance(state, t, game.to_act(state))
+        me = _Me(t, v, self.advance, self.leaders)
         phase = v.phase
         if phase.endswith(" cards"):
             # a card whose effect cannot apply is never spent (decision 35): the game
@@ -71,7 +72,7 @@ class Heuristic:
         if phase == "conquer":
             return me.conquer(legal)
         if phase == "pull-back":
-            return max(legal, key=lambda a: (-(a.a % ROW), me.t.attack[a.b]))
+            return max(legal, key=me.place_score)
         if phase == "return":
             return max(legal, key=me.return_score)
         return legal[int(rng.random() * len(legal))]
@@ -80,11 +81,10 @@ class Heuristic:
 class _Me:
     """One decision's reading of the view."""
 
-    def __init__(self, game: Any, v: Glance, advance: float, leaders: int) -> None:
-        self.g = game
+    def __init__(self, t: Tables, v: Glance, advance: float, leaders: int) -> None:
         self.advance = advance
         self.leaders = leaders
-        self.t: Tables = game.t
+        self.t = t
         self.v = v
         self.persian = v.persian
         self.board = v.board
@@ -108,13 +108,13 @@ class _Me:
 
     # -- casualties -----------------------------------------------------------------------
 
-    def casualty(self, legal: list[Act]) -> Act:
+    def casualty(self, legal: list[Action]) -> Action:
         bt = self.v.battle
         assert bt is not None
         left = bt["damage_left"]["persian" if self.persian else "spartan"]
         space = bt["persian_space" if self.persian else "spartan_space"]
         _, first = _search(self.t, self.persian, self.players, self.board[SPACE[space]], left)
-        return next(a for a in legal if a.a == first)
+        return next(a for a in legal if isinstance(a, Casualty) and a.piece == first)
 
     def damage_cost(self, pieces: Sequence[int], damage: int, persian: bool) -> float:
         """What `damage` costs the owner of `pieces` (Persian or not) after its best
@@ -125,15 +125,16 @@ class _Me:
 
     # -- cards ----------------------------------------------------------------------------
 
-    def card(self, legal: list[Act]) -> Act:
-        plays = [a for a in legal if a.verb == "play"]
+    def card(self, legal: list[Action]) -> Action:
+        plays = [a for a in legal if isinstance(a, Play)]
         mine = self.v.seat
         played_by_me = sum(
             1 for seat, _, cancelled in self.v.played if seat == mine and not cancelled
         )
-        best, best_score = PASS, 0.0
+        best: Action = PASS
+        best_score = 0.0
         for a in plays:
-            c = self.g.cards[a.a]
+            c = self.t.cards[a.card]
             score = self.card_score(c, played_by_me)
             if score > best_score:
                 best, best_score = a, score
@@ -164,12 +165,9 @@ class _Me:
         if e in ("attack", "dice"):
             total = bt["attack"][me_key]
             side = 0 if self.persian else 1
-            dice_now = min(6, self.g.components.dice_for(total) + bt["bonus"]["dice"][side])
+            dice_now = min(6, self.t.c.dice_for(total) + bt["bonus"]["dice"][side])
             if e == "attack":
-                gain = (
-                    min(6, self.g.components.dice_for(total + n) + bt["bonus"]["dice"][side])
-                    - dice_now
-                )
+                gain = min(6, self.t.c.dice_for(total + n) + bt["bonus"]["dice"][side]) - dice_now
             else:
                 gain = min(6, dice_now + n) - dice_now
             return 3.0 * gain if gain > 0 and (many or self.important(bt)) else 0.0
@@ -214,18 +212,18 @@ class _Me:
 
     # -- march ----------------------------------------------------------------------------
 
-    def march_score(self, a: Act) -> float:
-        if a.verb == "done":
-            return 0.0
+    def march_score(self, a: Action) -> float:
         t = self.t
-        if a.verb == "enter":
-            code, dst = a.b, a.a
+        if isinstance(a, Enter):
+            code = a.piece
             if self.persian:
                 if (code >> 1) in LEADERS:
                     return 1.0 if self.v.round >= self.leaders else -1.0
                 return 5.0 + t.attack[code]
             return 3.0
-        src, dst, code = a.a, a.b, a.c
+        if not isinstance(a, Move):
+            return 0.0
+        src, dst, code = a.src, a.dst, a.piece
         if self.persian:
             if src // ROW != dst // ROW:
                 return self.switch_score(src, dst, code)
@@ -261,18 +259,23 @@ class _Me:
 
     # -- conquest and return ---------------------------------------------------------------
 
-    def conquer(self, legal: list[Act]) -> Act:
-        moves = [a for a in legal if a.verb == "move"]
+    def conquer(self, legal: list[Action]) -> Action:
+        moves = [a for a in legal if isinstance(a, Move)]
         if not moves:
             return DONE
-        return max(moves, key=lambda a: self.t.attack[a.c])
+        return max(moves, key=lambda a: self.t.attack[a.piece])
 
-    def return_score(self, a: Act) -> float:
-        if a.verb == "done":
+    def return_score(self, a: Action) -> float:
+        if not isinstance(a, Enter):
             return 0.0
-        if (a.b >> 1) in LEADERS:
+        if (a.piece >> 1) in LEADERS:
             return -1.0
-        return 1.0 + a.a % ROW + 0.1 * self.t.attack[a.b]
+        return 1.0 + a.dst % ROW + 0.1 * self.t.attack[a.piece]
+
+    def place_score(self, a: Action) -> tuple[int, int]:
+        """A pulled-back unit: the front of the Hot Gates first, the strongest first."""
+        assert isinstance(a, Enter)
+        return -(a.dst % ROW), self.t.attack[a.piece]
 
 
 def _loss(t: Tables, persian: bool, players: int, code: int, wounded_only: bool) -> float:

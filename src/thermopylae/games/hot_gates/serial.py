@@ -11,16 +11,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from thermopylae.engine.errors import RecordError
-from thermopylae.engine.protocol import JSON
+from thermopylae.engine.protocol import JSON, Game
 from thermopylae.engine.validation import first_problem
-from thermopylae.games.hot_gates.actions import piece_name
-from thermopylae.games.hot_gates.board import PERSIAN, SPARTAN_SIDE
-from thermopylae.games.hot_gates.components import TYPE_IDS, TYPES
+from thermopylae.games.hot_gates.actions import Action, piece_name
+from thermopylae.games.hot_gates.board import PERSIAN, SPARTAN_SIDE, Tables
+from thermopylae.games.hot_gates.cards import decks
+from thermopylae.games.hot_gates.components import TYPE_IDS, TYPES, CardInfo
+from thermopylae.games.hot_gates.march import order as march_order
 from thermopylae.games.hot_gates.state import (
     AGAIN,
     BATTLE_W,
@@ -42,9 +44,6 @@ from thermopylae.games.hot_gates.state import (
     State,
     space_name,
 )
-
-if TYPE_CHECKING:
-    from thermopylae.games.hot_gates.rules import HotGates
 
 SPACE_NAMES = tuple(space_name(i) for i in range(2 * SPACES))
 # The continuations a state may wait on, with the number of their integer arguments.
@@ -98,14 +97,14 @@ class _StateFile(BaseModel):
     reason: str
 
 
-def state_to_json(g: HotGates, s: State) -> JSON:
+def state_to_json(s: State, t: Tables) -> JSON:
     def pieces(ps: list[int]) -> list[str]:
         return [
             piece_name(p & PIECE) + ("++" if p & AGAIN else "+" if p & MOVED else "") for p in ps
         ]
 
     def codes(cs: list[int]) -> list[str]:
-        return [g.cards[c].code for c in cs]
+        return [t.cards[c].code for c in cs]
 
     return {
         "players": s.players,
@@ -142,7 +141,8 @@ def state_to_json(g: HotGates, s: State) -> JSON:
     }
 
 
-def state_from_json(g: HotGates, data: Mapping[str, Any]) -> State:
+def state_from_json(data: Mapping[str, Any], t: Tables, game: Game[State, Action]) -> State:
+    """The position in `data`, checked (`check`: `game` takes its next step on a copy)."""
     try:
         f = _StateFile.model_validate(dict(data))
     except ValidationError as exc:
@@ -166,15 +166,15 @@ def state_from_json(g: HotGates, data: Mapping[str, Any]) -> State:
         if len(values) != n or min(values) < 0:
             raise RecordError(f"state.{name}: {n} numbers (one per seat), none negative")
     s.glory, s.kills, s.extra = list(f.glory), list(f.kills), list(f.extra)
-    if f.ephialtes > g.components.goat_path:
+    if f.ephialtes > t.c.goat_path:
         raise RecordError(
-            f"state.ephialtes: the Goat Path has {g.components.goat_path} spaces, not {f.ephialtes}"
+            f"state.ephialtes: the Goat Path has {t.c.goat_path} spaces, not {f.ephialtes}"
         )
     s.eph, s.eph_move = f.ephialtes, f.ephialtes_moves
     s.bonus_taken = _bits(f.bonus_taken, "state.bonus_taken")
     s.gates_entered = _bits(f.persians_entered, "state.persians_entered")
     s.breach = f.breach
-    cards = {c.code: c.number for c in g.cards}
+    cards = {c.code: c.number for c in t.cards}
     for name in ("hands", "decks", "discards"):
         lists = getattr(f, name)
         if len(lists) != n:
@@ -203,7 +203,7 @@ def state_from_json(g: HotGates, data: Mapping[str, Any]) -> State:
     s.steps = f.steps
     s.winners = list(f.winners)
     s.reason = f.reason
-    check(g, s)
+    check(s, t, game)
     return s
 
 
@@ -235,10 +235,9 @@ def _bits(names: list[str], where: str) -> int:
     return bits
 
 
-def check(g: HotGates, s: State) -> None:
+def check(s: State, t: Tables, game: Game[State, Action]) -> None:
     """Every unit and card accounted for, no space over capacity or shared by both sides,
-    and a step in progress that can go on."""
-    t = g.t
+    and a step in progress that can go on (`game` takes it on a copy)."""
     counts = Counter(p & PIECE & ~1 for sp in s.board for p in sp)
     counts.update(p & ~1 for p in s.camp + s.pool + s.dead)
     counts.update(p & ~1 for b in s.boxes for p in b)
@@ -277,7 +276,7 @@ def check(g: HotGates, s: State) -> None:
     if any(not t.leader[lt * 2] for lt in s.leaders):
         raise RecordError("state.persian_camp: only the Persian Leaders wait there")
     every = Counter(c for hs in (s.hands, s.decks, s.discards) for h in hs for c in h)
-    if sorted(every) != list(range(len(g.cards))) or max(every.values()) > 1:
+    if sorted(every) != list(range(len(t.cards))) or max(every.values()) > 1:
         raise RecordError(
             "state: each of the 52 Battle Cards must be in exactly one hand, deck or discard pile"
         )
@@ -289,29 +288,27 @@ def check(g: HotGates, s: State) -> None:
             "state.eliminated: eliminated Persians go back to a Reinforcement "
             "Box; only Spartans and Persian Leaders leave the game"
         )
-    own = cards_of_seats(g, s.players)
+    own = cards_of_seats(t.cards, s.players)
     for seat in range(s.players):
         for name in ("hands", "decks", "discards"):
             stray = [c for c in getattr(s, name)[seat] if c not in own[seat]]
             if stray:
                 raise RecordError(
-                    f"state.{name}[{seat + 1}]: card {g.cards[stray[0]].code} "
+                    f"state.{name}[{seat + 1}]: card {t.cards[stray[0]].code} "
                     "belongs to another seat's deck"
                 )
     if s.phase not in (DEAL, OVER) and not 0 <= s.actor < s.players:
         raise RecordError(f"state.actor: seats are 0 to {s.players - 1}")
-    _check_stack(g, s)
-    _check_battle(g, s)
-    _check_step(g, s)
+    _check_stack(s)
+    _check_battle(s, t)
+    _check_step(s, game)
 
 
-def cards_of_seats(g: HotGates, players: int) -> list[set[int]]:
-    from thermopylae.games.hot_gates.cards import decks
-
-    return [set(d) for d in decks(g.cards, players)]
+def cards_of_seats(all_cards: tuple[CardInfo, ...], players: int) -> list[set[int]]:
+    return [set(d) for d in decks(all_cards, players)]
 
 
-# The order of the continuations on the stack, bottom to top (see rules._k_round).
+# The order of the continuations on the stack, bottom to top (see phases.start).
 _RANK = {
     ("round",): 0,
     ("round_end",): 0,
@@ -330,8 +327,8 @@ _RANK = {
 }
 
 
-def _check_stack(g: HotGates, s: State) -> None:
-    order = g.march_order(s.players)
+def _check_stack(s: State) -> None:
+    order = march_order(s.players)
     ranks = []
     for k in s.stack:
         if (
@@ -378,7 +375,7 @@ def _check_stack(g: HotGates, s: State) -> None:
         raise RecordError("state.board: units are marked as marched (+) outside a march")
 
 
-def _check_battle(g: HotGates, s: State) -> None:
+def _check_battle(s: State, t: Tables) -> None:
     """The battle's context (`battle`) is there exactly when a step needs it."""
     bt = s.bt
     in_battle = (
@@ -397,7 +394,7 @@ def _check_battle(g: HotGates, s: State) -> None:
         if bt:
             raise RecordError("state.battle: no battle is being fought; use []")
         return
-    faces = set(g.components.faces) | {0}
+    faces = set(t.c.faces) | {0}
 
     def ints(x: Any, n: int) -> bool:
         return (
@@ -445,14 +442,14 @@ def _check_battle(g: HotGates, s: State) -> None:
         if (
             len(e) != 4
             or not 0 <= e[0] < s.players
-            or not 0 <= e[1] < len(g.cards)
+            or not 0 <= e[1] < len(t.cards)
             or e[2] not in (0, 1)
             or not -1 <= e[3] < len(s.played)
         ):
             raise RecordError(f"state.played: {e!r} is not [seat, card, cancelled, target]")
 
 
-def _check_step(g: HotGates, s: State) -> None:
+def _check_step(s: State, game: Game[State, Action]) -> None:
     """Ask the rules what happens next; a position whose step in progress lacks its
     context is refused here instead of failing later."""
     if s.phase == OVER:
@@ -467,14 +464,14 @@ def _check_step(g: HotGates, s: State) -> None:
         raise RecordError("state: the deal phase needs cards to draw or dice to roll")
     try:
         copy = s.copy()
-        legal = g.legal(copy)
-        g.view(copy, None)
+        legal = game.legal(copy)
+        game.view(copy, None)
         if s.phase == DEAL:
-            g.apply(copy, g.chance(copy)[0][0], quiet=True)
+            game.apply(copy, game.chance(copy)[0][0], quiet=True)
         elif not legal:
             raise RecordError(f"state: nothing is legal in phase {PHASES[s.phase]}")
         else:
-            g.apply(copy, legal[0], quiet=True)
+            game.apply(copy, legal[0], quiet=True)
     except RecordError:
         raise
     except Exception as exc:  # a hand-made position the rules cannot continue from

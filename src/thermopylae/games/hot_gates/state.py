@@ -39,6 +39,11 @@ def space_name(space: int) -> str:
     return f"{ROW_NAMES[space // SPACES]}{space % SPACES + 1}"
 
 
+def phase_name(s: State) -> str:
+    """The phase by its name in the view: an open window is "<window> cards"."""
+    return PHASES[s.phase] if s.phase != WINDOW else f"{WINDOWS[s.window]} cards"
+
+
 class State:
     """One position of a game of 2, 3 or 4 players."""
 
@@ -112,7 +117,7 @@ class State:
         self.reason = ""
         # (steps, legal actions, their geometry) of the March Phase, so that `legal` and
         # `apply`'s check build the list once per step, and the next march updates the
-        # geometry (rules.HotGates._march_list); never copied, never saved.
+        # geometry (march.march_list); never copied, never saved.
         self.cache: tuple[int, list[Any], Any] | None = None
 
     def copy(self) -> State:

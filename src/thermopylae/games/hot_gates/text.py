@@ -7,10 +7,20 @@ they are; every other word is looked up when the text is built.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from thermopylae.engine.protocol import JSON, Event
-from thermopylae.games.hot_gates.actions import Act, piece_name
+from thermopylae.games.hot_gates.actions import (
+    Action,
+    Casualty,
+    Done,
+    Enter,
+    Move,
+    Notation,
+    Pass,
+    Play,
+    piece_name,
+)
 from thermopylae.games.hot_gates.board import SEATS
 from thermopylae.games.hot_gates.components import TYPE_IDS, Components, card_text
 from thermopylae.games.hot_gates.state import (
@@ -28,9 +38,6 @@ from thermopylae.games.hot_gates.state import (
 )
 from thermopylae.games.wording import reword
 from thermopylae.i18n import N_, _, ngettext
-
-if TYPE_CHECKING:
-    from thermopylae.games.hot_gates.rules import HotGates
 
 SHORT = {
     "spartan": "Sp",
@@ -74,7 +81,7 @@ PHASE_WORDS = {
     "over": N_("over"),
     **{f"{w} cards": words for w, words in WINDOW_CARDS.items()},
 }
-# Places a unit comes from that are not spaces (rules._place_name).
+# Places a unit comes from that are not spaces (pullback.reserve_name).
 PLACES = (N_("the Spartan Camp"), N_("the Persian Camp"), N_("the Reinforcement Boxes"))
 # Sentences the rules keep in English in the state (reasons, Glory causes): see `reword`.
 REASONS = (
@@ -110,7 +117,8 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def waiting_for(g: HotGates, s: State) -> str:
+def waiting_for(s: State) -> str:
+    """Who or what the game waits for, for the message that refuses an action."""
     who = SEATS[s.players][s.actor] if 0 <= s.actor < s.players else "?"
     ph = s.phase
     if ph == DEAL:
@@ -134,30 +142,28 @@ def waiting_for(g: HotGates, s: State) -> str:
     return "?"
 
 
-def label(g: HotGates, a: Act) -> str:
+def label(n: Notation, a: Action) -> str:
     """A button: the action in words (in English, its notation), with the card's title and
     effect when it is a card."""
-    v = a.verb
-    if v == "move":
-        text = _("move {src}-{dst} {unit}").format(
-            src=space_name(a.a), dst=space_name(a.b), unit=piece_name(a.c)
-        )
-    elif v == "enter":
-        text = _("enter {space} {unit}").format(space=space_name(a.a), unit=piece_name(a.b))
-    elif v == "casualty":
-        text = _("casualty {unit}").format(unit=piece_name(a.a))
-    elif v == "play":
-        c = g.cards[a.a]
-        return _("play {code}  {title} ({text})").format(
-            code=c.code, title=_(c.title), text=card_text(c.effect, c.amount)
-        )
-    elif v == "pass":
-        text = _("pass")
-    elif v == "done":
-        text = _("done")
-    else:
-        text = g.format(a)
-    return text
+    match a:
+        case Move(src, dst, piece):
+            return _("move {src}-{dst} {unit}").format(
+                src=space_name(src), dst=space_name(dst), unit=piece_name(piece)
+            )
+        case Enter(dst, piece):
+            return _("enter {space} {unit}").format(space=space_name(dst), unit=piece_name(piece))
+        case Casualty(piece):
+            return _("casualty {unit}").format(unit=piece_name(piece))
+        case Play(card):
+            c = n.cards[card]
+            return _("play {code}  {title} ({text})").format(
+                code=c.code, title=_(c.title), text=card_text(c.effect, c.amount)
+            )
+        case Pass():
+            return _("pass")
+        case Done():
+            return _("done")
+    return n.format(a)
 
 
 def _units(units: list[dict[str, Any]]) -> str:
@@ -296,7 +302,7 @@ def render(v: JSON) -> str:
     return "\n".join(lines)
 
 
-def describe(g: HotGates, e: Event) -> str:
+def describe(components: Components, e: Event) -> str:
     """The log line of one event."""
     d = e.data
     k = e.kind
@@ -305,7 +311,7 @@ def describe(g: HotGates, e: Event) -> str:
     if k == "draw":
         return _("{seat} draws a card").format(**d)
     if k == "drew":
-        c = next(c for c in g.cards if c.code == d["card"])
+        c = next(c for c in components.cards if c.code == d["card"])
         return _("{seat} drew {code}: {title} ({text})").format(
             seat=d["seat"], code=c.code, title=_(c.title), text=card_text(c.effect, c.amount)
         )
@@ -366,7 +372,7 @@ def describe(g: HotGates, e: Event) -> str:
     if k == "return":
         return _("The Persians march reinforcements back up row {row}").format(**d)
     if k == "play":
-        c = next(c for c in g.cards if c.code == d["card"])
+        c = next(c for c in components.cards if c.code == d["card"])
         text = card_text(c.effect, c.amount)
         if "cancels" in d:
             return _('{seat} plays {card} "{title}" ({text}), cancelling {cancels}').format(
@@ -376,7 +382,7 @@ def describe(g: HotGates, e: Event) -> str:
             seat=d["seat"], card=d["card"], title=_(c.title), text=text
         )
     if k == "effect":
-        c = next(c for c in g.cards if c.code == d["card"])
+        c = next(c for c in components.cards if c.code == d["card"])
         return _("  {card} takes effect: {text}").format(
             card=d["card"], text=card_text(c.effect, c.amount)
         )

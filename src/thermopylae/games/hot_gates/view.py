@@ -9,21 +9,24 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from thermopylae.engine.protocol import CHANCE, JSON
 from thermopylae.games.hot_gates import battle as b
+from thermopylae.games.hot_gates import flow
 from thermopylae.games.hot_gates.actions import piece_name
 from thermopylae.games.hot_gates.board import (
+    GAME_ID,
     PERSIAN,
     SEATS,
     SIDE_NAMES,
+    Tables,
     persian_seats,
     rows_of,
     side_of_seat,
     spartan_seats,
 )
-from thermopylae.games.hot_gates.components import TYPE_IDS
+from thermopylae.games.hot_gates.components import TYPE_IDS, Components
 from thermopylae.games.hot_gates.state import (
     CASUALTY,
     CONQUER,
@@ -32,24 +35,22 @@ from thermopylae.games.hot_gates.state import (
     WINDOWS,
     WOUNDED,
     State,
+    phase_name,
     space_name,
 )
 
-if TYPE_CHECKING:
-    from thermopylae.games.hot_gates.rules import HotGates
 
-
-def bonuses(game: HotGates, s: State) -> tuple[int, ...]:
+def bonuses(s: State, c: Components) -> tuple[int, ...]:
     """The Glory bonus still waiting in each space (0 in the Hot Gates and once taken)."""
-    glory_bonus = game.components.rules.glory_bonus
+    glory_bonus = c.rules.glory_bonus
     return tuple(
         glory_bonus[sp % SPACES] if sp % SPACES < 3 and not s.bonus_taken & (1 << sp) else 0
         for sp in range(2 * SPACES)
     )
 
 
-def unit(game: HotGates, code: int) -> JSON:
-    u = game.components.units[code >> 1]
+def unit(c: Components, code: int) -> JSON:
+    u = c.units[code >> 1]
     return {
         "unit": TYPE_IDS[code >> 1],
         "name": u.name,
@@ -58,25 +59,26 @@ def unit(game: HotGates, code: int) -> JSON:
     }
 
 
-def card(game: HotGates, number: int) -> JSON:
-    c = game.cards[number]
+def card(c: Components, number: int) -> JSON:
+    k = c.cards[number]
     return {
-        "code": c.code,
-        "title": c.title,
-        "window": c.window,
-        "effect": c.effect,
-        "amount": c.amount,
-        "letter": c.letter,
-        "text": c.text,
+        "code": k.code,
+        "title": k.title,
+        "window": k.window,
+        "effect": k.effect,
+        "amount": k.amount,
+        "letter": k.letter,
+        "text": k.text,
     }
 
 
-def view(game: HotGates, s: State, seat: int | None) -> JSON:
-    t = game.t
+def view(s: State, t: Tables, seat: int | None) -> JSON:
+    """What `seat` sees (None: a spectator, who sees no hand)."""
+    c = t.c
     n = s.players
     seats = SEATS[n]
-    to_act = game.to_act(s)
-    bonus = bonuses(game, s)
+    to_act = flow.to_act(s)
+    bonus = bonuses(s, c)
     spaces = []
     for sp in range(2 * SPACES):
         pieces = [p & PIECE for p in s.board[sp]]
@@ -87,61 +89,59 @@ def view(game: HotGates, s: State, seat: int | None) -> JSON:
                 "capacity": t.capacity[sp],
                 "load": t.load(pieces),
                 "side": SIDE_NAMES[t.side[pieces[0]]] if pieces else None,
-                "units": [unit(game, p) for p in sorted(pieces)],
+                "units": [unit(c, p) for p in sorted(pieces)],
                 "moved": sum(1 for p in s.board[sp] if p & ~PIECE),
                 "bonus": bonus[sp],
                 "persians_entered": bool(s.gates_entered & (1 << sp)),
             }
         )
     return {
-        "game": game.id,
-        "provisional": game.provisional,
+        "game": GAME_ID,
+        "provisional": c.provisional,
         "players": n,
         "seats": list(seats),
         "seat": None if seat is None else seats[seat],
         "side": None if seat is None else SIDE_NAMES[side_of_seat(n, seat)],
         "rows": [] if seat is None else ["AB"[r] for r in rows_of(n, seat)],
-        "phase": game.phase_name(s),
+        "phase": phase_name(s),
         "to_act": ("chance" if to_act == CHANCE else None if to_act is None else seats[to_act]),
         "round": s.round,
         "goat_path": {
             "space": s.eph,
-            "length": game.components.goat_path,
+            "length": c.goat_path,
             "moves_this_round": s.eph_move,
         },
         "glory": {seats[p]: s.glory[p] for p in spartan_seats(n)},
         "kills": {seats[p]: s.kills[p] for p in persian_seats(n)},
-        "win_glory": (
-            game.components.rules.win_glory_2p if n == 2 else game.components.rules.win_glory_team
-        ),
+        "win_glory": (c.rules.win_glory_2p if n == 2 else c.rules.win_glory_team),
         "board": spaces,
-        "spartan_camp": [unit(game, p) for p in sorted(s.camp)],
-        "boxes": [[unit(game, p) for p in sorted(box)] for box in s.boxes],
-        "persian_camp": [unit(game, t_ * 2) for t_ in sorted(s.leaders)],
-        "eliminated": [unit(game, p) for p in sorted(s.dead)],
-        "pulled_back": [unit(game, p) for p in sorted(s.pool)],
+        "spartan_camp": [unit(c, p) for p in sorted(s.camp)],
+        "boxes": [[unit(c, p) for p in sorted(box)] for box in s.boxes],
+        "persian_camp": [unit(c, t_ * 2) for t_ in sorted(s.leaders)],
+        "eliminated": [unit(c, p) for p in sorted(s.dead)],
+        "pulled_back": [unit(c, p) for p in sorted(s.pool)],
         "breach": s.breach,
         "hands": [
             {
                 "seat": seats[p],
                 "count": len(h),
-                "cards": [card(game, c) for c in h] if p == seat else None,
+                "cards": [card(c, k) for k in h] if p == seat else None,
             }
             for p, h in enumerate(s.hands)
         ],
         "decks": {seats[p]: len(d) for p, d in enumerate(s.decks)},
-        "discards": {seats[p]: [card(game, c) for c in d] for p, d in enumerate(s.discards)},
+        "discards": {seats[p]: [card(c, k) for k in d] for p, d in enumerate(s.discards)},
         "window": None
         if s.window < 0
         else {
             "name": WINDOWS[s.window],
             "played": [
-                {"seat": seats[e[0]], "card": card(game, e[1]), "cancelled": bool(e[2])}
+                {"seat": seats[e[0]], "card": card(c, e[1]), "cancelled": bool(e[2])}
                 for e in s.played
             ],
         },
         "extra_marches": {seats[p]: s.extra[p] for p in range(n) if s.extra[p]},
-        "battle": _battle(game, s),
+        "battle": _battle(s, t),
         "result": None
         if not s.reason
         else {"winners": [seats[w] for w in s.winners], "reason": s.reason},
@@ -173,20 +173,21 @@ class Glance:
     battle: JSON | None  # as in the view
 
 
-def glance(game: HotGates, s: State, seat: int) -> Glance:
-    side = game.t.side
+def glance(s: State, t: Tables, seat: int) -> Glance:
+    """`seat`'s glance at the position (see `Glance`)."""
+    side = t.side
     board = tuple(tuple(sorted(map(PIECE.__and__, pieces))) for pieces in s.board)
     sides = tuple(SIDE_NAMES[side[pieces[0]]] if pieces else None for pieces in board)
-    bonus = bonuses(game, s)
+    bonus = bonuses(s, t.c)
     seats = SEATS[s.players]
-    cards = game.cards
+    cards = t.cards
     return Glance(
         seat=seats[seat],
         persian=side_of_seat(s.players, seat) == PERSIAN,
-        phase=game.phase_name(s),
+        phase=phase_name(s),
         players=s.players,
         round=s.round,
-        path=game.components.goat_path,
+        path=t.c.goat_path,
         board=board,
         sides=sides,
         bonus=bonus,
@@ -196,7 +197,7 @@ def glance(game: HotGates, s: State, seat: int) -> Glance:
             if s.window < 0
             else tuple((seats[e[0]], cards[e[1]].effect, bool(e[2])) for e in s.played)
         ),
-        battle=_battle(game, s),
+        battle=_battle(s, t),
     )
 
 
@@ -228,7 +229,7 @@ def glance_of_view(v: JSON) -> Glance:
     )
 
 
-def _battle(game: HotGates, s: State) -> JSON | None:
+def _battle(s: State, t: Tables) -> JSON | None:
     bt = s.bt
     if len(bt) <= b.WINNER:  # no battle (or a pull-back, which keeps only the row)
         return {"row": "AB"[bt[0]], "pull_back": True} if bt else None
@@ -238,8 +239,8 @@ def _battle(game: HotGates, s: State) -> JSON | None:
         "spartan_space": space_name(bt[b.SSP]),
         "narrow_entrance": bt[b.PSP] % SPACES == 2,
         "attack": {
-            "persian": b.attack_total(game, s, PERSIAN),
-            "spartan": b.attack_total(game, s, 1),
+            "persian": b.attack_total(s, t, PERSIAN),
+            "spartan": b.attack_total(s, t, 1),
         },
         "bonus": {
             "attack": list(bt[b.ATK]),

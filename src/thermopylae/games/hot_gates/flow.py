@@ -1,0 +1,61 @@
+"""The pending steps of a round: what waits on `state.stack`, and how a step hands on.
+
+A step that waits for a decision or a chance event leaves a continuation on the stack: a
+name and its integer arguments, plain JSON in a saved position. When the step ends,
+`resume` pops the continuation and runs it; `deal` first lets the chance events still
+owed (cards to draw, then dice to roll) happen. The continuations by name are `STEPS`,
+which phases.py fills (rules.py imports it), so that the round reads top to bottom there
+and no rule module imports another in a circle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from thermopylae.engine.errors import RecordError
+from thermopylae.engine.protocol import CHANCE, Event
+from thermopylae.games.hot_gates.board import Tables
+from thermopylae.games.hot_gates.state import DEAL, OVER, State
+
+Events = list[Event] | None
+"""Where a step reports what happened; None when nobody reads it (a search's playout)."""
+
+Step = Callable[..., None]
+STEPS: dict[str, Step] = {}  # the continuations by name (phases.py)
+
+
+def to_act(s: State) -> int | None:
+    """The seat to decide, CHANCE while cards are drawn or dice rolled, None at the end."""
+    if s.phase == OVER:
+        return None
+    if s.phase == DEAL:
+        return CHANCE
+    return s.actor
+
+
+def deal(s: State, t: Tables, ev: Events) -> None:
+    """Draw the cards and roll the dice still owed, then carry on. An empty deck gives
+    no more cards (decision 8 in docs/rules/hot-gates.md)."""
+    while s.draws and not s.decks[s.draws[0]]:
+        s.draws.pop(0)
+    if s.draws or s.rolls:
+        s.phase = DEAL
+        return
+    resume(s, t, ev)
+
+
+def resume(s: State, t: Tables, ev: Events) -> None:
+    """A step ended: carry on with whatever waited for it."""
+    if not s.stack:
+        raise RecordError(
+            "this position's pending steps are inconsistent: nothing "
+            "waits for the step that just ended"
+        )
+    item = s.stack.pop()
+    name = item[0]
+    step = STEPS.get(name) if isinstance(name, str) else None
+    if step is None:  # not a step of these rules (a hand-made position)
+        if not isinstance(name, str):
+            raise TypeError(f"a pending step is named by a string, not {name!r}")
+        raise AttributeError(f"no step {name!r} in the rules of 300: The Board Game")
+    step(s, t, ev, *item[1:])
