@@ -22,7 +22,7 @@ from typing import Any, ClassVar, NoReturn
 from thermopylae.engine.errors import IllegalAction, RecordError, ThermopylaeError
 from thermopylae.engine.notation import NotationMixin
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
-from thermopylae.games.hot_gates import battle, cards, text, view
+from thermopylae.games.hot_gates import battle, cards, observe, text, view
 from thermopylae.games.hot_gates.actions import CODES, DONE, Act, Notation, piece_name
 from thermopylae.games.hot_gates.board import (
     CAMP_SPARTANS,
@@ -839,6 +839,10 @@ class HotGates(NotationMixin):
         from thermopylae.games.hot_gates.heuristic import Heuristic
 
         return {"heuristic": Heuristic}
+
+    def observer(self, options: Mapping[str, Any]) -> observe.HotGatesObserver:
+        """Views as fixed-size numbers for learning interfaces (built once per seat count)."""
+        return observe.observer(self, len(self.seats(options)))
 
     def reason_text(self, reason: str) -> str:
         """An outcome's reason (English data in states and records) in the current
