@@ -12,21 +12,29 @@ gymnasium = pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
+from tests.interop.conftest import GAME_IDS, players, table, two_seats  # noqa: E402
 from thermopylae.engine import registry  # noqa: E402
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError  # noqa: E402
 from thermopylae.interop.gymnasium import MAX_ILLEGAL, ThermopylaeEnv, gym_id, make  # noqa: E402
 
-CASES: list[tuple[str, dict[str, Any]]] = [
-    ("thermopyles", {}),  # solo
-    ("thermopyles", {"players": 2, "seat": 1}),
-    ("thermopyles", {"players": 3, "seat": 0, "opponent": "random"}),
-    ("thermopyles", {"players": 4, "seat": 3}),
-    ("earth-and-water", {"seat": 0}),
-    ("earth-and-water", {"seat": 1, "opponent": "random"}),
-    ("hot-gates", {"players": 2, "seat": 1}),
-    ("hot-gates", {"players": 3, "seat": 2}),
-    ("hot-gates", {"players": 4, "seat": 0, "opponent": "random"}),
-]
+
+def _cases() -> list[tuple[str, dict[str, Any]]]:
+    """Every registered game at every player count, learning as the last seat against
+    the heuristic (the fewest players without `players`, the default), and once more at
+    the most players as the first seat against `random`."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for game_id in GAME_IDS:
+        counts = players(game_id)
+        for n in counts:
+            options = {} if n == counts.start else table(game_id, n)
+            out.append((game_id, {**options, "seat": n - 1}))
+        most = table(game_id, counts.stop - 1)
+        out.append((game_id, {**most, "seat": 0, "opponent": "random"}))
+    return out
+
+
+CASES = _cases()
+FIRST_OF_EACH_GAME = [next(c for c in CASES if c[0] == game_id) for game_id in GAME_IDS]
 
 
 def case_id(case: tuple[str, dict[str, Any]]) -> str:
@@ -69,36 +77,41 @@ def test_whole_episodes(case: tuple[str, dict[str, Any]]) -> None:
         env.step(0)  # over: reset first
 
 
-def test_illegal_action_penalty_and_raise() -> None:
-    env = ThermopylaeEnv("hot-gates", players=2)
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_illegal_action_penalty_and_raise(game_id: str) -> None:
+    env = ThermopylaeEnv(game_id, **two_seats(game_id))
     obs, info = env.reset(seed=0)
     bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
     obs2, reward, terminated, truncated, info2 = env.step(bad)
     assert reward == -1.0 and not terminated and not truncated and info2["illegal"]
     assert np.array_equal(obs, obs2)
-    strict = ThermopylaeEnv("hot-gates", players=2, illegal="raise")
+    strict = ThermopylaeEnv(game_id, **two_seats(game_id), illegal="raise")
     strict.reset(seed=0)
     with pytest.raises(IllegalAction):
         strict.step(bad)
 
 
-def test_bad_arguments() -> None:
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_bad_arguments(game_id: str) -> None:
+    options = two_seats(game_id)
+    seats = len(registry.get(game_id).seats(registry.get(game_id).options(options)))
     with pytest.raises(ThermopylaeError):
-        ThermopylaeEnv("earth-and-water", seat=2)
+        ThermopylaeEnv(game_id, **options, seat=seats)  # one past the last seat
     with pytest.raises(ThermopylaeError):
-        ThermopylaeEnv("earth-and-water", opponent="nobody")
+        ThermopylaeEnv(game_id, opponent="nobody")
     with pytest.raises(ThermopylaeError):
-        ThermopylaeEnv("thermopyles", illegal="ignore")
+        ThermopylaeEnv(game_id, illegal="ignore")
 
 
-def test_render_ansi() -> None:
-    env = ThermopylaeEnv("thermopyles", render_mode="ansi")
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_render_ansi(game_id: str) -> None:
+    env = ThermopylaeEnv(game_id, render_mode="ansi")
     env.reset(seed=1)
     text = env.render()
     assert isinstance(text, str) and text
 
 
-@pytest.mark.parametrize("case", CASES[:1] + CASES[4:5] + CASES[6:7], ids=case_id)
+@pytest.mark.parametrize("case", FIRST_OF_EACH_GAME, ids=case_id)
 def test_action_masks_method_is_the_info_mask(case: tuple[str, dict[str, Any]]) -> None:
     """MaskablePPO's `action_masks()`: the same legal actions as `info["action_mask"]`,
     as booleans, after reset and after every step."""
@@ -115,21 +128,22 @@ def test_action_masks_method_is_the_info_mask(case: tuple[str, dict[str, Any]]) 
             break
 
 
-def test_p21_metadata_is_on_the_class() -> None:
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_p21_metadata_is_on_the_class(game_id: str) -> None:
     """`gymnasium.make` reads the render modes from the class before building the env."""
     assert ThermopylaeEnv.metadata["render_modes"] == ["ansi"]
     assert ThermopylaeEnv.metadata["render_fps"] == 1
-    assert ThermopylaeEnv("earth-and-water").metadata == ThermopylaeEnv.metadata
+    assert ThermopylaeEnv(game_id).metadata == ThermopylaeEnv.metadata
 
 
 def test_p21_every_registered_game_has_a_gymnasium_id() -> None:
     ids = {gym_id(g) for g in registry.game_ids()}
-    assert ids == {
-        "thermopylae/Thermopyles-v0",
-        "thermopylae/EarthAndWater-v0",
-        "thermopylae/HotGates-v0",
-    }
+    assert len(ids) == len(registry.game_ids())  # one id per game, none shared
     assert ids <= set(gymnasium.registry)
+    # the naming rule: words of the id, capitalised and joined, in the namespace
+    assert gym_id("hot-gates") == "thermopylae/HotGates-v0"
+    assert gym_id("earth-and-water") == "thermopylae/EarthAndWater-v0"
+    assert gym_id("thermopyles") == "thermopylae/Thermopyles-v0"
 
 
 @pytest.mark.parametrize("game_id", registry.game_ids())
@@ -152,27 +166,32 @@ def test_p21_gymnasium_make_with_ansi_gives_no_warning(game_id: str) -> None:
         env.close()
 
 
-def test_p21_gymnasium_make_passes_table_options() -> None:
-    env = gymnasium.make("thermopylae/HotGates-v0", players=3, seat=2, opponent="random")
-    assert env.unwrapped.options["players"] == 3 and env.unwrapped.seat == 2
-    solo = gymnasium.make("thermopylae/Thermopyles-v0")
-    assert solo.unwrapped.options["players"] == 1  # the fewest seats: solo
+@pytest.mark.parametrize("game_id", [g for g in GAME_IDS if len(players(g)) > 1])
+def test_p21_gymnasium_make_passes_table_options(game_id: str) -> None:
+    most = players(game_id).stop - 1
+    env = gymnasium.make(gym_id(game_id), players=most, seat=most - 1, opponent="random")
+    assert env.unwrapped.options["players"] == most and env.unwrapped.seat == most - 1
+    fewest = gymnasium.make(gym_id(game_id))
+    assert fewest.unwrapped.options["players"] == players(game_id).start  # one learner
 
 
-def test_p21_bad_render_mode_is_refused() -> None:
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_p21_bad_render_mode_is_refused(game_id: str) -> None:
     with pytest.raises(ThermopylaeError, match="render_mode"):
-        ThermopylaeEnv("thermopyles", render_mode="rgb_array")
+        ThermopylaeEnv(game_id, render_mode="rgb_array")
 
 
-def test_p23_penalty_episode_is_truncated_after_max_illegal_in_a_row() -> None:
-    env = ThermopylaeEnv("hot-gates", players=2, max_illegal=3)
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_p23_penalty_episode_is_truncated_after_max_illegal_in_a_row(game_id: str) -> None:
+    env = ThermopylaeEnv(game_id, **two_seats(game_id), max_illegal=3)
     _, info = env.reset(seed=0)
     bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
     for _ in range(2):
         _, reward, terminated, truncated, info = env.step(bad)
         assert reward == -1.0 and not terminated and not truncated and info["illegal"]
     good = int(np.flatnonzero(info["action_mask"])[0])
-    env.step(good)  # a legal action starts the count again
+    _, _, _, _, info = env.step(good)  # a legal action starts the count again
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])  # illegal in the new position
     for _ in range(2):
         assert not env.step(bad)[3]
     _, reward, terminated, truncated, info = env.step(bad)
@@ -180,12 +199,14 @@ def test_p23_penalty_episode_is_truncated_after_max_illegal_in_a_row() -> None:
     assert info["illegal"] and "3 illegal actions in a row" in info["reason"]
     with pytest.raises(ThermopylaeError, match="reset"):
         env.step(good)
-    env.reset(seed=0)  # a new episode starts the count again
-    assert not env.step(bad)[3]
+    _, info = env.reset(seed=0)  # a new episode starts the count again
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    assert env.step(bad)[4]["illegal"] and not env.step(bad)[3]
 
 
-def test_p23_default_bound_ends_an_endless_illegal_loop() -> None:
-    env = ThermopylaeEnv("earth-and-water")
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_p23_default_bound_ends_an_endless_illegal_loop(game_id: str) -> None:
+    env = ThermopylaeEnv(game_id)
     assert env.max_illegal == MAX_ILLEGAL == 100
     _, info = env.reset(seed=1)
     bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
@@ -201,9 +222,12 @@ def test_p23_default_bound_ends_an_endless_illegal_loop() -> None:
 @pytest.mark.parametrize("bad", [0, -1, 2.5, "10", True])
 def test_p23_bad_max_illegal_is_refused(bad: Any) -> None:
     with pytest.raises(ThermopylaeError, match="max_illegal"):
-        ThermopylaeEnv("thermopyles", max_illegal=bad)
+        ThermopylaeEnv(GAME_IDS[0], max_illegal=bad)
 
 
-def test_p23_numpy_integers_are_accepted() -> None:
-    env = ThermopylaeEnv("earth-and-water", seat=np.int64(1), max_illegal=np.int32(7))
-    assert env.seat == 1 and env.max_illegal == 7 and type(env.max_illegal) is int
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_p23_numpy_integers_are_accepted(game_id: str) -> None:
+    options = two_seats(game_id)
+    last = int(options.get("players", players(game_id).start)) - 1
+    env = ThermopylaeEnv(game_id, **options, seat=np.int64(last), max_illegal=np.int32(7))
+    assert env.seat == last and env.max_illegal == 7 and type(env.max_illegal) is int

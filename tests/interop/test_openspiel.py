@@ -12,7 +12,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from tests.interop.conftest import ALL_CASES, case_id  # noqa: E402
+from tests.interop.conftest import ALL_CASES, GAME_IDS, case_id, players, two_seats  # noqa: E402
 from thermopylae.engine import registry  # noqa: E402
 from thermopylae.interop import observe, openspiel  # noqa: E402
 
@@ -21,6 +21,10 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "openspiel_ismcts.p
 
 def load(game_id: str, options: dict[str, Any]) -> Any:
     return openspiel.load(game_id, options.get("players"))
+
+
+# one table of each game, two players where it can (a seat with a hidden neighbour)
+TWO_SEATS = [(game_id, two_seats(game_id)) for game_id in GAME_IDS]
 
 
 def play_to_decision(state: Any, rng: random.Random, decisions: int) -> Any:
@@ -42,30 +46,34 @@ def play_to_decision(state: Any, rng: random.Random, decisions: int) -> Any:
 @pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
 def test_random_sim_test(case: tuple[str, dict[str, Any]]) -> None:
     game = load(*case)
-    sims = 1 if case[0] == "hot-gates" else 2
-    pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 
-@pytest.mark.parametrize(
-    "case", [("thermopyles", {"players": 3}), ("earth-and-water", {})], ids=case_id
-)
+@pytest.mark.parametrize("case", TWO_SEATS, ids=case_id)
 def test_random_sim_test_serialized(case: tuple[str, dict[str, Any]]) -> None:
     pyspiel.random_sim_test(load(*case), num_sims=1, serialize=True, verbose=False)
 
 
 def test_registered_and_loaded_by_name() -> None:
     names = set(pyspiel.registered_names())
-    for _, short, _ in openspiel.GAMES:
+    assert [g for g, _, _ in openspiel.GAMES] == GAME_IDS  # every registered game
+    for game_id, short, _ in openspiel.GAMES:
         assert short in names
-    game = pyspiel.load_game("python_thermopylae_hot_gates", {"players": 3})
-    assert game.num_players() == 3
-    assert game.num_distinct_actions() == registry.get("hot-gates").num_actions
-    assert pyspiel.load_game("python_thermopylae_thermopyles").num_players() == 1
-    assert pyspiel.load_game("python_thermopylae_earth_and_water").num_players() == 2
+        assert short == openspiel.short_name(game_id)
+        counts = players(game_id)
+        assert pyspiel.load_game(short).num_players() == counts.start  # the fewest
+        if len(counts) > 1:
+            game = pyspiel.load_game(short, {"players": counts.stop - 1})
+            assert game.num_players() == counts.stop - 1
+            assert game.num_distinct_actions() == registry.get(game_id).num_actions
+    # the naming rule: `python_thermopylae_` and the id with `_` for `-`
+    assert openspiel.short_name("hot-gates") == "python_thermopylae_hot_gates"
+    assert openspiel.long_name("earth-and-water") == "Thermopylae: Earth and Water"
 
 
-def test_chance_outcomes_are_the_games() -> None:
-    game = load("earth-and-water", {})
+@pytest.mark.parametrize("case", TWO_SEATS, ids=case_id)
+def test_chance_outcomes_are_the_games(case: tuple[str, dict[str, Any]]) -> None:
+    game = load(*case)
     state = game.new_initial_state()
     rng = random.Random(0)
     while not state.is_chance_node():
@@ -77,11 +85,7 @@ def test_chance_outcomes_are_the_games() -> None:
     assert {a for a, _ in outcomes} == expected
 
 
-@pytest.mark.parametrize(
-    "case",
-    [("earth-and-water", {}), ("hot-gates", {"players": 3}), ("thermopyles", {"players": 2})],
-    ids=case_id,
-)
+@pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
 def test_information_state_hides_and_resamples(case: tuple[str, dict[str, Any]]) -> None:
     game = load(*case)
     tgame = game.tgame
@@ -103,21 +107,18 @@ def test_information_state_hides_and_resamples(case: tuple[str, dict[str, Any]])
         play_to_decision(other, rng, 3)
 
 
-def test_tensors_are_the_observation() -> None:
-    game = load("hot-gates", {"players": 2})
+@pytest.mark.parametrize("case", TWO_SEATS, ids=case_id)
+def test_tensors_are_the_observation(case: tuple[str, dict[str, Any]]) -> None:
+    game = load(*case)
     state = play_to_decision(game.new_initial_state(), random.Random(1), 5)
     size = observe.observation_size(game.tgame, game.options)
     assert game.observation_tensor_size() == size
-    for seat in range(2):
+    for seat in range(game.num_players()):
         expected = observe.observe(game.tgame, game.options, state.tstate, seat)
         np.testing.assert_allclose(state.observation_tensor(seat), expected)
 
 
-@pytest.mark.parametrize(
-    "case",
-    [("thermopyles", {"players": 2}), ("earth-and-water", {}), ("hot-gates", {"players": 2})],
-    ids=case_id,
-)
+@pytest.mark.parametrize("case", TWO_SEATS, ids=case_id)
 def test_p22_no_information_state_tensor_is_claimed(case: tuple[str, dict[str, Any]]) -> None:
     """The observation vector holds no history: it is not offered as an information-state
     tensor (tensor-based CFR would merge information states), and asking for one is a
@@ -135,10 +136,21 @@ def test_p22_no_information_state_tensor_is_claimed(case: tuple[str, dict[str, A
 
 
 def test_same_observation_different_histories_have_different_information_states() -> None:
-    """Why the tensor is not offered: Earth & Water's preparation buys leave the same view
-    whatever order they came in, so the observation tensor cannot tell the two histories
-    apart, while the information-state string (the seat's own decisions) does."""
-    game = load("earth-and-water", {})
+    """Why the tensor is not offered: some game has two histories that leave one view
+    (Earth & Water's preparation buys, in either order), so the observation tensor cannot
+    tell them apart, while the information-state string (the seat's own decisions) does.
+    Searched in every registered game, in registry order, until three are found."""
+    found = 0
+    for game_id, options in TWO_SEATS:
+        found += _same_view_histories(load(game_id, options), 3 - found)
+        if found >= 3:
+            return
+    assert found, "no two histories with one view"
+
+
+def _same_view_histories(game: Any, wanted: int) -> int:
+    """How many pairs of histories with one view and two information states were found
+    in `game` (stops at `wanted`)."""
     found = 0
     for seed in range(30):
         rng = random.Random(seed)
@@ -172,30 +184,36 @@ def test_same_observation_different_histories_have_different_information_states(
                         player
                     )
                     found += 1
-                    if found >= 3:
-                        return
-    assert found, "no two histories with one view"
+                    if found >= wanted:
+                        return found
+    return found
 
 
-def test_p22_cooperative_thermopyles_has_identical_utility() -> None:
-    """The game says it is co-operative (`cooperative`): one utility for every player."""
-    for players in range(1, 5):
-        game = openspiel.load("thermopyles", players)
-        assert game.tgame.cooperative
-        assert game.get_type().utility == pyspiel.GameType.Utility.IDENTICAL
-        state = game.new_initial_state()
-        rng = random.Random(players)
-        while not state.is_terminal():
-            play_to_decision(state, rng, 1000)
-        assert len(set(state.returns())) == 1
-    for game_id, players in (("earth-and-water", None), ("hot-gates", 3)):
-        game = openspiel.load(game_id, players)
-        assert not game.tgame.cooperative
+@pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
+def test_p22_cooperative_game_has_identical_utility(case: tuple[str, dict[str, Any]]) -> None:
+    """A game that says it is co-operative (`cooperative`, Thermopyles) has one utility
+    for every player, and every player gets the same return; the others are general-sum."""
+    game = load(*case)
+    if not game.tgame.cooperative:
         assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+        return
+    assert game.get_type().utility == pyspiel.GameType.Utility.IDENTICAL
+    state = game.new_initial_state()
+    rng = random.Random(game.num_players())
+    while not state.is_terminal():
+        play_to_decision(state, rng, 1000)
+    assert len(set(state.returns())) == 1
 
 
-def test_returns_are_the_scores() -> None:
-    game = load("thermopyles", {"players": 2})
+def test_some_registered_game_is_cooperative_and_some_is_not() -> None:
+    """Both kinds of utility are exercised above."""
+    kinds = {registry.get(game_id).cooperative for game_id in GAME_IDS}
+    assert kinds == {True, False}
+
+
+@pytest.mark.parametrize("case", TWO_SEATS, ids=case_id)
+def test_returns_are_the_scores(case: tuple[str, dict[str, Any]]) -> None:
+    game = load(*case)
     state = game.new_initial_state()
     rng = random.Random(0)
     while not state.is_terminal():
@@ -204,8 +222,9 @@ def test_returns_are_the_scores() -> None:
     assert state.returns() == [float(s) for s in scores]
 
 
-def test_clone_is_independent() -> None:
-    game = load("earth-and-water", {})
+@pytest.mark.parametrize("case", TWO_SEATS, ids=case_id)
+def test_clone_is_independent(case: tuple[str, dict[str, Any]]) -> None:
+    game = load(*case)
     state = play_to_decision(game.new_initial_state(), random.Random(2), 3)
     clone = state.clone()
     before = str(state)

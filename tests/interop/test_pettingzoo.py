@@ -12,11 +12,10 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test
 
-from tests.ai.test_ismcts import hidden_twin
 from tests.helpers import decision_positions
-from tests.interop.conftest import ALL_CASES, case_id
+from tests.interop.conftest import ALL_CASES, GAME_IDS, case_id, two_seats
 from thermopylae.engine import registry
-from thermopylae.engine.errors import IllegalAction
+from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.interop import observe
 from thermopylae.interop.pettingzoo import env
 
@@ -59,8 +58,10 @@ def test_whole_game_rewards_are_outcome_scores(case: tuple[str, dict[str, Any]])
     assert totals == play(env(game_id, **options), 3)[0]  # seeded chance: reproducible
 
 
-def test_spaces_are_stable_and_match_the_layout() -> None:
-    e = env("hot-gates", players=3)
+@pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
+def test_spaces_are_stable_and_match_the_layout(case: tuple[str, dict[str, Any]]) -> None:
+    game_id, options = case
+    e = env(game_id, **options)
     g = e.game
     for agent in e.possible_agents:
         assert e.observation_space(agent) is e.observation_space(agent)
@@ -70,8 +71,9 @@ def test_spaces_are_stable_and_match_the_layout() -> None:
         assert e.action_space(agent).n == g.num_actions
 
 
-def test_illegal_action_raises() -> None:
-    e = env("earth-and-water")
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_illegal_action_raises(game_id: str) -> None:
+    e = env(game_id, **two_seats(game_id))
     e.reset(seed=1)
     mask = e.observe(e.agent_selection)["action_mask"]
     with pytest.raises(IllegalAction):
@@ -109,8 +111,9 @@ def test_hidden_cards_do_not_change_the_observation(case: tuple[str, dict[str, A
     for seed in range(4):
         for s in decision_positions(game_id, options, seed):
             for seat in range(len(g.seats(opts))):
-                twin = hidden_twin(g, s, seat)
-                if twin is None:
+                # what `seat` cannot see dealt anew (the contract's `determinize`)
+                twin = g.determinize(s, seat, random.Random(seed))
+                if g.state_to_json(twin) == g.state_to_json(s):
                     continue
                 a = observe.observe(g, opts, s, seat)
                 b = observe.observe(g, opts, twin, seat)
@@ -119,19 +122,22 @@ def test_hidden_cards_do_not_change_the_observation(case: tuple[str, dict[str, A
     assert checked > 0
 
 
-def test_own_hand_is_visible() -> None:
-    """The observation does depend on the seat's own cards (it is not blind)."""
-    g = registry.get("earth-and-water")
-    opts = g.options({})
-    for s in decision_positions("earth-and-water", {}, 2):
-        seat = g.to_act(s)
-        twin = hidden_twin(g, s, 1 - seat)  # swaps a card of `seat` with the deck
-        if twin is not None:
-            assert not np.array_equal(
+@pytest.mark.parametrize("game_id", [g for g in GAME_IDS if "players" in two_seats(g)])
+def test_own_hand_is_visible(game_id: str) -> None:
+    """The observation does depend on the seat's own cards (it is not blind): dealt
+    anew for the other seat, who cannot see them, they change the seat's observation."""
+    options = two_seats(game_id)
+    g = registry.get(game_id)
+    opts = g.options(options)
+    for seed in range(4):
+        for s in decision_positions(game_id, options, seed):
+            seat = g.to_act(s)
+            twin = g.determinize(s, 1 - seat, random.Random(seed))
+            if not np.array_equal(
                 observe.observe(g, opts, s, seat), observe.observe(g, opts, twin, seat)
-            )
-            return
-    pytest.fail("no position with a hidden card")
+            ):
+                return
+    pytest.fail("no position where the seat's own hidden cards show")
 
 
 def test_docs_list_every_field() -> None:
@@ -139,26 +145,40 @@ def test_docs_list_every_field() -> None:
     from pathlib import Path
 
     text = (Path(__file__).parents[2] / "docs" / "rl.md").read_text(encoding="utf-8")
-    for game_id in ("thermopyles", "earth-and-water", "hot-gates"):
+    for game_id in GAME_IDS:
         g = registry.get(game_id)
-        opts = g.options({} if game_id == "earth-and-water" else {"players": 2})
+        opts = g.options(two_seats(game_id))
         for name, size, _ in observe.layout(g, opts):
             assert f"| `{name}` | {size} |" in text, (game_id, name)
 
 
-def test_p21_metadata_is_on_the_class() -> None:
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_p21_metadata_is_on_the_class(game_id: str) -> None:
     from thermopylae.interop.pettingzoo import ThermopylaeAEC
 
     assert ThermopylaeAEC.metadata["render_modes"] == ["ansi"]
     assert ThermopylaeAEC.metadata["is_parallelizable"] is False
-    e = env("hot-gates", players=3)
-    assert e.metadata["name"] == "thermopylae_hot_gates"
+    e = env(game_id, **two_seats(game_id))
+    assert e.metadata["name"] == "thermopylae_" + game_id.replace("-", "_")
     assert e.metadata["render_modes"] == ThermopylaeAEC.metadata["render_modes"]
     assert ThermopylaeAEC.metadata["name"] == "thermopylae"  # the instance did not change it
 
 
-def test_p21_bad_render_mode_is_refused() -> None:
-    from thermopylae.engine.errors import ThermopylaeError
-
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_p21_bad_render_mode_is_refused(game_id: str) -> None:
     with pytest.raises(ThermopylaeError, match="render_mode"):
-        env("earth-and-water", render_mode="human")
+        env(game_id, render_mode="human")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_game_without_an_observer_is_refused_by_name(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game whose `observer(options)` is None offers no learning interface: the
+    environments say so, naming the game, instead of failing somewhere inside."""
+    g = registry.get(game_id)
+    monkeypatch.setattr(type(g), "observer", lambda self, options: None)
+    with pytest.raises(ThermopylaeError, match=f"{game_id}.*no learning interface"):
+        env(game_id)
+    with pytest.raises(ThermopylaeError, match="no learning interface"):
+        observe.layout(g, g.options({}))

@@ -17,10 +17,11 @@ from typing import Any
 from thermopylae.engine.protocol import CHANCE, AnyGame, Decider, Event
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Step:
     """One applied action: who took it (`CHANCE` or a seat), the action, its events
-    (empty when the loop ran quiet)."""
+    (empty when the loop ran quiet). Not frozen: a frozen dataclass takes nearly three
+    times as long to build, and the learning interfaces build several per decision."""
 
     seat: int
     action: Any
@@ -40,17 +41,26 @@ def advance(
     mapping, or one agent per seat) to `state`, in place, yielding each step once it is
     applied; stop when a seat without an agent must decide or the game is over. Agents
     draw from `agent_rng` (by default the chance source, for callers with one source)."""
-    seats = dict(enumerate(agents)) if isinstance(agents, Sequence) else agents
+    # the usual kinds first: isinstance against an ABC costs several calls each time, and
+    # the learning interfaces call this once per decision
+    seats: Mapping[int, Decider]
+    if isinstance(agents, dict):
+        seats = agents
+    elif isinstance(agents, (tuple, list, Sequence)):
+        seats = dict(enumerate(agents))
+    else:
+        seats = agents
     rng = chance_rng if agent_rng is None else agent_rng
-    while (seat := game.to_act(state)) is not None:
+    to_act, apply, sample = game.to_act, game.apply, game.sample_chance
+    while (seat := to_act(state)) is not None:
         if seat == CHANCE:
-            action = game.sample_chance(state, chance_rng)
+            action = sample(state, chance_rng)
         else:
             agent = seats.get(seat)
             if agent is None:
                 return
             action = agent.act(game, state, rng)
-        yield Step(seat, action, game.apply(state, action, quiet=quiet))
+        yield Step(seat, action, apply(state, action, quiet=quiet))
 
 
 def play(

@@ -2,7 +2,8 @@
 every other seat played by a fixed agent (`opponent="heuristic"`, `"random"`, an agent
 spec such as `"ismcts:iterations=200"`, or an object with `act(game, state, rng)`).
 
-Observations are the float32 vectors of `observe.layout`; the action space is
+Observations are the float32 vectors of the game's observer (`game.observer`, laid out
+in docs/rl.md; a game without one cannot be wrapped); the action space is
 `Discrete(game.num_actions)` (`game.encode`); `info["action_mask"]` (int8) marks the legal
 actions. An illegal action, by default, leaves the game unchanged and gives the reward
 `illegal_reward` (-1.0) with `info["illegal"] = True`; with `illegal="raise"` it raises
@@ -29,8 +30,9 @@ from gymnasium import spaces
 from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
-from thermopylae.engine.protocol import CHANCE
-from thermopylae.interop.observe import HIGH, LOW, Obs, action_mask, observation, observation_size
+from thermopylae.engine.play import advance
+from thermopylae.engine.protocol import AnyGame, Decider
+from thermopylae.interop.observe import HIGH, LOW, Obs, action_mask, observer, vector
 
 NAMESPACE = "thermopylae"
 MAX_ILLEGAL = 100
@@ -59,14 +61,14 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         game_id: str = "thermopyles",
         *,
         seat: int = 0,
-        opponent: Any = "heuristic",
+        opponent: str | Decider = "heuristic",
         illegal: str = "penalty",
         illegal_reward: float = -1.0,
         max_illegal: int = MAX_ILLEGAL,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        self.game: Any = registry.get(game_id)
+        self.game: AnyGame = registry.get(game_id)
         if "players" not in options and self.game.min_players != self.game.max_players:
             options["players"] = int(self.game.min_players)  # one learner: fewest seats
         self.options: dict[str, Any] = self.game.options(options)
@@ -78,30 +80,30 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ThermopylaeError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.seat = seat
-        self.opponent = make_agent(opponent, self.game) if isinstance(opponent, str) else opponent
+        self.opponent: Decider = (
+            make_agent(opponent, self.game) if isinstance(opponent, str) else opponent
+        )
+        # every other seat is the opponent's: `advance` plays them and chance
+        self._others: dict[int, Decider] = {i: self.opponent for i in range(n) if i != seat}
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.max_illegal = max_illegal
         self._illegal_run = 0  # illegal actions in a row
         self._over = False  # terminated or truncated: `reset` first
         self.render_mode = render_mode
-        size = observation_size(self.game, self.options)
-        self.observation_space = spaces.Box(LOW, HIGH, (size,), np.float32)
+        self.observer = observer(self.game, self.options)
+        self.observation_space = spaces.Box(LOW, HIGH, (self.observer.size,), np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._rng = random.Random()
         self.state_: Any = None
 
     def _advance(self) -> None:
         """Play chance and the other seats until this seat acts or the game ends."""
-        g, s = self.game, self.state_
-        while (who := g.to_act(s)) is not None and who != self.seat:
-            if who == CHANCE:
-                g.apply(s, g.sample_chance(s, self._rng), quiet=True)
-            else:
-                g.apply(s, self.opponent.act(g, s, self._rng), quiet=True)
+        for _ in advance(self.game, self.state_, self._rng, self._others, quiet=True):
+            pass
 
     def _obs(self) -> Obs:
-        return observation(self.game, self.options, self.game.view(self.state_, self.seat))
+        return vector(self.observer, self.game.view(self.state_, self.seat))
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         return {"action_mask": action_mask(self.game, self.state_, self.seat), **extra}

@@ -1,8 +1,10 @@
-"""The three games as OpenSpiel Python games (`pip install thermopylae[rl]`).
+"""The registered games as OpenSpiel Python games (`pip install thermopylae[rl]`).
 
-Importing this module registers `python_thermopylae_thermopyles` (players 1-4),
-`python_thermopylae_earth_and_water` (2) and `python_thermopylae_hot_gates` (players 2-4)
-with OpenSpiel; `pyspiel.load_game("python_thermopylae_hot_gates", {"players": 3})` then
+Importing this module registers one OpenSpiel game per game of the registry, named
+`python_thermopylae_` and the game's id with `_` for `-` (`short_name`): today
+`python_thermopylae_thermopyles` (players 1-4), `python_thermopylae_earth_and_water` (2)
+and `python_thermopylae_hot_gates` (players 2-4);
+`pyspiel.load_game("python_thermopylae_hot_gates", {"players": 3})` then
 builds one. Actions are the games' own integer encodings (`game.encode`), and chance nodes
 are explicit: `chance_outcomes()` lists the game's `chance` outcomes, encoded the same way.
 
@@ -11,10 +13,10 @@ may see (`game.view(state, seat)`) followed by the seat's own decisions so far; 
 observation string is the view alone. Neither contains anything the view hides.
 `resample_from_infostate(player, sampler)` deals the hidden information again with
 `game.determinize`, so OpenSpiel's IS-MCTS bot can search the games. Tensors come from
-`thermopylae.interop.observe` (the same vectors as the PettingZoo and Gymnasium
-environments): the observation tensor only. No information-state tensor is provided
-(`provides_information_state_tensor=False`): the vector does not encode the history, so
-it would give two information states one tensor.
+the game's observer through `thermopylae.interop.observe` (the same vectors as the
+PettingZoo and Gymnasium environments): the observation tensor only. No information-state
+tensor is provided (`provides_information_state_tensor=False`): the vector does not encode
+the history, so it would give two information states one tensor.
 
 Utilities: a co-operative game (the game's `cooperative`, Thermopyles) is `IDENTICAL`,
 every player sharing one result; the others are `GENERAL_SUM`.
@@ -31,18 +33,32 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found, unused-ignore]
 
 from thermopylae.engine import registry
-from thermopylae.engine.protocol import CHANCE
+from thermopylae.engine.protocol import CHANCE, AnyGame
 from thermopylae.interop import observe
 
 PREFIX = "python_thermopylae_"
 MAX_GAME_LENGTH = 10_000
 """A generous bound on decisions plus chance events (random games last a few hundred)."""
 
-# (thermopylae id, OpenSpiel short name, long name)
-GAMES: tuple[tuple[str, str, str], ...] = (
-    ("thermopyles", PREFIX + "thermopyles", "Thermopylae: Thermopyles"),
-    ("earth-and-water", PREFIX + "earth_and_water", "Thermopylae: Earth and Water"),
-    ("hot-gates", PREFIX + "hot_gates", "Thermopylae: Hot Gates"),
+SMALL_WORDS = frozenset({"a", "and", "of", "the"})
+"""Words a long name keeps in lower case (`earth-and-water`: `Earth and Water`)."""
+
+
+def short_name(game_id: str) -> str:
+    """OpenSpiel's name of a game: `hot-gates` -> `python_thermopylae_hot_gates`."""
+    return PREFIX + game_id.replace("-", "_")
+
+
+def long_name(game_id: str) -> str:
+    """The long name, from the id: `earth-and-water` -> `Thermopylae: Earth and Water`."""
+    words = game_id.split("-")
+    title = [w if i and w in SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words)]
+    return "Thermopylae: " + " ".join(title)
+
+
+# (thermopylae id, OpenSpiel short name, long name) of every game in the registry
+GAMES: tuple[tuple[str, str, str], ...] = tuple(
+    (g, short_name(g), long_name(g)) for g in registry.game_ids()
 )
 
 
@@ -51,14 +67,16 @@ def canonical(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
 
 
-def _game_type(game_id: str, short_name: str, long_name: str) -> Any:
+def _game_type(game_id: str, short: str, long: str) -> Any:
     game = registry.get(game_id)
     params: dict[str, Any] = {}
     if game.min_players != game.max_players:
         params["players"] = int(game.min_players)
+    # a game without an observer still plays (strings), but offers no tensor
+    tensor = game.observer(game.options(params)) is not None
     return pyspiel.GameType(
-        short_name=short_name,
-        long_name=long_name,
+        short_name=short,
+        long_name=long,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -74,7 +92,7 @@ def _game_type(game_id: str, short_name: str, long_name: str) -> Any:
         provides_information_state_string=True,
         provides_information_state_tensor=False,  # see ThermopylaeObserver
         provides_observation_string=True,
-        provides_observation_tensor=True,
+        provides_observation_tensor=tensor,
         parameter_specification=params,
     )
 
@@ -85,7 +103,7 @@ class ThermopylaeGame(pyspiel.Game):  # type: ignore[misc]
     game_id = ""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        self.tgame: Any = registry.get(self.game_id)
+        self.tgame: AnyGame = registry.get(self.game_id)
         params = dict(params or {})
         asked: dict[str, Any] = {}
         if self.tgame.min_players != self.tgame.max_players:
@@ -122,7 +140,7 @@ class _Core:
 
     __slots__ = ("mine", "tgame", "tstate")
 
-    def __init__(self, tgame: Any, tstate: Any, mine: list[list[int]]) -> None:
+    def __init__(self, tgame: AnyGame, tstate: Any, mine: list[list[int]]) -> None:
         self.tgame = tgame
         self.tstate = tstate
         self.mine = mine
@@ -147,7 +165,7 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
         )
 
     @property
-    def tgame(self) -> Any:
+    def tgame(self) -> AnyGame:
         return self._core.tgame
 
     @property
@@ -214,7 +232,7 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
 
 class ThermopylaeObserver:
     """OpenSpiel's PyObserver for the games: strings from the seat's view (plus the seat's
-    own decisions when perfect recall is asked), the tensor from `observe.observation`.
+    own decisions when perfect recall is asked), the tensor from the game's observer.
 
     A perfect-recall observer has no tensor: the observation vector holds no history, so
     two information states with the same view would share it and tensor-based algorithms
@@ -223,7 +241,8 @@ class ThermopylaeObserver:
     def __init__(self, game: ThermopylaeGame, *, perfect_recall: bool) -> None:
         self.game = game
         self.perfect_recall = perfect_recall
-        size = 0 if perfect_recall else int(observe.observation_size(game.tgame, game.options))
+        self.observer = None if perfect_recall else game.tgame.observer(game.options)
+        size = 0 if self.observer is None else int(self.observer.size)
         self.tensor: np.ndarray[Any, np.dtype[np.float32]] = np.zeros(size, np.float32)
         self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = (
             {} if perfect_recall else {"observation": self.tensor}
@@ -236,8 +255,10 @@ class ThermopylaeObserver:
                 "(it would not encode the history); use "
                 "information_state_string, or observation_tensor"
             )
+        if self.observer is None:
+            raise ValueError(f"{state.tgame.id} offers no observation tensor (no observer)")
         view = state.tgame.view(state.tstate, int(player))
-        self.tensor[:] = observe.observation(state.tgame, self.game.options, view)
+        self.tensor[:] = observe.vector(self.observer, view)
 
     def string_from(self, state: ThermopylaeState, player: int) -> str:
         view = canonical(state.tgame.view(state.tstate, int(player)))
@@ -249,19 +270,25 @@ class ThermopylaeObserver:
 _TYPES: dict[str, Any] = {}
 
 
+def _register_one(game_id: str, short: str, long: str) -> None:
+    _TYPES[game_id] = _game_type(game_id, short, long)
+    cls = type(f"ThermopylaeGame_{short}", (ThermopylaeGame,), {"game_id": game_id})
+    if short not in set(pyspiel.registered_names()):
+        pyspiel.register_game(_TYPES[game_id], cls)
+
+
 def _register() -> None:
-    known = set(pyspiel.registered_names())
-    for game_id, short_name, long_name in GAMES:
-        _TYPES[game_id] = _game_type(game_id, short_name, long_name)
-        cls = type(f"ThermopylaeGame_{short_name}", (ThermopylaeGame,), {"game_id": game_id})
-        if short_name not in known:
-            pyspiel.register_game(_TYPES[game_id], cls)
+    for game_id, short, long in GAMES:
+        _register_one(game_id, short, long)
 
 
 def load(game_id: str, players: int | None = None) -> Any:
-    """The OpenSpiel game for thermopylae game `game_id` (e.g. `hot-gates`)."""
-    short = {g: s for g, s, _ in GAMES}[game_id]
+    """The OpenSpiel game for thermopylae game `game_id` (e.g. `hot-gates`); a game
+    registered after this module was imported is registered with OpenSpiel now."""
     tgame = registry.get(game_id)
+    if game_id not in _TYPES:
+        _register_one(game_id, short_name(game_id), long_name(game_id))
+    short = short_name(game_id)
     params: dict[str, Any] = {}
     if players is not None and tgame.min_players != tgame.max_players:
         params["players"] = int(players)

@@ -1,7 +1,7 @@
-"""PettingZoo AEC environments for the three games.
+"""PettingZoo AEC environments for every game that offers an observer (`game.observer`).
 
 `env(game_id, **options)` builds one: agents are the game's seat names; each observation is
-`{"observation": float32 vector (see `observe.layout`), "action_mask": int8 vector of size
+`{"observation": float32 vector (the game's layout, docs/rl.md), "action_mask": int8 vector of size
 game.num_actions}`; an action is `game.encode(action)`. Chance nodes (cards drawn, dice
 rolled) are resolved inside the environment with its own RNG, seeded by `reset(seed=...)`.
 Rewards are zero until the game ends, then each seat gets its `Outcome` score.
@@ -18,8 +18,9 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
-from thermopylae.engine.protocol import CHANCE
-from thermopylae.interop.observe import HIGH, LOW, action_mask, observation, observation_size
+from thermopylae.engine.play import advance
+from thermopylae.engine.protocol import AnyGame
+from thermopylae.interop.observe import HIGH, LOW, action_mask, observer, vector
 
 
 class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
@@ -33,14 +34,15 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
 
     def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
-        self.game: Any = registry.get(game_id)
+        self.game: AnyGame = registry.get(game_id)
         self.options: dict[str, Any] = self.game.options(options)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ThermopylaeError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.metadata = {**type(self).metadata, "name": f"thermopylae_{game_id.replace('-', '_')}"}
         self.render_mode = render_mode
         self.possible_agents = list(self.game.seats(self.options))
-        size = observation_size(self.game, self.options)
+        self.observer = observer(self.game, self.options)
+        size = self.observer.size
         n = self.game.num_actions
         self._obs_spaces = {
             a: spaces.Dict(
@@ -64,9 +66,9 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         return self._act_spaces[agent]
 
     def _resolve_chance(self) -> None:
-        g = self.game
-        while g.to_act(self.state_) == CHANCE:
-            g.apply(self.state_, g.sample_chance(self.state_, self._rng), quiet=True)
+        """Draw cards and roll dice until a seat must decide or the game ends."""
+        for _ in advance(self.game, self.state_, self._rng, quiet=True):
+            pass
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._rng = random.Random(seed)
@@ -98,7 +100,7 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.possible_agents.index(agent)
         return {
-            "observation": observation(self.game, self.options, self.game.view(self.state_, seat)),
+            "observation": vector(self.observer, self.game.view(self.state_, seat)),
             "action_mask": action_mask(self.game, self.state_, seat),
         }
 

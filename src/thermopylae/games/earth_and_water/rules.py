@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 from thermopylae.engine.errors import IllegalAction, RecordError, ThermopylaeError
 from thermopylae.engine.notation import NotationMixin
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
-from thermopylae.games.earth_and_water import board, text, view
+from thermopylae.games.earth_and_water import board, observe, text, view
 from thermopylae.games.earth_and_water.actions import A, Act, Notation, P
 from thermopylae.games.earth_and_water.battle import Battles
 from thermopylae.games.earth_and_water.cards import NO_RETREAT, SUDDEN_DEATH, Events
@@ -677,3 +677,7 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
         from thermopylae.games.earth_and_water.heuristic import Heuristic
 
         return {"heuristic": Heuristic}
+
+    def observer(self, options: Mapping[str, Any]) -> observe.EarthAndWaterObserver:
+        """Views as fixed-size numbers for learning interfaces (built once per seat count)."""
+        return observe.observer(self, len(self.seats(options)))

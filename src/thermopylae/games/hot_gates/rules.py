@@ -19,7 +19,17 @@ from typing import Any, ClassVar, NoReturn
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.notation import NotationMixin
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
-from thermopylae.games.hot_gates import battle, cards, flow, march, phases, pullback, text, view
+from thermopylae.games.hot_gates import (
+    battle,
+    cards,
+    flow,
+    march,
+    observe,
+    phases,
+    pullback,
+    text,
+    view,
+)
 from thermopylae.games.hot_gates.actions import (
     ACTION_TYPES,
     Action,
@@ -297,6 +307,10 @@ class HotGates(NotationMixin):
         from thermopylae.games.hot_gates.heuristic import Heuristic
 
         return {"heuristic": Heuristic}
+
+    def observer(self, options: Mapping[str, Any]) -> observe.HotGatesObserver:
+        """Views as fixed-size numbers for learning interfaces (built once per seat count)."""
+        return observe.observer(self, len(self.seats(options)))
 
     def reason_text(self, reason: str) -> str:
         """An outcome's reason (English data in states and records) in the current

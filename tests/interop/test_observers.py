@@ -1,0 +1,75 @@
+"""The games' observers (the contract's `observer(options)`) and the rule that the
+learning interfaces know the games through the contract only."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.interop.conftest import ALL_CASES, GAME_IDS, case_id
+from thermopylae.engine import registry
+from thermopylae.engine.observation import Fields, histogram, onehot, scaled
+from thermopylae.engine.protocol import CHANCE
+from thermopylae.interop import observe
+
+INTEROP = Path(__file__).parents[2] / "src" / "thermopylae" / "interop"
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
+def test_observer_is_built_once_and_matches_its_layout(case: tuple[str, dict[str, Any]]) -> None:
+    game_id, options = case
+    g = registry.get(game_id)
+    opts = g.options(options)
+    found = g.observer(opts)
+    assert found is not None
+    assert g.observer(g.options(options)) is found  # cached per game and seat count
+    assert found.size == sum(size for _, size, _ in found.layout())
+    assert list(found.layout()) == observe.layout(g, opts)
+    rng = random.Random(5)
+    s = g.new(opts)
+    for _ in range(60):
+        who = g.to_act(s)
+        if who is None:
+            break
+        view = g.view(s, 0)
+        values = found.features(view)
+        assert len(values) == found.size
+        assert np.array_equal(observe.vector(found, view), observe.observe(g, opts, s, 0))
+        legal = g.legal(s) if who != CHANCE else None
+        g.apply(s, g.sample_chance(s, rng) if legal is None else rng.choice(list(legal)))
+
+
+def test_building_blocks() -> None:
+    assert onehot("b", "abc") == [0.0, 1.0, 0.0]
+    assert onehot(None, [1, 2]) == [0.0, 0.0]  # absent: all zero
+    assert histogram([1, 1, 3, 9], (1, 2, 3), scale=2) == [1.0, 0.0, 0.5]
+    assert scaled(None, 10) == 0.0 and scaled(5, 10) == 0.5
+
+
+def test_a_field_of_the_wrong_size_is_an_error() -> None:
+    from thermopylae.engine.observation import Field
+
+    fields = Fields("toy", [Field("x", 2, "two numbers", lambda v: [1.0])])
+    with pytest.raises(AssertionError, match="toy field x: 1 != 2"):
+        fields.features({})
+
+
+def test_interop_knows_no_game() -> None:
+    """No module of `thermopylae.interop` imports a game's package or names a game's id:
+    everything game-specific comes through the contract (`observer`, `view`, `legal`...)."""
+    ids = [re.escape(repr(game_id)[1:-1]) for game_id in GAME_IDS]
+    named = re.compile(r"[\"'](" + "|".join(ids) + r")[\"']")
+    for path in sorted(INTEROP.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "thermopylae.games" not in text, path.name
+        code = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+        hits = [line for line in code if named.search(line)]
+        # the Gymnasium environment's default game is the one exception: an argument's
+        # default, not a branch
+        hits = [line for line in hits if "game_id: str =" not in line]
+        assert not hits, (path.name, hits)
