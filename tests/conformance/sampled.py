@@ -17,9 +17,9 @@ from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.protocol import CHANCE, JSON, AnyGame, Event
 
-GAMES = 3
+GAMES = 4
 """Random games per game and player count."""
-POSITIONS = 7
+POSITIONS = 12
 """Positions sampled along each game, besides its first and its last."""
 MAX_STEPS = 20_000
 """A bound on any random game's steps (the longest seen are under a thousand)."""

@@ -13,6 +13,7 @@ import pytest
 from tests.conformance.sampled import Case, games, play_random, positions
 from thermopylae.engine import registry
 from thermopylae.engine.errors import NotationError
+from thermopylae.engine.protocol import CHANCE
 from thermopylae.engine.record import Record, replay, seat_name, state_digest
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
@@ -101,6 +102,23 @@ def test_positions_round_trip_through_json_and_play_on_the_same(case: Case) -> N
         for a in played.actions_from(step):
             game.apply(t, a, quiet=True)
         assert game.state_to_json(t) == game.state_to_json(played.final)
+
+
+def test_the_order_of_legal_actions_survives_the_json_round_trip_at_every_step(
+    case: Case,
+) -> None:
+    """The protocol promises legal actions "in a stable order": a position saved and
+    loaded numbers its choices as the live game did (the terminal's `1`, a seeded agent
+    choosing by index). At every step of the case's games, not only at sampled ones:
+    300: The Board Game once lost the order of a casualty menu at one step of one game."""
+    for played in games(case):
+        game = played.game
+        s = game.new(played.options)
+        for _, action, _ in played.steps:
+            if game.to_act(s) != CHANCE:
+                t = game.state_from_json(game.state_to_json(s))
+                assert list(game.legal(t)) == list(game.legal(s))
+            game.apply(s, action, quiet=True)
 
 
 def test_replay_reproduces_the_record(case: Case) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.helpers import Api, play_random, serve_in_process, tokens_of
+from tests.server.helpers import Api, play_random, serve_in_process, tokens_of, wait_until_over
 from tests.toy import GAME_ID, Toy
 from thermopylae.engine.record import Record, replay
 from thermopylae.sim.match import replay_indexed
@@ -61,8 +61,6 @@ def test_a_human_plays_a_toy_table_against_the_ai_to_the_end(api: Api, players: 
 
 
 def test_an_ai_only_toy_table_plays_itself(api: Api) -> None:
-    from tests.server.helpers import wait_until_over
-
     created = api.create(GAME_ID, {"players": 3}, [{"kind": "ai", "level": "easy"}] * 3)
     assert wait_until_over(api, created["id"])["outcome"] is not None
 
