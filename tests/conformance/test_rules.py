@@ -62,7 +62,8 @@ def expected_actions(game: AnyGame, s: Any) -> list[Any]:
 def test_every_legal_action_applies_and_every_other_is_refused_unchanged(case: Case) -> None:
     """At sampled positions: each legal action (or chance outcome) applies to a copy;
     every other action of the table, `decode(i)` for each `i`, raises `IllegalAction` and
-    leaves the state as it was (its JSON), applied in place one after another."""
+    leaves the state as it was (its JSON, and the game that follows from it), applied in
+    place one after another."""
     for played, step, s in positions(case):
         game = played.game
         expected = expected_actions(game, s)
@@ -70,6 +71,7 @@ def test_every_legal_action_applies_and_every_other_is_refused_unchanged(case: C
         for a in expected:
             game.apply(game.copy(s), a, quiet=True)  # must not raise
         original = game.state_to_json(s)
+        untouched = game.copy(s)
         allowed = set(expected)
         refused = [game.decode(i) for i in range(game.num_actions)]
         refused = [a for a in refused if a not in allowed]
@@ -90,6 +92,12 @@ def test_every_legal_action_applies_and_every_other_is_refused_unchanged(case: C
         # and what was listed still applies after all those refusals
         for a in expected[:3]:
             game.apply(game.copy(s), a)
+        # nor did they change what the JSON leaves out but play depends on (the order of
+        # a face-down pile, which a sampled draw reads): the same game follows
+        k = step * 31 + case.players
+        play_random(game, s, random.Random(k))
+        play_random(game, untouched, random.Random(k))
+        assert game.state_to_json(s) == game.state_to_json(untouched), "refusals changed play"
 
 
 def _state_at(played: Any, step: int) -> Any:
