@@ -339,22 +339,6 @@ def check_legal_contract(s: Any, rng: random.Random) -> None:
         game.apply(game.copy(s), next(iter(game.legal(s))))
 
 
-@settings(max_examples=10, **SETTINGS)
-@given(seed=seeds, persia=agents, greece=agents, cheap=cheap_fleets)
-def test_legal_is_exactly_what_apply_accepts(
-    seed: int, persia: str, greece: str, cheap: bool
-) -> None:
-    """At every node of a few whole games: the whole action table, decisions and chance
-    outcomes alike, is tried."""
-    assert len(set(TABLE)) == len(TABLE)
-    rng = random.Random(seed)
-
-    def on_step(before: Any, seat: int, action: Any, events: list[Event], s: Any) -> None:
-        check_legal_contract(s, rng)
-
-    play(*game_args(seed, persia, greece, cheap), on_step=on_step)
-
-
 @settings(max_examples=40, **SETTINGS)
 @given(seed=seeds, persia=agents, greece=agents, cheap=cheap_fleets)
 def test_legal_is_what_apply_accepts_at_sampled_nodes(
@@ -382,92 +366,6 @@ def test_legal_is_what_apply_accepts_at_sampled_nodes(
 
 
 # -- serialisation and notation ---------------------------------------------------------
-
-
-@settings(max_examples=30, **SETTINGS)
-@given(seed=seeds, persia=agents, greece=agents, cheap=cheap_fleets)
-def test_positions_and_notation_round_trip(
-    seed: int, persia: str, greece: str, cheap: bool
-) -> None:
-    """After every step: the position JSON round-trips (through text too) and loads into
-    a state that plays on the same; every action in play round-trips through its text and
-    its integer code."""
-    game = GAME
-
-    def on_step(before: Any, seat: int, action: Any, events: list[Event], s: Any) -> None:
-        j = game.state_to_json(s)
-        assert json.loads(json.dumps(j)) == j
-        t = game.state_from_json(json.loads(json.dumps(j)))
-        assert game.state_to_json(t) == j
-        assert game.to_act(t) == game.to_act(s)
-        assert list(game.legal(t)) == list(game.legal(s))
-        assert game.chance(t) == game.chance(s)
-        assert game.view(t, None) == game.view(s, None)
-        assert game.outcome(t) == game.outcome(s)
-        for a in [action, *game.legal(s), *(a for a, _ in game.chance(s))]:
-            assert game.parse(game.format(a)) == a
-            assert game.decode(game.encode(a)) == a
-            assert 0 <= game.encode(a) < game.num_actions
-
-    play(*game_args(seed, persia, greece, cheap), on_step=on_step)
-
-
-@settings(max_examples=30, **SETTINGS)
-@given(seed=seeds, persia=agents, greece=agents)
-def test_loaded_position_plays_on_like_the_original(seed: int, persia: str, greece: str) -> None:
-    """A state loaded from its JSON halfway through a game and played on with the same
-    actions ends in the same state as the original."""
-    game = GAME
-    rng = random.Random(seed)
-    actions: list[Any] = []
-    s = game.new(game.options({}))
-    players = [agent(persia), agent(greece)]
-    while (seat := game.to_act(s)) is not None:
-        a = game.sample_chance(s, rng) if seat == CHANCE else players[seat].act(game, s, rng)
-        actions.append(a)
-        game.apply(s, a, quiet=True)
-    cut = rng.randrange(len(actions))
-    t = game.new(game.options({}))
-    for a in actions[:cut]:
-        game.apply(t, a, quiet=True)
-    t = game.state_from_json(game.state_to_json(t))
-    for a in actions[cut:]:
-        game.apply(t, a, quiet=True)
-    assert game.state_to_json(t) == game.state_to_json(s)
-
-
-def test_whole_action_table_round_trips() -> None:
-    game = GAME
-    assert game.num_actions == len(set(TABLE))
-    for i, a in enumerate(TABLE):
-        assert game.encode(a) == i
-        assert game.parse(game.format(a)) == a
-    for bad in (-1, game.num_actions):
-        with pytest.raises(NotationError):
-            game.decode(bad)
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    index=st.integers(min_value=0, max_value=GAME.num_actions - 1),
-    upper=st.booleans(),
-    pad=st.sampled_from(["", " ", "  ", "\t"]),
-)
-def test_notation_tolerates_case_and_spacing(index: int, upper: bool, pad: str) -> None:
-    a = GAME.decode(index)
-    text = GAME.format(a).replace(" ", " " + pad)
-    text = pad + (text.upper() if upper else text) + pad
-    assert GAME.parse(text) == a
-
-
-@settings(max_examples=300, deadline=None)
-@given(text=st.text(max_size=30))
-def test_parse_raises_only_notation_error(text: str) -> None:
-    try:
-        a = GAME.parse(text)
-    except NotationError:
-        return
-    assert GAME.parse(GAME.format(a)) == a
 
 
 @pytest.mark.parametrize(
@@ -619,34 +517,6 @@ def test_views_leak_nothing(seed: int, persia: str, greece: str, cheap: bool) ->
         check_views(s, rng)
 
     play(*game_args(seed, persia, greece, cheap), on_step=on_step)
-
-
-@settings(max_examples=12, **SETTINGS)
-@given(seed=seeds, persia=agents, greece=agents)
-def test_heuristic_sees_only_its_own_information(seed: int, persia: str, greece: str) -> None:
-    """Two states that differ only in what the deciding seat cannot see (a card of the
-    other hand exchanged with the draw pile, or the pile's order) get the same answer
-    from the heuristic agent: it may read only its own view."""
-    game = GAME
-    heuristic = make_agent("heuristic", game)
-    rng = random.Random(seed ^ 0x4E0)
-
-    def on_step(before: Any, seat: int, action: Any, events: list[Event], s: Any) -> None:
-        me = game.to_act(s)
-        if me is None or me == CHANCE or hippias_choice(s) or rng.random() < 0.5:
-            return
-        j = game.state_to_json(s)
-        other = 1 - me
-        pairs = [(x, y) for x in j["hands"][other] for y in j["deck"]]
-        if not pairs:
-            return
-        t = swapped(s, other, *rng.choice(pairs))
-        k = rng.random()
-        assert heuristic.act(game, t, random.Random(k)) == heuristic.act(
-            game, s, random.Random(k)
-        ), (j["phase"], SIDES[me])
-
-    play(seed, (persia, greece), {}, on_step)
 
 
 def test_hippias_shows_persia_the_greek_hand_only_while_it_chooses() -> None:

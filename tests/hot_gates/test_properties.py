@@ -651,78 +651,6 @@ def test_whole_table_at_every_kind_of_decision() -> None:
 # -- serialisation and notation ---------------------------------------------------------
 
 
-def check_round_trip(s: Any, action: Any) -> None:
-    game = GAME
-    j = game.state_to_json(s)
-    text = json.dumps(j)
-    assert json.loads(text) == j
-    t = game.state_from_json(json.loads(text))
-    assert game.state_to_json(t) == j
-    assert game.to_act(t) == game.to_act(s)
-    assert list(game.legal(t)) == list(game.legal(s))
-    assert game.chance(t) == game.chance(s)
-    for who in (None, *range(s.players)):
-        assert game.view(t, who) == game.view(s, who)
-    assert game.outcome(t) == game.outcome(s)
-    for a in [action, *game.legal(s), *(a for a, _ in game.chance(s))]:
-        assert game.parse(game.format(a)) == a
-        assert game.decode(game.encode(a)) == a
-        assert 0 <= game.encode(a) < game.num_actions
-
-
-@settings(max_examples=6, **SETTINGS)
-@given(seed=seeds, players=player_counts, eager=st.booleans())
-def test_positions_and_notation_round_trip(seed: int, players: int, eager: bool) -> None:
-    """After every step: the position JSON round-trips (through text too) and loads into
-    a state that plays on the same; every action in play round-trips through its text and
-    its integer code."""
-
-    def on_step(before: Any, seat: int, action: Any, events: list[Event], s: Any) -> None:
-        check_round_trip(s, action)
-
-    play(seed, players, "eager" if eager else "random", on_step)
-
-
-def test_legal_order_survives_the_position_round_trip() -> None:
-    """The protocol promises legal actions "in a stable order": a saved and reloaded
-    position must number its choices as the live game did (the terminal's `1` and a
-    seeded agent pick by index). Once broken: the position sorted a space's units, so
-    the first casualty menu (2 players, seed 0, step 31) came back in another order."""
-    game = GAME
-    for players in (2, 3, 4):
-
-        def on_step(before: Any, seat: int, action: Any, events: list[Event], s: Any) -> None:
-            t = game.state_from_json(game.state_to_json(s))
-            assert list(game.legal(t)) == list(game.legal(s)), game.phase_name(s)
-
-        play(0, players, "random", on_step)
-
-
-@settings(max_examples=15, **SETTINGS)
-@given(seed=seeds, players=player_counts, eager=st.booleans(), data=st.data())
-def test_loaded_position_plays_on_like_the_original(
-    seed: int, players: int, eager: bool, data: st.DataObject
-) -> None:
-    """A state loaded from its JSON part way through a game and played on with the same
-    actions ends in the same state as the original."""
-    game = GAME
-    actions: list[Any] = []
-
-    def on_step(before: Any, seat: int, action: Any, events: list[Event], s: Any) -> None:
-        actions.append(action)
-
-    s = play(seed, players, "eager" if eager else "random", on_step)
-    cut = data.draw(st.integers(min_value=0, max_value=len(actions) - 1))
-    t = game.new(game.options({"players": players}))
-    for a in actions[:cut]:
-        game.apply(t, a, quiet=True)
-    t = game.state_from_json(json.loads(json.dumps(game.state_to_json(t))))
-    for a in actions[cut:]:
-        game.apply(t, a, quiet=True)
-    assert game.state_to_json(t) == game.state_to_json(s)
-    assert game.outcome(t) == game.outcome(s)
-
-
 def test_whole_action_table_round_trips() -> None:
     game = GAME
     assert game.num_actions == len(set(TABLE))
@@ -741,38 +669,6 @@ def test_whole_action_table_round_trips() -> None:
         assert f"play {c.code}" in formats and f"draw {c.code}" in formats
     for f in set(C.faces):
         assert f"roll {f}" in formats
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    index=st.integers(min_value=0, max_value=GAME.num_actions - 1),
-    upper=st.booleans(),
-    pad=st.sampled_from(["", " ", "  ", "\t"]),
-)
-def test_notation_tolerates_case_and_spacing(index: int, upper: bool, pad: str) -> None:
-    a = GAME.decode(index)
-    text = GAME.format(a).replace(" ", " " + pad)
-    text = pad + (text.upper() if upper else text) + pad
-    assert GAME.parse(text) == a
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    text=st.one_of(
-        st.text(max_size=30),
-        st.builds(
-            lambda v, r: f"{v} {r}",
-            st.sampled_from(["move", "enter", "casualty", "play", "draw", "roll", "pass", "done"]),
-            st.text(alphabet="ab0123456789-* spxyimortlcvu", max_size=16),
-        ),
-    )
-)
-def test_parse_raises_only_notation_error(text: str) -> None:
-    try:
-        a = GAME.parse(text)
-    except NotationError:
-        return
-    assert GAME.parse(GAME.format(a)) == a
 
 
 @pytest.mark.parametrize(

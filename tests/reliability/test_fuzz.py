@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.server.helpers import not_legal, tokens_of, ws_receive
+from thermopylae.engine import registry
 from thermopylae.server.app import MAX_WS_MESSAGE, create_app
 
 SETTINGS = settings(
@@ -31,7 +32,8 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
-GAMES = ["thermopyles", "earth-and-water", "hot-gates"]
+GAMES = registry.game_ids()
+OPTION_NAMES = sorted({k for g in GAMES for k in registry.get(g).options({})})
 
 junk_scalars = (
     st.none()
@@ -120,7 +122,7 @@ table_body = st.fixed_dictionaries(
     {"game": st.sampled_from([*GAMES, "chess", ""]) | wrong_type},
     optional={
         "options": st.dictionaries(
-            st.sampled_from(["players", "open_hands", "cheap_fleets", "bogus"]),
+            st.sampled_from([*OPTION_NAMES, "bogus"]),
             junk_scalars | st.integers(-2, 6),
             max_size=3,
         )

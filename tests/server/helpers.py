@@ -29,20 +29,28 @@ from thermopylae.server.app import create_app
 from thermopylae.server.store import Store
 from thermopylae.server.tables import LOG_KEPT, LOG_SENT
 
-# Seats per game and player count (the order of `game.seats`).
-SEATS: dict[str, dict[int, list[str]]] = {
-    "thermopyles": {1: ["p1"], 2: ["p1", "p2"], 3: ["p1", "p2", "p3"], 4: ["p1", "p2", "p3", "p4"]},
-    "earth-and-water": {2: ["persia", "greece"]},
-    "hot-gates": {
-        2: ["persia", "sparta"],
-        3: ["persia", "sparta-a", "sparta-b"],
-        4: ["persia-a", "persia-b", "sparta-a", "sparta-b"],
-    },
-}
+
+def player_counts(game_id: str) -> range:
+    """The player counts a game takes, as the registry says."""
+    _title, lo, hi = registry.summary(game_id)
+    return range(lo, hi + 1)
+
+
+def game_counts() -> list[tuple[str, int]]:
+    """Every registered game at every player count it takes."""
+    return [(g, n) for g in registry.game_ids() for n in player_counts(g)]
 
 
 def options_for(game_id: str, players: int) -> dict[str, Any]:
-    return {} if game_id == "earth-and-water" else {"players": players}
+    """The options a client sends for `players` seats (none for a game of one count)."""
+    return {} if len(player_counts(game_id)) == 1 else {"players": players}
+
+
+def seat_names(game_id: str, players: int) -> list[str]:
+    """The seats of a table of `players`, in the order of `game.seats` (what the server
+    must list)."""
+    g = registry.get(game_id)
+    return list(g.seats(g.options(options_for(game_id, players))))
 
 
 def seat_specs(kinds: str) -> list[dict[str, Any]]:

@@ -17,15 +17,17 @@ import pytest
 from sqlalchemy import func, select
 
 from tests.server.helpers import (
-    SEATS,
     Api,
     Seen,
     check_hidden,
     check_messages,
     entry_point,
+    game_counts,
     not_legal,
     options_for,
     play_random,
+    player_counts,
+    seat_names,
     seat_specs,
     tokens_of,
     wait_until_over,
@@ -35,8 +37,8 @@ from thermopylae.engine.record import Record, replay
 from thermopylae.server import store as store_module
 from thermopylae.server.app import MAX_BODY
 
-GAMES = ["thermopyles", "earth-and-water", "hot-gates"]
-COUNTS = [(g, n) for g, counts in SEATS.items() for n in counts]
+GAMES = registry.game_ids()
+COUNTS = game_counts()
 
 
 def count_tables(api: Api) -> int:
@@ -59,18 +61,19 @@ def snapshot(api: Api, created: dict[str, Any]) -> dict[str, Any]:
 # -- the games ------------------------------------------------------------------------------
 
 
-def test_games_lists_the_three_games(api: Api) -> None:
+def test_games_lists_the_registered_games(api: Api) -> None:
     r = api.client.get("/api/games")
     assert r.status_code == 200
     games = {g["id"]: g for g in r.json()}
-    assert sorted(games) == sorted(GAMES)
+    assert sorted(games) == GAMES
     assert games["thermopyles"]["title"] == "Thermopyles"
     assert games["earth-and-water"]["title"] == "300: Earth & Water"
     assert games["hot-gates"]["title"] == "300: The Board Game"
-    for gid, counts in SEATS.items():
+    for gid in GAMES:
         g = games[gid]
+        counts = player_counts(gid)
         assert (g["min_players"], g["max_players"]) == (min(counts), max(counts))
-        assert g["seats"] == {str(n): names for n, names in counts.items()}
+        assert g["seats"] == {str(n): seat_names(gid, n) for n in counts}
         assert g["levels"] == ["easy", "normal", "hard"]
     assert games["thermopyles"]["cooperative"] is True
     assert games["earth-and-water"]["cooperative"] is False
@@ -96,7 +99,7 @@ def test_openapi_docs_and_pages(api: Api) -> None:
 
 def _kinds(game: str, players: int) -> list[str]:
     """Seat mixes to create: all human, and human/AI mixes (an AI first where possible)."""
-    n = len(SEATS[game][players])
+    n = len(seat_names(game, players))
     mixes = ["h" * n]
     if n > 1:
         mixes.append("e" + "h" * (n - 1))
@@ -110,7 +113,7 @@ def test_create_every_game_and_player_count(api: Api, game: str, players: int) -
         seats = seat_specs(kinds)
         created = api.create(game, options_for(game, players), seats)
         table = created["id"]
-        names = SEATS[game][players]
+        names = seat_names(game, players)
         assert created["game"] == game
         assert created["options"] == registry.get(game).options(options_for(game, players))
         assert isinstance(created["move"], int)
@@ -148,7 +151,7 @@ def test_default_options_and_seats(api: Api) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_table_of_ai_seats_plays_itself_to_the_end(api: Api, game: str) -> None:
-    n = min(SEATS[game])
+    n = min(player_counts(game))
     created = api.create(game, options_for(game, n), seat_specs("e" * n))
     assert tokens_of(created) == {}
     v = wait_until_over(api, created["id"])
@@ -249,9 +252,7 @@ def test_create_refused_names_the_problem_and_creates_nothing(
 # -- reading a table ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("game", "players"), [("thermopyles", 3), ("earth-and-water", 2), ("hot-gates", 4)]
-)
+@pytest.mark.parametrize(("game", "players"), [(g, max(player_counts(g))) for g in GAMES])
 def test_get_table_as_seat_spectator_or_wrong_token(api: Api, game: str, players: int) -> None:
     created = api.create(game, options_for(game, players))
     other = api.create(game, options_for(game, players))
@@ -266,7 +267,7 @@ def test_get_table_as_seat_spectator_or_wrong_token(api: Api, game: str, players
         v = api.view(table, token)
         seen.append(Seen(seat, None, v, "http"))
         assert v["seat"] == seat
-        assert [s["seat"] for s in v["seats"]] == SEATS[game][players]
+        assert [s["seat"] for s in v["seats"]] == seat_names(game, players)
         assert all("token" not in s and "token_hash" not in s for s in v["seats"])
     for token, status, detail in [
         ("not-a-token", 403, "this token holds no seat at this table"),
@@ -416,10 +417,11 @@ REFUSALS: list[Any] = [
 ]
 
 
-@pytest.fixture(params=["thermopyles", "earth-and-water", "hot-gates"])
+@pytest.fixture(params=GAMES)
 def ctx(api: Api, request: pytest.FixtureRequest) -> Ctx:
     game = request.param
-    created = api.create(game, options_for(game, 2))
+    counts = player_counts(game)
+    created = api.create(game, options_for(game, 2 if 2 in counts else min(counts)))
     other = api.create("thermopyles", {"players": 2})
     tokens = tokens_of(created)
     m = api.view(created["id"])
@@ -522,19 +524,14 @@ def check_record(
 # -- whole games through POST .../actions alone -------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("game", "kinds"),
-    [
-        ("thermopyles", "h"),
-        ("thermopyles", "hh"),
-        ("thermopyles", "hhh"),
-        ("thermopyles", "hhhh"),
-        ("earth-and-water", "hh"),
-        ("hot-gates", "hh"),
-        ("hot-gates", "hAh"),
-        ("hot-gates", "hAAh"),
-    ],
-)
+def _whole_game_plans() -> list[tuple[str, str]]:
+    """(game, seats) for every game and player count: humans alone up to 2 seats, beyond
+    that a human at each end and AI seats between (fewer requests per game, and tables
+    that mix humans and AI)."""
+    return [(g, "h" * n if n <= 2 else "h" + "A" * (n - 2) + "h") for g, n in COUNTS]
+
+
+@pytest.mark.parametrize(("game", "kinds"), _whole_game_plans())
 def test_play_a_whole_game_through_actions(api: Api, game: str, kinds: str, tmp_path: Path) -> None:
     created = api.create(game, options_for(game, len(kinds)), seat_specs(kinds))
     rng = random.Random(f"{game}/{kinds}")

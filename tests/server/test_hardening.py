@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 from tests.server.helpers import (
     Api,
     Server,
+    options_for,
     running,
     serve_in_process,
     tokens_of,
@@ -488,14 +489,14 @@ def test_two_servers_starting_at_once_on_an_empty_database_both_open_it(postgres
 # -- 12 (the server's part): texts built in Python in the client's language ---------------
 
 
-@pytest.mark.parametrize("game", ["thermopyles", "earth-and-water", "hot-gates"])
+@pytest.mark.parametrize("game", registry.game_ids())
 def test_p12_log_labels_and_reason_come_in_the_language_asked_for(api: Api, game: str) -> None:
     n = registry.summary(game)[1]
     created = api.client.post(
         "/api/tables",
         json={
             "game": game,
-            "options": {"players": n} if game != "earth-and-water" else {},
+            "options": options_for(game, n),
             "seats": [{"kind": "ai", "agent": "heuristic"}] * n,
         },
     ).json()

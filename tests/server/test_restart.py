@@ -43,6 +43,7 @@ PLANS = [
     ("hot-gates", "Ah"),
     ("hot-gates", "hAhA"),
 ]
+assert {g for g, _ in PLANS} == set(registry.game_ids()), "every game needs its plans"
 ACKS_BEFORE_KILL = 80
 REQUEST = 60.0  # seconds for one request: only a hung server takes that long
 

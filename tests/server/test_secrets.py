@@ -17,18 +17,19 @@ import pytest
 from starlette.testclient import WebSocketTestSession
 
 from tests.server.helpers import (
-    SEATS,
     Api,
     Seen,
     Truth,
     check_messages,
     jsonable,
     options_for,
+    seat_names,
     seat_specs,
     tokens_of,
     ws_receive,
     ws_silent,
 )
+from thermopylae.engine import registry
 from thermopylae.server.app import BURST, RATE
 
 # (game, options, seats, games to play): 32 games in all. 300: The Board Game's games are
@@ -52,6 +53,7 @@ PLANS = [
     ("hot-gates", {"players": 4}, "AhAh", 1),
 ]
 assert sum(n for *_x, n in PLANS) >= 30
+assert {g for g, *_x in PLANS} == set(registry.game_ids()), "every game needs its plans"
 
 
 class Table:
@@ -210,7 +212,7 @@ def test_hands_of_other_seats_are_never_sent(api: Api) -> None:
                 break
             table.step(rng)
         table.check()
-    names = SEATS["hot-gates"][4]
+    names = seat_names("hot-gates", 4)
     for s in table.seen:
         hands = {h["seat"]: h for h in s.msg["view"]["hands"]}
         assert sorted(hands) == sorted(names)

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from thermopylae.ai.base import make_agent
-from thermopylae.engine.errors import IllegalAction, NotationError
+from thermopylae.engine.errors import IllegalAction
 from thermopylae.engine.protocol import CHANCE, Event, visible_events
 from thermopylae.games.thermopyles import game as thermopyles_game
 from thermopylae.games.thermopyles.actions import Draw, Fight, Retreat, Reveal, Roll
@@ -232,52 +232,6 @@ def check_events(events: list[Event], n: int, action: Any) -> None:
         assert all("card" not in e.data for e in events if e.to is None)
 
 
-# -- legal equals what apply accepts ----------------------------------------------------
-
-
-def fields(s: Any) -> dict[str, Any]:
-    """Every field of the state (stricter than the JSON: deck order included)."""
-    return {name: getattr(s, name) for name in type(s).__slots__}
-
-
-@settings(max_examples=100, **SETTINGS)
-@given(seed=seeds, n=players, open_hands=open_hands)
-def test_legal_is_exactly_what_apply_accepts(seed: int, n: int, open_hands: bool) -> None:
-    """Over the whole action table: `legal` (or the chance support) is exactly the set of
-    actions `apply` accepts; any other raises `IllegalAction` and changes nothing."""
-    game = GAME
-    table = [game.decode(i) for i in range(game.num_actions)]
-    assert len(set(table)) == len(table)
-
-    def on_step(before: Any, seat: int, action: Any, events: list[Event], s: Any) -> None:
-        to_act = game.to_act(s)
-        if to_act is None:
-            return
-        original = fields(s)
-        original_json = game.state_to_json(s)
-        accepted = set()
-        for a in table:
-            c = game.copy(s)
-            try:
-                game.apply(c, a, quiet=True)
-            except IllegalAction:
-                assert fields(c) == original, f"{a!r} was refused but changed the state"
-            else:
-                accepted.add(a)
-        if to_act == CHANCE:
-            assert accepted == {a for a, _ in game.chance(s)}
-        else:
-            assert accepted == set(game.legal(s))
-        # a refused action in place (not on a copy) leaves the state as it was
-        refused = [a for a in table if a not in accepted]
-        for a in refused[:: max(1, len(refused) // 4)]:
-            with pytest.raises(IllegalAction):
-                game.apply(s, a)
-            assert game.state_to_json(s) == original_json
-
-    play(n, open_hands, seed, "random", on_step)
-
-
 # -- hidden information -----------------------------------------------------------------
 
 
@@ -370,66 +324,3 @@ def test_spectator_sees_no_hand(seed: int, n: int) -> None:
         assert "hidden" in text
 
     play(n, False, seed, "random", on_step)
-
-
-@settings(max_examples=150, **SETTINGS)
-@given(seed=seeds, n=st.integers(min_value=2, max_value=4))
-def test_heuristic_sees_only_its_own_information(seed: int, n: int) -> None:
-    """Two states that differ only in what a seat cannot see get the same answer from the
-    heuristic agent (it may read only its own view)."""
-    heuristic = make_agent("heuristic", GAME)
-    rng = random.Random(seed)
-
-    def on_step(before: Any, seat: int, action: Any, events: list[Event], s: Any) -> None:
-        me = GAME.to_act(s)
-        if me is None or me == CHANCE:
-            return
-        for p in range(n):
-            pairs = [(x, y) for x in set(s.hands[p]) for y in set(s.sdeck) if x != y]
-            if p == me or not pairs:
-                continue
-            t = swapped(s, p, *rng.choice(pairs))
-            k = rng.random()
-            assert heuristic.act(GAME, t, random.Random(k)) == heuristic.act(
-                GAME, s, random.Random(k)
-            )
-
-    play(n, False, seed, "random", on_step)
-
-
-# -- notation ---------------------------------------------------------------------------
-
-
-def test_whole_action_table_round_trips() -> None:
-    game = GAME
-    assert game.num_actions == len({game.decode(i) for i in range(game.num_actions)})
-    for i in range(game.num_actions):
-        a = game.decode(i)
-        assert game.encode(a) == i
-        assert game.parse(game.format(a)) == a
-    for bad in (-1, game.num_actions):
-        with pytest.raises(NotationError):
-            game.decode(bad)
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    index=st.integers(min_value=0, max_value=GAME.num_actions - 1),
-    upper=st.booleans(),
-    pad=st.sampled_from(["", " ", "  ", "\t"]),
-)
-def test_notation_tolerates_case_and_spacing(index: int, upper: bool, pad: str) -> None:
-    a = GAME.decode(index)
-    text = GAME.format(a).replace(" ", " " + pad)
-    text = pad + (text.upper() if upper else text) + pad
-    assert GAME.parse(text) == a
-
-
-@settings(max_examples=300, deadline=None)
-@given(text=st.text(max_size=30))
-def test_parse_raises_only_notation_error(text: str) -> None:
-    try:
-        a = GAME.parse(text)
-    except NotationError:
-        return
-    assert GAME.parse(GAME.format(a)) == a

@@ -86,7 +86,9 @@ class Game(Protocol[S, A]):
     components_digest: str
 
     def options(self, options: Mapping[str, Any] | None = None) -> JSON:
-        """Complete and check table options; raises `ThermopylaeError` naming a bad one."""
+        """Complete and check table options; raises `ThermopylaeError` naming a bad one.
+        `{"players": n}` asks every game for `n` seats (a game of one player count takes
+        its own count too)."""
         ...
 
     def seats(self, options: Mapping[str, Any]) -> tuple[str, ...]: ...
@@ -122,7 +124,8 @@ class Game(Protocol[S, A]):
         ...
 
     def parse(self, text: str) -> A:
-        """An action from its text notation; raises `NotationError`."""
+        """An action from its text notation, whatever its case and spacing; any other
+        text raises `NotationError` (and nothing else)."""
         ...
 
     def format(self, action: A) -> str: ...
@@ -164,7 +167,9 @@ class Game(Protocol[S, A]):
 
     def determinize(self, state: S, seat: int, rng: random.Random) -> S:
         """A copy of `state` in which what `seat` cannot see (others' hands, the draw
-        pile's order) is dealt anew from what it could be: what searches sample."""
+        pile's order) is dealt anew from what it could be: what searches sample. The
+        result depends only on what `seat` sees and on `rng` (two states the seat cannot
+        tell apart give the same one), so a search learns nothing hidden from it."""
         ...
 
     def evaluate(self, state: S) -> tuple[float, ...] | None:

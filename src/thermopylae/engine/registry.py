@@ -45,6 +45,13 @@ def register(game_id: str, title: str, players: tuple[int, int], factory: GameFa
     _SUMMARIES[game_id] = (title, *players)
 
 
+def unregister(game_id: str) -> None:
+    """Withdraw a game registered with `register` (a game a test registers for its own
+    duration, so that other tests' game lists stay as they were); unknown ids are ignored."""
+    _FACTORIES.pop(game_id, None)
+    _SUMMARIES.pop(game_id, None)
+
+
 def _load_builtins() -> None:
     for module in _BUILTIN:
         importlib.import_module(module)
