@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from thermopylae.engine.errors import IllegalAction, RecordError, ThermopylaeError
-from thermopylae.engine.notation import NotationMixin
+from thermopylae.engine.game import GameBase
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
 from thermopylae.games.earth_and_water import board, text, view
 from thermopylae.games.earth_and_water.actions import A, Act, Notation, P
@@ -53,7 +53,7 @@ MAX_KINGS = 2  # Darius, then Xerxes (RB 5.3)
 Ev = list[Event] | None
 
 
-class EarthAndWater(NotationMixin, Moves, Battles, Events):
+class EarthAndWater(Moves, Battles, Events, GameBase[State, Act]):
     """Persia against Greece over five campaigns."""
 
     id: ClassVar[str] = "earth-and-water"
@@ -677,3 +677,8 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
         from thermopylae.games.earth_and_water.heuristic import Heuristic
 
         return {"heuristic": Heuristic}
+
+    def levels(self, players: int, seat: str) -> Mapping[str, str]:
+        from thermopylae.games.earth_and_water.levels import levels
+
+        return levels(players, seat)

@@ -17,6 +17,7 @@ import re
 from typing import NamedTuple
 
 from thermopylae.engine.errors import NotationError
+from thermopylae.engine.game import NotationTable
 from thermopylae.games.hot_gates.components import TYPE_IDS, Components
 from thermopylae.games.hot_gates.state import ROWS, SPACES, WOUNDED, space_name
 
@@ -49,7 +50,7 @@ def neighbours(space: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-class Notation:
+class Notation(NotationTable[Act]):
     """Text and integer forms of every action for one component set."""
 
     def __init__(self, components: Components) -> None:
@@ -74,8 +75,7 @@ class Notation:
         self.draw = tuple(Act("draw", c.number) for c in self.cards)
         self.roll = {f: Act("roll", f) for f in self.faces}
         table += [*self.draw, *self.roll.values()]
-        self.table: tuple[Act, ...] = tuple(table)
-        self.index = {a: i for i, a in enumerate(table)}
+        self.set_table(table)
 
     def format(self, a: Act) -> str:
         v = a.verb
@@ -136,17 +136,6 @@ class Notation:
                 f"{', '.join(TYPE_IDS)} (add * for the Wounded side)"
             )
         return code
-
-    def encode(self, a: Act) -> int:
-        try:
-            return self.index[a]
-        except KeyError:
-            raise NotationError(f"{a!r} has no integer code") from None
-
-    def decode(self, code: int) -> Act:
-        if not 0 <= code < len(self.table):
-            raise NotationError(f"action code {code} is outside 0..{len(self.table) - 1}")
-        return self.table[code]
 
 
 def _space(word: str) -> int:

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NoReturn
 
 from thermopylae.engine.errors import IllegalAction, RecordError, ThermopylaeError
-from thermopylae.engine.notation import NotationMixin
+from thermopylae.engine.game import GameBase
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
 from thermopylae.games.hot_gates import battle, cards, text, view
 from thermopylae.games.hot_gates.actions import CODES, DONE, Act, Notation, piece_name
@@ -88,7 +88,7 @@ SPARTAN_SETUP: dict[int, tuple[int, ...]] = {
 }
 
 
-class HotGates(NotationMixin):
+class HotGates(GameBase[State, Act]):
     """300: The Board Game for 2, 3 or 4 players, bound to one component set."""
 
     id: ClassVar[str] = "hot-gates"
@@ -839,6 +839,11 @@ class HotGates(NotationMixin):
         from thermopylae.games.hot_gates.heuristic import Heuristic
 
         return {"heuristic": Heuristic}
+
+    def levels(self, players: int, seat: str) -> Mapping[str, str]:
+        from thermopylae.games.hot_gates.levels import levels
+
+        return levels(players, seat)
 
     def reason_text(self, reason: str) -> str:
         """An outcome's reason (English data in states and records) in the current

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
-from thermopylae.engine.notation import NotationMixin
+from thermopylae.engine.game import GameBase
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
 from thermopylae.games.thermopyles import text, view
 from thermopylae.games.thermopyles.actions import (
@@ -63,7 +63,7 @@ WON, LOST = 1, -1
 Events = list[Event] | None
 
 
-class Thermopyles(NotationMixin):
+class Thermopyles(GameBase[State, Action]):
     """The co-operative game for 1 to 4 Spartan players, bound to one component set."""
 
     id: ClassVar[str] = "thermopyles"
@@ -489,6 +489,11 @@ class Thermopyles(NotationMixin):
         from thermopylae.games.thermopyles.heuristic import Heuristic
 
         return {"heuristic": Heuristic}
+
+    def levels(self, players: int, seat: str) -> Mapping[str, str]:
+        from thermopylae.games.thermopyles.levels import levels
+
+        return levels(players, seat)
 
     def _text(self, kind: int) -> str:
         return self.kind_texts[kind]
