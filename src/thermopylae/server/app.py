@@ -34,8 +34,9 @@ from thermopylae.engine import registry
 from thermopylae.server.ai_pool import AiLimits, AiPool
 from thermopylae.server.headers import SecurityHeaders
 from thermopylae.server.hub import Hub
+from thermopylae.server.seats import LEVELS, TableError
 from thermopylae.server.store import Store, default_url
-from thermopylae.server.tables import LEVELS, TableError, Tables
+from thermopylae.server.tables import Tables
 
 log = logging.getLogger("thermopylae.server")
 
@@ -425,7 +426,7 @@ def create_app(
                     "max_players": hi,
                     "seats": counts,
                     "provisional": bool(g.provisional),
-                    "cooperative": bool(getattr(g, "cooperative", False)),
+                    "cooperative": g.cooperative,
                     "levels": list(LEVELS),
                 }
             )
