@@ -10,7 +10,7 @@ word the session prints is in the player's language (`thermopylae.i18n`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -65,7 +65,7 @@ class Session:
         options: dict[str, Any],
         state: Any,
         record: Record,
-        agents: dict[int, Decider],
+        agents: Mapping[int, Decider],
         seed: int,
         console: Console,
         stdin: TextIO,
