@@ -33,7 +33,7 @@ from tests.server.helpers import (
 from thermopylae.engine import registry
 from thermopylae.engine.record import Record, replay
 from thermopylae.server import store as store_module
-from thermopylae.server.app import MAX_BODY
+from thermopylae.server.limits import MAX_BODY
 
 GAMES = ["thermopyles", "earth-and-water", "hot-gates"]
 COUNTS = [(g, n) for g, counts in SEATS.items() for n in counts]
