@@ -17,7 +17,7 @@ changes on top, so that a candidate of the tuning is one command (docs/rules/hot
         --set immortal.glory=3 --set s5.effect=attack --set s5.amount=1
 
 `--agent` takes one spec for every seat, `SEAT=AGENT,...`, or `hard`: the server's hard
-level for each seat (`server/tables.py` HARD). The games of a run depend only on the
+level for each seat (`games/hot_gates/levels.py`). The games of a run depend only on the
 seed and the game's index (as in `simulate`), not on `--workers`.
 """
 
@@ -75,12 +75,10 @@ def seat_specs(agent: str, players: int) -> tuple[str, ...]:
     seats = SEATS[players]
     specs = seat_agents(agent, seats)
     if "hard" in specs:
-        from thermopylae.server.tables import level_agent  # the server only when asked
+        from thermopylae.games.hot_gates.levels import levels
 
         specs = [
-            level_agent("hot-gates", "hard", players, seat) or "heuristic"
-            if spec == "hard"
-            else spec
+            levels(players, seat)["hard"] if spec == "hard" else spec
             for seat, spec in zip(seats, specs, strict=True)
         ]
     return tuple(specs)

@@ -266,6 +266,9 @@ def test_lang_option_and_environment_choose_the_language() -> None:
 
 TERMINAL_SOURCES = [
     "cli.py",
+    "cli_common.py",
+    "cli_sim.py",
+    "cli_serve.py",
     "tui/terminal.py",
     "tui/board.py",
     "games/earth_and_water/hand.py",

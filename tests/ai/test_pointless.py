@@ -18,10 +18,6 @@ from thermopylae.engine.protocol import CHANCE
 from thermopylae.games.hot_gates import cards
 from thermopylae.games.hot_gates.actions import Play
 
-pytest.importorskip("fastapi")  # the hard level's spec is the server's
-
-from thermopylae.server.tables import level_agent
-
 G: Any = registry.get("hot-gates")
 OPTIONS = G.options({"players": 2})
 
@@ -54,7 +50,7 @@ def test_p24_the_seed_5_position_holds_a_pointless_card() -> None:
 
 
 SPECS = [
-    level_agent("hot-gates", "hard", 2, "persia"),
+    G.levels(2, "persia")["hard"],
     "ismcts:iterations=30",
     "ismcts:iterations=40,playout=heuristic,prior=1",
     "rollout:samples=4,depth=10",
@@ -64,7 +60,7 @@ SPECS = [
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_p24_no_agent_chooses_a_card_whose_effect_cannot_apply(spec: str | None) -> None:
-    """The hard agent (the server's spec for 300's Persia), ISMCTS with random and with
+    """The hard agent (the server's level for 300's Persia), ISMCTS with random and with
     heuristic playouts, the rollout and the heuristic, with several random sources, play
     the whole card window of that position (the Spartan seat by the heuristic), and the
     Persian never plays a pointless card."""
@@ -82,14 +78,21 @@ def test_p24_no_agent_chooses_a_card_whose_effect_cannot_apply(spec: str | None)
 
 
 def test_p24_the_hard_level_is_the_informed_search() -> None:
-    assert (
-        level_agent("hot-gates", "hard", 2, "persia")
-        == "ismcts:iterations=60,playout=heuristic,depth=40,prior=1"
-    )
+    informed = "ismcts:iterations=60,playout=heuristic,depth=40,prior=1"
+    assert G.levels(2, "persia")["hard"] == informed
 
 
 def test_p24_searches_fall_back_on_legal_for_a_game_without_sensible() -> None:
+    """Earth & Water knows no pointless plays: its `sensible` is the engine's default,
+    its own `legal` (GameBase makes it so), and that is what its searches choose among."""
     e = registry.get("earth-and-water")
-    assert not hasattr(e, "sensible")
     assert choices(e) == e.legal
+    s = e.new(e.options())
+    rng = random.Random(1)
+    while e.to_act(s) is not None:
+        if e.to_act(s) == CHANCE:
+            e.apply(s, e.sample_chance(s, rng))
+        else:
+            assert list(choices(e)(s)) == list(e.legal(s))
+            break
     assert choices(G) == G.sensible

@@ -35,7 +35,7 @@ from tests.server.helpers import (
 from thermopylae.engine import registry
 from thermopylae.engine.record import Record, replay
 from thermopylae.server import store as store_module
-from thermopylae.server.app import MAX_BODY
+from thermopylae.server.limits import MAX_BODY
 
 GAMES = registry.game_ids()
 COUNTS = game_counts()
@@ -566,42 +566,40 @@ def test_a_table_id_with_a_nul_byte_is_no_table(api: Api, request: pytest.Fixtur
 def test_hard_level_is_the_strongest_measured_agent_per_game_player_count_and_seat() -> None:
     """docs/ai.md: what beat the heuristic most (ISMCTS in Thermopyles, in two-player 300
     and for Persia in Earth & Water; the rollout for Greece), the heuristic where nothing
-    was measured to."""
+    was measured to. Each game names its levels; the server asks it (`seats.level_agent`)."""
     from thermopylae.ai.base import make_agent
     from thermopylae.engine import registry
-    from thermopylae.server.tables import (
-        INFORMED,
-        INFORMED_PERSIA,
-        INFORMED_SPARTA,
-        ROLLOUT,
-        level_agent,
-    )
+    from thermopylae.games.earth_and_water.levels import INFORMED_PERSIA, ROLLOUT
+    from thermopylae.games.hot_gates.levels import INFORMED, INFORMED_SPARTA
+    from thermopylae.server.seats import level_agent
 
-    assert level_agent("thermopyles", "hard", 1) == "ismcts:iterations=2000"
-    assert level_agent("earth-and-water", "hard", 2, "greece") == ROLLOUT
-    assert level_agent("earth-and-water", "hard", 2, "persia") == INFORMED_PERSIA
-    assert level_agent("hot-gates", "hard", 2, "persia") == INFORMED
-    assert level_agent("hot-gates", "hard", 2, "sparta") == INFORMED_SPARTA
+    def hard(game_id: str, players: int, seat: str, level: str = "hard") -> str | None:
+        return level_agent(registry.get(game_id), level, players, seat)
+
+    assert hard("thermopyles", 1, "p1") == "ismcts:iterations=2000"
+    assert hard("earth-and-water", 2, "greece") == ROLLOUT
+    assert hard("earth-and-water", 2, "persia") == INFORMED_PERSIA
+    assert hard("hot-gates", 2, "persia") == INFORMED
+    assert hard("hot-gates", 2, "sparta") == INFORMED_SPARTA
     assert INFORMED != INFORMED_SPARTA
-    assert level_agent("hot-gates", "hard", 3, "sparta-a") == "heuristic"
-    assert level_agent("hot-gates", "hard", 4) == "heuristic"
-    assert level_agent("hot-gates", "normal", 2, "sparta") == "heuristic"
-    for game_id, players, seat in (
-        ("earth-and-water", 2, "persia"),
-        ("earth-and-water", 2, "greece"),
-        ("hot-gates", 2, "persia"),
-        ("hot-gates", 2, "sparta"),
-        ("thermopyles", 4, None),
-    ):
-        spec = level_agent(game_id, "hard", players, seat)
-        assert spec is not None
-        make_agent(spec, registry.get(game_id))  # a valid agent for that game
+    assert hard("hot-gates", 3, "sparta-a") == "heuristic"
+    assert hard("hot-gates", 4, "persia-a") == "heuristic"
+    assert hard("hot-gates", 2, "sparta", "normal") == "heuristic"
+    assert hard("hot-gates", 2, "sparta", "impossible") is None
+    for game_id in registry.game_ids():
+        game = registry.get(game_id)
+        for players in range(game.min_players, game.max_players + 1):
+            for seat in game.seats(game.options({"players": players})):
+                for level in ("easy", "normal", "hard"):
+                    spec = level_agent(game, level, players, seat)
+                    assert spec is not None
+                    make_agent(spec, game)  # a valid agent for that game
 
 
 def test_a_hard_seat_of_two_player_300_gets_its_own_search(api: Api) -> None:
     """The lobby's `hard` level gives the Persian and the Spartan seat of two-player 300
     each its own agent (the Spartan search keeps closer to its stronger heuristic)."""
-    from thermopylae.server.tables import INFORMED, INFORMED_SPARTA
+    from thermopylae.games.hot_gates.levels import INFORMED, INFORMED_SPARTA
 
     for seats, want in (
         (seat_specs("hH"), {"sparta": INFORMED_SPARTA}),

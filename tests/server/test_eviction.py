@@ -16,7 +16,8 @@ from tests.server.helpers import Api, play_random, serve_in_process, tokens_of
 from thermopylae.engine import registry
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.server import app as app_module
-from thermopylae.server.app import RateLimit
+from thermopylae.server import limits as limits_module
+from thermopylae.server.limits import RateLimit
 from thermopylae.server.tables import FINISHED_AFTER, IDLE_AFTER, Tables
 
 LATER = 1e9  # a monotonic time long after every table was last used
@@ -153,6 +154,7 @@ def test_the_http_rate_limit_answers_429_and_changes_nothing(
 ) -> None:
     clock = _Clock()
     monkeypatch.setattr(app_module, "time", clock)
+    monkeypatch.setattr(limits_module, "time", clock)  # the buckets' clock
     served = serve_in_process(f"sqlite:///{tmp_path / 'tables.db'}", http_rate=2.0, http_burst=2.0)
     api = next(served)
     created = api.create("thermopyles", {"players": 2})  # 1 of the burst of 2

@@ -13,7 +13,7 @@ from tests.helpers import BENCH, load_bench
 from thermopylae.engine import registry
 from thermopylae.engine.components import read_set
 from thermopylae.engine.errors import ThermopylaeError
-from thermopylae.server.tables import INFORMED, INFORMED_SPARTA
+from thermopylae.games.hot_gates.levels import INFORMED, INFORMED_SPARTA
 
 SCRIPT = BENCH / "hot_gates_balance.py"
 balance = load_bench("hot_gates_balance")
@@ -93,8 +93,9 @@ def test_p27_run_reports_the_interval_and_verdict_of_each_player_count() -> None
 
 
 def test_p27_hard_is_the_servers_hard_level_for_each_seat() -> None:
-    """2 players: the informed searches of `server/tables.py` HARD; 3 and 4 players: the
-    heuristic, so that hard against hard there is the heuristic's own figure."""
+    """2 players: the informed searches of the game's hard level, which the server asks
+    for (`games/hot_gates/levels.py`); 3 and 4 players: the heuristic, so that hard
+    against hard there is the heuristic's own figure."""
     assert balance.seat_specs("hard", 2) == (INFORMED, INFORMED_SPARTA)
     assert balance.seat_specs("hard", 3) == ("heuristic",) * 3
     assert balance.seat_specs("hard", 4) == ("heuristic",) * 4

@@ -19,11 +19,12 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from thermopylae.ai.base import check_parameters
 from thermopylae.ai.playout import choices, play_out
-from thermopylae.engine.protocol import CHANCE
+from thermopylae.engine.protocol import CHANCE, AnyGame, Decider
 
 _UNSET = object()
 
@@ -82,11 +83,12 @@ class ISMCTS:
         self.last_iterations = 0
         self.cpu_limit: float | None = None  # set by a server: CPU seconds per decision
 
-    def act(self, game: Any, state: Any, rng: random.Random) -> Any:
+    def act(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
         legal = list(choices(game)(state))
         if len(legal) == 1:
             return legal[0]
         seat = game.to_act(state)
+        assert seat is not None, "an agent is asked only where a seat decides"
         root = _Node(-1)
         heuristic = None
         if self.playout == "heuristic" or self.prior > 0:
@@ -94,7 +96,7 @@ class ISMCTS:
             heuristic = make() if make is not None else None
         policy = heuristic if self.playout == "heuristic" else None
         hints = heuristic if self.prior > 0 else None
-        evaluate = getattr(game, "evaluate", None) if self.depth is not None else None
+        evaluate = game.evaluate if self.depth is not None else None
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         cap = None if self.cpu_limit is None else time.thread_time() + self.cpu_limit
         n = 0
@@ -116,13 +118,13 @@ class ISMCTS:
 
     def _iterate(
         self,
-        game: Any,
+        game: AnyGame,
         d: Any,
         root: _Node,
         rng: random.Random,
-        policy: Any,
-        evaluate: Any,
-        hints: Any,
+        policy: Decider | None,
+        evaluate: Callable[[Any], tuple[float, ...] | None] | None,
+        hints: Decider | None,
     ) -> None:
         path: list[_Node] = []
         node = root

@@ -26,6 +26,7 @@ from typing import Any
 
 from thermopylae.ai.base import check_parameters
 from thermopylae.ai.playout import choices, play_out
+from thermopylae.engine.protocol import AnyGame
 
 
 class Rollout:
@@ -50,7 +51,7 @@ class Rollout:
         self.last_samples = 0
         self.cpu_limit: float | None = None  # set by a server: CPU seconds per decision
 
-    def act(self, game: Any, state: Any, rng: random.Random) -> Any:
+    def act(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
         legal = list(choices(game)(state))
         if len(legal) == 1:
             return legal[0]
@@ -59,9 +60,10 @@ class Rollout:
             raise ValueError(f"rollout needs a heuristic, and {game.id} has none")
         policy = make()
         seat = game.to_act(state)
+        assert seat is not None, "an agent is asked only where a seat decides"
         first = policy.act(game, state, rng)
         totals = [0.0] * len(legal)
-        evaluate = getattr(game, "evaluate", None)
+        evaluate = game.evaluate
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         cap = None if self.cpu_limit is None else time.thread_time() + self.cpu_limit
         n = 0

@@ -64,6 +64,14 @@ class GameBase(Generic[S, A]):
     cooperative: ClassVar[bool] = False
     notation: NotationTable[A]
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A game that does not override `sensible` gets its own `legal` as `sensible`
+        (the default's meaning, without a call in between): the searches ask for
+        `sensible` at every decision of every playout."""
+        super().__init_subclass__(**kwargs)
+        if cls.sensible is GameBase.sensible and cls.legal is not GameBase.legal:
+            cls.sensible = cls.legal  # type: ignore[method-assign]
+
     # -- notation and copies, through the notation table and the state ---------------
 
     def parse(self, text: str) -> A:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from thermopylae.engine.errors import ThermopylaeError
+from thermopylae.engine.protocol import AnyGame
 
 G = TypeVar("G")
 
-GameFactory = Callable[[Path | None], Any]
+GameFactory = Callable[[Path | None], AnyGame]
 
 _FACTORIES: dict[str, GameFactory] = {}
 _SUMMARIES: dict[str, tuple[str, int, int]] = {}
@@ -68,7 +69,7 @@ def summary(game_id: str) -> tuple[str, int, int]:
     return _SUMMARIES[game_id]
 
 
-def get(game_id: str, components: Path | None = None) -> Any:
+def get(game_id: str, components: Path | None = None) -> AnyGame:
     """The game `game_id`, with its default components or those in `components`."""
     _load_builtins()
     try:

@@ -24,8 +24,9 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from thermopylae.ai.base import make_agent, parse_spec
+from thermopylae.ai.base import Agent, make_agent, parse_spec
 from thermopylae.engine import registry
+from thermopylae.engine.protocol import AnyGame
 
 log = logging.getLogger("thermopylae.server")
 
@@ -74,10 +75,10 @@ class AiLimits:
 
 # -- inside a worker -------------------------------------------------------------------
 
-_AGENTS: dict[tuple[str, str], Any] = {}
+_AGENTS: dict[tuple[str, str], Agent] = {}
 
 
-def _agent(game: Any, spec: str) -> Any:
+def _agent(game: AnyGame, spec: str) -> Agent:
     key = (game.id, spec)
     agent = _AGENTS.get(key)
     if agent is None:
@@ -209,7 +210,7 @@ class AiPool:
                 p.join(2)
 
 
-def check_agent(spec: str, game: Any, limits: AiLimits) -> None:
+def check_agent(spec: str, game: AnyGame, limits: AiLimits) -> None:
     """The agent exists for the game and its numbers are within the server's limits."""
     limits.check(spec)
     make_agent(spec, game)  # raises ThermopylaeError naming a bad name or parameter

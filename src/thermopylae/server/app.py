@@ -11,269 +11,38 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from thermopylae import i18n
-from thermopylae.ai.base import agent_names
 from thermopylae.engine import registry
 from thermopylae.server.ai_pool import AiLimits, AiPool
 from thermopylae.server.headers import SecurityHeaders
 from thermopylae.server.hub import Hub
+from thermopylae.server.limits import BodyLimit, RateLimit, rate_from_env
+from thermopylae.server.schema import LANG_DOC, ActionIn, TableIn, errors, table_body_schema
+from thermopylae.server.seats import LEVELS, TableError
 from thermopylae.server.store import Store, default_url
-from thermopylae.server.tables import LEVELS, TableError, Tables
+from thermopylae.server.tables import Tables
 
 log = logging.getLogger("thermopylae.server")
 
-MAX_BODY = 16 * 1024  # bytes of an HTTP request body
 MAX_WS_MESSAGE = 4 * 1024  # characters of a WebSocket message from a client
 RATE = 10.0  # WebSocket messages per second a connection may send, on average
 BURST = 30.0  # ... and in a burst
 EVICT_EVERY = 10.0  # seconds between sweeps of the tables held in memory (Tables.evict)
-HTTP_RATE_ENV = "THERMOPYLAE_HTTP_RATE"  # POSTs a second per client address (unset: no limit)
 WEB = resources.files("thermopylae.server").joinpath("web")
-
-
-class ErrorOut(BaseModel):
-    """Every refusal: a status and one sentence naming what was wrong."""
-
-    detail: str = Field(description="what was wrong, in words")
-
-
-def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    words = {
-        400: "Malformed request or illegal action",
-        403: "Wrong or missing token",
-        404: "No such table",
-        409: "Not now (stale move, not your turn, game over)",
-        413: "Request body too large",
-        422: "A field is missing, of the wrong type or out of range",
-        429: "Too many requests (see Retry-After)",
-        500: "A defect of the server (logged)",
-        503: "The database is unavailable; nothing was changed, try again",
-    }
-    return {c: {"model": ErrorOut, "description": words[c]} for c in codes}
-
-
-LANG_DOC = (
-    "the language of the log and action labels (en, pt, fr, it; default: "
-    "Accept-Language, else English)"
-)
-
-
-def _table_body_schema() -> dict[str, Any]:
-    """The JSON schema of `POST /api/tables` exactly as the server checks it: one variant
-    per game and player count (the options each game takes, one seat entry per seat), so a
-    client generated from the document sends only what the server accepts."""
-    variants: list[dict[str, Any]] = []
-    kinds = {bool: "boolean", int: "integer", str: "string", float: "number"}
-    for gid in registry.game_ids():
-        g = registry.get(gid)
-        _title, lo, hi = registry.summary(gid)
-        defaults = g.options({})
-        agents = agent_names(g)
-        seat = {
-            "oneOf": [
-                {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["kind"],
-                    "properties": {"kind": {"const": "human"}},
-                },
-                {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["kind", "level"],
-                    "properties": {"kind": {"const": "ai"}, "level": {"enum": list(LEVELS)}},
-                },
-                {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["kind", "agent"],
-                    "properties": {
-                        "kind": {"const": "ai"},
-                        "agent": {
-                            "enum": agents,
-                            "description": "an agent, or NAME:key=value,... with its "
-                            "budget (docs/api.md), within the server's limits",
-                        },
-                    },
-                },
-            ]
-        }
-        for n in range(lo, hi + 1):
-            props: dict[str, Any] = {
-                k: {"type": kinds[type(v)]} for k, v in defaults.items() if k != "players"
-            }
-            opts: dict[str, Any] = {
-                "type": "object",
-                "additionalProperties": False,
-                "properties": props,
-            }
-            if "players" in defaults:
-                props["players"] = {"const": n}
-                if n != defaults["players"]:
-                    opts["required"] = ["players"]
-            count = len(g.seats(g.options({"players": n} if "players" in defaults else {})))
-            variant: dict[str, Any] = {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["game"],
-                "properties": {
-                    "game": {"const": gid},
-                    "options": opts,
-                    "seats": {
-                        "anyOf": [
-                            {"type": "null"},
-                            {"type": "array", "minItems": count, "maxItems": count, "items": seat},
-                        ]
-                    },
-                },
-            }
-            if "required" in opts:
-                variant["required"] = ["game", "options"]
-            variants.append(variant)
-    return {
-        "required": True,
-        "content": {
-            "application/json": {
-                "schema": {
-                    "oneOf": variants,
-                    "description": "a game, its options and one entry per seat "
-                    "(default: every seat human)",
-                }
-            }
-        },
-    }
-
-
-class SeatIn(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    kind: str = Field(description="`human` (a player with a token) or `ai`")
-    level: str | None = Field(default=None, description="AI level: easy, normal or hard")
-    agent: str | None = Field(default=None, description="an agent spec instead of a level")
-
-
-class TableIn(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    game: str = Field(
-        description="a game id from GET /api/games",
-        json_schema_extra={"enum": cast(Any, registry.game_ids())},
-    )
-    options: dict[str, Any] = Field(default_factory=dict)
-    seats: list[SeatIn] | None = Field(default=None, description="one per seat, in order")
-
-
-class ActionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    token: str = Field(description="the seat's secret token")
-    move: int = Field(description="the table's move number the action answers")
-    action: str = Field(description="the action in the game's notation")
-
-
-class BodyLimit:
-    """Refuse request bodies over `MAX_BODY` bytes with 413, before the app sees them: a
-    declared length is checked at once, a chunked body is read up to the limit first."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        headers = dict(scope.get("headers") or [])
-        length = headers.get(b"content-length")
-        if length is not None:
-            if not length.isdigit() or int(length) > MAX_BODY:
-                return await _too_large(send)
-            return await self.app(scope, receive, send)
-        if scope.get("method") in ("GET", "HEAD", "DELETE", "OPTIONS"):
-            return await self.app(scope, receive, send)
-        messages: list[Message] = []
-        seen = 0
-        while True:
-            msg = await receive()
-            messages.append(msg)
-            if msg["type"] != "http.request":
-                break
-            seen += len(msg.get("body", b""))
-            if seen > MAX_BODY:
-                return await _too_large(send)
-            if not msg.get("more_body"):
-                break
-
-        async def replay() -> Message:
-            return messages.pop(0) if messages else await receive()
-
-        await self.app(scope, replay, send)
-
-
-class _TooLarge(Exception):
-    pass
-
-
-class RateLimit:
-    """A token bucket per client address: `rate` requests a second on average, bursts of
-    `burst`. An address whose bucket is full is forgotten, so the memory stays bounded by
-    the addresses active in the last `burst / rate` seconds."""
-
-    def __init__(self, rate: float, burst: float | None = None) -> None:
-        self.rate = rate
-        self.burst = burst if burst is not None else max(1.0, 3 * rate)
-        self.buckets: dict[str, tuple[float, float]] = {}  # address -> (allowance, stamp)
-
-    def allow(self, key: str, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        allowance, stamp = self.buckets.get(key, (self.burst, now))
-        allowance = min(self.burst, allowance + (now - stamp) * self.rate)
-        if len(self.buckets) > 10_000:
-            self._forget(now)
-        if allowance < 1:
-            self.buckets[key] = (allowance, now)
-            return False
-        self.buckets[key] = (allowance - 1, now)
-        return True
-
-    def _forget(self, now: float) -> None:
-        for key, (allowance, stamp) in list(self.buckets.items()):
-            if allowance + (now - stamp) * self.rate >= self.burst:
-                del self.buckets[key]
-
-
-def _rate_from_env() -> float | None:
-    value = os.environ.get(HTTP_RATE_ENV, "").strip()
-    try:
-        rate = float(value) if value else 0.0
-    except ValueError:
-        log.warning("%s=%r is not a number; no HTTP rate limit", HTTP_RATE_ENV, value)
-        return None
-    return rate if rate > 0 else None
-
-
-async def _too_large(send: Send) -> None:
-    body = json.dumps({"detail": f"request body over {MAX_BODY} bytes"}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [(b"content-type", b"application/json")],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
 
 
 def create_app(
@@ -305,7 +74,7 @@ def create_app(
     store = Store(db)  # raises StoreError now, naming a database it cannot open
     holder: dict[str, Any] = {}
     limits = ai if ai is not None else AiLimits()
-    rate = http_rate if http_rate is not None else _rate_from_env()
+    rate = http_rate if http_rate is not None else rate_from_env()
     limiter = RateLimit(rate, http_burst) if rate else None
 
     @asynccontextmanager
@@ -425,7 +194,7 @@ def create_app(
                     "max_players": hi,
                     "seats": counts,
                     "provisional": bool(g.provisional),
-                    "cooperative": bool(getattr(g, "cooperative", False)),
+                    "cooperative": g.cooperative,
                     "levels": list(LEVELS),
                 }
             )
@@ -435,8 +204,8 @@ def create_app(
         "/api/tables",
         status_code=201,
         summary="Create a table",
-        responses=_errors(400, 413, 422, 429, 503),
-        openapi_extra={"requestBody": _table_body_schema()},
+        responses=errors(400, 413, 422, 429, 503),
+        openapi_extra={"requestBody": table_body_schema()},
     )
     async def create(body: TableIn, request: Request) -> dict[str, Any]:
         limit(request)
@@ -468,7 +237,7 @@ def create_app(
     @app.get(
         "/api/tables/{table_id}",
         summary="A table as one seat (or a spectator) sees it",
-        responses=_errors(403, 404, 422, 503),
+        responses=errors(403, 404, 422, 503),
     )
     async def table(
         table_id: str,
@@ -485,7 +254,7 @@ def create_app(
     @app.post(
         "/api/tables/{table_id}/actions",
         summary="Play an action",
-        responses=_errors(400, 403, 404, 409, 413, 422, 429, 503),
+        responses=errors(400, 403, 404, 409, 413, 422, 429, 503),
     )
     async def action(
         table_id: str,
@@ -504,7 +273,7 @@ def create_app(
     @app.get(
         "/api/tables/{table_id}/record",
         summary="The game record, once the game is over",
-        responses=_errors(404, 409, 422, 503),
+        responses=errors(404, 409, 422, 503),
     )
     async def record(table_id: str) -> dict[str, Any]:
         t = tables()

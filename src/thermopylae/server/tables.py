@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hashlib
 import hmac
 import logging
 import random
@@ -28,78 +27,28 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from thermopylae.ai.base import agent_names
 from thermopylae.engine import registry
 from thermopylae.engine.errors import NotationError, ThermopylaeError
-from thermopylae.engine.protocol import CHANCE, Event, visible_events
-from thermopylae.engine.record import Record
-from thermopylae.server.ai_pool import AiBusy, AiLimits, AiPool, check_agent
+from thermopylae.engine.play import advance
+from thermopylae.engine.protocol import CHANCE, AnyGame, Event
+from thermopylae.server import messages
+from thermopylae.server.ai_pool import AiBusy, AiLimits, AiPool
+from thermopylae.server.seats import TableError, seat_rows, token_hash
 from thermopylae.server.store import Conflict, Store, StoreError, TableRow, now
 
 log = logging.getLogger("thermopylae.server")
 
-LEVELS = {"easy": "random", "normal": "heuristic", "hard": "heuristic"}
-"""AI levels offered in the lobby, as agent specs. `hard` is the strongest agent measured
-for the game, player count and seat (docs/ai.md): ISMCTS or the rollout where they beat
-the heuristic, the heuristic elsewhere."""
-INFORMED = "ismcts:iterations=60,playout=heuristic,depth=40,prior=1"
-# A larger prior keeps the search closer to the heuristic's move: measured stronger for
-# the Spartans in 300 and for Persia in Earth & Water.
-INFORMED_SPARTA = "ismcts:iterations=60,playout=heuristic,depth=40,prior=3"
-INFORMED_PERSIA = "ismcts:iterations=200,playout=heuristic,depth=40,prior=3"
-ROLLOUT = "rollout:samples=32,depth=40"
-HARD: dict[tuple[str, int | None, str | None], str] = {
-    ("thermopyles", None, None): "ismcts:iterations=2000",
-    ("earth-and-water", None, "persia"): INFORMED_PERSIA,
-    ("earth-and-water", None, None): ROLLOUT,
-    # 3 and 4 players: no position estimate, so the heuristic.
-    ("hot-gates", 2, "persia"): INFORMED,
-    ("hot-gates", 2, "sparta"): INFORMED_SPARTA,
-}
-
-
-def level_agent(
-    game_id: str, level: Any, players: int | None = None, seat: str | None = None
-) -> str | None:
-    """The agent spec of an AI level for one seat (the most specific entry of `HARD`)."""
-    if level == "hard":
-        for key in (
-            (game_id, players, seat),
-            (game_id, players, None),
-            (game_id, None, seat),
-            (game_id, None, None),
-        ):
-            if key in HARD:
-                return HARD[key]
-        return LEVELS["hard"]
-    return LEVELS.get(level) if isinstance(level, str) else None
-
-
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 LOG_KEPT = 400  # events kept in memory per table for screens (the record keeps all)
-LOG_SENT = 120  # log lines sent to a screen that connects or reloads
 MAX_LIVE = 2000  # tables kept in memory, least recently used dropped first (unless watched)
 IDLE_AFTER = 600.0  # seconds unused after which a table nobody watches leaves memory ...
 FINISHED_AFTER = 60.0  # ... or, once its game is over, after this many
 
 
-class TableError(Exception):
-    """A refused request: an HTTP status and a message naming what was wrong."""
-
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 @dataclass
 class Live:
     row: TableRow
-    game: Any
+    game: AnyGame
     options: dict[str, Any]
     state: Any
     steps: list[tuple[str, str]] = field(default_factory=list)
@@ -179,22 +128,7 @@ class Tables:
             options = game.options(options)
         except ThermopylaeError as exc:
             raise TableError(422, f"options: {exc}") from exc
-        names = list(game.seats(options))
-        if seats is None:
-            seats = [{"kind": "human"}] * len(names)
-        if not isinstance(seats, list) or len(seats) != len(names):
-            raise TableError(
-                422,
-                f"seats: give one entry per seat ({', '.join(names)}), each "
-                '{"kind": "human"} or {"kind": "ai", "level": '
-                '"easy|normal|hard"}',
-            )
-        rows: list[dict[str, Any]] = []
-        tokens: list[str | None] = []
-        for name, spec in zip(names, seats, strict=True):
-            seat_row, token = self._seat(game, name, spec, len(names))
-            rows.append(seat_row)
-            tokens.append(token)
+        rows, tokens = seat_rows(game, list(game.seats(options)), seats, self.ai.limits)
         if any(r["kind"] == "ai" for r in rows):
             self._admit(client)
         table_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
@@ -208,50 +142,6 @@ class Tables:
         if runner is not None and any(r["kind"] == "human" for r in rows):
             await self._wait_for(runner)
         return live, tokens
-
-    def _seat(
-        self, game: Any, name: str, spec: Any, players: int
-    ) -> tuple[dict[str, Any], str | None]:
-        if not isinstance(spec, dict) or spec.get("kind") not in ("human", "ai"):
-            raise TableError(
-                422, f'seat {name}: {{"kind": "human"}} or {{"kind": "ai", "level": "normal"}}'
-            )
-        if spec["kind"] == "human" and (
-            spec.get("level") is not None or spec.get("agent") is not None
-        ):
-            raise TableError(422, f"seat {name}: a human seat takes no level or agent")
-        if spec.get("level") is not None and spec.get("agent") is not None:
-            raise TableError(422, f"seat {name}: give a level or an agent, not both")
-        if spec["kind"] == "human":
-            token = secrets.token_urlsafe(18)
-            return {
-                "seat": name,
-                "kind": "human",
-                "agent": None,
-                "token_hash": token_hash(token),
-            }, token
-        agent = spec.get("agent") or level_agent(
-            game.id, spec.get("level", "normal"), players, name
-        )
-        if not isinstance(agent, str) or (agent.split(":")[0] not in agent_names(game)):
-            asked = spec.get("agent") or spec.get("level")
-            raise TableError(
-                422,
-                f"seat {name}: unknown AI {asked!r}"
-                f"; levels: {', '.join(LEVELS)}; agents: "
-                f"{', '.join(agent_names(game))}",
-            )
-        try:
-            check_agent(agent, game, self.ai.limits)
-        except (ThermopylaeError, ValueError) as exc:
-            raise TableError(422, f"seat {name}: agent {agent!r}: {exc}") from exc
-        return {
-            "seat": name,
-            "kind": "ai",
-            "agent": agent,
-            "level": spec.get("level"),
-            "token_hash": None,
-        }, None
 
     def _admit(self, client: str) -> None:
         """429 for a client whose tables already wait for the AI as many as it may."""
@@ -479,10 +369,8 @@ class Tables:
         for _who, text in new:
             g.apply(state, g.parse(text), quiet=True)
         batch = list(new)
-        while g.to_act(state) == CHANCE:
-            outcome = g.sample_chance(state, self.chance_rng)
-            batch.append(("chance", g.format(outcome)))
-            g.apply(state, outcome, quiet=True)
+        for step in advance(g, state, self.chance_rng, quiet=True):  # chance only: no agents
+            batch.append(("chance", g.format(step.action)))
         return batch
 
     # -- chance and the AI, in the background -----------------------------------------
@@ -621,64 +509,10 @@ class Tables:
             await self._catch_up(live)
         return live
 
-    # -- what a seat is told -------------------------------------------------------------
+    # -- what a seat is told (messages.py) ---------------------------------------------
 
     def message(self, live: Live, seat: int | None, since: int | None = None) -> dict[str, Any]:
-        """The table as `seat` (None: a spectator) sees it; `log` holds the lines of the
-        steps after move `since` (all kept lines when None). Hidden information is
-        filtered by the game's `view` and `visible_events`, nowhere else."""
-        g = live.game
-        s = live.state
-        to_act = g.to_act(s)
-        events = [e for n, e in live.log if since is None or n > since]
-        lines = [g.describe(e) for e in visible_events(events, seat)]
-        if since is None:
-            lines = lines[-LOG_SENT:]
-        label = getattr(g, "label", g.format)
-        legal = (
-            [{"action": g.format(a), "label": label(a)} for a in g.legal(s)]
-            if seat is not None and to_act == seat
-            else []
-        )
-        out = g.outcome(s)
-        return {
-            "type": "update",
-            "table": live.row.id,
-            "game": g.id,
-            "title": g.title,
-            "options": live.options,
-            "move": live.move,
-            "seat": None if seat is None else live.seat_names[seat],
-            "seats": [
-                {
-                    "seat": r["seat"],
-                    "kind": r["kind"],
-                    "level": r.get("level"),
-                    "agent": r.get("agent"),
-                }
-                for r in live.row.seats
-            ],
-            "to_act": (
-                "chance"
-                if to_act == CHANCE
-                else None
-                if to_act is None
-                else live.seat_names[to_act]
-            ),
-            "your_turn": seat is not None and to_act == seat,
-            "view": g.view(s, seat),
-            "legal": legal,
-            "log": lines,
-            "outcome": None
-            if out is None
-            else {**out.to_json(), "reason_text": getattr(g, "reason_text", str)(out.reason)},
-            "provisional": bool(g.provisional),
-        }
+        return messages.update(live, seat, since)
 
     def record(self, live: Live) -> dict[str, Any]:
-        if live.game.outcome(live.state) is None:
-            raise TableError(409, "the record is published once the game is over")
-        rec = Record.begin(live.game, live.options)
-        rec.steps = list(live.steps)
-        rec.close(live.game, live.state)
-        return rec.to_json()
+        return messages.record(live)

@@ -6,7 +6,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from thermopylae.ai.base import make_agent
+from thermopylae.ai.base import RandomAgent, make_agent
+from thermopylae.engine.play import play as play_state
+from thermopylae.engine.protocol import CHANCE, AnyGame
 from thermopylae.sim.match import play, rngs
 
 
@@ -27,7 +29,7 @@ class BenchResult:
 
 
 def bench(
-    game: Any, agent: str, options: dict[str, Any], seconds: float = 3.0, seed: int = 0
+    game: AnyGame, agent: str, options: dict[str, Any], seconds: float = 3.0, seed: int = 0
 ) -> BenchResult:
     """Play games back to back for about `seconds`, in this process."""
     options = game.options(options)
@@ -43,7 +45,7 @@ def bench(
 
 
 def ismcts_rate(
-    game: Any,
+    game: AnyGame,
     options: dict[str, Any],
     seconds: float = 3.0,
     positions: int = 3,
@@ -56,10 +58,9 @@ def ismcts_rate(
     spec without a budget (e.g. `ismcts:depth=20`)."""
     import random
 
-    from thermopylae.ai.base import make_agent, parse_spec
+    from thermopylae.ai.base import parse_spec
     from thermopylae.ai.ismcts import ISMCTS
     from thermopylae.engine.errors import ThermopylaeError
-    from thermopylae.engine.protocol import CHANCE
 
     name, params = parse_spec(spec)
     if name != "ismcts" or {"iterations", "seconds"} & set(params):
@@ -74,15 +75,17 @@ def ismcts_rate(
     found = []
     s = game.new(options)
     step = 0
-    while (who := game.to_act(s)) is not None:
-        if who == CHANCE:
-            game.apply(s, game.sample_chance(s, rng), quiet=True)
-            continue
-        legal = game.legal(s)
-        if len(legal) > 1 and step % 7 == 0:
-            found.append(game.copy(s))
-        step += 1
-        game.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
+
+    def keep(seat: int, action: Any) -> None:
+        """Every 7th decision's position with a choice, before the move is applied."""
+        nonlocal step
+        if seat != CHANCE:
+            if step % 7 == 0 and len(game.legal(s)) > 1:
+                found.append(game.copy(s))
+            step += 1
+
+    # One random source for chance and the moves, as the positions were always chosen.
+    play_state(game, s, [RandomAgent()] * game.max_players, rng, rng, keep)
     chosen = [found[i * len(found) // positions] for i in range(min(positions, len(found)))]
     rates = []
     for state in chosen:

@@ -18,7 +18,7 @@ from typing import Any
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.files import FileProblem, parse
-from thermopylae.engine.protocol import Outcome
+from thermopylae.engine.protocol import AnyGame, Outcome
 from thermopylae.engine.record import Record
 from thermopylae.sim.match import GameResult, record_digest, replay_indexed
 
@@ -45,7 +45,12 @@ class GameRow:
 
 
 def line(
-    game: Any, options: dict[str, Any], agents: Iterable[str], seed: int, row: GameRow, **extra: Any
+    game: AnyGame,
+    options: dict[str, Any],
+    agents: Iterable[str],
+    seed: int,
+    row: GameRow,
+    **extra: Any,
 ) -> dict[str, Any]:
     """The `--out` line of one game (`extra`: the tournament's pairing and seed)."""
     seats = game.seats(options)

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from thermopylae.ai.base import Agent, make_agent
+from thermopylae.engine import play as engine_play
 from thermopylae.engine.components import digest
 from thermopylae.engine.errors import ThermopylaeError
-from thermopylae.engine.protocol import CHANCE, Outcome
+from thermopylae.engine.protocol import AnyGame, Decider, Outcome
 from thermopylae.engine.record import Record, seat_name
 
 
@@ -35,34 +36,33 @@ def rngs(seed: int, index: int) -> tuple[random.Random, random.Random]:
 
 
 def play(
-    game: Any,
+    game: AnyGame,
     options: dict[str, Any],
-    agents: list[Any],
+    agents: Sequence[Decider],
     chance_rng: random.Random,
     agent_rng: random.Random,
     record: Record | None = None,
 ) -> tuple[Any, int]:
-    """Play to the end; returns the final state and the number of steps."""
+    """Play a new game to the end (`engine.play.play`, writing each step into `record`
+    when given); returns the final state and the number of steps."""
     state = game.new(options)
-    steps = 0
-    while (seat := game.to_act(state)) is not None:
-        if seat == CHANCE:
-            action = game.sample_chance(state, chance_rng)
-        else:
-            action = agents[seat].act(game, state, agent_rng)
-        if record is not None:
-            record.add(seat_name(game, options, seat), game.format(action))
-        game.apply(state, action, quiet=True)
-        steps += 1
+    on_step = None
+    if record is not None:
+        add, fmt = record.add, game.format
+
+        def on_step(seat: int, action: Any) -> None:
+            add(seat_name(game, options, seat), fmt(action))
+
+    steps = engine_play.play(game, state, agents, chance_rng, agent_rng, on_step)
     if record is not None:
         record.close(game, state)
     return state, steps
 
 
 def play_indexed(
-    game: Any,
+    game: AnyGame,
     options: dict[str, Any],
-    agents: list[Any],
+    agents: Sequence[Decider],
     seed: int,
     index: int,
     record: bool = False,
@@ -78,7 +78,7 @@ def play_indexed(
 
 
 def replay_indexed(
-    game: Any, options: dict[str, Any], agents: Sequence[str | Agent], seed: int, index: int
+    game: AnyGame, options: dict[str, Any], agents: Sequence[str | Agent], seed: int, index: int
 ) -> Record:
     """Play game `index` of a run seeded `seed` again, with fresh agents (specs or agent
     objects, one per seat), and return its record: the same game as the run played, since

@@ -130,7 +130,7 @@ def simulate(
     n = games or 1
     per_seat = {seat: sum(r.results[i] == "win" for r in rows) for i, seat in enumerate(seats)}
     draws = sum(r.results[0] == "draw" for r in rows)
-    shared = getattr(game, "cooperative", False)  # one team: every seat shares the result
+    shared = game.cooperative  # one team: every seat shares the result
     wins: int | dict[str, int]
     if shared:
         wins = per_seat[seats[0]]

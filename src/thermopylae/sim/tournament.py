@@ -42,6 +42,7 @@ from typing import Any
 from thermopylae.ai.base import make_agent, parse_spec
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
+from thermopylae.engine.protocol import AnyGame
 from thermopylae.sim import gamelog
 from thermopylae.sim.backends import run_jobs
 from thermopylae.sim.gamelog import GameRow
@@ -275,7 +276,7 @@ class Tournament:
     def mean_turns(self) -> float:
         return sum(r.turns for rows in self.rows for r in rows) / (self.total_games or 1)
 
-    def out_lines(self, game: Any) -> list[dict[str, Any]]:
+    def out_lines(self, game: AnyGame) -> list[dict[str, Any]]:
         """The `--out` lines of every game, by pairing then index (`game`: the game object
         the tournament was played with)."""
         return [
@@ -337,7 +338,7 @@ def tournament(
         raise ThermopylaeError("a tournament needs at least two agents")
     for spec in agents:
         make_agent(spec, game)  # fail fast on a bad name, before any worker starts
-    cooperative = bool(getattr(game, "cooperative", False))
+    cooperative = game.cooperative
     plan = pairings(seats, agents, cooperative, seed)
     workers = max(1, workers or os.cpu_count() or 1)
     chunk = max(1, min(200, games // (workers * 8) or 1))

@@ -10,7 +10,7 @@ word the session prints is in the player's language (`thermopylae.i18n`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -18,14 +18,16 @@ from typing import Any, TextIO
 from rich.console import Console
 
 from thermopylae.engine.errors import ThermopylaeError
-from thermopylae.engine.protocol import CHANCE, Event
+from thermopylae.engine.play import Step, advance
+from thermopylae.engine.protocol import CHANCE, AnyGame, Decider, Event
 from thermopylae.engine.record import Position, Record, seat_name
 from thermopylae.i18n import _, ngettext
 from thermopylae.tui.board import Board
 
 
-def help_text(game: Any) -> str:
-    """The commands at the prompt; `cards` only for a game whose seats hold cards."""
+def help_text(game: AnyGame) -> str:
+    """The commands at the prompt (`cards` answers that there is nothing to show where
+    the game's `hand_text` has no hand for the seat)."""
     lines = [
         _("Answer with the number of a listed action, or the action itself as it is listed."),
         _("An empty answer plays the only legal action when there is just one."),
@@ -36,15 +38,11 @@ def help_text(game: Any) -> str:
         + _("save the current position (JSON; `thermopylae play --from FILE` resumes)"),
         "  board          " + _("show the table again"),
     ]
-    if callable(getattr(game, "hand_text", None)):
-        lines.append(
-            "  cards          "
-            + _(
-                "the cards in your hand and what each one does "
-                "(every card: `thermopylae rules {game}`)"
-            ).format(game=game.id)
-        )
     lines += [
+        "  cards          "
+        + _(
+            "the cards in your hand and what each one does (every card: `thermopylae rules {game}`)"
+        ).format(game=game.id),
         "  help           " + _("this text"),
         "  quit           " + _("stop (the record is saved if --record was given)"),
     ]
@@ -63,11 +61,11 @@ class Session:
 
     def __init__(
         self,
-        game: Any,
+        game: AnyGame,
         options: dict[str, Any],
         state: Any,
         record: Record,
-        agents: dict[int, Any],
+        agents: Mapping[int, Decider],
         seed: int,
         console: Console,
         stdin: TextIO,
@@ -122,18 +120,21 @@ class Session:
 
     def _loop(self) -> None:
         self.dirty = True  # the table changed since it was last drawn
-        while (seat := self.game.to_act(self.state)) is not None:
-            if seat == CHANCE:
-                self._step(seat, self.game.sample_chance(self.state, self.chance_rng))
-                self.undo.clear()
-            elif seat in self.agents:
-                self._step(seat, self.agents[seat].act(self.game, self.state, self.agent_rng))
-            else:
-                if self.dirty:
-                    self._board(seat)
-                    self.dirty = False
-                if not self._ask(seat):
-                    return
+        while self.game.to_act(self.state) is not None:
+            for step in advance(
+                self.game, self.state, self.chance_rng, self.agents, self.agent_rng
+            ):
+                self._stepped(step)
+                if step.seat == CHANCE:
+                    self.undo.clear()  # undo never re-deals
+            seat = self.game.to_act(self.state)
+            if seat is None:
+                break
+            if self.dirty:
+                self._board(seat)
+                self.dirty = False
+            if not self._ask(seat):
+                return
         self._board(self.viewers[0] if self.viewers else None)
         outcome = self.game.outcome(self.state)
         assert outcome is not None
@@ -164,11 +165,16 @@ class Session:
         self.board.draw(self.render(self.game.view(self.state, seat)), active, over=to_act is None)
 
     def _step(self, seat: int, action: Any) -> None:
-        who = seat_name(self.game, self.options, seat)
-        self.record.add(who, self.game.format(action))
-        events = self.game.apply(self.state, action)
+        """Apply the human's decision, as `engine.play.advance` applies the others."""
+        self._stepped(Step(seat, action, self.game.apply(self.state, action)))
+
+    def _stepped(self, step: Step) -> None:
+        """Record, log and redraw after a step has been applied."""
+        self.record.add(
+            seat_name(self.game, self.options, step.seat), self.game.format(step.action)
+        )
         self.dirty = True
-        self._log(events)
+        self._log(step.events)
         if self.game.to_act(self.state) is None:
             self.record.close(self.game, self.state)
 
@@ -215,7 +221,7 @@ class Session:
         return True
 
     def _list(self, legal: list[Any]) -> None:
-        label = getattr(self.game, "label", self.game.format)
+        label = self.game.label
         texts = [f"{i:>2}) {label(a)}" for i, a in enumerate(legal, start=1)]
         width = max(map(len, texts)) + 2
         per_line = max(1, min(5, 90 // width))
@@ -283,14 +289,9 @@ class Session:
 
     def _cards(self, seat: int | None) -> None:
         """The hand `seat` holds (at the end: the one human's), with each card's effect."""
-        hand_text = getattr(self.game, "hand_text", None)
         if seat is None:
             seat = self.viewers[0] if self.viewers else None
-        text = (
-            hand_text(self.game.view(self.state, seat))
-            if callable(hand_text) and seat is not None
-            else None
-        )
+        text = None if seat is None else self.game.hand_text(self.game.view(self.state, seat))
         if text is None:
             self.say(_("There are no cards in hand to show here."))
         else:

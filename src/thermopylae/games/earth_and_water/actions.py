@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from thermopylae.engine.errors import NotationError
+from thermopylae.engine.game import NotationTable
 
 CITY_VERBS = ("army", "fleet", "land", "sea", "to", "remove", "place")
 CARD_VERBS = ("event", "move", "react", "keep", "discard", "pick", "draw", "lot")
@@ -57,7 +58,7 @@ P: dict[str, Act] = {v: Act(v) for v in PLAIN if v != "keep none"}
 RETREAT = tuple(tuple(Act("retreat", c, b) for c in range(MAX_COUNT + 1)) for b in (0, 1))
 
 
-class Notation:
+class Notation(NotationTable[Act]):
     def __init__(self, city_names: tuple[str, ...]) -> None:
         self.names = city_names
         self._city = {n.lower(): i for i, n in enumerate(city_names)}
@@ -76,8 +77,7 @@ class Notation:
         table += [Act("draw", k) for k in range(1, 17)]
         table += [Act("lot", k) for k in range(1, 17)]
         table += [Act("roll", n) for n in range(1, 7)]
-        self.table = tuple(table)
-        self.index = {a: i for i, a in enumerate(table)}
+        self.set_table(table)
 
     def format(self, a: Act) -> str:
         v = a.verb
@@ -130,14 +130,3 @@ class Notation:
                 f"{text!r}: no city {name!r}; the cities are " + ", ".join(self.names)
             )
         return i
-
-    def encode(self, a: Act) -> int:
-        try:
-            return self.index[a]
-        except KeyError:
-            raise NotationError(f"{a!r} has no integer code") from None
-
-    def decode(self, code: int) -> Act:
-        if not 0 <= code < len(self.table):
-            raise NotationError(f"action code {code} is outside 0..{len(self.table) - 1}")
-        return self.table[code]

@@ -18,9 +18,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from thermopylae.engine.errors import IllegalAction, RecordError, ThermopylaeError
-from thermopylae.engine.notation import NotationMixin
+from thermopylae.engine.game import GameBase
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
-from thermopylae.games.earth_and_water import board, observe, text, view
+from thermopylae.games.earth_and_water import board, text, view
 from thermopylae.games.earth_and_water.actions import A, Act, Notation, P
 from thermopylae.games.earth_and_water.battle import Battles
 from thermopylae.games.earth_and_water.cards import NO_RETREAT, SUDDEN_DEATH, Events
@@ -53,7 +53,7 @@ MAX_KINGS = 2  # Darius, then Xerxes (RB 5.3)
 Ev = list[Event] | None
 
 
-class EarthAndWater(NotationMixin, Moves, Battles, Events):
+class EarthAndWater(Moves, Battles, Events, GameBase[State, Act]):
     """Persia against Greece over five campaigns."""
 
     id: ClassVar[str] = "earth-and-water"
@@ -678,6 +678,7 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
 
         return {"heuristic": Heuristic}
 
-    def observer(self, options: Mapping[str, Any]) -> observe.EarthAndWaterObserver:
-        """Views as fixed-size numbers for learning interfaces (built once per seat count)."""
-        return observe.observer(self, len(self.seats(options)))
+    def levels(self, players: int, seat: str) -> Mapping[str, str]:
+        from thermopylae.games.earth_and_water.levels import levels
+
+        return levels(players, seat)

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from thermopylae.engine.errors import NotationError
+from thermopylae.engine.game import NotationTable
 from thermopylae.games.hot_gates.components import TYPE_IDS, Components
 from thermopylae.games.hot_gates.state import ROWS, SPACES, WOUNDED, space_name
 
@@ -103,7 +104,7 @@ def neighbours(space: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-class Notation:
+class Notation(NotationTable[Action]):
     """Text and integer forms of every action for one component set, and the interned
     instances the rules hand out."""
 
@@ -129,8 +130,7 @@ class Notation:
         self.draw = tuple(Draw(c.number) for c in self.cards)
         self.roll = {f: Roll(f) for f in self.faces}
         table += [*self.draw, *self.roll.values()]
-        self.table: tuple[Action, ...] = tuple(table)
-        self.index = {a: i for i, a in enumerate(table)}
+        self.set_table(table)
 
     def format(self, a: Action) -> str:
         match a:
@@ -195,17 +195,6 @@ class Notation:
                 f"{', '.join(TYPE_IDS)} (add * for the Wounded side)"
             )
         return code
-
-    def encode(self, a: Action) -> int:
-        try:
-            return self.index[a]
-        except KeyError:
-            raise NotationError(f"{a!r} has no integer code") from None
-
-    def decode(self, code: int) -> Action:
-        if not 0 <= code < len(self.table):
-            raise NotationError(f"action code {code} is outside 0..{len(self.table) - 1}")
-        return self.table[code]
 
 
 def _space(word: str) -> int:

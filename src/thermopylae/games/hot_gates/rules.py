@@ -17,14 +17,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, NoReturn
 
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
-from thermopylae.engine.notation import NotationMixin
+from thermopylae.engine.game import GameBase
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
 from thermopylae.games.hot_gates import (
     battle,
     cards,
     flow,
     march,
-    observe,
     phases,
     pullback,
     text,
@@ -65,7 +64,7 @@ from thermopylae.games.hot_gates.state import (
 from thermopylae.games.wording import reword
 
 
-class HotGates(NotationMixin):
+class HotGates(GameBase[State, Action]):
     """300: The Board Game for 2, 3 or 4 players, bound to one component set."""
 
     id: ClassVar[str] = GAME_ID
@@ -308,9 +307,10 @@ class HotGates(NotationMixin):
 
         return {"heuristic": Heuristic}
 
-    def observer(self, options: Mapping[str, Any]) -> observe.HotGatesObserver:
-        """Views as fixed-size numbers for learning interfaces (built once per seat count)."""
-        return observe.observer(self, len(self.seats(options)))
+    def levels(self, players: int, seat: str) -> Mapping[str, str]:
+        from thermopylae.games.hot_gates.levels import levels
+
+        return levels(players, seat)
 
     def reason_text(self, reason: str) -> str:
         """An outcome's reason (English data in states and records) in the current

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from thermopylae.engine.errors import NotationError
+from thermopylae.engine.game import NotationTable
 from thermopylae.games.thermopyles.components import (
     MAX_SUPPORT,
     SPARTAN_MAX,
@@ -91,7 +92,7 @@ _FIGHT = re.compile(r"fight\s+(\d+)(?:\s+support\s+(\d+))?")
 _PERSIAN = re.compile(r"(\d+)\s*/\s*(\d+)\s*(\^|λ|Λ)?")
 
 
-class Notation:
+class Notation(NotationTable[Action]):
     """Text and integer forms of every action, for one component set.
 
     The integer space is fixed by the rules, not by the cards: decisions first, then
@@ -111,8 +112,7 @@ class Notation:
         table += [Roll(f) for f in range(1, 7)]
         table += [Draw(v) for v in _VALUES]
         table += [Reveal(k) for k in range(len(self.kinds))]
-        self.table: tuple[Action, ...] = tuple(table)
-        self.index = {a: i for i, a in enumerate(table)}
+        self.set_table(table)
         # Interned instances: the rules hand these out instead of building new ones.
         self.fight = {(v, s): Fight(v, s) for v in _VALUES for s in range(MAX_SUPPORT + 1)}
         self.give = tuple(Give(p) for p in range(MAX_PLAYERS))
@@ -181,14 +181,3 @@ class Notation:
         if support > MAX_SUPPORT:
             raise NotationError(f"{text!r}: there are only {MAX_SUPPORT} support cards")
         return self.fight[card, support]
-
-    def encode(self, action: Action) -> int:
-        try:
-            return self.index[action]
-        except KeyError:
-            raise NotationError(f"{action!r} has no integer code") from None
-
-    def decode(self, code: int) -> Action:
-        if not 0 <= code < len(self.table):
-            raise NotationError(f"action code {code} is outside 0..{len(self.table) - 1}")
-        return self.table[code]

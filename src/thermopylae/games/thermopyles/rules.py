@@ -16,9 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
-from thermopylae.engine.notation import NotationMixin
+from thermopylae.engine.game import GameBase
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
-from thermopylae.games.thermopyles import draws, observe, text, turn, view
+from thermopylae.games.thermopyles import draws, text, turn, view
 from thermopylae.games.thermopyles.actions import (
     MAX_PLAYERS,
     REFUSE,
@@ -70,7 +70,7 @@ HANDLERS: dict[type, Callable[[State, Tables, Any, Events], None]] = {
 """The step that plays each kind of action."""
 
 
-class Thermopyles(NotationMixin):
+class Thermopyles(GameBase[State, Action]):
     """The co-operative game for 1 to 4 Spartan players, bound to one component set."""
 
     id: ClassVar[str] = "thermopyles"
@@ -241,6 +241,7 @@ class Thermopyles(NotationMixin):
 
         return {"heuristic": Heuristic}
 
-    def observer(self, options: Mapping[str, Any]) -> observe.ThermopylesObserver:
-        """Views as fixed-size numbers for learning interfaces (built once per seat count)."""
-        return observe.observer(self, len(self.seats(options)))
+    def levels(self, players: int, seat: str) -> Mapping[str, str]:
+        from thermopylae.games.thermopyles.levels import levels
+
+        return levels(players, seat)

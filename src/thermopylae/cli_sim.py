@@ -1,0 +1,383 @@
+"""The commands that study games by playing many of them: `simulate` (one agent per seat,
+win rates), `tournament` (a round robin with ratings) and `bench` (speed)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.table import Table
+
+from thermopylae.ai.base import make_agent, seat_agents
+from thermopylae.cli_common import (
+    AddressOpt,
+    BackendOpt,
+    ComponentsOpt,
+    GameArg,
+    OutOpt,
+    WorkersOpt,
+    err,
+    fail,
+    load_game,
+    out,
+    with_progress,
+)
+from thermopylae.engine.errors import ThermopylaeError
+
+if TYPE_CHECKING:
+    from thermopylae.sim.tournament import Tally, Tournament
+
+
+def simulate(
+    game_id: GameArg,
+    agent: Annotated[
+        str,
+        typer.Option(
+            help="Agent on every seat (random, heuristic, ...), or one per seat: "
+            "SEAT=AGENT,SEAT=AGENT (e.g. persia=heuristic,greece=random)."
+        ),
+    ] = "heuristic",
+    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 1000,
+    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the run (same seed, same games).")] = 0,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "process",
+    address: AddressOpt = None,
+    out_file: OutOpt = None,
+    replay_line: Annotated[
+        str | None,
+        typer.Option(
+            "--replay-line",
+            help="FILE:N: play the game of line N (from 1) of an --out file "
+            "again and check its record digest, instead of simulating.",
+        ),
+    ] = None,
+    record: Annotated[
+        Path | None, typer.Option(help="With --replay-line: write the game's record to this file.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    components: ComponentsOpt = None,
+) -> None:
+    """Play many games with the same agent on every seat; report the win rate with its
+    95% confidence interval. The same seed gives the same games with any --workers."""
+    from thermopylae.sim.simulate import simulate as run
+
+    game = load_game(game_id, components)
+    if replay_line is not None:
+        _replay_line(game_id, replay_line, record, components, as_json)
+        return
+    if record is not None:
+        raise fail("--record goes with --replay-line")
+    options = {} if players is None else {"players": players}
+    try:
+        options = game.options(options)
+        for spec in seat_agents(agent, game.seats(options)):
+            make_agent(spec, game)
+    except ThermopylaeError as exc:
+        raise fail(str(exc)) from exc
+    summary = with_progress(
+        f"{game_id} / {agent}",
+        games,
+        not as_json,
+        lambda advance: run(
+            game_id,
+            agent,
+            games,
+            options,
+            seed,
+            workers,
+            components,
+            advance,
+            backend,
+            address,
+            out_file,
+        ),
+    )
+    if as_json:
+        print(json.dumps(summary.to_json()))
+        return
+    out.print(
+        f"{game.title}, {options}, agents {summary.agents}, seed {seed}, "
+        f"{summary.workers} worker(s)"
+    )
+    wins, rates, cis = summary.wins, summary.win_rate, summary.ci95
+    if isinstance(wins, int) and isinstance(rates, float) and isinstance(cis, tuple):
+        out.print(
+            f"games {summary.games}   wins {wins}   win rate "
+            f"{rates:.1%} (95% CI {cis[0]:.1%} to {cis[1]:.1%})"
+        )
+    elif isinstance(wins, dict) and isinstance(rates, dict) and isinstance(cis, dict):
+        out.print(f"games {summary.games}   draws {summary.draws}")
+        for seat, w in wins.items():
+            lo, hi = cis[seat]
+            out.print(
+                f"  {seat:<8} wins {w:6d}   win rate {rates[seat]:.1%} "
+                f"(95% CI {lo:.1%} to {hi:.1%})"
+            )
+    out.print(
+        f"mean turns {summary.mean_turns:.1f}   "
+        f"{summary.games_per_second:,.0f} games/s ({summary.seconds:.1f} s)"
+    )
+    for reason, n in summary.reasons.items():
+        out.print(f"  {n:7d}  {reason}", markup=False)
+    if out_file is not None:
+        out.print(f"{games} game lines written to {out_file}", markup=False)
+
+
+def _replay_line(
+    game_id: str, ref: str, record: Path | None, components: Path | None, as_json: bool
+) -> None:
+    """`simulate --replay-line FILE:N`: rebuild one game of an --out file and check it."""
+    from thermopylae.sim import gamelog
+
+    try:
+        path, number = gamelog.parse_ref(ref)
+        data = gamelog.read(path, number)
+        if data["game"] != game_id:
+            raise ThermopylaeError(f"{ref} is a game of {data['game']!r}, not {game_id!r}")
+        check = gamelog.recheck(data, components)
+    except ThermopylaeError as exc:
+        raise fail(str(exc)) from exc
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+        # a line that is binary, nested too deeply or holds fields of the wrong type
+        raise fail(f"{ref}: not a usable game line ({type(exc).__name__}: {exc})") from exc
+    if record is not None:
+        check.record.save(record)
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "ok": check.ok,
+                    "record_digest": check.digest,
+                    "steps": len(check.record.steps),
+                    "outcome": check.record.outcome,
+                    "problems": check.problems,
+                }
+            )
+        )
+    elif check.ok:
+        o = check.record.outcome or {}
+        out.print(
+            f"OK: line {number} of {path} played again: {len(check.record.steps)} "
+            f"steps, {', '.join(o.get('results', []))} ({o.get('reason')}); record "
+            f"digest {check.digest} matches.",
+            markup=False,
+        )
+    else:
+        for problem in check.problems:
+            err.print(f"replay failed: {problem}", markup=False, soft_wrap=True)
+    if not check.ok:
+        raise typer.Exit(1)
+
+
+def tournament(
+    game_id: GameArg,
+    agents: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated agents, at least two, e.g. random,heuristic,"
+            "ismcts:iterations=200 (a key=value after a comma belongs to the agent before)."
+        ),
+    ],
+    games: Annotated[
+        int, typer.Option(min=1, help="Games per pairing (per agent in a co-operative game).")
+    ] = 100,
+    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the run (same seed, same games).")] = 0,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "process",
+    address: AddressOpt = None,
+    report: Annotated[
+        Path | None,
+        typer.Option(help="Write an HTML report with plots (PNG) to this folder: DIR/index.html."),
+    ] = None,
+    out_file: OutOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    components: ComponentsOpt = None,
+) -> None:
+    """A round robin: every agent against every other on every seat (in a co-operative
+    game, every agent on the same deals). Prints win rates with 95% Wilson intervals and
+    Bradley–Terry ratings (Elo scale) with 95% intervals. The same seed gives the same
+    games with any --workers or --backend; docs/analysis.md explains the design."""
+    from thermopylae.sim import report as reports
+    from thermopylae.sim.tournament import pairings, parse_agents
+    from thermopylae.sim.tournament import tournament as run
+
+    game = load_game(game_id, components)
+    options = {} if players is None else {"players": players}
+    try:
+        options = game.options(options)
+        specs = parse_agents(agents)
+        for spec in specs:
+            make_agent(spec, game)
+        if report is not None:
+            reports.check_available()
+    except ThermopylaeError as exc:
+        raise fail(str(exc)) from exc
+    cooperative = game.cooperative
+    total = len(pairings(game.seats(options), specs, cooperative, seed)) * games
+    result = with_progress(
+        f"{game_id} tournament",
+        total,
+        not as_json,
+        lambda advance: run(
+            game_id,
+            specs,
+            games,
+            options,
+            seed,
+            workers,
+            components,
+            advance,
+            backend,
+            address,
+            out_file,
+        ),
+    )
+    page = None
+    if report is not None:
+        command = shlex.join(["thermopylae", *sys.argv[1:]])
+        page = reports.write(result, report, command)
+    if as_json:
+        print(json.dumps(result.to_json()))
+        return
+    _print_tournament(result)
+    if page is not None:
+        out.print(f"report written to {page}", markup=False)
+    if out_file is not None:
+        out.print(f"{result.total_games} game lines written to {out_file}", markup=False)
+
+
+def _print_tournament(t: Tournament) -> None:
+    design = (
+        "co-operative: every agent plays every seat of the same deals"
+        if t.cooperative
+        else "every seat assignment, no self-play"
+    )
+    out.print(
+        f"{t.title}, {t.options}, seed {t.seed}: {len(t.pairings)} pairings ({design}), "
+        f"{t.games} games each, {t.total_games} games; {t.workers} worker(s), "
+        f"backend {t.backend}",
+        markup=False,
+    )
+    table = Table(
+        "agent",
+        *([] if t.cooperative else ["seat"]),
+        "games",
+        "wins",
+        "draws",
+        "win rate (95% CI)",
+        title="Win rates" + ("" if t.cooperative else " (games: seats held)"),
+    )
+    for a in t.agent_results():
+        rows = [("", a.overall)] if t.cooperative else [("all", a.overall), *a.seats.items()]
+        for n, (seat, x) in enumerate(rows):
+            table.add_row(
+                "" if n else a.agent,
+                *([] if t.cooperative else [seat]),
+                str(x.games),
+                str(x.wins),
+                str(x.draws),
+                _rate(x),
+                end_section=not t.cooperative and n == len(rows) - 1,
+            )
+    out.print(table)
+    ratings = Table(
+        "agent",
+        "rating",
+        "95% CI",
+        "comparisons",
+        "mean score",
+        title="Bradley–Terry ratings (Elo scale, mean 0, draws half)",
+    )
+    for r in sorted(t.ratings, key=lambda r: -r.rating):
+        ratings.add_row(
+            r.agent,
+            f"{r.rating:+.0f}",
+            f"{r.low:+.0f} to {r.high:+.0f}",
+            str(r.comparisons),
+            f"{r.score:.3f}",
+        )
+    out.print(ratings)
+    if len(t.pairings) <= 24:
+        seats = t.seats[:1] if t.cooperative else t.seats
+        pair = Table(
+            *(["agent"] if t.cooperative else list(seats)),
+            "games",
+            *(["wins"] if t.cooperative else [f"{s} wins" for s in seats]),
+            "draws",
+            "mean turns",
+            title="Pairings",
+        )
+        for p in t.pairing_results():
+            pair.add_row(
+                *[p["agents"][s] for s in seats],
+                str(p["games"]),
+                *[str(p["wins"][s]) for s in seats],
+                str(p["draws"]),
+                f"{p['mean_turns']:.1f}",
+            )
+        out.print(pair)
+    rate = t.total_games / t.seconds if t.seconds else 0.0
+    out.print(f"mean turns {t.mean_turns():.1f}   {rate:,.1f} games/s ({t.seconds:.1f} s)")
+    for reason, n in t.reasons().items():
+        out.print(f"  {n:7d}  {reason}", markup=False)
+
+
+def _rate(x: Tally) -> str:
+    lo, hi = x.ci95
+    return f"{x.win_rate:.1%} ({100 * lo:.1f}–{100 * hi:.1f})"
+
+
+def bench(
+    game_id: GameArg,
+    seconds: Annotated[float, typer.Option(help="Seconds per measurement.")] = 3.0,
+    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
+    agents: Annotated[
+        str, typer.Option(help="Comma-separated agents to time.")
+    ] = "random,heuristic",
+    ismcts: Annotated[bool, typer.Option(help="Also time ISMCTS iterations per second.")] = True,
+    search: Annotated[
+        str,
+        typer.Option(
+            help="The ISMCTS to time, a spec without a budget, e.g. ismcts:depth=20 or "
+            "ismcts:playout=heuristic,depth=40,prior=1."
+        ),
+    ] = "ismcts",
+) -> None:
+    """Games per second on one core, played through the full game protocol, and ISMCTS
+    iterations per second."""
+    from thermopylae.sim.bench import bench as run
+
+    game = load_game(game_id, None)
+    options = {} if players is None else {"players": players}
+    table = Table("playout", "games/s", "steps/s", "games", "seconds")
+    for name in agents.split(","):
+        try:
+            r = run(game, name.strip(), options, seconds)
+        except ThermopylaeError as exc:
+            raise fail(str(exc)) from exc
+        table.add_row(
+            name,
+            f"{r.games_per_second:,.0f}",
+            f"{r.steps_per_second:,.0f}",
+            str(r.games),
+            f"{r.seconds:.1f}",
+        )
+    out.print(f"{game.title}, {game.options(options)}, one process")
+    out.print(table)
+    if ismcts:
+        from thermopylae.sim.bench import ismcts_rate
+
+        try:
+            rates = ismcts_rate(game, options, seconds, spec=search)
+        except ThermopylaeError as exc:
+            raise fail(str(exc)) from exc
+        out.print(
+            f"{search} iterations per CPU second at the start, middle and end of a "
+            "random game: " + ", ".join(f"{r:,.0f}" for r in rates)
+        )

@@ -1,0 +1,74 @@
+"""What the server tells a seat or a spectator about a table: the update message (built
+through the game's `view` and `visible_events`, nowhere else) and the finished game's
+record."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from thermopylae.engine.protocol import CHANCE, visible_events
+from thermopylae.engine.record import Record
+from thermopylae.server.seats import TableError
+
+if TYPE_CHECKING:
+    from thermopylae.server.tables import Live
+
+LOG_SENT = 120  # log lines sent to a screen that connects or reloads
+
+
+def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, Any]:
+    """The table as `seat` (None: a spectator) sees it; `log` holds the lines of the
+    steps after move `since` (all kept lines when None). Hidden information is filtered
+    by the game's `view` and `visible_events`, nowhere else."""
+    g = live.game
+    s = live.state
+    to_act = g.to_act(s)
+    events = [e for n, e in live.log if since is None or n > since]
+    lines = [g.describe(e) for e in visible_events(events, seat)]
+    if since is None:
+        lines = lines[-LOG_SENT:]
+    legal = (
+        [{"action": g.format(a), "label": g.label(a)} for a in g.legal(s)]
+        if seat is not None and to_act == seat
+        else []
+    )
+    out = g.outcome(s)
+    return {
+        "type": "update",
+        "table": live.row.id,
+        "game": g.id,
+        "title": g.title,
+        "options": live.options,
+        "move": live.move,
+        "seat": None if seat is None else live.seat_names[seat],
+        "seats": [
+            {
+                "seat": r["seat"],
+                "kind": r["kind"],
+                "level": r.get("level"),
+                "agent": r.get("agent"),
+            }
+            for r in live.row.seats
+        ],
+        "to_act": (
+            "chance" if to_act == CHANCE else None if to_act is None else live.seat_names[to_act]
+        ),
+        "your_turn": seat is not None and to_act == seat,
+        "view": g.view(s, seat),
+        "legal": legal,
+        "log": lines,
+        "outcome": None
+        if out is None
+        else {**out.to_json(), "reason_text": g.reason_text(out.reason)},
+        "provisional": bool(g.provisional),
+    }
+
+
+def record(live: Live) -> dict[str, Any]:
+    """The table's record, once its game is over (409 before: it would tell the hands)."""
+    if live.game.outcome(live.state) is None:
+        raise TableError(409, "the record is published once the game is over")
+    rec = Record.begin(live.game, live.options)
+    rec.steps = list(live.steps)
+    rec.close(live.game, live.state)
+    return rec.to_json()

@@ -1,0 +1,150 @@
+"""The API's request bodies and their documentation: the models FastAPI checks, the
+error answers each route documents, and the JSON schema of `POST /api/tables` (one
+variant per game and player count, built from the registry)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from thermopylae.ai.base import agent_names
+from thermopylae.engine import registry
+from thermopylae.server.seats import LEVELS
+
+
+class ErrorOut(BaseModel):
+    """Every refusal: a status and one sentence naming what was wrong."""
+
+    detail: str = Field(description="what was wrong, in words")
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    words = {
+        400: "Malformed request or illegal action",
+        403: "Wrong or missing token",
+        404: "No such table",
+        409: "Not now (stale move, not your turn, game over)",
+        413: "Request body too large",
+        422: "A field is missing, of the wrong type or out of range",
+        429: "Too many requests (see Retry-After)",
+        500: "A defect of the server (logged)",
+        503: "The database is unavailable; nothing was changed, try again",
+    }
+    return {c: {"model": ErrorOut, "description": words[c]} for c in codes}
+
+
+LANG_DOC = (
+    "the language of the log and action labels (en, pt, fr, it; default: "
+    "Accept-Language, else English)"
+)
+
+
+def table_body_schema() -> dict[str, Any]:
+    """The JSON schema of `POST /api/tables` exactly as the server checks it: one variant
+    per game and player count (the options each game takes, one seat entry per seat), so a
+    client generated from the document sends only what the server accepts."""
+    variants: list[dict[str, Any]] = []
+    kinds = {bool: "boolean", int: "integer", str: "string", float: "number"}
+    for gid in registry.game_ids():
+        g = registry.get(gid)
+        _title, lo, hi = registry.summary(gid)
+        defaults = g.options({})
+        agents = agent_names(g)
+        seat = {
+            "oneOf": [
+                {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["kind"],
+                    "properties": {"kind": {"const": "human"}},
+                },
+                {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["kind", "level"],
+                    "properties": {"kind": {"const": "ai"}, "level": {"enum": list(LEVELS)}},
+                },
+                {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["kind", "agent"],
+                    "properties": {
+                        "kind": {"const": "ai"},
+                        "agent": {
+                            "enum": agents,
+                            "description": "an agent, or NAME:key=value,... with its "
+                            "budget (docs/api.md), within the server's limits",
+                        },
+                    },
+                },
+            ]
+        }
+        for n in range(lo, hi + 1):
+            props: dict[str, Any] = {
+                k: {"type": kinds[type(v)]} for k, v in defaults.items() if k != "players"
+            }
+            opts: dict[str, Any] = {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": props,
+            }
+            if "players" in defaults:
+                props["players"] = {"const": n}
+                if n != defaults["players"]:
+                    opts["required"] = ["players"]
+            count = len(g.seats(g.options({"players": n} if "players" in defaults else {})))
+            variant: dict[str, Any] = {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["game"],
+                "properties": {
+                    "game": {"const": gid},
+                    "options": opts,
+                    "seats": {
+                        "anyOf": [
+                            {"type": "null"},
+                            {"type": "array", "minItems": count, "maxItems": count, "items": seat},
+                        ]
+                    },
+                },
+            }
+            if "required" in opts:
+                variant["required"] = ["game", "options"]
+            variants.append(variant)
+    return {
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {
+                    "oneOf": variants,
+                    "description": "a game, its options and one entry per seat "
+                    "(default: every seat human)",
+                }
+            }
+        },
+    }
+
+
+class SeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: str = Field(description="`human` (a player with a token) or `ai`")
+    level: str | None = Field(default=None, description="AI level: easy, normal or hard")
+    agent: str | None = Field(default=None, description="an agent spec instead of a level")
+
+
+class TableIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game: str = Field(
+        description="a game id from GET /api/games",
+        json_schema_extra={"enum": cast(Any, registry.game_ids())},
+    )
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatIn] | None = Field(default=None, description="one per seat, in order")
+
+
+class ActionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: str = Field(description="the seat's secret token")
+    move: int = Field(description="the table's move number the action answers")
+    action: str = Field(description="the action in the game's notation")
