@@ -640,8 +640,8 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
 
     def evaluate(self, s: State) -> tuple[float, float]:
         """Each side's estimated chance of winning an unfinished game (for a search that
-        stops early; `heuristic.evaluate`)."""
-        from thermopylae.games.earth_and_water.heuristic import evaluate
+        stops early; `ai.evaluate`)."""
+        from thermopylae.games.earth_and_water.ai import evaluate
 
         return evaluate(self, s)
 
@@ -674,6 +674,6 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
         return state_from_json(self, data)
 
     def agents(self) -> Mapping[str, Any]:
-        from thermopylae.games.earth_and_water.heuristic import Heuristic
+        from thermopylae.games.earth_and_water.ai import Heuristic
 
         return {"heuristic": Heuristic}
