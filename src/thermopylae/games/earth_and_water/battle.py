@@ -16,10 +16,18 @@ from thermopylae.games.earth_and_water import board
 from thermopylae.games.earth_and_water.actions import RETREAT, A, Act
 from thermopylae.games.earth_and_water.state import (
     BT_CHOICE,
+    CAVALRY,
+    EVANGELION,
+    GREAT_KING,
     GREECE,
+    LAND,
+    LEONIDAS,
+    NO_RETREAT,
     PERSIA,
     ROLL,
+    SEA,
     SIDES,
+    Battle,
     State,
 )
 
@@ -28,27 +36,6 @@ if TYPE_CHECKING:
 
 Ev = list[Event] | None
 
-# The battle in progress, `s.bt`:
-(
-    KIND,
-    CITY,
-    ATT,
-    GDICE,
-    CAV,
-    SCORE,
-    IMM,
-    PSTART,
-    CARRY,
-    STAGE,
-    AROLL,
-    GCARD,
-    SEAFROM,
-    FROM,
-    NORETREAT,
-    SHIPS,
-) = range(16)
-SIZE = 16  # SHIPS: in a land battle after a landing, the fleets that brought the attackers
-LAND, SEA = 0, 1
 MAX_DICE = 3
 
 # P(the highest of n dice is f), n = 0..6
@@ -74,37 +61,27 @@ class Battles:
     # -- starting ---------------------------------------------------------------------------
 
     def start_land_battle(self, s: State, city: int, side: int, ev: Ev) -> None:
-        from thermopylae.games.earth_and_water.moves import (
-            CAVALRY,
-            COUNT,
-            EVANGELION,
-            FLAG,
-            GREAT_KING,
-            LEONIDAS,
-            MODE,
-            ORIGIN,
-        )
-
         mv = s.mv
-        flag = mv[FLAG]
-        s.bt = [
-            LAND,
-            city,
-            side,
-            2 if flag == LEONIDAS else 0,
-            int(flag == CAVALRY),
-            flag if flag in (GREAT_KING, EVANGELION) else 0,
-            0,
-            s.arm[PERSIA][city],
-            0,
-            0,
-            0,
-            LEONIDAS if flag == LEONIDAS else 0,
-            mv[MODE],
-            mv[ORIGIN],
-            0,
-            min(mv[COUNT], s.flt[side][city]) if mv[MODE] else 0,
-        ]  # (decision 23)
+        assert mv is not None
+        flag = mv.flag
+        s.bt = Battle(
+            kind=LAND,
+            city=city,
+            att=side,
+            gdice=2 if flag == LEONIDAS else 0,
+            cav=int(flag == CAVALRY),
+            score=flag if flag in (GREAT_KING, EVANGELION) else 0,
+            imm=0,
+            pstart=s.arm[PERSIA][city],
+            carry=0,
+            stage=0,
+            aroll=0,
+            gcard=LEONIDAS if flag == LEONIDAS else 0,
+            by_sea=mv.mode,
+            origin=mv.origin,
+            no_retreat=0,
+            ships=min(mv.count, s.flt[side][city]) if mv.mode else 0,
+        )  # (decision 23)
         if ev is not None:
             ev.append(
                 Event(
@@ -120,27 +97,26 @@ class Battles:
     def start_naval_battle(self, s: State, city: int, side: int, ev: Ev) -> None:
         """After Themistocles, no retreat in the turn's naval battles (`used & 32`); land
         battles keep their retreats (decision 23: the seed has no card text)."""
-        from thermopylae.games.earth_and_water.moves import CARRY, ORIGIN
-
         mv = s.mv
-        s.bt = [
-            SEA,
-            city,
-            side,
-            0,
-            0,
-            0,
-            0,
-            0,
-            mv[CARRY],
-            0,
-            0,
-            0,
-            1,
-            mv[ORIGIN],
-            int(s.used & 32 != 0),
-            0,
-        ]
+        assert mv is not None
+        s.bt = Battle(
+            kind=SEA,
+            city=city,
+            att=side,
+            gdice=0,
+            cav=0,
+            score=0,
+            imm=0,
+            pstart=0,
+            carry=mv.carry,
+            stage=0,
+            aroll=0,
+            gcard=0,
+            by_sea=1,
+            origin=mv.origin,
+            no_retreat=int(s.used & NO_RETREAT != 0),
+            ships=0,
+        )
         if ev is not None:
             ev.append(
                 Event(
@@ -152,29 +128,34 @@ class Battles:
     # -- rounds -----------------------------------------------------------------------------
 
     def _k_round(self, s: State, ev: Ev) -> None:
-        s.bt[STAGE] = 0
+        assert s.bt is not None
+        s.bt.stage = 0
         s.phase = ROLL
 
     def _dice(self, s: State, side: int) -> int:
         bt = s.bt
-        city = bt[CITY]
-        if bt[KIND] == SEA:
+        assert bt is not None
+        city = bt.city
+        if bt.kind == SEA:
             return min(MAX_DICE, s.flt[side][city])
-        if side == GREECE and bt[GDICE]:
-            return bt[GDICE]  # Miltiades, 300 Spartans: 3 dice; Leonidas: 2
+        if side == GREECE and bt.gdice:
+            return bt.gdice  # Miltiades, 300 Spartans: 3 dice; Leonidas: 2
         return min(MAX_DICE, s.arm[side][city])
 
     def _roller(self, s: State) -> int:
-        return s.bt[ATT] if s.bt[STAGE] == 0 else 1 - s.bt[ATT]
+        bt = s.bt
+        assert bt is not None
+        return bt.att if bt.stage == 0 else 1 - bt.att
 
     def _roll_distribution(self, s: State) -> list[tuple[Act, float]]:
-        if s.bt and s.bt[STAGE] >= 2:  # Separate Peace: one die each
+        if s.bt is not None and s.bt.stage >= 2:  # Separate Peace: one die each
             return [(A["roll"][f], 1 / 6) for f in range(1, 7)]
         n = self._dice(s, self._roller(s))
         return [(A["roll"][f], _HIGHEST[n][f]) for f in range(1, 7) if _HIGHEST[n][f] > 0]
 
     def _sample_roll(self, s: State, rng: random.Random) -> Act:
-        n = 1 if s.bt[STAGE] >= 2 else self._dice(s, self._roller(s))
+        assert s.bt is not None
+        n = 1 if s.bt.stage >= 2 else self._dice(s, self._roller(s))
         best = 0
         for _ in range(n):
             d = int(rng.random() * 6) + 1
@@ -187,14 +168,16 @@ class Battles:
         if side == GREECE:
             return face
         bt = s.bt
-        if bt[KIND] == LAND and bt[CAV]:
+        assert bt is not None
+        if bt.kind == LAND and bt.cav:
             return face
-        cap = 5 if bt[CITY] in (self.abydos, self.ephesos) else 4
+        cap = 5 if bt.city in (self.abydos, self.ephesos) else 4
         return min(face, cap)
 
     def _rolled(self, s: State, face: int, ev: Ev) -> None:
         bt = s.bt
-        if bt[STAGE] >= 2:
+        assert bt is not None
+        if bt.stage >= 2:
             return self.separate_peace_roll(s, face, ev)
         side = self._roller(s)
         if ev is not None:
@@ -209,21 +192,21 @@ class Battles:
                     },
                 )
             )
-        if bt[STAGE] == 0:
-            bt[AROLL] = face
-            bt[STAGE] = 1
+        if bt.stage == 0:
+            bt.aroll = face
+            bt.stage = 1
             return
-        att = bt[ATT]
-        a = self._value(s, att, bt[AROLL])
+        att = bt.att
+        a = self._value(s, att, bt.aroll)
         d = self._value(s, 1 - att, face)
         losers = [att, 1 - att] if a == d else [att] if a < d else [1 - att]
         persia_lost_fleet = False
         for loser in losers:
             self._lose_one(s, loser, ev)
-            persia_lost_fleet |= loser == PERSIA and bt[KIND] == SEA
+            persia_lost_fleet |= loser == PERSIA and bt.kind == SEA
         s.stack.append(("after_round",))
-        city = bt[CITY]
-        if bt[KIND] == LAND and not s.arm[PERSIA][city] and self.open_window(s, 4, ev):
+        city = bt.city
+        if bt.kind == LAND and not s.arm[PERSIA][city] and self.open_window(s, 4, ev):
             return  # The Immortals
         if persia_lost_fleet and s.flt[PERSIA][city] and self.open_window(s, 5, ev):
             return  # Artemisia I
@@ -231,8 +214,9 @@ class Battles:
 
     def _lose_one(self, s: State, side: int, ev: Ev) -> None:
         bt = s.bt
-        city = bt[CITY]
-        if bt[KIND] == LAND:
+        assert bt is not None
+        city = bt.city
+        if bt.kind == LAND:
             if s.arm[side][city]:
                 s.arm[side][city] -= 1
                 s.res_arm[side] += 1
@@ -246,7 +230,7 @@ class Battles:
                     "loss",
                     {
                         "side": SIDES[side],
-                        "unit": ("army", "fleet")[bt[KIND]],
+                        "unit": ("army", "fleet")[bt.kind],
                         "city": self.c.names[city],
                     },
                 )
@@ -255,46 +239,51 @@ class Battles:
     def sink_carried(self, s: State, side: int, ev: Ev) -> None:
         """A carried army sinks when fewer fleets remain than armies carried (RB 7.2)."""
         bt = s.bt
-        if side == bt[ATT] and bt[CARRY] > s.flt[side][bt[CITY]]:
-            bt[CARRY] -= 1
+        assert bt is not None
+        if side == bt.att and bt.carry > s.flt[side][bt.city]:
+            bt.carry -= 1
             s.res_arm[side] += 1
             if ev is not None:
                 ev.append(Event("sunk", {"side": SIDES[side]}))
 
     def _k_after_round(self, s: State, ev: Ev) -> None:
         bt = s.bt
-        city, att = bt[CITY], bt[ATT]
-        units = s.arm if bt[KIND] == LAND else s.flt
+        assert bt is not None
+        city, att = bt.city, bt.att
+        units = s.arm if bt.kind == LAND else s.flt
         if not units[att][city] or not units[1 - att][city]:
             return self._end_battle(s, ev)
         self._offer_retreat(s, att, ev)
 
     def _offer_retreat(self, s: State, side: int, ev: Ev) -> None:
-        if s.bt[NORETREAT] or not self.retreats(s, side):
+        assert s.bt is not None
+        if s.bt.no_retreat or not self.retreats(s, side):
             return self._next_decider(s, side, ev)
         s.side = side
         s.phase = BT_CHOICE
 
     def _next_decider(self, s: State, side: int, ev: Ev) -> None:
-        if side == s.bt[ATT]:
+        assert s.bt is not None
+        if side == s.bt.att:
             return self._offer_retreat(s, 1 - side, ev)
         self._k_round(s, ev)
 
     def retreats(self, s: State, side: int) -> list[Act]:
         """Where `side` may retreat to from the battle (RB 7.1, 7.2; docs for decisions)."""
         c, bt = self.c, s.bt
-        city = bt[CITY]
-        attacker = side == bt[ATT]
+        assert bt is not None
+        city = bt.city
+        attacker = side == bt.att
         enemy = 1 - side
         if attacker:
-            origin = bt[FROM]
-            if bt[SEAFROM]:  # back aboard the fleets that brought them, if any survive:
+            origin = bt.origin
+            if bt.by_sea:  # back aboard the fleets that brought them, if any survive:
                 # they "retournent ... sur leur port de départ", where "ses armées
                 # débarquent" (seed 002). "Flottes et armées ne s'affrontent jamais": enemy
                 # armies there bar only fleets with armies to land; enemy fleets that have
                 # sailed in meanwhile bar any retreat (decision 33)
-                ships = bt[SHIPS] if bt[KIND] == LAND else s.flt[side][city]
-                lands = bt[KIND] == LAND or bt[CARRY] > 0
+                ships = bt.ships if bt.kind == LAND else s.flt[side][city]
+                lands = bt.kind == LAND or bt.carry > 0
                 if s.flt[enemy][origin] or (lands and s.arm[enemy][origin]):
                     return []
                 return [RETREAT[1][origin]] if min(ships, s.flt[side][city]) else []
@@ -305,7 +294,7 @@ class Battles:
             route = board.route_cities(c, s, side, origin)
             return [RETREAT[0][x] for x in near if x in route and x != city and not s.arm[enemy][x]]
         out = []
-        if bt[KIND] == LAND:
+        if bt.kind == LAND:
             out += [
                 RETREAT[0][x]
                 for x in board.neighbours(c, s, city)
@@ -331,19 +320,20 @@ class Battles:
 
     def _retreat(self, s: State, side: int, to: int, by_sea: bool, ev: Ev) -> None:
         bt = s.bt
-        city = bt[CITY]
-        if bt[KIND] == LAND:  # in a naval battle the armies in the city stay ashore
+        assert bt is not None
+        city = bt.city
+        if bt.kind == LAND:  # in a naval battle the armies in the city stay ashore
             s.arm[side][to] += s.arm[side][city]
             s.arm[side][city] = 0
         if by_sea:
             ships = s.flt[side][city]
-            if side == bt[ATT] and bt[KIND] == LAND and bt[SEAFROM]:
-                ships = min(bt[SHIPS], ships)  # only the fleets that made the landing
+            if side == bt.att and bt.kind == LAND and bt.by_sea:
+                ships = min(bt.ships, ships)  # only the fleets that made the landing
             s.flt[side][to] += ships
             s.flt[side][city] -= ships
-        if side == bt[ATT] and bt[KIND] == SEA:
-            s.arm[side][to] += bt[CARRY]  # the carried armies disembark at home
-            bt[CARRY] = 0
+        if side == bt.att and bt.kind == SEA:
+            s.arm[side][to] += bt.carry  # the carried armies disembark at home
+            bt.carry = 0
         if ev is not None:
             ev.append(
                 Event(
@@ -359,19 +349,20 @@ class Battles:
 
     def _end_battle(self, s: State, ev: Ev) -> None:
         bt = s.bt
-        city, att = bt[CITY], bt[ATT]
-        if bt[KIND] == SEA:
-            carry = bt[CARRY]
+        assert bt is not None
+        city, att = bt.city, bt.att
+        if bt.kind == SEA:
+            carry = bt.carry
             won = s.flt[att][city] > 0 and not s.flt[1 - att][city]
             if not s.flt[att][city] and carry:  # every carrying fleet lost: armies lost
                 s.res_arm[att] += carry
-            s.bt = []
+            s.bt = None
             if ev is not None:
                 ev.append(Event("battle-end", {"kind": "naval", "city": self.c.names[city]}))
             return self.disembark(s, carry if won else 0, ev)
-        if bt[SCORE]:
-            self._event_points(s, bt[SCORE], city, ev)
-        s.bt = []
+        if bt.score:
+            self._event_points(s, bt.score, city, ev)
+        s.bt = None
         if ev is not None:
             ev.append(Event("battle-end", {"kind": "land", "city": self.c.names[city]}))
         self.end_move(s, ev)

@@ -13,50 +13,40 @@ from typing import TYPE_CHECKING
 from thermopylae.engine.protocol import Event
 from thermopylae.games.earth_and_water import board
 from thermopylae.games.earth_and_water.actions import A, Act, P
-from thermopylae.games.earth_and_water.battle import (
-    AROLL,
-    ATT,
-    CAV,
-    CITY,
-    GCARD,
-    GDICE,
-    IMM,
-    PSTART,
-    STAGE,
-)
-from thermopylae.games.earth_and_water.battle import CARRY as BT_CARRY
-from thermopylae.games.earth_and_water.moves import (
-    CAVALRY,
-    DEST,
-    EVANGELION,
-    FLAG,
-    FLEETS_ONLY,
-    GREAT_KING,
-    LAND_ONLY,
-    LEONIDAS,
-    MOLON_LABE,
-    THEMISTOCLES_MOVE,
-)
 from thermopylae.games.earth_and_water.state import (
-    ARTEMISIA,
     BRIDGE,
     BT_CHOICE,
+    CAVALRY,
     CHOOSE,
+    EVANGELION,
+    FLEETS_ONLY,
+    GREAT_KING,
     GREECE,
+    LAND,
+    LAND_ONLY,
+    LEONIDAS,
     LOT,
-    MILTIADES,
+    MOLON_LABE,
     MV_CARRY,
     MV_COUNT,
     MV_DEST,
     MV_ORIGIN,
+    NO_RETREAT,
     PERSIA,
     REACT,
     ROLL,
     SIDES,
-    THEMISTOCLES,
+    SUDDEN_DEATH,
+    THEMISTOCLES_MOVE,
+    TRIREMES,
+    TRIREMES_2,
+    USED_ARTEMISIA,
+    USED_LEONIDAS,
+    USED_MILTIADES,
+    USED_THEMISTOCLES,
+    Battle,
     State,
 )
-from thermopylae.games.earth_and_water.state import LEONIDAS as LEONIDAS_USED
 from thermopylae.i18n import N_
 
 if TYPE_CHECKING:
@@ -64,9 +54,6 @@ if TYPE_CHECKING:
 
 Ev = list[Event] | None
 
-SUDDEN_DEATH = 16  # bit of `used`: card 11 drawn by Persia, to resolve after the draw
-NO_RETREAT = 32  # bit of `used`: Themistocles was played this turn
-TRIREMES, TRIREMES_2 = 13, 113  # move flags of the two Triremes moves
 SPARTA_CARDS = frozenset({6, 8, 11, 15})  # Greek halves that are Sparta cards (RB 6.1)
 LIGHTNING: tuple[set[int], set[int]] = ({5}, {4, 5, 6, 9, 12, 15})  # per side: Persia, Greece
 # Never played as events: Sudden Death (it strikes when drawn), Alliance with Carthage.
@@ -244,7 +231,7 @@ class Events:
             if k == 3:
                 return any(s.flt[PERSIA])
             if k == 8:
-                return not s.used & LEONIDAS_USED and self.can_move_land(s, GREECE)
+                return not s.used & USED_LEONIDAS and self.can_move_land(s, GREECE)
             if k == 10:
                 return self.can_move_land(s, GREECE)
             if k == 11:
@@ -313,7 +300,7 @@ class Events:
             s.hands[GREECE] = []
             return self._draw(s, GREECE, n + 1, ev)
         if k == 8:  # Leonidas: a leader's army to his portrait, then one army moves
-            s.used |= LEONIDAS_USED
+            s.used |= USED_LEONIDAS
             s.stack.append(("event_move", GREECE, LAND_ONLY, LEONIDAS))
             return self.pay_portrait(s, GREECE, ev)
         if k == 10:  # Evangelion: a land move that scores at the end of its battle
@@ -349,8 +336,8 @@ class Events:
         if k == 9:  # Hippias: Persia sees the Greek hand and picks a card to discard
             return self._choose(s, PERSIA, C_HIPPIAS)
         if k == 10:  # Separate Peace: a die each, Greece first
-            s.bt = [0] * 16
-            s.bt[STAGE] = 2
+            # (a battle record that reads only its stage and the first die)
+            s.bt = Battle(LAND, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0)
             s.phase = ROLL
             return None
         if k == 12:  # Defection of Thebes
@@ -383,30 +370,31 @@ class Events:
 
     def separate_peace_roll(self, s: State, face: int, ev: Ev) -> None:
         bt = s.bt
+        assert bt is not None
         if ev is not None:
             ev.append(
                 Event(
                     "roll",
                     {
-                        "side": SIDES[GREECE if bt[STAGE] == 2 else PERSIA],
+                        "side": SIDES[GREECE if bt.stage == 2 else PERSIA],
                         "dice": 1,
                         "highest": face,
                         "counts": face,
                     },
                 )
             )
-        if bt[STAGE] == 2:
-            bt[AROLL] = face
-            bt[STAGE] = 3
+        if bt.stage == 2:
+            bt.aroll = face
+            bt.stage = 3
             return
-        if face > bt[AROLL]:  # Persia strictly higher: Greece loses its Sparta cards
+        if face > bt.aroll:  # Persia strictly higher: Greece loses its Sparta cards
             lost = [k for k in s.hands[GREECE] if k in SPARTA_CARDS]
             for k in lost:
                 s.hands[GREECE].remove(k)
                 s.discard.append(k)
             if ev is not None:
                 ev.append(Event("separate-peace", {"discarded": lost}))
-        s.bt = []
+        s.bt = None
         self._resume(s, ev)
 
     # -- choices inside events ------------------------------------------------------------
@@ -445,7 +433,7 @@ class Events:
     def _portrait_from(self, s: State, city: int) -> bool:
         """A leader's army taken from the map: from the battle city only if 2 are there."""
         n = s.arm[s.side][city]
-        if s.bt and s.bt[CITY] == city:
+        if s.bt is not None and s.bt.city == city:
             return n >= 2
         return n >= 1
 
@@ -547,22 +535,30 @@ class Events:
         if (
             w in (PRE_PERSIAN_LAND, GREEK_LAND)
             and 4 in hand
-            and not s.used & MILTIADES
-            and not bt[GCARD]
+            and not s.used & USED_MILTIADES
+            and bt is not None
+            and not bt.gcard
         ):
             out.append(A["react"][4])
-        if w == PRE_PERSIAN_LAND and not s.carneia:
-            if 6 in hand and bt[CAV]:
+        if w == PRE_PERSIAN_LAND and not s.carneia and bt is not None:
+            if 6 in hand and bt.cav:
                 out.append(A["react"][6])
-            if 15 in hand and not bt[GCARD]:
+            if 15 in hand and not bt.gcard:
                 out.append(A["react"][15])
-        if w == PERSIAN_NAVAL and 5 in hand and not s.used & THEMISTOCLES:
-            dest = s.stack[-1][1 + DEST]  # the Persian move waiting in "sea_arrive"
+        if w == PERSIAN_NAVAL and 5 in hand and not s.used & USED_THEMISTOCLES:
+            dest = s.stack[-1][1].dest  # the Persian move waiting in "sea_arrive"
             if any(n for x, n in enumerate(s.flt[GREECE]) if x != dest):
                 out.append(A["react"][5])
-        if w == IMMORTALS and 5 in hand and s.kings < 2 and not bt[IMM] and s.res_arm[PERSIA]:
+        if (
+            w == IMMORTALS
+            and 5 in hand
+            and s.kings < 2
+            and bt is not None
+            and not bt.imm
+            and s.res_arm[PERSIA]
+        ):
             out.append(A["react"][5])
-        if w == ARTEMISIA_W and 9 in hand and not s.used & ARTEMISIA:
+        if w == ARTEMISIA_W and 9 in hand and not s.used & USED_ARTEMISIA:
             out.append(A["react"][9])
         if w == MOLON and 12 in hand:
             out.append(A["react"][12])
@@ -580,35 +576,38 @@ class Events:
             )
         bt = s.bt
         if w in (PRE_PERSIAN_LAND, GREEK_LAND):
+            assert bt is not None
             s.stack.append(("reopen", w))
             if k == 4:  # Miltiades: 3 dice every round; his army to the portrait
-                s.used |= MILTIADES
-                bt[GDICE], bt[GCARD] = 3, 4
+                s.used |= USED_MILTIADES
+                bt.gdice, bt.gcard = 3, 4
                 return self.pay_portrait(s, GREECE, ev)
             if k == 15:  # 300 Spartans: 3 dice every round
-                bt[GDICE], bt[GCARD] = 3, 15
+                bt.gdice, bt.gcard = 3, 15
             if k == 6:  # Pausanias: the Cavalry bonus is cancelled
-                bt[CAV] = 0
+                bt.cav = 0
             return self._resume(s, ev)
         if w == PERSIAN_NAVAL:  # Themistocles: a Greek naval move of fleets first
-            s.used |= THEMISTOCLES | NO_RETREAT
-            dest = s.stack[-1][1 + DEST]
+            s.used |= USED_THEMISTOCLES | NO_RETREAT
+            dest = s.stack[-1][1].dest
             s.stack.append(("event_move_excluding", GREECE, FLEETS_ONLY, THEMISTOCLES_MOVE, dest))
             return self.pay_portrait(s, GREECE, ev)
         if w == IMMORTALS:  # the armies Persia started with come back, and fight on
-            bt[IMM] = 1
-            n = min(3, bt[PSTART], s.res_arm[PERSIA])
+            assert bt is not None
+            bt.imm = 1
+            n = min(3, bt.pstart, s.res_arm[PERSIA])
             s.res_arm[PERSIA] -= n
-            s.arm[PERSIA][bt[CITY]] += n
+            s.arm[PERSIA][bt.city] += n
             return self._resume(s, ev)
         if w == ARTEMISIA_W:  # one more Persian fleet lost, for good
-            s.used |= ARTEMISIA
-            city = bt[CITY]
+            s.used |= USED_ARTEMISIA
+            assert bt is not None
+            city = bt.city
             if s.flt[PERSIA][city]:
                 s.flt[PERSIA][city] -= 1
                 s.portraits[2] += 1
-                if bt[ATT] == PERSIA and bt[BT_CARRY] > s.flt[PERSIA][city]:
-                    bt[BT_CARRY] -= 1
+                if bt.att == PERSIA and bt.carry > s.flt[PERSIA][city]:
+                    bt.carry -= 1
                     s.res_arm[PERSIA] += 1
             return self._resume(s, ev)
         if w == MOLON:  # Molon Labe: the Tribute army goes, and Greece may move by land
@@ -633,7 +632,7 @@ class Events:
         ph = s.phase
         if ph in (MV_ORIGIN, MV_COUNT, MV_CARRY, MV_DEST):
             out = self.move_options(s)
-            if ph == MV_ORIGIN and s.mv[FLAG] in (MOLON_LABE, TRIREMES_2):
+            if ph == MV_ORIGIN and s.mv is not None and s.mv.flag in (MOLON_LABE, TRIREMES_2):
                 out.append(P["skip"])  # decision: these extra moves are optional
             return out
         if ph == REACT:
@@ -650,7 +649,7 @@ class Events:
         ph = s.phase
         if ph in (MV_ORIGIN, MV_COUNT, MV_CARRY, MV_DEST):
             if a.verb == "skip":
-                s.mv = []
+                s.mv = None
                 return self._resume(s, ev)
             return self.move_step(s, a, ev)
         if ph == REACT:

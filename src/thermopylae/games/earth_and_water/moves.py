@@ -5,20 +5,29 @@ fleets carry (`carry N`), destination (`to CITY`). A group moves together from o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.earth_and_water import board
 from thermopylae.games.earth_and_water.actions import A, Act
 from thermopylae.games.earth_and_water.state import (
+    ANY,
     BRIDGE,
+    FLEETS_ONLY,
     GREECE,
+    LAND,
+    LAND_ONLY,
+    LEONIDAS,
+    MAX_CARRY,
     MV_CARRY,
     MV_COUNT,
     MV_DEST,
     MV_ORIGIN,
     PERSIA,
+    SEA,
     SIDES,
+    THEMISTOCLES_MOVE,
+    Move,
     State,
 )
 
@@ -26,15 +35,6 @@ if TYPE_CHECKING:
     from thermopylae.games.earth_and_water.components import Components
 
 Ev = list[Event] | None
-
-# The move in progress, `s.mv`:
-SIDE, KIND, MODE, ORIGIN, COUNT, CARRY, FLAG, EXCLUDE, DEST = range(9)
-ANY, LAND_ONLY, FLEETS_ONLY = 0, 1, 2  # which moves are allowed
-LAND, SEA = 0, 1
-MAX_CARRY = 3  # "at most 3 armies" carried by one naval move (RB 6.5)
-# FLAG: the event that made the move, for its battle (card numbers): 1 Cavalry of
-# Mardonius, 7 The Great King, 8 Leonidas, 10 Evangelion, 5 Themistocles, 12 Molon Labe.
-CAVALRY, GREAT_KING, LEONIDAS, EVANGELION, THEMISTOCLES_MOVE, MOLON_LABE = 1, 7, 8, 10, 5, 12
 
 
 class Moves:
@@ -66,75 +66,79 @@ class Moves:
     def begin_move(
         self, s: State, side: int, ev: Ev, kind: int = ANY, flag: int = 0, exclude: int = -1
     ) -> None:
-        s.mv = [side, kind, -1, -1, 0, 0, flag, exclude, -1]
+        s.mv = Move(side, kind, -1, -1, 0, 0, flag, exclude, -1)
         s.side = side
         s.phase = MV_ORIGIN
         options = self.move_options(s)
         if not options:  # nothing can move (an event's move with no group left): no move
-            s.mv = []
+            s.mv = None
             return self._resume(s, ev)
 
     def move_options(self, s: State) -> list[Act]:
         mv = s.mv
-        side, phase = mv[SIDE], s.phase
+        assert mv is not None
+        side, phase = mv.side, s.phase
         if phase == MV_ORIGIN:
             out = []
-            if mv[KIND] != FLEETS_ONLY:  # (a city with a road always has a destination)
+            if mv.kind != FLEETS_ONLY:  # (a city with a road always has a destination)
                 out += [
                     A["land"][x] for x in board.land_origins(self.c, s, side, self._locked(s, side))
                 ]
-            if mv[KIND] != LAND_ONLY:
-                out += [A["sea"][x] for x in board.sea_origins(self.c, s, side) if x != mv[EXCLUDE]]
+            if mv.kind != LAND_ONLY:
+                out += [A["sea"][x] for x in board.sea_origins(self.c, s, side) if x != mv.exclude]
             return out
         if phase == MV_COUNT:
-            if mv[MODE] == LAND:
-                return [A["armies"][n] for n in range(1, s.arm[side][mv[ORIGIN]] + 1)]
-            return [A["fleets"][n] for n in range(1, s.flt[side][mv[ORIGIN]] + 1)]
+            if mv.mode == LAND:
+                return [A["armies"][n] for n in range(1, s.arm[side][mv.origin] + 1)]
+            return [A["fleets"][n] for n in range(1, s.flt[side][mv.origin] + 1)]
         if phase == MV_CARRY:
             return [A["carry"][n] for n in range(self._max_carry(s) + 1)]
         if phase == MV_DEST:
-            if mv[MODE] == LAND:
-                return [A["to"][x] for x in board.land_destinations(self.c, s, side, mv[ORIGIN])]
-            return [A["to"][x] for x in self.ports if x != mv[ORIGIN]]
+            if mv.mode == LAND:
+                return [A["to"][x] for x in board.land_destinations(self.c, s, side, mv.origin)]
+            return [A["to"][x] for x in self.ports if x != mv.origin]
         return []
 
     def _max_carry(self, s: State) -> int:
         mv = s.mv
-        side = mv[SIDE]
-        if mv[KIND] == FLEETS_ONLY or mv[FLAG] in (THEMISTOCLES_MOVE,):
+        assert mv is not None
+        side = mv.side
+        if mv.kind == FLEETS_ONLY or mv.flag in (THEMISTOCLES_MOVE,):
             return 0
-        if s.carneia and side == GREECE and mv[ORIGIN] == self.sparta:
+        if s.carneia and side == GREECE and mv.origin == self.sparta:
             return 0  # Carneia: Greek fleets leaving Sparta carry no armies
-        return min(mv[COUNT], MAX_CARRY, s.arm[side][mv[ORIGIN]])
+        return min(mv.count, MAX_CARRY, s.arm[side][mv.origin])
 
     def move_step(self, s: State, a: Act, ev: Ev) -> None:
         mv = s.mv
+        assert mv is not None
         if a.verb in ("land", "sea"):
-            mv[MODE] = LAND if a.verb == "land" else SEA
-            mv[ORIGIN] = a.a
-            if mv[MODE] == LAND and mv[FLAG] == LEONIDAS:
-                mv[COUNT] = 1  # Leonidas moves exactly one army
+            mv.mode = LAND if a.verb == "land" else SEA
+            mv.origin = a.a
+            if mv.mode == LAND and mv.flag == LEONIDAS:
+                mv.count = 1  # Leonidas moves exactly one army
                 s.phase = MV_DEST
             else:
                 s.phase = MV_COUNT
         elif a.verb in ("armies", "fleets"):
-            mv[COUNT] = a.a
-            if mv[MODE] == SEA and self._max_carry(s) > 0:
+            mv.count = a.a
+            if mv.mode == SEA and self._max_carry(s) > 0:
                 s.phase = MV_CARRY
             else:
                 s.phase = MV_DEST
         elif a.verb == "carry":
-            mv[CARRY] = a.a
+            mv.carry = a.a
             s.phase = MV_DEST
         elif a.verb == "to":
-            mv[DEST] = a.a
-            if mv[MODE] == LAND:
+            mv.dest = a.a
+            if mv.mode == LAND:
                 return self._land_move(s, ev)
             return self._sea_move(s, ev)
 
     def _land_move(self, s: State, ev: Ev) -> None:
         mv = s.mv
-        side, origin, n, dest = mv[SIDE], mv[ORIGIN], mv[COUNT], mv[DEST]
+        assert mv is not None
+        side, origin, n, dest = mv.side, mv.origin, mv.count, mv.dest
         s.arm[side][origin] -= n
         s.arm[side][dest] += n
         if ev is not None:
@@ -155,7 +159,8 @@ class Moves:
 
     def _sea_move(self, s: State, ev: Ev) -> None:
         mv = s.mv
-        side, origin, n, k, dest = mv[SIDE], mv[ORIGIN], mv[COUNT], mv[CARRY], mv[DEST]
+        assert mv is not None
+        side, origin, n, k, dest = mv.side, mv.origin, mv.count, mv.carry, mv.dest
         s.flt[side][origin] -= n  # the group is at sea
         s.arm[side][origin] -= k
         if ev is not None:
@@ -171,21 +176,21 @@ class Moves:
                     },
                 )
             )
-        s.stack.append(("sea_arrive", *mv))
+        s.stack.append(("sea_arrive", mv.copy()))
         if side == PERSIA and self.open_window(s, 3, ev):  # Themistocles may answer
             return
         self._resume(s, ev)
 
-    def _k_sea_arrive(self, s: State, ev: Ev, *mv: Any) -> None:
+    def _k_sea_arrive(self, s: State, ev: Ev, waiting: Move) -> None:
         """Seed 002: "Si port de destination occupé par 1+ flotte : Bataille navale". Greek
         fleets that Themistocles sends to the Persian destination wait there for the Persian
         fleets instead: the one naval battle is the Persian move's, fought against them
         (decision 34)."""
-        s.mv = list(mv)
-        side, n, k, dest = mv[SIDE], mv[COUNT], mv[CARRY], mv[DEST]
-        if mv[FLAG] == THEMISTOCLES_MOVE and dest == mv[EXCLUDE]:
+        mv = s.mv = waiting.copy()  # (a copied state's stack may share `waiting`)
+        side, n, k, dest = mv.side, mv.count, mv.carry, mv.dest
+        if mv.flag == THEMISTOCLES_MOVE and dest == mv.exclude:
             s.flt[side][dest] += n  # the Persian move, still to arrive, brings the battle
-            s.mv = []  # (no bridge choice while the fleets wait for that battle)
+            s.mv = None  # (no bridge choice while the fleets wait for that battle)
             return self._resume(s, ev)
         if s.flt[1 - side][dest]:
             s.flt[side][dest] += n
@@ -195,7 +200,8 @@ class Moves:
 
     def disembark(self, s: State, k: int, ev: Ev) -> None:
         """Carried armies land where their fleets arrived; a land battle if the enemy is there."""
-        side, dest = s.mv[SIDE], s.mv[DEST]
+        assert s.mv is not None
+        side, dest = s.mv.side, s.mv.dest
         if k <= 0:
             return self.end_move(s, ev)
         s.arm[side][dest] += k
@@ -208,16 +214,16 @@ class Moves:
         pontoon bridge (RB 7.1; decision: any Greek move, as the designer's notes allow)."""
         mv = s.mv
         if (
-            mv
-            and mv[SIDE] == GREECE
+            mv is not None
+            and mv.side == GREECE
             and s.bridge
-            and mv[DEST] == self.abydos
+            and mv.dest == self.abydos
             and board.controls(self.c, s, GREECE, self.abydos)
         ):
             s.side = GREECE
             s.phase = BRIDGE
             return
-        s.mv = []
+        s.mv = None
         self._resume(s, ev)
 
     def bridge_step(self, s: State, a: Act, ev: Ev) -> None:
@@ -225,5 +231,5 @@ class Moves:
             s.bridge = False
             if ev is not None:
                 ev.append(Event("bridge-destroyed", {}))
-        s.mv = []
+        s.mv = None
         self._resume(s, ev)

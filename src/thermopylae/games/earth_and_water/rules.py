@@ -23,7 +23,7 @@ from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
 from thermopylae.games.earth_and_water import board, text, view
 from thermopylae.games.earth_and_water.actions import A, Act, Notation, P
 from thermopylae.games.earth_and_water.battle import Battles
-from thermopylae.games.earth_and_water.cards import NO_RETREAT, SUDDEN_DEATH, Events
+from thermopylae.games.earth_and_water.cards import Events
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.moves import Moves
 from thermopylae.games.earth_and_water.serial import state_from_json, state_to_json
@@ -31,6 +31,7 @@ from thermopylae.games.earth_and_water.state import (
     DRAW,
     GREECE,
     LOT,
+    NO_RETREAT,
     OPS,
     OVER,
     PERSIA,
@@ -39,6 +40,7 @@ from thermopylae.games.earth_and_water.state import (
     PREP_BUY,
     ROLL,
     SIDES,
+    SUDDEN_DEATH,
     SUP_KEEP,
     SUP_REMOVE,
     State,
@@ -496,8 +498,8 @@ class EarthAndWater(NotationMixin, Moves, Battles, Events):
 
     def _start_supply(self, s: State, side: int, ev: Ev) -> None:
         s.stack = []
-        s.mv = []
-        s.bt = []
+        s.mv = None
+        s.bt = None
         s.side = side
         keep = PERSIA_KEEPS if side == PERSIA else GREECE_KEEPS
         if (

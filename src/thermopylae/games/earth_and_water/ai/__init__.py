@@ -40,8 +40,10 @@ from typing import Any
 from thermopylae.games.earth_and_water.ai.handlers import HANDLERS, Plans
 from thermopylae.games.earth_and_water.ai.reach import Map, Pos
 from thermopylae.games.earth_and_water.ai.value import Ctx
+from thermopylae.games.earth_and_water.state import (
+    PERSIA,
+)
 
-P = 0
 MAPS_MAX = 8  # maps kept (one per component set in use)
 _MAPS: dict[str, Map] = {}
 
@@ -64,7 +66,7 @@ def evaluate(game: Any, state: Any) -> tuple[float, float]:
     """Each side's estimated chance of winning `state`, for a search that stops before the
     end: the static value above (projected Scoring, pieces; no threats) seen from the
     spectator's view, through a logistic curve. It reads no hidden card."""
-    ctx = Ctx(_map(game), game.view(state, None), P)
+    ctx = Ctx(_map(game), game.view(state, None), PERSIA)
     ctx.lite = True
     p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, ctx.value(ctx.pos) / EVAL_SCALE))))
     return (p, 1.0 - p)

@@ -10,16 +10,17 @@ from collections.abc import Iterable
 from thermopylae.games.earth_and_water.ai.plan import Planner
 from thermopylae.games.earth_and_water.ai.reach import Pos, ctrl
 from thermopylae.games.earth_and_water.ai.value import Ctx
-from thermopylae.games.earth_and_water.moves import (
+from thermopylae.games.earth_and_water.cards import SPARTA_CARDS
+from thermopylae.games.earth_and_water.state import (
     CAVALRY,
     EVANGELION,
     FLEETS_ONLY,
     GREAT_KING,
+    GREECE,
     LAND_ONLY,
     LEONIDAS,
+    PERSIA,
 )
-
-P, G = 0, 1
 
 # Holding and keeping cards.
 P_HOLD = 0.45  # share of a card's event value Persia gives up to play it otherwise
@@ -62,7 +63,6 @@ PERSIAN_KEEP = {
 }
 GREEK_ONCE = {4: "Miltiades", 5: "Themistocles", 8: "Leonidas", 9: "Artemisia I"}
 GREEK_REACTIONS = frozenset({4, 5, 6, 9, 12, 15})
-SPARTA_CARDS = frozenset({6, 8, 11, 15})
 TRIBUTE = frozenset({2, 3, 13})
 
 
@@ -71,16 +71,16 @@ def _best_removal(ctx: Ctx, pos: Pos, units: str, cities: Iterable[int]) -> floa
     from one of `cities` (-inf when there is none to remove)."""
     best = -math.inf
     for x in cities:
-        if getattr(pos, units)[P][x]:
+        if getattr(pos, units)[PERSIA][x]:
             p2 = pos.copy()
-            getattr(p2, units)[P][x] -= 1
+            getattr(p2, units)[PERSIA][x] -= 1
             best = max(best, ctx.value(p2))
     return best
 
 
 def hold_value(ctx: Ctx, k: int, event_gain: float) -> float:
     """What keeping card `k` is worth (given its event's gain now)."""
-    if ctx.me == P:
+    if ctx.me == PERSIA:
         hold = P_HOLD * event_gain
         if k == 5 and ctx.kings < 2:
             hold += 0.35
@@ -100,25 +100,25 @@ def event_value(ctx: Ctx, plan: Planner, k: int) -> float:
     """The expected value of playing card `k`'s event now."""
     m, pos = ctx.m, ctx.pos
     base = ctx.value(pos)
-    if ctx.me == P:
+    if ctx.me == PERSIA:
         if k == 1:
-            return plan.best(P, LAND_ONLY, CAVALRY)[0]
+            return plan.best(PERSIA, LAND_ONLY, CAVALRY)[0]
         if k == 7:
-            return plan.best(P, LAND_ONLY, GREAT_KING)[0]
+            return plan.best(PERSIA, LAND_ONLY, GREAT_KING)[0]
         if k in TRIBUTE:
             best = -math.inf
             for x in range(m.n):
-                if ctrl(m, pos.arm, P, x) or ctrl(m, pos.arm, G, x):
+                if ctrl(m, pos.arm, PERSIA, x) or ctrl(m, pos.arm, GREECE, x):
                     continue
                 p2 = pos.copy()
-                p2.arm[P][x] += 1
-                p2.res[P] -= 1
+                p2.arm[PERSIA][x] += 1
+                p2.res[PERSIA] -= 1
                 val = ctx.value(p2)
                 best = max(best, val - 0.6 * ctx.p_holds(12) * (val - base))
             return best
-        greek_hand: int = ctx.counts[G]
+        greek_hand: int = ctx.counts[GREECE]
         if k == 4:  # Carneia Festival
-            spartans = pos.arm[G][m.sparta]
+            spartans = pos.arm[GREECE][m.sparta]
             return base + (0.25 + 0.12 * min(spartans, 3) if greek_hand else 0.1)
         if k == 6:
             return base + (0.45 if greek_hand else -1)
@@ -128,29 +128,29 @@ def event_value(ctx: Ctx, plan: Planner, k: int) -> float:
             return base + 0.2 * min(greek_hand, 3) * 0.4
         if k == 8:
             best = -math.inf
-            for x in m.majors[P]:
+            for x in m.majors[PERSIA]:
                 p2 = pos.copy()
-                if p2.arm[G][x]:
-                    p2.res[G] += p2.arm[G][x]
-                    p2.arm[G][x] = 0
+                if p2.arm[GREECE][x]:
+                    p2.res[GREECE] += p2.arm[GREECE][x]
+                    p2.arm[GREECE][x] = 0
                 else:
-                    n = min(3, p2.res[P])
+                    n = min(3, p2.res[PERSIA])
                     if not n:
                         continue
-                    p2.arm[P][x] += n
-                    p2.res[P] -= n
+                    p2.arm[PERSIA][x] += n
+                    p2.res[PERSIA] -= n
                 best = max(best, ctx.value(p2))
             return best
         if k == 12:
             th = m.thebai
             p2 = pos.copy()
-            if p2.arm[G][th]:
-                refuge = m.athenai if ctrl(m, p2.arm, G, m.athenai) else m.sparta
-                p2.arm[G][refuge] += p2.arm[G][th]
-                p2.arm[G][th] = 0
-            if p2.res[P]:
-                p2.arm[P][th] += 1
-                p2.res[P] -= 1
+            if p2.arm[GREECE][th]:
+                refuge = m.athenai if ctrl(m, p2.arm, GREECE, m.athenai) else m.sparta
+                p2.arm[GREECE][refuge] += p2.arm[GREECE][th]
+                p2.arm[GREECE][th] = 0
+            if p2.res[PERSIA]:
+                p2.arm[PERSIA][th] += 1
+                p2.res[PERSIA] -= 1
             return ctx.value(p2)
         if k == 15:
             p2 = pos.copy()
@@ -163,7 +163,7 @@ def event_value(ctx: Ctx, plan: Planner, k: int) -> float:
     if k == 1:
         return base + (1.6 if ctx.campaign < 5 else 1.0)
     if k == 2:  # Ionian Revolt: a Persian army leaves Abydos or Ephesos
-        return _best_removal(ctx, pos, "arm", m.majors[P])
+        return _best_removal(ctx, pos, "arm", m.majors[PERSIA])
     if k == 3:  # Wrath of Poseidon: a Persian fleet
         return _best_removal(ctx, pos, "flt", m.ports)
     if k == 16:  # Desertion: a Persian army anywhere
@@ -173,17 +173,17 @@ def event_value(ctx: Ctx, plan: Planner, k: int) -> float:
         worth = sum(hold_value(ctx, c, 0.0) for c in rest)
         return base + 0.5 * (len(rest) + 1) - worth
     if k == 8:
-        return plan.best(G, LAND_ONLY, LEONIDAS)[0] - 0.4
+        return plan.best(GREECE, LAND_ONLY, LEONIDAS)[0] - 0.4
     if k == 10:
-        return plan.best(G, LAND_ONLY, EVANGELION)[0]
+        return plan.best(GREECE, LAND_ONLY, EVANGELION)[0]
     if k == 11:
         p2 = pos.copy()
-        p2.arm[G][m.sparta] += 1
+        p2.arm[GREECE][m.sparta] += 1
         return ctx.value(p2)
     if k == 13:
-        return max(base, plan.best(G, FLEETS_ONLY, 0)[0]) + 0.05
+        return max(base, plan.best(GREECE, FLEETS_ONLY, 0)[0]) + 0.05
     if k == 14:
-        return base + 0.28 * pos.resf[G]
+        return base + 0.28 * pos.resf[GREECE]
     return -math.inf
 
 

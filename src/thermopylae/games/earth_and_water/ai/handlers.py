@@ -14,33 +14,32 @@ from thermopylae.engine.protocol import JSON
 from thermopylae.games.earth_and_water.ai import cards
 from thermopylae.games.earth_and_water.ai.cards import PERSIAN_KEEP
 from thermopylae.games.earth_and_water.ai.odds import battle
-from thermopylae.games.earth_and_water.ai.plan import Move, Planner
+from thermopylae.games.earth_and_water.ai.plan import Candidate, Planner
 from thermopylae.games.earth_and_water.ai.reach import Map, Pos, ctrl
 from thermopylae.games.earth_and_water.ai.value import Ctx
-from thermopylae.games.earth_and_water.battle import ATT, CAV, CITY, FROM, GDICE, KIND, PSTART
-from thermopylae.games.earth_and_water.battle import CARRY as BT_CARRY
-from thermopylae.games.earth_and_water.moves import (
-    CARRY,
-    COUNT,
-    DEST,
-    EXCLUDE,
-    FLAG,
-    LEONIDAS,
-    MODE,
-    ORIGIN,
-    THEMISTOCLES_MOVE,
+from thermopylae.games.earth_and_water.cards import (
+    ARTEMISIA_W,
+    GREEK_LAND,
+    IMMORTALS,
+    MOLON,
+    PERSIAN_NAVAL,
+    PRE_PERSIAN_LAND,
 )
-from thermopylae.games.earth_and_water.moves import KIND as MV_KIND
-from thermopylae.games.earth_and_water.state import PHASES
-
-P, G = 0, 1
-LAND, SEA = 0, 1
-SIDE_INDEX = {"persia": P, "greece": G}
-# Reaction windows (cards.py).
-W_PRE_PERSIAN_LAND, W_GREEK_LAND, W_PERSIAN_NAVAL, W_IMMORTALS, W_ARTEMISIA, W_MOLON = range(1, 7)
+from thermopylae.games.earth_and_water.state import (
+    GREECE,
+    LAND,
+    LEONIDAS,
+    PERSIA,
+    PHASES,
+    SEA,
+    SIDES,
+    THEMISTOCLES_MOVE,
+    Battle,
+    Move,
+)
 
 Texts = Mapping[str, Any]  # the legal actions by their text
-Plans = dict[tuple[Any, ...], tuple[float, Move]]
+Plans = dict[tuple[Any, ...], tuple[float, Candidate]]
 
 # Preparation.
 P_CARDS = 6  # cards Persia buys
@@ -61,34 +60,48 @@ def _city(m: Map, name: str | None) -> int:
     return -1 if name is None else int(m.names.index(name))
 
 
-def _move_list(v: JSON, m: Map) -> list[int]:
-    """The view's move as a list laid out like the rules' own (indices from moves.py)."""
+def _move_record(v: JSON, m: Map) -> Move | None:
+    """The view's move as the rules' own record (None: no move under way)."""
     mv = v["move"]
     if not mv:
-        return []
-    out = [0] * 9
-    out[0] = SIDE_INDEX[mv["side"]]
-    out[MV_KIND] = ("any", "land", "fleets").index(mv["allowed"])
-    out[MODE] = -1 if mv["by"] is None else ("land", "sea").index(mv["by"])
-    out[ORIGIN] = _city(m, mv["origin"])
-    out[COUNT], out[CARRY], out[FLAG] = mv["count"], mv["carry"], mv["event"]
-    out[EXCLUDE] = _city(m, mv["not_from"])
-    out[DEST] = _city(m, mv["destination"])
-    return out
+        return None
+    return Move(
+        side=SIDES.index(mv["side"]),
+        kind=("any", "land", "fleets").index(mv["allowed"]),
+        mode=-1 if mv["by"] is None else ("land", "sea").index(mv["by"]),
+        origin=_city(m, mv["origin"]),
+        count=mv["count"],
+        carry=mv["carry"],
+        flag=mv["event"],
+        exclude=_city(m, mv["not_from"]),
+        dest=_city(m, mv["destination"]),
+    )
 
 
-def _battle_list(v: JSON, m: Map) -> list[int]:
-    """The view's battle as a list laid out like the rules' own (indices from battle.py)."""
+def _battle_record(v: JSON, m: Map) -> Battle | None:
+    """The view's battle as the rules' own record (None: no battle under way); the fields
+    the heuristic does not read are left 0."""
     bt = v["battle"]
     if not bt:
-        return []
-    out = [0] * 16
-    out[KIND] = 0 if bt["kind"] == "land" else 1
-    out[CITY] = _city(m, bt["city"])
-    out[ATT] = SIDE_INDEX[bt["attacker"]]
-    out[GDICE], out[CAV], out[PSTART] = bt["greek_dice"], int(bt["cavalry"]), bt["persian_start"]
-    out[BT_CARRY], out[FROM] = bt["carried"], _city(m, bt["from"])
-    return out
+        return None
+    return Battle(
+        kind=LAND if bt["kind"] == "land" else SEA,
+        city=_city(m, bt["city"]),
+        att=SIDES.index(bt["attacker"]),
+        gdice=bt["greek_dice"],
+        cav=int(bt["cavalry"]),
+        score=0,
+        imm=0,
+        pstart=bt["persian_start"],
+        carry=bt["carried"],
+        stage=0,
+        aroll=0,
+        gcard=0,
+        by_sea=0,
+        origin=_city(m, bt["from"]),
+        no_retreat=0,
+        ships=0,
+    )
 
 
 # -- Preparation
@@ -97,7 +110,7 @@ def _battle_list(v: JSON, m: Map) -> list[int]:
 def prep_buy(ctx: Ctx, texts: Texts, plans: Plans) -> str:
     talents = ctx.v["talents"] or 0
     most = max(int(t.split()[1]) for t in texts)
-    if ctx.me == P:
+    if ctx.me == PERSIA:
         want = P_CARDS
         if wants_bridge(ctx):
             want = min(P_CARDS_BRIDGE, talents - 6)
@@ -117,7 +130,7 @@ def wants_bridge(ctx: Ctx) -> bool:
         pos.bridge
         or ctx.campaign > BRIDGE_UNTIL
         or (ctx.v["talents"] or 0) < 6
-        or not ctrl(ctx.m, pos.arm, P, ctx.m.abydos)
+        or not ctrl(ctx.m, pos.arm, PERSIA, ctx.m.abydos)
     ):
         return False
     expect_preparation(ctx)
@@ -128,17 +141,17 @@ def wants_bridge(ctx: Ctx) -> bool:
 
 def expect_preparation(ctx: Ctx) -> None:
     # Persia opens the Operations, and both will hold cards.
-    ctx.expect(P, [max(c, 3) for c in ctx.counts])
+    ctx.expect(PERSIA, [max(c, 3) for c in ctx.counts])
 
 
 def prep_build(ctx: Ctx, texts: Texts, plans: Plans) -> str:
-    if "bridge" in texts and ctx.me == P and wants_bridge(ctx):
+    if "bridge" in texts and ctx.me == PERSIA and wants_bridge(ctx):
         return "bridge"
     expect_preparation(ctx)
     base = ctx.value(ctx.pos)
     best, best_gain = "done", -math.inf
     m = ctx.m
-    fleet_price = 2 if ctx.me == P else 1
+    fleet_price = 2 if ctx.me == PERSIA else 1
     for t in texts:
         verb, _, name = t.partition(" ")
         if verb not in ("army", "fleet"):
@@ -190,7 +203,7 @@ def operations(ctx: Ctx, texts: Texts, plans: Plans) -> str:
         return "pass"
     options.sort(key=lambda o: -o[0])
     gain, best = options[0]
-    threshold = P_PASS if me == P else G_PASS
+    threshold = P_PASS if me == PERSIA else G_PASS
     if ctx.campaign == 5:
         threshold = min(threshold, 0.02)
     return best if gain > threshold else "pass"
@@ -200,31 +213,31 @@ def operations(ctx: Ctx, texts: Texts, plans: Plans) -> str:
 
 
 def move_step(ctx: Ctx, texts: Texts, plans: Plans) -> str | None:
-    mv = _move_list(ctx.v, ctx.m)
-    if not mv:
+    mv = _move_record(ctx.v, ctx.m)
+    if mv is None:
         return None
     side = ctx.me
-    kind, flag, exclude = mv[MV_KIND], mv[FLAG], mv[EXCLUDE]
+    kind, flag, exclude = mv.kind, mv.flag, mv.exclude
     ctx.expect(ctx.opp if ctx.counts[ctx.opp] else side, list(ctx.counts))
     plan = Planner(ctx, plans)
     phase = ctx.phase
     if flag == THEMISTOCLES_MOVE:
         return themistocles_move(ctx, texts, mv)
 
-    def fits(x: Move) -> bool:
+    def fits(x: Candidate) -> bool:
         if phase == "move-origin":
             return True
-        if x[0] != mv[MODE] or x[1] != mv[ORIGIN]:
+        if x[0] != mv.mode or x[1] != mv.origin:
             return False
         if phase in ("move-carry", "move-destination"):
             if flag == LEONIDAS and x[0] == LAND:
                 return x[2] == 1
-            if x[2] != mv[COUNT]:
+            if x[2] != mv.count:
                 return False
-        return not (phase == "move-destination" and x[0] == SEA and x[3] != mv[CARRY])
+        return not (phase == "move-destination" and x[0] == SEA and x[3] != mv.carry)
 
     cached = plans.get(plan.plan_key(side, kind, flag, exclude))
-    best: Move | None
+    best: Candidate | None
     if cached is not None and fits(cached[1]):
         val, best = cached
     else:
@@ -250,20 +263,20 @@ def move_step(ctx: Ctx, texts: Texts, plans: Plans) -> str | None:
     return f"to {name[d]}"
 
 
-def themistocles_move(ctx: Ctx, texts: Texts, mv: list[int]) -> str | None:
+def themistocles_move(ctx: Ctx, texts: Texts, mv: Move) -> str | None:
     """Greek fleets join the defence of the Persian destination: the biggest group."""
     m, pos = ctx.m, ctx.pos
-    dest = mv[EXCLUDE]
+    dest = mv.exclude
     phase = ctx.phase
     if phase == "move-origin":
         best = max(
-            (x for x in m.ports if pos.flt[G][x] and x != dest),
-            key=lambda x: pos.flt[G][x],
+            (x for x in m.ports if pos.flt[GREECE][x] and x != dest),
+            key=lambda x: pos.flt[GREECE][x],
             default=None,
         )
         return None if best is None else f"sea {m.names[best]}"
     if phase == "move-count":
-        return f"fleets {pos.flt[G][mv[ORIGIN]]}"
+        return f"fleets {pos.flt[GREECE][mv.origin]}"
     return f"to {m.names[dest]}"
 
 
@@ -275,48 +288,48 @@ def reaction(ctx: Ctx, texts: Texts, plans: Plans) -> str:
     reacts = [t for t in texts if t.startswith("react")]
     if not reacts:
         return "decline"
-    if w in (W_ARTEMISIA, W_MOLON):
+    if w in (ARTEMISIA_W, MOLON):
         return reacts[0]
-    bt = _battle_list(ctx.v, ctx.m)
+    bt = _battle_record(ctx.v, ctx.m)
     pos, m = ctx.pos, ctx.m
     ctx.expect(ctx.opp, list(ctx.counts))
     plan = Planner(ctx, plans)
-    if w == W_IMMORTALS and bt:
-        city = bt[CITY]
-        n = min(3, bt[PSTART], pos.res[P])
+    if w == IMMORTALS and bt is not None:
+        city = bt.city
+        n = min(3, bt.pstart, pos.res[PERSIA])
         if n <= 0:
             return "decline"
-        g = pos.arm[G][city]
+        g = pos.arm[GREECE][city]
         now = ctx.value(pos)
-        cap = 6 if bt[CAV] else (5 if city in m.asia else 4)
-        s = battle(n, g, True, bt[GDICE], cap)
-        if bt[ATT] == G:  # Persia defends: the Greeks attack the restored armies
-            s = battle(g, n, False, bt[GDICE], cap)
+        cap = 6 if bt.cav else (5 if city in m.asia else 4)
+        s = battle(n, g, True, bt.gdice, cap)
+        if bt.att == GREECE:  # Persia defends: the Greeks attack the restored armies
+            s = battle(g, n, False, bt.gdice, cap)
             s = (s[2], s[3], s[0], s[1], s[4])
         w_pos = pos.copy()
-        w_pos.arm[G][city] = 0
-        w_pos.arm[P][city] = max(1, round(s[1]))
+        w_pos.arm[GREECE][city] = 0
+        w_pos.arm[PERSIA][city] = max(1, round(s[1]))
         later = s[0] * ctx.value(w_pos) + (1 - s[0]) * now
         return "react 5" if later - now > 0.3 else "decline"
-    if w in (W_PRE_PERSIAN_LAND, W_GREEK_LAND) and bt:
+    if w in (PRE_PERSIAN_LAND, GREEK_LAND) and bt is not None:
         return battle_reaction(ctx, texts, bt)
-    if w == W_PERSIAN_NAVAL and "react 5" in texts:
+    if w == PERSIAN_NAVAL and "react 5" in texts:
         return themistocles(ctx, plan)
     return "decline"
 
 
-def battle_reaction(ctx: Ctx, texts: Texts, bt: list[int]) -> str:
+def battle_reaction(ctx: Ctx, texts: Texts, bt: Battle) -> str:
     """Miltiades, 300 Spartans, Pausanias: the best odds for what they cost."""
-    city, att = bt[CITY], bt[ATT]
+    city, att = bt.city, bt.att
     pos, m = ctx.pos, ctx.m
     a, d = pos.arm[att][city], pos.arm[1 - att][city]
-    cav = bool(bt[CAV])
+    cav = bool(bt.cav)
     cap = 6 if cav else (5 if city in m.asia else 4)
-    gd = bt[GDICE]
+    gd = bt.gdice
     late = ctx.campaign < 5
 
     def worth(gdice: int, capx: int) -> float:
-        return battle_end_value(ctx, pos, city, att, battle(a, d, att == P, gdice, capx))
+        return battle_end_value(ctx, pos, city, att, battle(a, d, att == PERSIA, gdice, capx))
 
     options = {"decline": worth(gd, cap)}
     if "react 4" in texts:
@@ -329,24 +342,24 @@ def battle_reaction(ctx: Ctx, texts: Texts, bt: list[int]) -> str:
 
 
 def themistocles(ctx: Ctx, plan: Planner) -> str:
-    mv = _move_list(ctx.v, ctx.m)
-    if not mv:
+    mv = _move_record(ctx.v, ctx.m)
+    if mv is None:
         return "decline"
     pos, m = ctx.pos, ctx.m
-    dest, nf, c = mv[DEST], mv[COUNT], mv[CARRY]
-    origin = mv[ORIGIN]
-    now = plan.sea_arrive(pos.copy(), P, origin, dest, nf, c)
+    dest, nf, c = mv.dest, mv.count, mv.carry
+    origin = mv.origin
+    now = plan.sea_arrive(pos.copy(), PERSIA, origin, dest, nf, c)
     src = max(
-        (x for x in m.ports if pos.flt[G][x] and x != dest),
-        key=lambda x: pos.flt[G][x],
+        (x for x in m.ports if pos.flt[GREECE][x] and x != dest),
+        key=lambda x: pos.flt[GREECE][x],
         default=None,
     )
     if src is None:
         return "decline"
     p2 = pos.copy()
-    p2.flt[G][dest] += p2.flt[G][src]
-    p2.flt[G][src] = 0
-    later = plan.sea_arrive(p2, P, origin, dest, nf, c) - 0.5
+    p2.flt[GREECE][dest] += p2.flt[GREECE][src]
+    p2.flt[GREECE][src] = 0
+    later = plan.sea_arrive(p2, PERSIA, origin, dest, nf, c) - 0.5
     return "react 5" if later > now + 0.2 else "decline"
 
 
@@ -354,13 +367,13 @@ def themistocles(ctx: Ctx, plan: Planner) -> str:
 
 
 def battle_choice(ctx: Ctx, texts: Texts, plans: Plans) -> str:
-    bt = _battle_list(ctx.v, ctx.m)
-    if not bt:
+    bt = _battle_record(ctx.v, ctx.m)
+    if bt is None:
         return "continue"
     me = ctx.me
     pos, m = ctx.pos, ctx.m
-    city, att, kind = bt[CITY], bt[ATT], bt[KIND]
-    ctx.expect(G if ctx.v["active"] == "persia" else P, list(ctx.counts))
+    city, att, kind = bt.city, bt.att, bt.kind
+    ctx.expect(GREECE if ctx.v["active"] == "persia" else PERSIA, list(ctx.counts))
     plan = Planner(ctx, plans)
     options: dict[str, float] = {}
     if kind == LAND:
@@ -370,18 +383,18 @@ def battle_choice(ctx: Ctx, texts: Texts, plans: Plans) -> str:
         p2.arm[att][city] = 0
         if att == me:
             options["continue"] = plan.land_arrive(
-                p2, att, city, a, 0, gdice=bt[GDICE], cavalry=bool(bt[CAV])
+                p2, att, city, a, 0, gdice=bt.gdice, cavalry=bool(bt.cav)
             )
         else:
-            cap = 6 if bt[CAV] else (5 if city in m.asia else 4)
-            s = battle(a, d, att == P, bt[GDICE], cap)
+            cap = 6 if bt.cav else (5 if city in m.asia else 4)
+            s = battle(a, d, att == PERSIA, bt.gdice, cap)
             options["continue"] = battle_end_value(ctx, pos, city, att, s)
     else:
         a = pos.flt[att][city]
-        carried = bt[BT_CARRY]
+        carried = bt.carry
         p2 = pos.copy()
         p2.flt[att][city] = 0
-        options["continue"] = plan.sea_arrive(p2, att, bt[FROM], city, a, carried)
+        options["continue"] = plan.sea_arrive(p2, att, bt.origin, city, a, carried)
     for t in texts:
         if not t.startswith("retreat"):
             continue
@@ -396,7 +409,7 @@ def battle_choice(ctx: Ctx, texts: Texts, plans: Plans) -> str:
             q.flt[me][to] += q.flt[me][city]
             q.flt[me][city] = 0
         if me == att and kind == SEA:
-            q.arm[me][to] += bt[BT_CARRY]
+            q.arm[me][to] += bt.carry
         options[t] = ctx.value(q)
     return max(options, key=lambda t: options[t])
 
@@ -454,23 +467,23 @@ def choose(ctx: Ctx, texts: Texts, plans: Plans) -> str | None:
         q = pos.copy()
         me = ctx.me
         if verb == "remove":
-            if me == P or top in (4, 5, 8):  # a leader's or king's army to a portrait
+            if me == PERSIA or top in (4, 5, 8):  # a leader's or king's army to a portrait
                 q.arm[me][x] -= 1
             elif top == 3:
-                q.flt[P][x] -= 1
+                q.flt[PERSIA][x] -= 1
             else:
-                q.arm[P][x] -= 1
-        elif me == P:
-            if top == 8 and q.arm[G][x]:
-                q.arm[G][x] = 0
+                q.arm[PERSIA][x] -= 1
+        elif me == PERSIA:
+            if top == 8 and q.arm[GREECE][x]:
+                q.arm[GREECE][x] = 0
             else:
-                q.arm[P][x] += 3 if top == 8 else 1
+                q.arm[PERSIA][x] += 3 if top == 8 else 1
         elif top == 14:
-            q.flt[G][x] += 1
+            q.flt[GREECE][x] += 1
         else:  # Defection of Thebes: the Greeks leave Thebai
-            q.arm[G][x] += q.arm[G][m.thebai]
-            q.arm[G][m.thebai] = 0
-            q.arm[P][m.thebai] += 1
+            q.arm[GREECE][x] += q.arm[GREECE][m.thebai]
+            q.arm[GREECE][m.thebai] = 0
+            q.arm[PERSIA][m.thebai] += 1
         return ctx.value(q)
 
     cands = [t for t in texts if t.partition(" ")[0] in ("remove", "place")]
@@ -480,7 +493,7 @@ def choose(ctx: Ctx, texts: Texts, plans: Plans) -> str | None:
 
 
 def supply_keep(ctx: Ctx, texts: Texts, plans: Plans) -> str:
-    if ctx.me == P:  # a kept card costs 2 talents of the next budget: only a strong one
+    if ctx.me == PERSIA:  # a kept card costs 2 talents of the next budget: only a strong one
         kept = [t for t in texts if t != "keep none"]
         best = max(kept, key=lambda t: PERSIAN_KEEP.get(int(t.split()[1]), 0.0), default="")
         if best and PERSIAN_KEEP.get(int(best.split()[1]), 0.0) >= P_KEEP_MIN:

@@ -10,21 +10,23 @@ from typing import Any
 
 from thermopylae.games.earth_and_water.ai.reach import CACHE_MAX, Pos, land_dests, roads
 from thermopylae.games.earth_and_water.ai.value import Ctx
-from thermopylae.games.earth_and_water.moves import (
+from thermopylae.games.earth_and_water.state import (
     CAVALRY,
     EVANGELION,
     FLEETS_ONLY,
     GREAT_KING,
+    GREECE,
+    LAND,
     LAND_ONLY,
     LEONIDAS,
+    PERSIA,
+    SEA,
     THEMISTOCLES_MOVE,
 )
 
-P, G = 0, 1
-LAND, SEA = 0, 1
 SHORTLIST = 7  # moves valued in full, of those ranked without the threats
 
-Move = tuple[int, int, int, int, int]  # mode, origin, count (armies or fleets), carry, dest
+Candidate = tuple[int, int, int, int, int]  # mode, origin, count (armies or fleets), carry, dest
 BATTLE_FLAGS = frozenset({CAVALRY, GREAT_KING, LEONIDAS, EVANGELION})
 
 
@@ -36,17 +38,17 @@ def _counts(n: int) -> list[int]:
 class Planner:
     """Enumerates and values whole moves for one seat."""
 
-    def __init__(self, ctx: Ctx, plans: dict[tuple[Any, ...], tuple[float, Move]]) -> None:
+    def __init__(self, ctx: Ctx, plans: dict[tuple[Any, ...], tuple[float, Candidate]]) -> None:
         self.ctx = ctx
         self.m = ctx.m
         self.plans = plans  # the best whole move found, per position, for its later steps
 
     def moves(
         self, side: int, kind: int, flag: int, exclude: int = -1, battles_only: bool = False
-    ) -> list[Move]:
+    ) -> list[Candidate]:
         """Candidate whole moves (`battles_only`: land moves into enemy armies)."""
         ctx, m, pos = self.ctx, self.m, self.ctx.pos
-        out: list[Move] = []
+        out: list[Candidate] = []
         rd = roads(m, pos)
         opp = 1 - side
         if kind != FLEETS_ONLY:
@@ -87,11 +89,11 @@ class Planner:
     def max_carry(self, side: int, origin: int, nf: int, kind: int, flag: int) -> int:
         if kind == FLEETS_ONLY or flag == THEMISTOCLES_MOVE:
             return 0
-        if self.ctx.carneia and side == G and origin == self.m.sparta:
+        if self.ctx.carneia and side == GREECE and origin == self.m.sparta:
             return 0
         return min(nf, 3, self.ctx.pos.arm[side][origin])
 
-    def value(self, mv: Move, side: int, flag: int) -> float:
+    def value(self, mv: Candidate, side: int, flag: int) -> float:
         mode, o, n, c, d = mv
         pos = self.ctx.pos.copy()
         if mode == LAND:
@@ -125,7 +127,7 @@ class Planner:
         s = ctx.land_battle(side, d, n, e, gdice, cav)
         total = 0.0
         scoring = flag in (GREAT_KING, EVANGELION)
-        sgn = 1 if side == P else -1
+        sgn = 1 if side == PERSIA else -1
         # (`pos` is the caller's scratch copy: each outcome is set in it in turn)
         mine, theirs = pos.arm[side], pos.arm[opp]
         if s[0] > 0:
@@ -147,7 +149,7 @@ class Planner:
         return total
 
     def _bridge_burnt(self, pos: Pos, side: int, d: int) -> None:
-        if side == G and pos.bridge and d == self.m.abydos and pos.arm[G][d]:
+        if side == GREECE and pos.bridge and d == self.m.abydos and pos.arm[GREECE][d]:
             pos.bridge = False
 
     def sea_arrive(self, pos: Pos, side: int, origin: int, d: int, nf: int, c: int) -> float:
@@ -192,8 +194,8 @@ class Planner:
         kind: int,
         flag: int,
         exclude: int = -1,
-        keep: Callable[[Move], bool] | None = None,
-    ) -> tuple[float, Move | None]:
+        keep: Callable[[Candidate], bool] | None = None,
+    ) -> tuple[float, Candidate | None]:
         """The best whole move: all ranked without threats, the most promising valued.
         A land move made by an event that changes only its battle (Cavalry, Great King,
         Leonidas, Evangelion) is worth playing as the event only for a battle: without
@@ -237,7 +239,7 @@ class Planner:
                 self.plans[self.plan_key(side, kind, flag, exclude)] = (best_v, best_m)
         return best_v, best_m
 
-    def _shortlist(self, moves: list[Move], side: int, flag: int) -> tuple[Move, ...]:
+    def _shortlist(self, moves: list[Candidate], side: int, flag: int) -> tuple[Candidate, ...]:
         """The moves worth valuing in full: all of few, else the best ranked without
         the threats."""
         if len(moves) > SHORTLIST:

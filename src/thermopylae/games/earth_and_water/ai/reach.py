@@ -15,7 +15,8 @@ from functools import lru_cache
 from itertools import compress
 from typing import Any
 
-P, G = 0, 1
+from thermopylae.games.earth_and_water.state import GREECE, PERSIA
+
 CACHE_MAX = 50_000  # entries kept in each of the Map's position caches (then cleared)
 
 
@@ -37,21 +38,24 @@ class Map:
         )
         self.ports = [x for x in range(self.n) if c.port[x]]
         self.majors = (
-            [x for x in range(self.n) if c.major[x] == P],
-            [x for x in range(self.n) if c.major[x] == G],
+            [x for x in range(self.n) if c.major[x] == PERSIA],
+            [x for x in range(self.n) if c.major[x] == GREECE],
         )
         self.city = dict(c.city)
         self.abydos = c.city["Abydos"]
         self.sparta = c.city["Sparta"]
         self.athenai = c.city["Athenai"]
         self.thebai = c.city["Thebai"]
-        self.asia = frozenset(self.majors[P])
+        self.asia = frozenset(self.majors[PERSIA])
         # Tables over sets of cities (bit masks): neighbours by road (bridge shut, open),
         # points and amphorae.
         full = 1 << self.n
         self.all = full - 1
-        self.major_mask = (sum(1 << x for x in self.majors[P]), sum(1 << x for x in self.majors[G]))
-        self.asia_mask = self.major_mask[P]
+        self.major_mask = (
+            sum(1 << x for x in self.majors[PERSIA]),
+            sum(1 << x for x in self.majors[GREECE]),
+        )
+        self.asia_mask = self.major_mask[PERSIA]
         near: list[list[int]] = []
         for rd in (self.roads_shut, self.roads_open):
             adj = [sum(1 << y for y in rd[x]) for x in range(self.n)]
@@ -61,7 +65,7 @@ class Map:
                 table[mask] = table[mask ^ low] | adj[low.bit_length() - 1]
             near.append(table)
         self.near = near
-        self.minor_mask = self.all & ~self.major_mask[P] & ~self.major_mask[G]
+        self.minor_mask = self.all & ~self.major_mask[PERSIA] & ~self.major_mask[GREECE]
         # per city: the other major city of the same side (-1 for a minor city)
         self.other_major = tuple(
             next((y for y in self.majors[self.major[x]] if y != x), -1)
@@ -262,7 +266,12 @@ def project(m: Map, pos: Pos, masks: tuple[int, int, int, int] | None = None) ->
     armies only their fleets keep in supply). `masks`: the cities holding Persian armies,
     Greek armies, Persian fleets, Greek fleets, if already known."""
     if masks is None:
-        masks = (_mask(pos.arm[P]), _mask(pos.arm[G]), _mask(pos.flt[P]), _mask(pos.flt[G]))
+        masks = (
+            _mask(pos.arm[PERSIA]),
+            _mask(pos.arm[GREECE]),
+            _mask(pos.flt[PERSIA]),
+            _mask(pos.flt[GREECE]),
+        )
     skey = (*masks, pos.bridge)
     got = m.supply.get(skey)
     if got is None:
@@ -276,7 +285,7 @@ def project(m: Map, pos: Pos, masks: tuple[int, int, int, int] | None = None) ->
     outside = ap & ~m.asia_mask
     fed = 0
     if outside:
-        arm = pos.arm[P]
+        arm = pos.arm[PERSIA]
         fed = min(sum(compress(arm, m.members[outside])), m.amph_of[outside])
     return m.points_of[cp & ~burnt], m.points_of[cg & ~burnt], -1, fed, fragile
 
@@ -290,15 +299,15 @@ def _supply(
     near = m.near[1 if bridge else 0]
     ap, ag, fp, fg = masks
     pmaj, gmaj = m.major_mask
-    land, sea = supplied_mask(m, near, ap, ag, fp, fg, P)
+    land, sea = supplied_mask(m, near, ap, ag, fp, fg, PERSIA)
     ap &= land | sea
     fragile_p = ap & ~land
-    land, sea = supplied_mask(m, near, ag, ap, fg, fp, G)
+    land, sea = supplied_mask(m, near, ag, ap, fg, fp, GREECE)
     ag &= land | sea
     fragile = (fragile_p, ag & ~land)
     cp = ap | (pmaj & ~ag)
     cg = ag | (gmaj & ~ap)
-    auto = P if cp & gmaj == gmaj else G if cg & pmaj == pmaj else -1
+    auto = PERSIA if cp & gmaj == gmaj else GREECE if cg & pmaj == pmaj else -1
     return ap, cp, cg, auto, fragile
 
 

@@ -24,9 +24,11 @@ from thermopylae.games.earth_and_water.ai.reach import (
     project,
     units_of,
 )
-
-P, G = 0, 1
-LAND, SEA = 0, 1
+from thermopylae.games.earth_and_water.state import (
+    GREECE,
+    LAND,
+    PERSIA,
+)
 
 # Valuing a position (score points). The numbers were tuned in heuristic-against-
 # heuristic matches (hundreds of games per change, both seats).
@@ -59,12 +61,12 @@ def position_summary(
     fg, sum_fg = units_of(units[3 * n : 4 * n])
     masks = (ap, ag, fp, fg)
     pp, gp, auto, fed, fragile = project(m, pos, masks)
-    aby, eph = m.majors[P]
+    aby, eph = m.majors[PERSIA]
     pieces = (
-        ARMY[P] * (arm[P][aby] + arm[P][eph] + fed)
-        + FLEET[P] * sum_fp
-        - ARMY[G] * sum_ag
-        - FLEET[G] * sum_fg
+        ARMY[PERSIA] * (arm[PERSIA][aby] + arm[PERSIA][eph] + fed)
+        + FLEET[PERSIA] * sum_fp
+        - ARMY[GREECE] * sum_ag
+        - FLEET[GREECE] * sum_fg
     )
     return pp, gp, auto, pieces, masks, fragile
 
@@ -77,7 +79,7 @@ class Ctx:
         self.v = v
         self.me = seat
         self.opp = 1 - seat
-        self.sign = 1.0 if seat == P else -1.0
+        self.sign = 1.0 if seat == PERSIA else -1.0
         self.campaign: int = v["campaign"]
         self.score: int = v["score"]
         cities = v["cities"]
@@ -115,7 +117,7 @@ class Ctx:
         self.lite = False  # value without the threats (to rank many moves quickly)
         self.pull = SIGN_PULL.get(self.campaign, 1.0)
         self.late = 1.0 if self.campaign < 5 else 0.35  # pieces matter less in the last one
-        self._weights = (self._threat_weight(P), self._threat_weight(G))
+        self._weights = (self._threat_weight(PERSIA), self._threat_weight(GREECE))
         self._utils: dict[int, float] = m.table(("util", self.campaign))
         gdice = self.greek_attack_dice()
         # What the value of a move without the threats reads of this seat's knowledge
@@ -130,8 +132,8 @@ class Ctx:
         # `best_gain` per position, shared by the decisions that read the same of this
         # seat's knowledge: for a Persian attack the Greek reactions expected, for a
         # Greek one the Greek dice and the Carneia.
-        self._gains_p: dict[bytes, float] = m.table(("gain", P, self.q_defence))
-        self._gains_g: dict[bytes, float] = m.table(("gain", G, gdice, self.carneia))
+        self._gains_p: dict[bytes, float] = m.table(("gain", PERSIA, self.q_defence))
+        self._gains_g: dict[bytes, float] = m.table(("gain", GREECE, gdice, self.carneia))
 
     # -- knowledge about cards
 
@@ -151,7 +153,7 @@ class Ctx:
             cards.append(4)
         if not self.carneia:
             cards.append(15)
-        if self.me == G:
+        if self.me == GREECE:
             return 1.0 if any(k in self.hand for k in cards) else 0.0
         q = 1.0
         for k in cards:
@@ -160,12 +162,12 @@ class Ctx:
 
     def greek_attack_dice(self) -> int:
         """Greek dice when Greece (this seat) attacks by land: Miltiades if held."""
-        if self.me == G and 4 in self.hand and "Miltiades" not in self.once_used:
+        if self.me == GREECE and 4 in self.hand and "Miltiades" not in self.once_used:
             return 3
         return 0
 
     def locked(self, side: int) -> int:
-        return self.m.sparta if (self.carneia and side == G) else -1
+        return self.m.sparta if (self.carneia and side == GREECE) else -1
 
     # -- battles as positions
 
@@ -175,14 +177,14 @@ class Ctx:
         """Summary of a land battle; gdice -1: Greek reactions as this seat expects them."""
         cap = 6 if cavalry else (5 if city in self.m.asia else 4)
         if gdice >= 0:
-            return battle(a, d, att == P, gdice, cap)
-        if att == G:
-            return battle(a, d, False, self.greek_attack_dice() if self.me == G else 0, cap)
+            return battle(a, d, att == PERSIA, gdice, cap)
+        if att == GREECE:
+            return battle(a, d, False, self.greek_attack_dice() if self.me == GREECE else 0, cap)
         base = battle(a, d, True, 0, cap)
         return mix(base, battle(a, d, True, 3, cap), self.q_defence)
 
     def naval_battle(self, att: int, city: int, a: int, d: int) -> tuple[float, ...]:
-        return battle(a, d, att == P, 0, 5 if city in self.m.asia else 4)
+        return battle(a, d, att == PERSIA, 0, 5 if city in self.m.asia else 4)
 
     # -- valuing positions
 
@@ -191,7 +193,7 @@ class Ctx:
         each side will then hold (they weigh the threats)."""
         self.next_side = next_side
         self.cards_after = cards_after
-        self._weights = (self._threat_weight(P), self._threat_weight(G))
+        self._weights = (self._threat_weight(PERSIA), self._threat_weight(GREECE))
         self._cache = self.m.table(("full", *self.static_key, *self._weights))
 
     def util(self, total: float) -> float:
@@ -234,13 +236,13 @@ class Ctx:
             if wp > 0:
                 g = self._gains_p.get(gkey)
                 if g is None:
-                    g = self._gains_p[gkey] = self.best_gain(pos, P, masks, fragile[G])
+                    g = self._gains_p[gkey] = self.best_gain(pos, PERSIA, masks, fragile[GREECE])
                     self.m.stored += 1
                 threats += wp * g
             if wg > 0:
                 g = self._gains_g.get(gkey)
                 if g is None:
-                    g = self._gains_g[gkey] = self.best_gain(pos, G, masks, fragile[P])
+                    g = self._gains_g[gkey] = self.best_gain(pos, GREECE, masks, fragile[PERSIA])
                     self.m.stored += 1
                 threats += -wg * g
         full = self._cache[key] = val + threats * self.sign
@@ -262,9 +264,9 @@ class Ctx:
     def _static_value(self, summary: tuple[Any, ...], delta: int) -> float:
         """The value without the threats (this seat's), from the position's summary."""
         pp, gp, auto, pieces = summary[:4]
-        if auto == P:
+        if auto == PERSIA:
             val = WIN
-        elif auto == G:
+        elif auto == GREECE:
             val = -WIN
         else:
             total = self.score + delta + pp - gp
@@ -293,7 +295,7 @@ class Ctx:
         opp = 1 - side
         mine, theirs = pos.arm[side], pos.arm[opp]
         mine_m, theirs_m = masks[side], masks[opp]
-        carneia = side == G and self.carneia
+        carneia = side == GREECE and self.carneia
         locked = m.sparta if carneia else -1  # (`locked`)
         bridge = pos.bridge
         rkey = (bytes(mine), theirs_m, side, bridge, locked)
@@ -370,7 +372,7 @@ class Ctx:
 
     def _p_sea(self, att: int, city: int, a: int, d: int) -> float:
         """`p_win` of a naval battle (the same for every seat)."""
-        return sea_win(att == P, city in self.m.asia, a, d)
+        return sea_win(att == PERSIA, city in self.m.asia, a, d)
 
     def p_win(self, att: int, city: int, a: int, d: int, kind: int) -> float:
         key = (att, city in self.m.asia, a, d, kind)
