@@ -12,8 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from thermopylae.engine.protocol import Event
+
 PERSIA, GREECE = 0, 1
 SIDES = ("persia", "greece")
+Ev = list[Event] | None  # the events a step collects (None: a quiet step collects none)
 
 # Phases: who decides, and what about.
 PREP_BUY = 0  # side: how many cards to buy

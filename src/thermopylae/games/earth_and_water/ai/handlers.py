@@ -17,7 +17,7 @@ from thermopylae.games.earth_and_water.ai.odds import battle
 from thermopylae.games.earth_and_water.ai.plan import Candidate, Planner
 from thermopylae.games.earth_and_water.ai.reach import Map, Pos, ctrl
 from thermopylae.games.earth_and_water.ai.value import Ctx
-from thermopylae.games.earth_and_water.cards import (
+from thermopylae.games.earth_and_water.reactions import (
     ARTEMISIA_W,
     GREEK_LAND,
     IMMORTALS,
