@@ -1,5 +1,10 @@
 """What the heuristic makes of a card: the value of playing its event now, of holding it,
 and of keeping it for the next campaign.
+
+An event's value is estimated on the heuristic's own position (`Pos`) with its likely
+best choice, not played through the rules' own card functions (cards.py, reactions.py):
+those work on the whole `State`, one choice, reaction and chance node at a time, where a
+valuation needs the few positions an event can lead to at once.
 """
 
 from __future__ import annotations
@@ -7,8 +12,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from thermopylae.games.earth_and_water import board
 from thermopylae.games.earth_and_water.ai.plan import Planner
-from thermopylae.games.earth_and_water.ai.reach import Pos, ctrl
+from thermopylae.games.earth_and_water.ai.reach import Pos
 from thermopylae.games.earth_and_water.ai.value import Ctx
 from thermopylae.games.earth_and_water.cards import SPARTA_CARDS
 from thermopylae.games.earth_and_water.state import (
@@ -108,7 +114,7 @@ def event_value(ctx: Ctx, plan: Planner, k: int) -> float:
         if k in TRIBUTE:
             best = -math.inf
             for x in range(m.n):
-                if ctrl(m, pos.arm, PERSIA, x) or ctrl(m, pos.arm, GREECE, x):
+                if board.controls(m.c, pos, PERSIA, x) or board.controls(m.c, pos, GREECE, x):
                     continue
                 p2 = pos.copy()
                 p2.arm[PERSIA][x] += 1
@@ -145,7 +151,7 @@ def event_value(ctx: Ctx, plan: Planner, k: int) -> float:
             th = m.thebai
             p2 = pos.copy()
             if p2.arm[GREECE][th]:
-                refuge = m.athenai if ctrl(m, p2.arm, GREECE, m.athenai) else m.sparta
+                refuge = m.athenai if board.controls(m.c, p2, GREECE, m.athenai) else m.sparta
                 p2.arm[GREECE][refuge] += p2.arm[GREECE][th]
                 p2.arm[GREECE][th] = 0
             if p2.res[PERSIA]:

@@ -11,11 +11,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from thermopylae.engine.protocol import JSON
+from thermopylae.games.earth_and_water import board
 from thermopylae.games.earth_and_water.ai import cards
 from thermopylae.games.earth_and_water.ai.cards import PERSIAN_KEEP
 from thermopylae.games.earth_and_water.ai.odds import battle
 from thermopylae.games.earth_and_water.ai.plan import Candidate, Planner
-from thermopylae.games.earth_and_water.ai.reach import Map, Pos, ctrl
+from thermopylae.games.earth_and_water.ai.reach import Map, Pos
 from thermopylae.games.earth_and_water.ai.value import Ctx
 from thermopylae.games.earth_and_water.reactions import (
     ARTEMISIA_W,
@@ -130,7 +131,7 @@ def wants_bridge(ctx: Ctx) -> bool:
         pos.bridge
         or ctx.campaign > BRIDGE_UNTIL
         or (ctx.v["talents"] or 0) < 6
-        or not ctrl(ctx.m, pos.arm, PERSIA, ctx.m.abydos)
+        or not board.controls(ctx.m.c, pos, PERSIA, ctx.m.abydos)
     ):
         return False
     expect_preparation(ctx)

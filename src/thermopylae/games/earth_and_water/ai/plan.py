@@ -8,7 +8,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from thermopylae.games.earth_and_water.ai.reach import CACHE_MAX, Pos, land_dests, roads
+from thermopylae.games.earth_and_water import board
+from thermopylae.games.earth_and_water.ai.reach import CACHE_MAX, Pos
 from thermopylae.games.earth_and_water.ai.value import Ctx
 from thermopylae.games.earth_and_water.state import (
     CAVALRY,
@@ -49,15 +50,14 @@ class Planner:
         """Candidate whole moves (`battles_only`: land moves into enemy armies)."""
         ctx, m, pos = self.ctx, self.m, self.ctx.pos
         out: list[Candidate] = []
-        rd = roads(m, pos)
         opp = 1 - side
         if kind != FLEETS_ONLY:
             locked = ctx.locked(side)
             for o in range(m.n):
                 n = pos.arm[side][o]
-                if not n or o == locked or not rd[o]:
+                if not n or o == locked or not board.neighbours(m.c, pos, o):
                     continue
-                dests = land_dests(m, pos, side, o)
+                dests = board.land_reach(m.c, pos, side, o)
                 if battles_only:
                     dests = [d for d in dests if pos.arm[opp][d]]
                 counts = [1] if flag == LEONIDAS else _counts(n)

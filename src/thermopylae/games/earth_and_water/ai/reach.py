@@ -1,12 +1,22 @@
 """The heuristic's model of the map: the public tables (roads, ports, amphorae, points) as
-bit masks, a position (armies and fleets per side and city, the bridge, the reserves), and
-what the position's value reads of it: control, land reach, supply and the projected
-Scoring.
+bit masks, a position (`Pos`: armies and fleets per side and city, the bridge, the
+reserves), and what a position's value reads of it: land reach and supply, and the
+projected Scoring.
 
-It differs from the rules' own `board` functions on purpose: it works on sets of cities as
-bit masks over precomputed tables (neighbours of a set, points and amphorae of a set),
-and caches by position, so that the planner can value thousands of positions per
-decision.
+Control of one city and the land moves of the planner are the rules' own (`board.controls`,
+`board.land_reach`, which read a `Pos` as they read a `State`). Supply and the projected
+Scoring are a second model on purpose:
+
+* speed: the value of a decision reads thousands of positions; here supply is traced over
+  sets of cities as bit masks with precomputed tables (the neighbours, points and
+  amphorae of a set), and cached by the masks of where the units stand;
+* it is a projection, not the Supply Phase: it traces Persia's then Greece's lines of
+  communication as the phase will, but stands in for attrition by the armies outside
+  Asia that the amphorae will feed, and in a city where both sides' armies stand (the
+  positions valued during a battle) it counts the enemy's armies as holding it, where
+  `board.controllers` gives no one.
+
+Its decisions were tuned (and are pinned) with this model.
 """
 
 from __future__ import annotations
@@ -15,6 +25,7 @@ from functools import lru_cache
 from itertools import compress
 from typing import Any
 
+from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import GREECE, PERSIA
 
 CACHE_MAX = 50_000  # entries kept in each of the Map's position caches (then cleared)
@@ -23,7 +34,8 @@ CACHE_MAX = 50_000  # entries kept in each of the Map's position caches (then cl
 class Map:
     """The public, fixed part of the game: cities, roads, ports, amphorae."""
 
-    def __init__(self, c: Any) -> None:
+    def __init__(self, c: Components) -> None:
+        self.c = c  # (for the rules' own map questions, `board`)
         self.n: int = len(c.names)
         self.cities = range(self.n)
         self.names: tuple[str, ...] = tuple(c.names)
@@ -145,39 +157,10 @@ class Pos:
         return (*self.arm[0], *self.arm[1], *self.flt[0], *self.flt[1], self.bridge, self.acro)
 
 
-def ctrl(m: Map, arm: list[list[int]], side: int, x: int) -> bool:
-    if arm[side][x]:
-        return True
-    if arm[1 - side][x]:
-        return False
-    return m.major[x] == side
-
-
-def roads(m: Map, pos: Pos) -> tuple[tuple[int, ...], ...]:
-    return m.roads_open if pos.bridge else m.roads_shut
-
-
-def land_dests(m: Map, pos: Pos, side: int, origin: int) -> list[int]:
-    """Where a land group from `origin` may go (through cities its side controls)."""
-    rd = roads(m, pos)
-    arm = pos.arm
-    seen = {origin}
-    frontier = [origin]
-    out = []
-    while frontier:
-        x = frontier.pop()
-        for y in rd[x]:
-            if y in seen:
-                continue
-            seen.add(y)
-            out.append(y)
-            if not arm[1 - side][y] and (arm[side][y] or m.major[y] == side):
-                frontier.append(y)
-    return out
-
-
 def dests_cached(m: Map, bridge: bool, passable: int, origin: int) -> tuple[int, ...]:
-    """`land_dests` by the set of cities the mover may pass through (a bit mask)."""
+    """`board.land_reach` by the set of cities the mover may pass through (a bit mask), for
+    the threats of `Ctx.best_gain`: cached by that set, it serves every position in which
+    the mover controls the same cities."""
     key = (bridge, passable, origin)
     got = m.dests.get(key)
     if got is not None:
