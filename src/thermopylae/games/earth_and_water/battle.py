@@ -12,7 +12,11 @@ import random
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.earth_and_water import board, campaign, cards, moves, reactions
-from thermopylae.games.earth_and_water.actions import RETREAT, A, Act
+from thermopylae.games.earth_and_water.actions import (
+    A,
+    Action,
+    Retreat,
+)
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.reactions import (
     ARTEMISIA_W,
@@ -130,14 +134,14 @@ def _roller(s: State, c: Components) -> int:
     return bt.att if bt.stage == 0 else 1 - bt.att
 
 
-def roll_distribution(s: State, c: Components) -> list[tuple[Act, float]]:
+def roll_distribution(s: State, c: Components) -> list[tuple[Action, float]]:
     if s.bt is not None and s.bt.stage >= 2:  # Separate Peace: one die each
-        return [(A["roll"][f], 1 / 6) for f in range(1, 7)]
+        return [(A.roll[f], 1 / 6) for f in range(1, 7)]
     n = _dice(s, c, _roller(s, c))
-    return [(A["roll"][f], _HIGHEST[n][f]) for f in range(1, 7) if _HIGHEST[n][f] > 0]
+    return [(A.roll[f], _HIGHEST[n][f]) for f in range(1, 7) if _HIGHEST[n][f] > 0]
 
 
-def sample_roll(s: State, c: Components, rng: random.Random) -> Act:
+def sample_roll(s: State, c: Components, rng: random.Random) -> Action:
     assert s.bt is not None
     n = 1 if s.bt.stage >= 2 else _dice(s, c, _roller(s, c))
     best = 0
@@ -145,7 +149,7 @@ def sample_roll(s: State, c: Components, rng: random.Random) -> Act:
         d = int(rng.random() * 6) + 1
         if d > best:
             best = d
-    return A["roll"][best]
+    return A.roll[best]
 
 
 def _value(s: State, c: Components, side: int, face: int) -> int:
@@ -260,7 +264,7 @@ def _next_decider(s: State, c: Components, side: int, ev: Ev) -> None:
     next_round(s, c, ev)
 
 
-def retreats(s: State, c: Components, side: int) -> list[Act]:
+def retreats(s: State, c: Components, side: int) -> list[Action]:
     """Where `side` may retreat to from the battle (RB 7.1, 7.2; docs for decisions)."""
     c, bt = c, s.bt
     assert bt is not None
@@ -278,17 +282,17 @@ def retreats(s: State, c: Components, side: int) -> list[Act]:
             lands = bt.kind == LAND or bt.carry > 0
             if s.flt[enemy][origin] or (lands and s.arm[enemy][origin]):
                 return []
-            return [RETREAT[1][origin]] if min(ships, s.flt[side][city]) else []
+            return [A.retreat[1][origin]] if min(ships, s.flt[side][city]) else []
         near = board.neighbours(c, s, city)
         if origin in near:
-            return [] if s.arm[enemy][origin] else [RETREAT[0][origin]]
+            return [] if s.arm[enemy][origin] else [A.retreat[0][origin]]
         # after a long move: back to an adjacent city the move may have come through
         route = board.route_cities(c, s, side, origin)
-        return [RETREAT[0][x] for x in near if x in route and x != city and not s.arm[enemy][x]]
-    out = []
+        return [A.retreat[0][x] for x in near if x in route and x != city and not s.arm[enemy][x]]
+    out: list[Action] = []
     if bt.kind == LAND:
         out += [
-            RETREAT[0][x]
+            A.retreat[0][x]
             for x in board.neighbours(c, s, city)
             if board.controls(c, s, side, x) and not s.arm[1 - side][x]
         ]
@@ -297,18 +301,18 @@ def retreats(s: State, c: Components, side: int) -> list[Act]:
         ):  # a naval move carries at most 3
             return out
     out += [
-        RETREAT[1][x]
+        A.retreat[1][x]
         for x in range(len(c.names))
         if c.port[x] and x != city and board.controls(c, s, side, x) and not s.flt[1 - side][x]
     ]
     return out
 
 
-def battle_step(s: State, c: Components, a: Act, ev: Ev) -> None:
+def battle_step(s: State, c: Components, a: Action, ev: Ev) -> None:
     side = s.side
-    if a.verb == "continue":
+    if not isinstance(a, Retreat):  # continue
         return _next_decider(s, c, side, ev)
-    _retreat(s, c, side, a.a, a.b == 1, ev)
+    _retreat(s, c, side, a.city, a.by_sea, ev)
     _end_battle(s, c, ev)
 
 

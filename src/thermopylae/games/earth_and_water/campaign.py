@@ -13,7 +13,18 @@ from collections.abc import Callable
 from thermopylae.engine.errors import RecordError
 from thermopylae.engine.protocol import Event
 from thermopylae.games.earth_and_water import battle, board, cards, moves, reactions
-from thermopylae.games.earth_and_water.actions import A, Act, P
+from thermopylae.games.earth_and_water.actions import (
+    A,
+    Action,
+    Army,
+    BuildBridge,
+    Discard,
+    Done,
+    Fleet,
+    Keep,
+    PlayEvent,
+    PlayMove,
+)
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import (
     DRAW,
@@ -151,30 +162,30 @@ def drawn(s: State, c: Components, card: int, ev: Ev) -> None:
     _next_draw(s, c, ev)
 
 
-def build_options(s: State, c: Components) -> list[Act]:
+def build_options(s: State, c: Components) -> list[Action]:
     """Seed 002, "Placement • Dans une cité (ou port) que vous contrôlez" and "Si flotte
     ennemie : Impossible d'y placer une flotte": armies and fleets alike go only where
     the side has control, and a major city is its owner's only "sans armée ennemie"."""
     side = s.side
     p = c.prices
-    out = [P["done"]]
+    out: list[Action] = [A.done]
     who = board.controllers(c, s)
     if s.talents >= p.army and s.res_arm[side]:
-        out += [A["army"][x] for x in c.cities if who[x] == side]
+        out += [A.army[x] for x in c.cities if who[x] == side]
     price = _fleet_price(s, c)
     if (
         s.talents >= price
         and s.res_flt[side]
         and (s.fleets_built < 0 or s.fleets_built < p.max_fleets)
     ):
-        out += [A["fleet"][x] for x in c.ports if who[x] == side and not s.flt[1 - side][x]]
+        out += [A.fleet[x] for x in c.ports if who[x] == side and not s.flt[1 - side][x]]
     if (
         side == PERSIA
         and not s.bridge
         and s.talents >= p.bridge
         and board.controls(c, s, PERSIA, c.abydos)
     ):
-        out.append(P["bridge"])
+        out.append(A.build_bridge)
     return out
 
 
@@ -185,21 +196,23 @@ def _fleet_price(s: State, c: Components) -> int:
     return p.persia_fleet_cheap if s.options["cheap_fleets"] else p.persia_fleet
 
 
-def build(s: State, c: Components, a: Act, ev: Ev) -> None:
+def build(s: State, c: Components, a: Action, ev: Ev) -> None:
     side = s.side
-    if a.verb == "army":
-        s.talents -= c.prices.army
-        s.res_arm[side] -= 1
-        s.arm[side][a.a] += 1
-    elif a.verb == "fleet":
-        s.talents -= _fleet_price(s, c)
-        s.res_flt[side] -= 1
-        s.flt[side][a.a] += 1
-        if s.fleets_built >= 0:
-            s.fleets_built += 1
-    elif a.verb == "bridge":
-        s.talents -= c.prices.bridge
-        s.bridge = True
+    city = -1
+    match a:
+        case Army(city):
+            s.talents -= c.prices.army
+            s.res_arm[side] -= 1
+            s.arm[side][city] += 1
+        case Fleet(city):
+            s.talents -= _fleet_price(s, c)
+            s.res_flt[side] -= 1
+            s.flt[side][city] += 1
+            if s.fleets_built >= 0:
+                s.fleets_built += 1
+        case BuildBridge():
+            s.talents -= c.prices.bridge
+            s.bridge = True
     if ev is not None:
         ev.append(
             Event(
@@ -207,11 +220,11 @@ def build(s: State, c: Components, a: Act, ev: Ev) -> None:
                 {
                     "side": SIDES[side],
                     "what": a.verb,
-                    "city": c.names[a.a] if a.a >= 0 else None,
+                    "city": c.names[city] if city >= 0 else None,
                 },
             )
         )
-    if a.verb != "done":
+    if not isinstance(a, Done):
         return
     if s.fleets_built < 0:  # the extra Preparation of Mines of Laurion ends
         return resume(s, c, ev)
@@ -229,40 +242,41 @@ def _start_operations(s: State, c: Components, ev: Ev) -> None:
         ev.append(Event("operations", {"campaign": s.campaign}))
 
 
-def ops_options(s: State, c: Components) -> list[Act]:
+def ops_options(s: State, c: Components) -> list[Action]:
     side = s.active
-    out = [P["pass"]]
+    out: list[Action] = [A.pass_]
     movable = moves.can_move_with(s, c, side)
     for k in sorted(set(s.hands[side])):
         if cards.can_event(s, c, side, k):
-            out.append(A["event"][k])
+            out.append(A.event[k])
         if movable:
-            out.append(A["move"][k])
+            out.append(A.move[k])
     return out
 
 
-def ops(s: State, c: Components, a: Act, ev: Ev) -> None:
+def ops(s: State, c: Components, a: Action, ev: Ev) -> None:
     side = s.active
     s.turns += 1
-    if a.verb == "pass":
+    if not isinstance(a, (PlayEvent, PlayMove)):  # pass
         s.passes += 1
         if ev is not None:
             ev.append(Event("pass", {"side": SIDES[side]}))
         return _next_turn(s, c, ev)
     s.passes = 0
-    play_card(s, c, side, a.a)
+    card = a.card
+    play_card(s, c, side, card)
     s.stack.append(("ops_next",))
-    if a.verb == "move":
+    if isinstance(a, PlayMove):
         if ev is not None:
-            ev.append(Event("move-card", {"side": SIDES[side], "card": a.a}))
+            ev.append(Event("move-card", {"side": SIDES[side], "card": card}))
         return moves.begin_move(s, c, side, ev)
     if ev is not None:
         ev.append(
             Event(
-                "event", {"side": SIDES[side], "card": a.a, "name": cards.card_name(c, side, a.a)}
+                "event", {"side": SIDES[side], "card": card, "name": cards.card_name(c, side, card)}
             )
         )
-    cards.play_event(s, c, side, a.a, ev)
+    cards.play_event(s, c, side, card, ev)
 
 
 def play_card(s: State, c: Components, side: int, card: int) -> None:
@@ -350,10 +364,10 @@ def _start_supply(s: State, c: Components, side: int, ev: Ev) -> None:
     _attrition_start(s, c, side, ev)
 
 
-def keep(s: State, c: Components, a: Act, ev: Ev) -> None:
+def keep(s: State, c: Components, a: Action, ev: Ev) -> None:
     side = s.side
     if side == PERSIA:
-        kept = [a.a] if a.a else []
+        kept = [a.card] if isinstance(a, Keep) else []
         rest = list(s.hands[PERSIA])
         for k in kept:
             rest.remove(k)
@@ -362,10 +376,11 @@ def keep(s: State, c: Components, a: Act, ev: Ev) -> None:
         if ev is not None:
             ev.append(Event("keep", {"side": "persia", "cards": len(kept)}))
         return _attrition_start(s, c, side, ev)
-    s.hands[GREECE].remove(a.a)
-    s.discard.append(a.a)
+    assert isinstance(a, Discard)  # (Greece discards down to its hand's limit)
+    s.hands[GREECE].remove(a.card)
+    s.discard.append(a.card)
     if ev is not None:
-        ev.append(Event("discard", {"side": "greece", "card": a.a}))
+        ev.append(Event("discard", {"side": "greece", "card": a.card}))
     if len(s.hands[GREECE]) <= GREECE_KEEPS:
         _attrition_start(s, c, side, ev)
 

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.earth_and_water import board, campaign, moves, reactions
-from thermopylae.games.earth_and_water.actions import A, Act, P
+from thermopylae.games.earth_and_water.actions import (
+    A,
+    Action,
+    Count,
+    Discard,
+    Pick,
+    Place,
+    Remove,
+)
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import (
     CAVALRY,
@@ -361,30 +369,30 @@ def _choose(s: State, c: Components, side: int, kind: int) -> None:
     s.choice = kind
 
 
-def choice_options(s: State, c: Components) -> list[Act]:
+def choice_options(s: State, c: Components) -> list[Action]:
     kind = s.choice
     if kind == C_PORTRAIT:
-        return [A["remove"][x] for x in c.cities if _portrait_from(s, c, x)]
+        return [A.remove[x] for x in c.cities if _portrait_from(s, c, x)]
     if kind == C_IONIAN:
-        return [A["remove"][x] for x in (c.abydos, c.ephesos) if s.arm[PERSIA][x]]
+        return [A.remove[x] for x in (c.abydos, c.ephesos) if s.arm[PERSIA][x]]
     if kind == C_TRIBUTE:
-        return [A["place"][x] for x in _neutral(s, c)]
+        return [A.place[x] for x in _neutral(s, c)]
     if kind == C_POSEIDON:
-        return [A["remove"][x] for x in c.cities if s.flt[PERSIA][x]]
+        return [A.remove[x] for x in c.cities if s.flt[PERSIA][x]]
     if kind == C_ROYAL_CITY:
-        return [A["place"][x] for x in _royal_road_cities(s, c)]
+        return [A.place[x] for x in _royal_road_cities(s, c)]
     if kind == C_ROYAL_COUNT:
-        return [A["count"][n] for n in range(1, min(3, s.res_arm[PERSIA]) + 1)]
+        return [A.count[n] for n in range(1, min(3, s.res_arm[PERSIA]) + 1)]
     if kind == C_HIPPIAS:
-        return [A["pick"][k] for k in sorted(set(s.hands[GREECE]))]
+        return [A.pick[k] for k in sorted(set(s.hands[GREECE]))]
     if kind == C_THEBES:
-        return [A["place"][x] for x in _thebes_refuges(s, c)]
+        return [A.place[x] for x in _thebes_refuges(s, c)]
     if kind == C_SYRACUSE:
-        return [A["place"][x] for x in _syracuse_ports(s, c)]
+        return [A.place[x] for x in _syracuse_ports(s, c)]
     if kind == C_DESERTION:
-        return [A["remove"][x] for x in c.cities if s.arm[PERSIA][x]]
+        return [A.remove[x] for x in c.cities if s.arm[PERSIA][x]]
     if kind == C_PACIFY:
-        return [P["done"], *(A["discard"][k] for k in sorted(set(s.hands[PERSIA])))]
+        return [A.done, *(A.discard[k] for k in sorted(set(s.hands[PERSIA])))]
     return []
 
 
@@ -396,8 +404,13 @@ def _portrait_from(s: State, c: Components, city: int) -> bool:
     return n >= 1
 
 
-def choice_step(s: State, c: Components, a: Act, ev: Ev) -> None:
-    kind, x = s.choice, a.a
+def choice_step(s: State, c: Components, a: Action, ev: Ev) -> None:
+    kind = s.choice
+    match a:
+        case Remove(x) | Place(x) | Count(x) | Pick(x) | Discard(x):
+            pass
+        case _:  # done (Pacification)
+            x = -1
     if kind == C_PORTRAIT:
         s.arm[s.side][x] -= 1
         s.portraits[s.side] += 1
@@ -445,7 +458,7 @@ def choice_step(s: State, c: Components, a: Act, ev: Ev) -> None:
             return None  # the next fleet
         return campaign.resume(s, c, ev)
     if kind == C_PACIFY:
-        if a.verb == "discard":
+        if isinstance(a, Discard):
             s.hands[PERSIA].remove(x)
             s.discard.append(x)
             s.arg += 1

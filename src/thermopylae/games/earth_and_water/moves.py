@@ -7,7 +7,17 @@ from __future__ import annotations
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.earth_and_water import battle, board, campaign, reactions
-from thermopylae.games.earth_and_water.actions import A, Act
+from thermopylae.games.earth_and_water.actions import (
+    A,
+    Action,
+    Armies,
+    Carry,
+    DestroyBridge,
+    Fleets,
+    Land,
+    Sea,
+    To,
+)
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.reactions import PERSIAN_NAVAL
 from thermopylae.games.earth_and_water.state import (
@@ -60,27 +70,27 @@ def begin_move(
         return campaign.resume(s, c, ev)
 
 
-def move_options(s: State, c: Components) -> list[Act]:
+def move_options(s: State, c: Components) -> list[Action]:
     mv = s.mv
     assert mv is not None
     side, phase = mv.side, s.phase
     if phase == MV_ORIGIN:
-        out = []
+        out: list[Action] = []
         if mv.kind != FLEETS_ONLY:  # (a city with a road always has a destination)
-            out += [A["land"][x] for x in board.land_origins(c, s, side, _locked(s, c, side))]
+            out += [A.land[x] for x in board.land_origins(c, s, side, _locked(s, c, side))]
         if mv.kind != LAND_ONLY:
-            out += [A["sea"][x] for x in board.sea_origins(c, s, side) if x != mv.exclude]
+            out += [A.sea[x] for x in board.sea_origins(c, s, side) if x != mv.exclude]
         return out
     if phase == MV_COUNT:
         if mv.mode == LAND:
-            return [A["armies"][n] for n in range(1, s.arm[side][mv.origin] + 1)]
-        return [A["fleets"][n] for n in range(1, s.flt[side][mv.origin] + 1)]
+            return [A.armies[n] for n in range(1, s.arm[side][mv.origin] + 1)]
+        return [A.fleets[n] for n in range(1, s.flt[side][mv.origin] + 1)]
     if phase == MV_CARRY:
-        return [A["carry"][n] for n in range(_max_carry(s, c) + 1)]
+        return [A.carry[n] for n in range(_max_carry(s, c) + 1)]
     if phase == MV_DEST:
         if mv.mode == LAND:
-            return [A["to"][x] for x in board.land_destinations(c, s, side, mv.origin)]
-        return [A["to"][x] for x in c.ports if x != mv.origin]
+            return [A.to[x] for x in board.land_destinations(c, s, side, mv.origin)]
+        return [A.to[x] for x in c.ports if x != mv.origin]
     return []
 
 
@@ -95,31 +105,32 @@ def _max_carry(s: State, c: Components) -> int:
     return min(mv.count, MAX_CARRY, s.arm[side][mv.origin])
 
 
-def move_step(s: State, c: Components, a: Act, ev: Ev) -> None:
+def move_step(s: State, c: Components, a: Action, ev: Ev) -> None:
     mv = s.mv
     assert mv is not None
-    if a.verb in ("land", "sea"):
-        mv.mode = LAND if a.verb == "land" else SEA
-        mv.origin = a.a
-        if mv.mode == LAND and mv.flag == LEONIDAS:
-            mv.count = 1  # Leonidas moves exactly one army
+    match a:
+        case Land(origin) | Sea(origin):
+            mv.mode = LAND if isinstance(a, Land) else SEA
+            mv.origin = origin
+            if mv.mode == LAND and mv.flag == LEONIDAS:
+                mv.count = 1  # Leonidas moves exactly one army
+                s.phase = MV_DEST
+            else:
+                s.phase = MV_COUNT
+        case Armies(count) | Fleets(count):
+            mv.count = count
+            if mv.mode == SEA and _max_carry(s, c) > 0:
+                s.phase = MV_CARRY
+            else:
+                s.phase = MV_DEST
+        case Carry(count):
+            mv.carry = count
             s.phase = MV_DEST
-        else:
-            s.phase = MV_COUNT
-    elif a.verb in ("armies", "fleets"):
-        mv.count = a.a
-        if mv.mode == SEA and _max_carry(s, c) > 0:
-            s.phase = MV_CARRY
-        else:
-            s.phase = MV_DEST
-    elif a.verb == "carry":
-        mv.carry = a.a
-        s.phase = MV_DEST
-    elif a.verb == "to":
-        mv.dest = a.a
-        if mv.mode == LAND:
-            return _land_move(s, c, ev)
-        return _sea_move(s, c, ev)
+        case To(dest):
+            mv.dest = dest
+            if mv.mode == LAND:
+                return _land_move(s, c, ev)
+            return _sea_move(s, c, ev)
 
 
 def _land_move(s: State, c: Components, ev: Ev) -> None:
@@ -218,8 +229,8 @@ def end_move(s: State, c: Components, ev: Ev) -> None:
     campaign.resume(s, c, ev)
 
 
-def bridge_step(s: State, c: Components, a: Act, ev: Ev) -> None:
-    if a.verb == "destroy bridge":
+def bridge_step(s: State, c: Components, a: Action, ev: Ev) -> None:
+    if isinstance(a, DestroyBridge):
         s.bridge = False
         if ev is not None:
             ev.append(Event("bridge-destroyed", {}))

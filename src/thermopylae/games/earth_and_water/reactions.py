@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.earth_and_water import campaign, cards, moves
-from thermopylae.games.earth_and_water.actions import A, Act, P
+from thermopylae.games.earth_and_water.actions import (
+    A,
+    Action,
+    React,
+)
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import (
     FLEETS_ONLY,
@@ -42,10 +46,10 @@ def open_window(s: State, c: Components, window: int, ev: Ev) -> bool:
     return True
 
 
-def reaction_options(s: State, c: Components) -> list[Act]:
+def reaction_options(s: State, c: Components) -> list[Action]:
     hand = s.hands[s.side]
     w, bt = s.window, s.bt
-    out = [P["decline"]]
+    out: list[Action] = [A.decline]
     if (
         w in (PRE_PERSIAN_LAND, GREEK_LAND)
         and 4 in hand
@@ -53,16 +57,16 @@ def reaction_options(s: State, c: Components) -> list[Act]:
         and bt is not None
         and not bt.gcard
     ):
-        out.append(A["react"][4])
+        out.append(A.react[4])
     if w == PRE_PERSIAN_LAND and not s.carneia and bt is not None:
         if 6 in hand and bt.cav:
-            out.append(A["react"][6])
+            out.append(A.react[6])
         if 15 in hand and not bt.gcard:
-            out.append(A["react"][15])
+            out.append(A.react[15])
     if w == PERSIAN_NAVAL and 5 in hand and not s.used & USED_THEMISTOCLES:
         dest = s.stack[-1][1].dest  # the Persian move waiting in "sea_arrive"
         if any(n for x, n in enumerate(s.flt[GREECE]) if x != dest):
-            out.append(A["react"][5])
+            out.append(A.react[5])
     if (
         w == IMMORTALS
         and 5 in hand
@@ -71,19 +75,19 @@ def reaction_options(s: State, c: Components) -> list[Act]:
         and not bt.imm
         and s.res_arm[PERSIA]
     ):
-        out.append(A["react"][5])
+        out.append(A.react[5])
     if w == ARTEMISIA_W and 9 in hand and not s.used & USED_ARTEMISIA:
-        out.append(A["react"][9])
+        out.append(A.react[9])
     if w == MOLON and 12 in hand:
-        out.append(A["react"][12])
+        out.append(A.react[12])
     return out
 
 
-def react(s: State, c: Components, a: Act, ev: Ev) -> None:
+def react(s: State, c: Components, a: Action, ev: Ev) -> None:
     w, side = s.window, s.side
-    if a.verb == "decline":
+    if not isinstance(a, React):  # decline
         return campaign.resume(s, c, ev)
-    k = a.a
+    k = a.card
     campaign.play_card(s, c, side, k)
     if ev is not None:
         ev.append(

@@ -31,7 +31,18 @@ from thermopylae.games.earth_and_water import (
     text,
     view,
 )
-from thermopylae.games.earth_and_water.actions import A, Act, Notation, P
+from thermopylae.games.earth_and_water.actions import (
+    ACTION_TYPES,
+    A,
+    Action,
+    Buy,
+    Draw,
+    Lot,
+    Notation,
+    Remove,
+    Roll,
+    Skip,
+)
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.serial import state_from_json, state_to_json
 from thermopylae.games.earth_and_water.state import (
@@ -62,6 +73,15 @@ from thermopylae.games.earth_and_water.state import (
     State,
 )
 from thermopylae.games.wording import reword
+
+
+def _listed(action: Action, legal: Sequence[Action]) -> bool:
+    """`action in legal`, the interned value found by identity first (an equality test of
+    these values runs in Python, an identity test does not)."""
+    for a in legal:
+        if a is action:
+            return True
+    return action in legal
 
 
 class EarthAndWater(NotationMixin):
@@ -124,7 +144,7 @@ class EarthAndWater(NotationMixin):
             return CHANCE
         return s.side
 
-    def legal(self, s: State) -> Sequence[Act]:
+    def legal(self, s: State) -> Sequence[Action]:
         cached = s._legal
         if cached is None:
             cached = s._legal = tuple(self._legal(s))
@@ -136,10 +156,10 @@ class EarthAndWater(NotationMixin):
                 )
         return cached
 
-    def _legal(self, s: State) -> list[Act]:
+    def _legal(self, s: State) -> list[Action]:
         ph = s.phase
         if ph == PREP_BUY:
-            return [A["buy"][n] for n in range(campaign.max_buy(s, self.c) + 1)]
+            return [A.buy[n] for n in range(campaign.max_buy(s, self.c) + 1)]
         if ph == PREP_BUILD:
             return campaign.build_options(s, self.c)
         if ph == OPS:
@@ -147,45 +167,45 @@ class EarthAndWater(NotationMixin):
         if ph == SUP_KEEP:
             hand = sorted(set(s.hands[s.side]))
             if s.side == PERSIA:
-                return [A["keep"][0], *(A["keep"][k] for k in hand)]
-            return [A["discard"][k] for k in hand]
+                return [A.keep_none, *(A.keep[k] for k in hand)]
+            return [A.discard[k] for k in hand]
         if ph == SUP_REMOVE:
             _, counted = board.capacity(self.c, s, s.side)
-            return [A["remove"][x] for x in counted if s.arm[s.side][x]]
+            return [A.remove[x] for x in counted if s.arm[s.side][x]]
         if ph in (DRAW, ROLL, LOT, OVER):
             return []
         return self._step_options(s)  # moves, battles, reactions, event choices
 
-    def chance(self, s: State) -> list[tuple[Act, float]]:
+    def chance(self, s: State) -> list[tuple[Action, float]]:
         ph = s.phase
         if ph == DRAW:
             pile = s.deck or s.discard
             counts = Counter(pile)
-            return [(A["draw"][k], n / len(pile)) for k, n in sorted(counts.items())]
+            return [(A.draw[k], n / len(pile)) for k, n in sorted(counts.items())]
         if ph == LOT:
             hand = Counter(s.hands[GREECE])
             total = len(s.hands[GREECE])
-            return [(A["lot"][k], n / total) for k, n in sorted(hand.items())]
+            return [(A.lot[k], n / total) for k, n in sorted(hand.items())]
         if ph == ROLL:
             return battle.roll_distribution(s, self.c)
         return []
 
-    def sample_chance(self, s: State, rng: random.Random) -> Act:
+    def sample_chance(self, s: State, rng: random.Random) -> Action:
         ph = s.phase
         if ph == DRAW:
             pile = s.deck or s.discard
-            return A["draw"][pile[int(rng.random() * len(pile))]]
+            return A.draw[pile[int(rng.random() * len(pile))]]
         if ph == LOT:
             hand = s.hands[GREECE]
-            return A["lot"][hand[int(rng.random() * len(hand))]]
+            return A.lot[hand[int(rng.random() * len(hand))]]
         if ph == ROLL:
             return battle.sample_roll(s, self.c, rng)
         raise IllegalAction(f"no chance event is due now (phase {PHASES[ph]})")
 
     # -- applying ----------------------------------------------------------------------------
 
-    def apply(self, s: State, action: Act, *, quiet: bool = False) -> list[Event]:
-        if not isinstance(action, Act):
+    def apply(self, s: State, action: Action, *, quiet: bool = False) -> list[Event]:
+        if type(action) not in ACTION_TYPES:
             raise IllegalAction(f"{action!r} is not an Earth & Water action")
         ph = s.phase
         if ph == OVER:
@@ -195,7 +215,7 @@ class EarthAndWater(NotationMixin):
                 raise IllegalAction(
                     f"{self.format(action)!r} cannot happen now: {text.waiting_for(self, s)}"
                 )
-        elif action not in self.legal(s):
+        elif not _listed(action, self.legal(s)):
             raise IllegalAction(
                 f"{self.format(action)!r} is not legal now: {text.waiting_for(self, s)}"
             )
@@ -205,57 +225,60 @@ class EarthAndWater(NotationMixin):
         s._legal = None
         return ev if ev is not None else []
 
-    def _chance_ok(self, s: State, a: Act) -> bool:
+    def _chance_ok(self, s: State, a: Action) -> bool:
         """The same support as `chance`, checked without building the distribution."""
         ph = s.phase
         if ph == DRAW:
-            return a.verb == "draw" and a.a in (s.deck or s.discard)
+            return isinstance(a, Draw) and a.card in (s.deck or s.discard)
         if ph == LOT:
-            return a.verb == "lot" and a.a in s.hands[GREECE]
-        return a.verb == "roll" and a in dict(battle.roll_distribution(s, self.c))
+            return isinstance(a, Lot) and a.card in s.hands[GREECE]
+        return isinstance(a, Roll) and _listed(
+            a, [r for r, _ in battle.roll_distribution(s, self.c)]
+        )
 
-    def _dispatch(self, s: State, a: Act, ev: Ev) -> None:
+    def _dispatch(self, s: State, a: Action, ev: Ev) -> None:
         ph, c = s.phase, self.c
-        if ph == PREP_BUY:
-            return campaign.buy(s, c, a.a, ev)
-        if ph == DRAW:
-            return campaign.drawn(s, c, a.a, ev)
+        # (`apply` let through only what the phase lists: the type checks are its types)
+        if ph == PREP_BUY and isinstance(a, Buy):
+            return campaign.buy(s, c, a.count, ev)
+        if ph == DRAW and isinstance(a, Draw):
+            return campaign.drawn(s, c, a.card, ev)
         if ph == PREP_BUILD:
             return campaign.build(s, c, a, ev)
         if ph == OPS:
             return campaign.ops(s, c, a, ev)
         if ph == SUP_KEEP:
             return campaign.keep(s, c, a, ev)
-        if ph == SUP_REMOVE:
-            return campaign.attrition(s, c, a.a, ev)
-        if ph == LOT:
-            return cards.lot(s, c, a.a, ev)
-        if ph == ROLL:
-            return battle.rolled(s, c, a.a, ev)
+        if ph == SUP_REMOVE and isinstance(a, Remove):
+            return campaign.attrition(s, c, a.city, ev)
+        if ph == LOT and isinstance(a, Lot):
+            return cards.lot(s, c, a.card, ev)
+        if ph == ROLL and isinstance(a, Roll):
+            return battle.rolled(s, c, a.face, ev)
         return self._step(s, a, ev)
 
-    def _step_options(self, s: State) -> list[Act]:
+    def _step_options(self, s: State) -> list[Action]:
         """The small decisions: the steps of a move, reactions, battles, event choices."""
         ph, c = s.phase, self.c
         if ph in (MV_ORIGIN, MV_COUNT, MV_CARRY, MV_DEST):
             out = moves.move_options(s, c)
             if ph == MV_ORIGIN and s.mv is not None and s.mv.flag in (MOLON_LABE, TRIREMES_2):
-                out.append(P["skip"])  # decision: these extra moves are optional
+                out.append(A.skip)  # decision: these extra moves are optional
             return out
         if ph == REACT:
             return reactions.reaction_options(s, c)
         if ph == BT_CHOICE:
-            return [P["continue"], *battle.retreats(s, c, s.side)]
+            return [A.continue_, *battle.retreats(s, c, s.side)]
         if ph == BRIDGE:
-            return [P["destroy bridge"], P["spare bridge"]]
+            return [A.destroy_bridge, A.spare_bridge]
         if ph == CHOOSE:
             return cards.choice_options(s, c)
         return []
 
-    def _step(self, s: State, a: Act, ev: Ev) -> None:
+    def _step(self, s: State, a: Action, ev: Ev) -> None:
         ph, c = s.phase, self.c
         if ph in (MV_ORIGIN, MV_COUNT, MV_CARRY, MV_DEST):
-            if a.verb == "skip":
+            if isinstance(a, Skip):
                 s.mv = None
                 return campaign.resume(s, c, ev)
             return moves.move_step(s, c, a, ev)
@@ -310,7 +333,7 @@ class EarthAndWater(NotationMixin):
         language."""
         return reword(reason, text.REASONS)
 
-    def label(self, action: Act) -> str:
+    def label(self, action: Action) -> str:
         return text.label(self, action)
 
     def state_to_json(self, s: State) -> JSON:
