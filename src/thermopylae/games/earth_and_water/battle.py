@@ -76,7 +76,7 @@ def start_land_battle(s: State, c: Components, city: int, side: int, ev: Ev) -> 
         ev.append(Event("battle", {"kind": "land", "city": c.names[city], "attacker": SIDES[side]}))
     s.stack.append(("round",))
     window = PRE_PERSIAN_LAND if side == PERSIA else GREEK_LAND  # before the first round
-    if reactions.open_window(s, c, window, ev):
+    if reactions.open_window(s, window, ev):
         return
     campaign.resume(s, c, ev)
 
@@ -117,7 +117,7 @@ def next_round(s: State, c: Components, ev: Ev) -> None:
     s.phase = ROLL
 
 
-def _dice(s: State, c: Components, side: int) -> int:
+def _dice(s: State, side: int) -> int:
     bt = s.bt
     assert bt is not None
     city = bt.city
@@ -128,7 +128,7 @@ def _dice(s: State, c: Components, side: int) -> int:
     return min(MAX_DICE, s.arm[side][city])
 
 
-def _roller(s: State, c: Components) -> int:
+def _roller(s: State) -> int:
     bt = s.bt
     assert bt is not None
     return bt.att if bt.stage == 0 else 1 - bt.att
@@ -137,13 +137,13 @@ def _roller(s: State, c: Components) -> int:
 def roll_distribution(s: State, c: Components) -> list[tuple[Action, float]]:
     if s.bt is not None and s.bt.stage >= 2:  # Separate Peace: one die each
         return [(A.roll[f], 1 / 6) for f in range(1, 7)]
-    n = _dice(s, c, _roller(s, c))
+    n = _dice(s, _roller(s))
     return [(A.roll[f], _HIGHEST[n][f]) for f in range(1, 7) if _HIGHEST[n][f] > 0]
 
 
 def sample_roll(s: State, c: Components, rng: random.Random) -> Action:
     assert s.bt is not None
-    n = 1 if s.bt.stage >= 2 else _dice(s, c, _roller(s, c))
+    n = 1 if s.bt.stage >= 2 else _dice(s, _roller(s))
     best = 0
     for _ in range(n):
         d = int(rng.random() * 6) + 1
@@ -169,14 +169,14 @@ def rolled(s: State, c: Components, face: int, ev: Ev) -> None:
     assert bt is not None
     if bt.stage >= 2:
         return cards.separate_peace_roll(s, c, face, ev)
-    side = _roller(s, c)
+    side = _roller(s)
     if ev is not None:
         ev.append(
             Event(
                 "roll",
                 {
                     "side": SIDES[side],
-                    "dice": _dice(s, c, side),
+                    "dice": _dice(s, side),
                     "highest": face,
                     "counts": _value(s, c, side, face),
                 },
@@ -196,9 +196,9 @@ def rolled(s: State, c: Components, face: int, ev: Ev) -> None:
         persia_lost_fleet |= loser == PERSIA and bt.kind == SEA
     s.stack.append(("after_round",))
     city = bt.city
-    if bt.kind == LAND and not s.arm[PERSIA][city] and reactions.open_window(s, c, IMMORTALS, ev):
+    if bt.kind == LAND and not s.arm[PERSIA][city] and reactions.open_window(s, IMMORTALS, ev):
         return  # The Immortals
-    if persia_lost_fleet and s.flt[PERSIA][city] and reactions.open_window(s, c, ARTEMISIA_W, ev):
+    if persia_lost_fleet and s.flt[PERSIA][city] and reactions.open_window(s, ARTEMISIA_W, ev):
         return  # Artemisia I
     campaign.resume(s, c, ev)
 
@@ -214,7 +214,7 @@ def _lose_one(s: State, c: Components, side: int, ev: Ev) -> None:
     elif s.flt[side][city]:
         s.flt[side][city] -= 1
         s.res_flt[side] += 1
-        sink_carried(s, c, side, ev)
+        sink_carried(s, side, ev)
     if ev is not None:
         ev.append(
             Event(
@@ -228,7 +228,7 @@ def _lose_one(s: State, c: Components, side: int, ev: Ev) -> None:
         )
 
 
-def sink_carried(s: State, c: Components, side: int, ev: Ev) -> None:
+def sink_carried(s: State, side: int, ev: Ev) -> None:
     """A carried army sinks when fewer fleets remain than armies carried (RB 7.2)."""
     bt = s.bt
     assert bt is not None
@@ -374,6 +374,6 @@ def _event_points(s: State, c: Components, card: int, city: int, ev: Ev) -> None
     gain = 1 if not s.arm[enemy][city] else 0
     loss = 0 if board.controls(c, s, mover, city) else 1
     sign = 1 if mover == PERSIA else -1
-    campaign.add_score(s, c, sign * (gain - loss))
+    campaign.add_score(s, sign * (gain - loss))
     if ev is not None and (gain or loss):
         ev.append(Event("event-points", {"card": card, "score": s.score}))

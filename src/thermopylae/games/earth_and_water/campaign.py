@@ -230,10 +230,10 @@ def build(s: State, c: Components, a: Action, ev: Ev) -> None:
         return resume(s, c, ev)
     if side == PERSIA:
         return start_preparation(s, c, GREECE, ev)
-    _start_operations(s, c, ev)
+    _start_operations(s, ev)
 
 
-def _start_operations(s: State, c: Components, ev: Ev) -> None:
+def _start_operations(s: State, ev: Ev) -> None:
     s.active = PERSIA
     s.passes = 0
     s.side = PERSIA
@@ -264,7 +264,7 @@ def ops(s: State, c: Components, a: Action, ev: Ev) -> None:
         return _next_turn(s, c, ev)
     s.passes = 0
     card = a.card
-    play_card(s, c, side, card)
+    play_card(s, side, card)
     s.stack.append(("ops_next",))
     if isinstance(a, PlayMove):
         if ev is not None:
@@ -279,7 +279,7 @@ def ops(s: State, c: Components, a: Action, ev: Ev) -> None:
     cards.play_event(s, c, side, card, ev)
 
 
-def play_card(s: State, c: Components, side: int, card: int) -> None:
+def play_card(s: State, side: int, card: int) -> None:
     s.hands[side].remove(card)
     s.discard.append(card)
 
@@ -429,11 +429,11 @@ def _lines_of_communication(s: State, c: Components, side: int, ev: Ev) -> None:
 def _scoring(s: State, c: Components, ev: Ev) -> None:
     c = c
     if board.controls(c, s, PERSIA, c.athenai) and board.controls(c, s, PERSIA, c.sparta):
-        return _finish(s, c, PERSIA, "Persia holds both Athenai and Sparta", ev)
+        return _finish(s, PERSIA, "Persia holds both Athenai and Sparta", ev)
     if board.controls(c, s, GREECE, c.abydos) and board.controls(c, s, GREECE, c.ephesos):
-        return _finish(s, c, GREECE, "Greece holds both Abydos and Ephesos", ev)
+        return _finish(s, GREECE, "Greece holds both Abydos and Ephesos", ev)
     persia, greece = board.points(c, s, PERSIA), board.points(c, s, GREECE)
-    add_score(s, c, persia - greece)
+    add_score(s, persia - greece)
     if ev is not None:
         ev.append(
             Event(
@@ -448,7 +448,7 @@ def _scoring(s: State, c: Components, ev: Ev) -> None:
     _next_campaign(s, c, ev)
 
 
-def add_score(s: State, c: Components, points: int) -> None:
+def add_score(s: State, points: int) -> None:
     """Move the marker; it never goes past 6 either way."""
     s.score = max(-SCORE_LIMIT, min(SCORE_LIMIT, s.score + points))
 
@@ -456,15 +456,15 @@ def add_score(s: State, c: Components, points: int) -> None:
 def _next_campaign(s: State, c: Components, ev: Ev) -> None:
     if s.campaign >= CAMPAIGNS:
         if s.score > 0:
-            return _finish(s, c, PERSIA, "Persia leads after the 5th campaign", ev)
+            return _finish(s, PERSIA, "Persia leads after the 5th campaign", ev)
         if s.score < 0:
-            return _finish(s, c, GREECE, "Greece leads after the 5th campaign", ev)
-        return _finish(s, c, 2, "the score is 0 after the 5th campaign", ev)
+            return _finish(s, GREECE, "Greece leads after the 5th campaign", ev)
+        return _finish(s, 2, "the score is 0 after the 5th campaign", ev)
     s.campaign += 1
     start_preparation(s, c, PERSIA, ev)
 
 
-def _finish(s: State, c: Components, result: int, reason: str, ev: Ev) -> None:
+def _finish(s: State, result: int, reason: str, ev: Ev) -> None:
     s.phase = OVER
     s.result = result
     s.reason = reason

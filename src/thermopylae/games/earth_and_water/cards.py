@@ -251,9 +251,9 @@ def _greek_event(s: State, c: Components, k: int, ev: Ev) -> None:
     if k == 1:  # Mines of Laurion: an extra Preparation with 3 talents, no fleet limit
         return campaign.start_preparation(s, c, GREECE, ev, talents=3, extra=True)
     if k == 2:  # Ionian Revolt: one Persian army leaves Abydos or Ephesos
-        return _choose(s, c, GREECE, C_IONIAN)
+        return _choose(s, GREECE, C_IONIAN)
     if k == 3:  # Wrath of Poseidon: one Persian fleet is removed
-        return _choose(s, c, GREECE, C_POSEIDON)
+        return _choose(s, GREECE, C_POSEIDON)
     if k == 7:  # Oracle of Delphi: discard the hand, draw one card more
         n = len(s.hands[GREECE])
         s.discard.extend(s.hands[GREECE])
@@ -273,9 +273,9 @@ def _greek_event(s: State, c: Components, k: int, ev: Ev) -> None:
         s.stack.append(("event_move", GREECE, FLEETS_ONLY, TRIREMES_2))
         return moves.begin_move(s, c, GREECE, ev, FLEETS_ONLY, TRIREMES)
     if k == 14:  # Support from Syracuse: every reserve fleet into a Greek port
-        return _choose(s, c, GREECE, C_SYRACUSE)
+        return _choose(s, GREECE, C_SYRACUSE)
     if k == 16:  # Desertion of Greek Soldiers: one Persian army is removed
-        return _choose(s, c, GREECE, C_DESERTION)
+        return _choose(s, GREECE, C_DESERTION)
     raise AssertionError(f"Greek event {k} is not a turn event")
 
 
@@ -283,7 +283,7 @@ def _persian_event(s: State, c: Components, k: int, ev: Ev) -> None:
     if k == 1:  # Cavalry of Mardonius: a land move; its battle's Persian dice uncapped
         return moves.begin_move(s, c, PERSIA, ev, LAND_ONLY, CAVALRY)
     if k in (2, 3, 13):  # Tribute of Earth and Water: an army into a neutral city
-        return _choose(s, c, PERSIA, C_TRIBUTE)
+        return _choose(s, PERSIA, C_TRIBUTE)
     if k == 4:  # Carneia Festival: no Sparta events (and more) until the campaign ends
         s.carneia = True
         return campaign.resume(s, c, ev)
@@ -293,9 +293,9 @@ def _persian_event(s: State, c: Components, k: int, ev: Ev) -> None:
     if k == 7:  # The Great King: a land move that scores at the end of its battle
         return moves.begin_move(s, c, PERSIA, ev, LAND_ONLY, GREAT_KING)
     if k == 8:  # The Royal Road
-        return _choose(s, c, PERSIA, C_ROYAL_CITY)
+        return _choose(s, PERSIA, C_ROYAL_CITY)
     if k == 9:  # Hippias: Persia sees the Greek hand and picks a card to discard
-        return _choose(s, c, PERSIA, C_HIPPIAS)
+        return _choose(s, PERSIA, C_HIPPIAS)
     if k == 10:  # Separate Peace: a die each, Greece first
         # (a battle record that reads only its stage and the first die)
         s.bt = Battle(LAND, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0)
@@ -303,14 +303,14 @@ def _persian_event(s: State, c: Components, k: int, ev: Ev) -> None:
         return None
     if k == 12:  # Defection of Thebes
         if s.arm[GREECE][c.thebai]:
-            return _choose(s, c, GREECE, C_THEBES)
+            return _choose(s, GREECE, C_THEBES)
         return _thebes_persian_army(s, c, ev)
     if k == 15:  # Acropolis on Fire
         s.acropolis = True
         return campaign.resume(s, c, ev)
     if k == 16:  # Pacification of Babylon or Egypt: discard some, draw one more
         s.arg = 0
-        return _choose(s, c, PERSIA, C_PACIFY)
+        return _choose(s, PERSIA, C_PACIFY)
     raise AssertionError(f"Persian event {k} is not a turn event")
 
 
@@ -363,7 +363,7 @@ def separate_peace_roll(s: State, c: Components, face: int, ev: Ev) -> None:
     campaign.resume(s, c, ev)
 
 
-def _choose(s: State, c: Components, side: int, kind: int) -> None:
+def _choose(s: State, side: int, kind: int) -> None:
     s.phase = CHOOSE
     s.side = side
     s.choice = kind
@@ -372,7 +372,7 @@ def _choose(s: State, c: Components, side: int, kind: int) -> None:
 def choice_options(s: State, c: Components) -> list[Action]:
     kind = s.choice
     if kind == C_PORTRAIT:
-        return [A.remove[x] for x in c.cities if _portrait_from(s, c, x)]
+        return [A.remove[x] for x in c.cities if _portrait_from(s, x)]
     if kind == C_IONIAN:
         return [A.remove[x] for x in (c.abydos, c.ephesos) if s.arm[PERSIA][x]]
     if kind == C_TRIBUTE:
@@ -396,7 +396,7 @@ def choice_options(s: State, c: Components) -> list[Action]:
     return []
 
 
-def _portrait_from(s: State, c: Components, city: int) -> bool:
+def _portrait_from(s: State, city: int) -> bool:
     """A leader's army taken from the map: from the battle city only if 2 are there."""
     n = s.arm[s.side][city]
     if s.bt is not None and s.bt.city == city:
@@ -427,7 +427,7 @@ def choice_step(s: State, c: Components, a: Action, ev: Ev) -> None:
         s.res_arm[PERSIA] -= 1
         s.arm[PERSIA][x] += 1
         s.arg = x
-        if reactions.open_window(s, c, reactions.MOLON, ev):
+        if reactions.open_window(s, reactions.MOLON, ev):
             return None
         return campaign.resume(s, c, ev)
     if kind == C_ROYAL_CITY:
@@ -436,7 +436,7 @@ def choice_step(s: State, c: Components, a: Action, ev: Ev) -> None:
             s.arm[GREECE][x] = 0
             return campaign.resume(s, c, ev)
         s.arg = x
-        return _choose(s, c, PERSIA, C_ROYAL_COUNT)
+        return _choose(s, PERSIA, C_ROYAL_COUNT)
     if kind == C_ROYAL_COUNT:
         s.res_arm[PERSIA] -= x
         s.arm[PERSIA][s.arg] += x

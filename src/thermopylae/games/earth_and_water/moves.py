@@ -176,7 +176,7 @@ def _sea_move(s: State, c: Components, ev: Ev) -> None:
             )
         )
     s.stack.append(("sea_arrive", mv.copy()))
-    if side == PERSIA and reactions.open_window(s, c, PERSIAN_NAVAL, ev):  # Themistocles may answer
+    if side == PERSIA and reactions.open_window(s, PERSIAN_NAVAL, ev):  # Themistocles may answer
         return
     campaign.resume(s, c, ev)
 

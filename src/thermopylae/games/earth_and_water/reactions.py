@@ -34,7 +34,7 @@ PRE_PERSIAN_LAND, GREEK_LAND, PERSIAN_NAVAL, IMMORTALS, ARTEMISIA_W, MOLON = 1, 
 REACTOR = {1: GREECE, 2: GREECE, 3: GREECE, 4: PERSIA, 5: GREECE, 6: GREECE}
 
 
-def open_window(s: State, c: Components, window: int, ev: Ev) -> bool:
+def open_window(s: State, window: int, ev: Ev) -> bool:
     """Offer the reactor a reaction whenever it holds any card, whether or not it holds
     one that fits, so that the pause tells the opponent nothing."""
     reactor = REACTOR[window]
@@ -46,7 +46,7 @@ def open_window(s: State, c: Components, window: int, ev: Ev) -> bool:
     return True
 
 
-def reaction_options(s: State, c: Components) -> list[Action]:
+def reaction_options(s: State) -> list[Action]:
     hand = s.hands[s.side]
     w, bt = s.window, s.bt
     out: list[Action] = [A.decline]
@@ -88,7 +88,7 @@ def react(s: State, c: Components, a: Action, ev: Ev) -> None:
     if not isinstance(a, React):  # decline
         return campaign.resume(s, c, ev)
     k = a.card
-    campaign.play_card(s, c, side, k)
+    campaign.play_card(s, side, k)
     if ev is not None:
         ev.append(
             Event("react", {"side": SIDES[side], "card": k, "name": cards.card_name(c, side, k)})
@@ -137,7 +137,7 @@ def react(s: State, c: Components, a: Action, ev: Ev) -> None:
 
 
 def reopen(s: State, c: Components, ev: Ev, window: int) -> None:
-    if open_window(s, c, window, ev):
+    if open_window(s, window, ev):
         return None
     return campaign.resume(s, c, ev)
 

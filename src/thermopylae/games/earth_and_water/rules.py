@@ -266,7 +266,7 @@ class EarthAndWater(NotationMixin):
                 out.append(A.skip)  # decision: these extra moves are optional
             return out
         if ph == REACT:
-            return reactions.reaction_options(s, c)
+            return reactions.reaction_options(s)
         if ph == BT_CHOICE:
             return [A.continue_, *battle.retreats(s, c, s.side)]
         if ph == BRIDGE:
