@@ -50,6 +50,9 @@ _HIGHEST = [[0.0] * 7] + [
 ]
 
 
+# -- starting ------------------------------------------------------------------------------
+
+
 def start_land_battle(s: State, c: Components, city: int, side: int, ev: Ev) -> None:
     mv = s.mv
     assert mv is not None
@@ -109,6 +112,9 @@ def start_naval_battle(s: State, c: Components, city: int, side: int, ev: Ev) ->
             Event("battle", {"kind": "naval", "city": c.names[city], "attacker": SIDES[side]})
         )
     next_round(s, c, ev)
+
+
+# -- rounds --------------------------------------------------------------------------------
 
 
 def next_round(s: State, c: Components, ev: Ev) -> None:
@@ -262,6 +268,9 @@ def _next_decider(s: State, c: Components, side: int, ev: Ev) -> None:
     if side == s.bt.att:
         return _offer_retreat(s, c, 1 - side, ev)
     next_round(s, c, ev)
+
+
+# -- retreats and the end of a battle ------------------------------------------------------
 
 
 def retreats(s: State, c: Components, side: int) -> list[Action]:

@@ -49,6 +49,9 @@ PERSIA_KEEPS, GREECE_KEEPS = 1, 4  # RB 8.1
 MAX_KINGS = 2  # Darius, then Xerxes (RB 5.3)
 
 
+# -- continuations -------------------------------------------------------------------------
+
+
 def resume(s: State, c: Components, ev: Ev) -> None:
     """A procedure ended: carry on with whatever waited for it."""
     if not s.stack:  # only a hand-edited position can get here
@@ -84,6 +87,9 @@ def _steps() -> dict[str, Callable[..., None]]:
 def ops_next(s: State, c: Components, ev: Ev) -> None:
     s.used &= ~NO_RETREAT  # Themistocles' "no retreat" lasts for the turn
     _next_turn(s, c, ev)
+
+
+# -- preparation (RB 5) --------------------------------------------------------------------
 
 
 def start_preparation(
@@ -233,6 +239,9 @@ def build(s: State, c: Components, a: Action, ev: Ev) -> None:
     _start_operations(s, ev)
 
 
+# -- operations (RB 6.1) -------------------------------------------------------------------
+
+
 def _start_operations(s: State, ev: Ev) -> None:
     s.active = PERSIA
     s.passes = 0
@@ -295,6 +304,9 @@ def _next_turn(s: State, c: Components, ev: Ev) -> None:
     s.phase = OPS
 
 
+# -- Sudden Death of the Great King (RB 5.3) -----------------------------------------------
+
+
 def sudden_death(s: State, c: Components, ev: Ev, during: str) -> None:
     s.kings += 1
     if ev is not None:  # the data says why the phase ends and that it may strike again
@@ -343,6 +355,9 @@ def after_sudden_death(s: State, c: Components, ev: Ev, during: str) -> None:
     s.acropolis_penalty = False
     s.stack = []
     _next_campaign(s, c, ev)
+
+
+# -- supply (RB 8) -------------------------------------------------------------------------
 
 
 def _start_supply(s: State, c: Components, side: int, ev: Ev) -> None:
@@ -424,6 +439,9 @@ def _lines_of_communication(s: State, c: Components, side: int, ev: Ev) -> None:
     if side == PERSIA:
         return _start_supply(s, c, GREECE, ev)
     _scoring(s, c, ev)
+
+
+# -- scoring (RB 9, 10) --------------------------------------------------------------------
 
 
 def _scoring(s: State, c: Components, ev: Ev) -> None:

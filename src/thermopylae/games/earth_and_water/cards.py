@@ -168,6 +168,9 @@ EFFECTS: dict[int, tuple[str, str]] = {
 ) = range(1, 12)
 
 
+# -- which events may be played ------------------------------------------------------------
+
+
 def card_name(c: Components, side: int, card: int) -> str:
     return (c.persian_names if side == PERSIA else c.greek_names)[card]
 
@@ -239,6 +242,9 @@ def _thebes_refuges(s: State, c: Components) -> list[int]:
 def _syracuse_ports(s: State, c: Components) -> list[int]:
     who = board.controllers(c, s)
     return [x for x in c.ports if who[x] == GREECE and not s.flt[PERSIA][x]]
+
+
+# -- the events ----------------------------------------------------------------------------
 
 
 def play_event(s: State, c: Components, side: int, k: int, ev: Ev) -> None:
@@ -361,6 +367,9 @@ def separate_peace_roll(s: State, c: Components, face: int, ev: Ev) -> None:
             ev.append(Event("separate-peace", {"discarded": lost}))
     s.bt = None
     campaign.resume(s, c, ev)
+
+
+# -- choices inside events -----------------------------------------------------------------
 
 
 def _choose(s: State, side: int, kind: int) -> None:
