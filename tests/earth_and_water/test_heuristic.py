@@ -13,7 +13,7 @@ from thermopylae.ai.base import RandomAgent, make_agent
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.protocol import CHANCE, Outcome
 from thermopylae.games.earth_and_water import game as ew_game
-from thermopylae.games.earth_and_water.heuristic import Heuristic
+from thermopylae.games.earth_and_water.ai import Heuristic
 from thermopylae.games.earth_and_water.rules import EarthAndWater
 from thermopylae.sim.match import rngs
 
@@ -129,7 +129,7 @@ def test_caches_across_decisions_change_no_decision() -> None:
     """The heuristic keeps values of positions from one decision to the next (what the
     seat knows is part of their keys): with every cache emptied before each decision it
     chooses the same, and `evaluate` gives the same values."""
-    from thermopylae.games.earth_and_water import heuristic as h
+    from thermopylae.games.earth_and_water import ai as h
 
     warm, cold = Heuristic(), Heuristic()
     rng = random.Random(3)

@@ -25,6 +25,7 @@ from thermopylae.ai.base import make_agent
 from thermopylae.engine.errors import IllegalAction, NotationError, RecordError
 from thermopylae.engine.protocol import CHANCE, Event, visible_events
 from thermopylae.games.earth_and_water import game as ew_game
+from thermopylae.games.earth_and_water.actions import CHANCE_ACTIONS, Draw, Pick
 from thermopylae.games.earth_and_water.serial import check
 
 GAME = ew_game()
@@ -39,7 +40,6 @@ PERSIA_KEEPS, GREECE_KEEPS = 1, 4
 # Pacification keep a hand's size, so a game is bounded only in probability; 3000 steps
 # is far beyond any game seen.
 MAX_STEPS = 3000
-CHANCE_VERBS = ("draw", "roll", "lot")
 PASSIVE = frozenset({"pass", "decline", "done", "skip", "spare bridge", "keep none", "buy 0"})
 
 FIRST_CHOICE = {
@@ -157,8 +157,8 @@ def check_events(events: list[Event], action: Any) -> None:
         mine = [e for e in events if e.to is not None and e.to == seat]
         assert mine == [e for e in visible if e.to is not None]
     private = [e for e in events if e.to is not None]
-    if action.verb == "draw":  # the card drawn is told to its new holder only
-        assert [e.data.get("card") for e in private] == [action.a]
+    if isinstance(action, Draw):  # the card drawn is told to its new holder only
+        assert [e.data.get("card") for e in private] == [action.card]
         assert all("card" not in e.data for e in events if e.to is None)
     else:
         assert private == [], (action, private)
@@ -193,7 +193,7 @@ def test_invariants_after_every_step(seed: int, persia: str, greece: str, cheap:
         assert 1 <= j["campaign"] <= CAMPAIGNS
         assert j["campaign"] - b["campaign"] in (0, 1)
         # chance outcomes are taken by chance only, decisions by the seats only
-        assert (seat == CHANCE) == (action.verb in CHANCE_VERBS), (seat, action)
+        assert (seat == CHANCE) == isinstance(action, CHANCE_ACTIONS), (seat, action)
         # a new campaign starts with the hands Supply left: Persia 1 card, Greece 4
         v = game.view(s, None)
         if j["campaign"] > b["campaign"]:
@@ -225,13 +225,13 @@ def test_invariants_after_every_step(seed: int, persia: str, greece: str, cheap:
             assert dist and len(support) == len(dist)
             assert all(p > 0 for _, p in dist)
             assert abs(sum(p for _, p in dist) - 1.0) < 1e-9
-            assert all(a.verb in CHANCE_VERBS for a in support)
+            assert all(isinstance(a, CHANCE_ACTIONS) for a in support)
             assert game.sample_chance(s, random.Random(seed)) in support
             assert not list(game.legal(s))
         else:
             legal = list(game.legal(s))
             assert legal and len(set(legal)) == len(legal)
-            assert not any(a.verb in CHANCE_VERBS for a in legal)
+            assert not any(isinstance(a, CHANCE_ACTIONS) for a in legal)
             assert not game.chance(s)
             with pytest.raises(IllegalAction):
                 game.sample_chance(s, random.Random(seed))
@@ -452,7 +452,7 @@ def hippias_choice(s: Any) -> bool:
     return (
         game.to_act(s) == PERSIA
         and game.view(s, None)["phase"] == "choose"
-        and all(a.verb == "pick" for a in game.legal(s))
+        and all(isinstance(a, Pick) for a in game.legal(s))
     )
 
 
@@ -529,11 +529,11 @@ def test_hippias_shows_persia_the_greek_hand_only_while_it_chooses() -> None:
         if hippias_choice(before):
             greek = game.view(before, PERSIA)["hands"]["greece"]["cards"]
             assert greek == sorted(before.hands[GREECE])
-            assert action.verb == "pick" and action.a in greek
+            assert isinstance(action, Pick) and action.card in greek
             assert game.view(before, None)["hands"]["greece"]["cards"] is None
             assert game.view(s, PERSIA)["hands"]["greece"]["cards"] is None
-            assert action.a in game.state_to_json(s)["discard"]
-            seen.append(action.a)
+            assert action.card in game.state_to_json(s)["discard"]
+            seen.append(action.card)
 
     for seed in range(40):
         play(seed, ("eager", "eager"), {}, on_step)

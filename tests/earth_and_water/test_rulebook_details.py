@@ -86,7 +86,7 @@ def test_discards_become_the_draw_pile_as_soon_as_it_empties() -> None:
     s = position(g, hands=(persian, [7]), discard=[2, 3], active=GREECE)
     assert s.deck == [9]
     act(g, s, "event 7")  # Oracle of Delphi: an empty hand is discarded, one card drawn
-    assert [a.a for a, _ in g.chance(s)] == [9]
+    assert [a.card for a, _ in g.chance(s)] == [9]
     act(g, s, "draw 9")  # the pile is empty: the discards (2, 3 and the Oracle) form a new one
     assert s.deck == [2, 3, 7] and s.discard == []
     assert s.hands[GREECE] == [9]

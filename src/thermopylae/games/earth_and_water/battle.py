@@ -9,46 +9,39 @@ throw is one chance node whose outcome is the highest die (all that the rules re
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from thermopylae.engine.protocol import Event
-from thermopylae.games.earth_and_water import board
-from thermopylae.games.earth_and_water.actions import RETREAT, A, Act
+from thermopylae.games.earth_and_water import board, campaign, cards, moves, reactions
+from thermopylae.games.earth_and_water.actions import (
+    A,
+    Action,
+    Retreat,
+)
+from thermopylae.games.earth_and_water.components import Components
+from thermopylae.games.earth_and_water.reactions import (
+    ARTEMISIA_W,
+    GREEK_LAND,
+    IMMORTALS,
+    PRE_PERSIAN_LAND,
+)
 from thermopylae.games.earth_and_water.state import (
     BT_CHOICE,
+    CAVALRY,
+    EVANGELION,
+    GREAT_KING,
     GREECE,
+    LAND,
+    LEONIDAS,
+    NO_RETREAT,
     PERSIA,
     ROLL,
+    SEA,
     SIDES,
+    Battle,
+    Ev,
     State,
 )
 
-if TYPE_CHECKING:
-    from thermopylae.games.earth_and_water.components import Components
-
-Ev = list[Event] | None
-
-# The battle in progress, `s.bt`:
-(
-    KIND,
-    CITY,
-    ATT,
-    GDICE,
-    CAV,
-    SCORE,
-    IMM,
-    PSTART,
-    CARRY,
-    STAGE,
-    AROLL,
-    GCARD,
-    SEAFROM,
-    FROM,
-    NORETREAT,
-    SHIPS,
-) = range(16)
-SIZE = 16  # SHIPS: in a land battle after a landing, the fleets that brought the attackers
-LAND, SEA = 0, 1
 MAX_DICE = 3
 
 # P(the highest of n dice is f), n = 0..6
@@ -57,332 +50,339 @@ _HIGHEST = [[0.0] * 7] + [
 ]
 
 
-class Battles:
-    c: Components
-    abydos: int
-    ephesos: int
+# -- starting ------------------------------------------------------------------------------
 
-    if TYPE_CHECKING:
 
-        def _resume(self, s: State, ev: Ev) -> None: ...
-        def end_move(self, s: State, ev: Ev) -> None: ...
-        def disembark(self, s: State, k: int, ev: Ev) -> None: ...
-        def open_window(self, s: State, window: int, ev: Ev) -> bool: ...
-        def add_score(self, s: State, points: int) -> None: ...
-        def separate_peace_roll(self, s: State, face: int, ev: Ev) -> None: ...
+def start_land_battle(s: State, c: Components, city: int, side: int, ev: Ev) -> None:
+    mv = s.mv
+    assert mv is not None
+    flag = mv.flag
+    s.bt = Battle(
+        kind=LAND,
+        city=city,
+        att=side,
+        gdice=2 if flag == LEONIDAS else 0,
+        cav=int(flag == CAVALRY),
+        score=flag if flag in (GREAT_KING, EVANGELION) else 0,
+        imm=0,
+        pstart=s.arm[PERSIA][city],
+        carry=0,
+        stage=0,
+        aroll=0,
+        gcard=LEONIDAS if flag == LEONIDAS else 0,
+        by_sea=mv.mode,
+        origin=mv.origin,
+        no_retreat=0,
+        ships=min(mv.count, s.flt[side][city]) if mv.mode else 0,
+    )  # (decision 23)
+    if ev is not None:
+        ev.append(Event("battle", {"kind": "land", "city": c.names[city], "attacker": SIDES[side]}))
+    s.stack.append(("round",))
+    window = PRE_PERSIAN_LAND if side == PERSIA else GREEK_LAND  # before the first round
+    if reactions.open_window(s, window, ev):
+        return
+    campaign.resume(s, c, ev)
 
-    # -- starting ---------------------------------------------------------------------------
 
-    def start_land_battle(self, s: State, city: int, side: int, ev: Ev) -> None:
-        from thermopylae.games.earth_and_water.moves import (
-            CAVALRY,
-            COUNT,
-            EVANGELION,
-            FLAG,
-            GREAT_KING,
-            LEONIDAS,
-            MODE,
-            ORIGIN,
+def start_naval_battle(s: State, c: Components, city: int, side: int, ev: Ev) -> None:
+    """After Themistocles, no retreat in the turn's naval battles (`used & 32`); land
+    battles keep their retreats (decision 23: the seed has no card text)."""
+    mv = s.mv
+    assert mv is not None
+    s.bt = Battle(
+        kind=SEA,
+        city=city,
+        att=side,
+        gdice=0,
+        cav=0,
+        score=0,
+        imm=0,
+        pstart=0,
+        carry=mv.carry,
+        stage=0,
+        aroll=0,
+        gcard=0,
+        by_sea=1,
+        origin=mv.origin,
+        no_retreat=int(s.used & NO_RETREAT != 0),
+        ships=0,
+    )
+    if ev is not None:
+        ev.append(
+            Event("battle", {"kind": "naval", "city": c.names[city], "attacker": SIDES[side]})
+        )
+    next_round(s, c, ev)
+
+
+# -- rounds --------------------------------------------------------------------------------
+
+
+def next_round(s: State, c: Components, ev: Ev) -> None:
+    assert s.bt is not None
+    s.bt.stage = 0
+    s.phase = ROLL
+
+
+def _dice(s: State, side: int) -> int:
+    bt = s.bt
+    assert bt is not None
+    city = bt.city
+    if bt.kind == SEA:
+        return min(MAX_DICE, s.flt[side][city])
+    if side == GREECE and bt.gdice:
+        return bt.gdice  # Miltiades, 300 Spartans: 3 dice; Leonidas: 2
+    return min(MAX_DICE, s.arm[side][city])
+
+
+def _roller(s: State) -> int:
+    bt = s.bt
+    assert bt is not None
+    return bt.att if bt.stage == 0 else 1 - bt.att
+
+
+def roll_distribution(s: State, c: Components) -> list[tuple[Action, float]]:
+    if s.bt is not None and s.bt.stage >= 2:  # Separate Peace: one die each
+        return [(A.roll[f], 1 / 6) for f in range(1, 7)]
+    n = _dice(s, _roller(s))
+    return [(A.roll[f], _HIGHEST[n][f]) for f in range(1, 7) if _HIGHEST[n][f] > 0]
+
+
+def sample_roll(s: State, c: Components, rng: random.Random) -> Action:
+    assert s.bt is not None
+    n = 1 if s.bt.stage >= 2 else _dice(s, _roller(s))
+    best = 0
+    for _ in range(n):
+        d = int(rng.random() * 6) + 1
+        if d > best:
+            best = d
+    return A.roll[best]
+
+
+def _value(s: State, c: Components, side: int, face: int) -> int:
+    """A Persian die counts at most 4, 5 in Abydos and Ephesos, 6 with the Cavalry."""
+    if side == GREECE:
+        return face
+    bt = s.bt
+    assert bt is not None
+    if bt.kind == LAND and bt.cav:
+        return face
+    cap = 5 if bt.city in (c.abydos, c.ephesos) else 4
+    return min(face, cap)
+
+
+def rolled(s: State, c: Components, face: int, ev: Ev) -> None:
+    bt = s.bt
+    assert bt is not None
+    if bt.stage >= 2:
+        return cards.separate_peace_roll(s, c, face, ev)
+    side = _roller(s)
+    if ev is not None:
+        ev.append(
+            Event(
+                "roll",
+                {
+                    "side": SIDES[side],
+                    "dice": _dice(s, side),
+                    "highest": face,
+                    "counts": _value(s, c, side, face),
+                },
+            )
+        )
+    if bt.stage == 0:
+        bt.aroll = face
+        bt.stage = 1
+        return
+    att = bt.att
+    a = _value(s, c, att, bt.aroll)
+    d = _value(s, c, 1 - att, face)
+    losers = [att, 1 - att] if a == d else [att] if a < d else [1 - att]
+    persia_lost_fleet = False
+    for loser in losers:
+        _lose_one(s, c, loser, ev)
+        persia_lost_fleet |= loser == PERSIA and bt.kind == SEA
+    s.stack.append(("after_round",))
+    city = bt.city
+    if bt.kind == LAND and not s.arm[PERSIA][city] and reactions.open_window(s, IMMORTALS, ev):
+        return  # The Immortals
+    if persia_lost_fleet and s.flt[PERSIA][city] and reactions.open_window(s, ARTEMISIA_W, ev):
+        return  # Artemisia I
+    campaign.resume(s, c, ev)
+
+
+def _lose_one(s: State, c: Components, side: int, ev: Ev) -> None:
+    bt = s.bt
+    assert bt is not None
+    city = bt.city
+    if bt.kind == LAND:
+        if s.arm[side][city]:
+            s.arm[side][city] -= 1
+            s.res_arm[side] += 1
+    elif s.flt[side][city]:
+        s.flt[side][city] -= 1
+        s.res_flt[side] += 1
+        sink_carried(s, side, ev)
+    if ev is not None:
+        ev.append(
+            Event(
+                "loss",
+                {
+                    "side": SIDES[side],
+                    "unit": ("army", "fleet")[bt.kind],
+                    "city": c.names[city],
+                },
+            )
         )
 
-        mv = s.mv
-        flag = mv[FLAG]
-        s.bt = [
-            LAND,
-            city,
-            side,
-            2 if flag == LEONIDAS else 0,
-            int(flag == CAVALRY),
-            flag if flag in (GREAT_KING, EVANGELION) else 0,
-            0,
-            s.arm[PERSIA][city],
-            0,
-            0,
-            0,
-            LEONIDAS if flag == LEONIDAS else 0,
-            mv[MODE],
-            mv[ORIGIN],
-            0,
-            min(mv[COUNT], s.flt[side][city]) if mv[MODE] else 0,
-        ]  # (decision 23)
+
+def sink_carried(s: State, side: int, ev: Ev) -> None:
+    """A carried army sinks when fewer fleets remain than armies carried (RB 7.2)."""
+    bt = s.bt
+    assert bt is not None
+    if side == bt.att and bt.carry > s.flt[side][bt.city]:
+        bt.carry -= 1
+        s.res_arm[side] += 1
         if ev is not None:
-            ev.append(
-                Event(
-                    "battle", {"kind": "land", "city": self.c.names[city], "attacker": SIDES[side]}
-                )
-            )
-        s.stack.append(("round",))
-        window = 1 if side == PERSIA else 2  # Greek reactions before the first round
-        if self.open_window(s, window, ev):
-            return
-        self._resume(s, ev)
+            ev.append(Event("sunk", {"side": SIDES[side]}))
 
-    def start_naval_battle(self, s: State, city: int, side: int, ev: Ev) -> None:
-        """After Themistocles, no retreat in the turn's naval battles (`used & 32`); land
-        battles keep their retreats (decision 23: the seed has no card text)."""
-        from thermopylae.games.earth_and_water.moves import CARRY, ORIGIN
 
-        mv = s.mv
-        s.bt = [
-            SEA,
-            city,
-            side,
-            0,
-            0,
-            0,
-            0,
-            0,
-            mv[CARRY],
-            0,
-            0,
-            0,
-            1,
-            mv[ORIGIN],
-            int(s.used & 32 != 0),
-            0,
-        ]
-        if ev is not None:
-            ev.append(
-                Event(
-                    "battle", {"kind": "naval", "city": self.c.names[city], "attacker": SIDES[side]}
-                )
-            )
-        self._k_round(s, ev)
+def after_round(s: State, c: Components, ev: Ev) -> None:
+    bt = s.bt
+    assert bt is not None
+    city, att = bt.city, bt.att
+    units = s.arm if bt.kind == LAND else s.flt
+    if not units[att][city] or not units[1 - att][city]:
+        return _end_battle(s, c, ev)
+    _offer_retreat(s, c, att, ev)
 
-    # -- rounds -----------------------------------------------------------------------------
 
-    def _k_round(self, s: State, ev: Ev) -> None:
-        s.bt[STAGE] = 0
-        s.phase = ROLL
+def _offer_retreat(s: State, c: Components, side: int, ev: Ev) -> None:
+    assert s.bt is not None
+    if s.bt.no_retreat or not retreats(s, c, side):
+        return _next_decider(s, c, side, ev)
+    s.side = side
+    s.phase = BT_CHOICE
 
-    def _dice(self, s: State, side: int) -> int:
-        bt = s.bt
-        city = bt[CITY]
-        if bt[KIND] == SEA:
-            return min(MAX_DICE, s.flt[side][city])
-        if side == GREECE and bt[GDICE]:
-            return bt[GDICE]  # Miltiades, 300 Spartans: 3 dice; Leonidas: 2
-        return min(MAX_DICE, s.arm[side][city])
 
-    def _roller(self, s: State) -> int:
-        return s.bt[ATT] if s.bt[STAGE] == 0 else 1 - s.bt[ATT]
+def _next_decider(s: State, c: Components, side: int, ev: Ev) -> None:
+    assert s.bt is not None
+    if side == s.bt.att:
+        return _offer_retreat(s, c, 1 - side, ev)
+    next_round(s, c, ev)
 
-    def _roll_distribution(self, s: State) -> list[tuple[Act, float]]:
-        if s.bt and s.bt[STAGE] >= 2:  # Separate Peace: one die each
-            return [(A["roll"][f], 1 / 6) for f in range(1, 7)]
-        n = self._dice(s, self._roller(s))
-        return [(A["roll"][f], _HIGHEST[n][f]) for f in range(1, 7) if _HIGHEST[n][f] > 0]
 
-    def _sample_roll(self, s: State, rng: random.Random) -> Act:
-        n = 1 if s.bt[STAGE] >= 2 else self._dice(s, self._roller(s))
-        best = 0
-        for _ in range(n):
-            d = int(rng.random() * 6) + 1
-            if d > best:
-                best = d
-        return A["roll"][best]
+# -- retreats and the end of a battle ------------------------------------------------------
 
-    def _value(self, s: State, side: int, face: int) -> int:
-        """A Persian die counts at most 4, 5 in Abydos and Ephesos, 6 with the Cavalry."""
-        if side == GREECE:
-            return face
-        bt = s.bt
-        if bt[KIND] == LAND and bt[CAV]:
-            return face
-        cap = 5 if bt[CITY] in (self.abydos, self.ephesos) else 4
-        return min(face, cap)
 
-    def _rolled(self, s: State, face: int, ev: Ev) -> None:
-        bt = s.bt
-        if bt[STAGE] >= 2:
-            return self.separate_peace_roll(s, face, ev)
-        side = self._roller(s)
-        if ev is not None:
-            ev.append(
-                Event(
-                    "roll",
-                    {
-                        "side": SIDES[side],
-                        "dice": self._dice(s, side),
-                        "highest": face,
-                        "counts": self._value(s, side, face),
-                    },
-                )
-            )
-        if bt[STAGE] == 0:
-            bt[AROLL] = face
-            bt[STAGE] = 1
-            return
-        att = bt[ATT]
-        a = self._value(s, att, bt[AROLL])
-        d = self._value(s, 1 - att, face)
-        losers = [att, 1 - att] if a == d else [att] if a < d else [1 - att]
-        persia_lost_fleet = False
-        for loser in losers:
-            self._lose_one(s, loser, ev)
-            persia_lost_fleet |= loser == PERSIA and bt[KIND] == SEA
-        s.stack.append(("after_round",))
-        city = bt[CITY]
-        if bt[KIND] == LAND and not s.arm[PERSIA][city] and self.open_window(s, 4, ev):
-            return  # The Immortals
-        if persia_lost_fleet and s.flt[PERSIA][city] and self.open_window(s, 5, ev):
-            return  # Artemisia I
-        self._resume(s, ev)
-
-    def _lose_one(self, s: State, side: int, ev: Ev) -> None:
-        bt = s.bt
-        city = bt[CITY]
-        if bt[KIND] == LAND:
-            if s.arm[side][city]:
-                s.arm[side][city] -= 1
-                s.res_arm[side] += 1
-        elif s.flt[side][city]:
-            s.flt[side][city] -= 1
-            s.res_flt[side] += 1
-            self.sink_carried(s, side, ev)
-        if ev is not None:
-            ev.append(
-                Event(
-                    "loss",
-                    {
-                        "side": SIDES[side],
-                        "unit": ("army", "fleet")[bt[KIND]],
-                        "city": self.c.names[city],
-                    },
-                )
-            )
-
-    def sink_carried(self, s: State, side: int, ev: Ev) -> None:
-        """A carried army sinks when fewer fleets remain than armies carried (RB 7.2)."""
-        bt = s.bt
-        if side == bt[ATT] and bt[CARRY] > s.flt[side][bt[CITY]]:
-            bt[CARRY] -= 1
-            s.res_arm[side] += 1
-            if ev is not None:
-                ev.append(Event("sunk", {"side": SIDES[side]}))
-
-    def _k_after_round(self, s: State, ev: Ev) -> None:
-        bt = s.bt
-        city, att = bt[CITY], bt[ATT]
-        units = s.arm if bt[KIND] == LAND else s.flt
-        if not units[att][city] or not units[1 - att][city]:
-            return self._end_battle(s, ev)
-        self._offer_retreat(s, att, ev)
-
-    def _offer_retreat(self, s: State, side: int, ev: Ev) -> None:
-        if s.bt[NORETREAT] or not self.retreats(s, side):
-            return self._next_decider(s, side, ev)
-        s.side = side
-        s.phase = BT_CHOICE
-
-    def _next_decider(self, s: State, side: int, ev: Ev) -> None:
-        if side == s.bt[ATT]:
-            return self._offer_retreat(s, 1 - side, ev)
-        self._k_round(s, ev)
-
-    def retreats(self, s: State, side: int) -> list[Act]:
-        """Where `side` may retreat to from the battle (RB 7.1, 7.2; docs for decisions)."""
-        c, bt = self.c, s.bt
-        city = bt[CITY]
-        attacker = side == bt[ATT]
-        enemy = 1 - side
-        if attacker:
-            origin = bt[FROM]
-            if bt[SEAFROM]:  # back aboard the fleets that brought them, if any survive:
-                # they "retournent ... sur leur port de départ", where "ses armées
-                # débarquent" (seed 002). "Flottes et armées ne s'affrontent jamais": enemy
-                # armies there bar only fleets with armies to land; enemy fleets that have
-                # sailed in meanwhile bar any retreat (decision 33)
-                ships = bt[SHIPS] if bt[KIND] == LAND else s.flt[side][city]
-                lands = bt[KIND] == LAND or bt[CARRY] > 0
-                if s.flt[enemy][origin] or (lands and s.arm[enemy][origin]):
-                    return []
-                return [RETREAT[1][origin]] if min(ships, s.flt[side][city]) else []
-            near = board.neighbours(c, s, city)
-            if origin in near:
-                return [] if s.arm[enemy][origin] else [RETREAT[0][origin]]
-            # after a long move: back to an adjacent city the move may have come through
-            route = board.route_cities(c, s, side, origin)
-            return [RETREAT[0][x] for x in near if x in route and x != city and not s.arm[enemy][x]]
-        out = []
-        if bt[KIND] == LAND:
-            out += [
-                RETREAT[0][x]
-                for x in board.neighbours(c, s, city)
-                if board.controls(c, s, side, x) and not s.arm[1 - side][x]
-            ]
-            if (
-                s.flt[side][city] < s.arm[side][city] or s.arm[side][city] > MAX_DICE
-            ):  # a naval move carries at most 3
-                return out
+def retreats(s: State, c: Components, side: int) -> list[Action]:
+    """Where `side` may retreat to from the battle (RB 7.1, 7.2; docs for decisions)."""
+    c, bt = c, s.bt
+    assert bt is not None
+    city = bt.city
+    attacker = side == bt.att
+    enemy = 1 - side
+    if attacker:
+        origin = bt.origin
+        if bt.by_sea:  # back aboard the fleets that brought them, if any survive:
+            # they "retournent ... sur leur port de départ", where "ses armées
+            # débarquent" (seed 002). "Flottes et armées ne s'affrontent jamais": enemy
+            # armies there bar only fleets with armies to land; enemy fleets that have
+            # sailed in meanwhile bar any retreat (decision 33)
+            ships = bt.ships if bt.kind == LAND else s.flt[side][city]
+            lands = bt.kind == LAND or bt.carry > 0
+            if s.flt[enemy][origin] or (lands and s.arm[enemy][origin]):
+                return []
+            return [A.retreat[1][origin]] if min(ships, s.flt[side][city]) else []
+        near = board.neighbours(c, s, city)
+        if origin in near:
+            return [] if s.arm[enemy][origin] else [A.retreat[0][origin]]
+        # after a long move: back to an adjacent city the move may have come through
+        route = board.route_cities(c, s, side, origin)
+        return [A.retreat[0][x] for x in near if x in route and x != city and not s.arm[enemy][x]]
+    out: list[Action] = []
+    if bt.kind == LAND:
         out += [
-            RETREAT[1][x]
-            for x in range(len(c.names))
-            if c.port[x] and x != city and board.controls(c, s, side, x) and not s.flt[1 - side][x]
+            A.retreat[0][x]
+            for x in board.neighbours(c, s, city)
+            if board.controls(c, s, side, x) and not s.arm[1 - side][x]
         ]
-        return out
+        if (
+            s.flt[side][city] < s.arm[side][city] or s.arm[side][city] > MAX_DICE
+        ):  # a naval move carries at most 3
+            return out
+    out += [
+        A.retreat[1][x]
+        for x in range(len(c.names))
+        if c.port[x] and x != city and board.controls(c, s, side, x) and not s.flt[1 - side][x]
+    ]
+    return out
 
-    def battle_step(self, s: State, a: Act, ev: Ev) -> None:
-        side = s.side
-        if a.verb == "continue":
-            return self._next_decider(s, side, ev)
-        self._retreat(s, side, a.a, a.b == 1, ev)
-        self._end_battle(s, ev)
 
-    def _retreat(self, s: State, side: int, to: int, by_sea: bool, ev: Ev) -> None:
-        bt = s.bt
-        city = bt[CITY]
-        if bt[KIND] == LAND:  # in a naval battle the armies in the city stay ashore
-            s.arm[side][to] += s.arm[side][city]
-            s.arm[side][city] = 0
-        if by_sea:
-            ships = s.flt[side][city]
-            if side == bt[ATT] and bt[KIND] == LAND and bt[SEAFROM]:
-                ships = min(bt[SHIPS], ships)  # only the fleets that made the landing
-            s.flt[side][to] += ships
-            s.flt[side][city] -= ships
-        if side == bt[ATT] and bt[KIND] == SEA:
-            s.arm[side][to] += bt[CARRY]  # the carried armies disembark at home
-            bt[CARRY] = 0
-        if ev is not None:
-            ev.append(
-                Event(
-                    "retreat",
-                    {
-                        "side": SIDES[side],
-                        "from": self.c.names[city],
-                        "to": self.c.names[to],
-                        "by_sea": by_sea,
-                    },
-                )
+def battle_step(s: State, c: Components, a: Action, ev: Ev) -> None:
+    side = s.side
+    if not isinstance(a, Retreat):  # continue
+        return _next_decider(s, c, side, ev)
+    _retreat(s, c, side, a.city, a.by_sea, ev)
+    _end_battle(s, c, ev)
+
+
+def _retreat(s: State, c: Components, side: int, to: int, by_sea: bool, ev: Ev) -> None:
+    bt = s.bt
+    assert bt is not None
+    city = bt.city
+    if bt.kind == LAND:  # in a naval battle the armies in the city stay ashore
+        s.arm[side][to] += s.arm[side][city]
+        s.arm[side][city] = 0
+    if by_sea:
+        ships = s.flt[side][city]
+        if side == bt.att and bt.kind == LAND and bt.by_sea:
+            ships = min(bt.ships, ships)  # only the fleets that made the landing
+        s.flt[side][to] += ships
+        s.flt[side][city] -= ships
+    if side == bt.att and bt.kind == SEA:
+        s.arm[side][to] += bt.carry  # the carried armies disembark at home
+        bt.carry = 0
+    if ev is not None:
+        ev.append(
+            Event(
+                "retreat",
+                {
+                    "side": SIDES[side],
+                    "from": c.names[city],
+                    "to": c.names[to],
+                    "by_sea": by_sea,
+                },
             )
+        )
 
-    def _end_battle(self, s: State, ev: Ev) -> None:
-        bt = s.bt
-        city, att = bt[CITY], bt[ATT]
-        if bt[KIND] == SEA:
-            carry = bt[CARRY]
-            won = s.flt[att][city] > 0 and not s.flt[1 - att][city]
-            if not s.flt[att][city] and carry:  # every carrying fleet lost: armies lost
-                s.res_arm[att] += carry
-            s.bt = []
-            if ev is not None:
-                ev.append(Event("battle-end", {"kind": "naval", "city": self.c.names[city]}))
-            return self.disembark(s, carry if won else 0, ev)
-        if bt[SCORE]:
-            self._event_points(s, bt[SCORE], city, ev)
-        s.bt = []
+
+def _end_battle(s: State, c: Components, ev: Ev) -> None:
+    bt = s.bt
+    assert bt is not None
+    city, att = bt.city, bt.att
+    if bt.kind == SEA:
+        carry = bt.carry
+        won = s.flt[att][city] > 0 and not s.flt[1 - att][city]
+        if not s.flt[att][city] and carry:  # every carrying fleet lost: armies lost
+            s.res_arm[att] += carry
+        s.bt = None
         if ev is not None:
-            ev.append(Event("battle-end", {"kind": "land", "city": self.c.names[city]}))
-        self.end_move(s, ev)
+            ev.append(Event("battle-end", {"kind": "naval", "city": c.names[city]}))
+        return moves.disembark(s, c, carry if won else 0, ev)
+    if bt.score:
+        _event_points(s, c, bt.score, city, ev)
+    s.bt = None
+    if ev is not None:
+        ev.append(Event("battle-end", {"kind": "land", "city": c.names[city]}))
+    moves.end_move(s, c, ev)
 
-    def _event_points(self, s: State, card: int, city: int, ev: Ev) -> None:
-        """The Great King (7) and Evangelion (10): points when the battle they caused ends."""
-        mover = PERSIA if card == 7 else GREECE
-        enemy = 1 - mover
-        gain = 1 if not s.arm[enemy][city] else 0
-        loss = 0 if board.controls(self.c, s, mover, city) else 1
-        sign = 1 if mover == PERSIA else -1
-        self.add_score(s, sign * (gain - loss))
-        if ev is not None and (gain or loss):
-            ev.append(Event("event-points", {"card": card, "score": s.score}))
+
+def _event_points(s: State, c: Components, card: int, city: int, ev: Ev) -> None:
+    """The Great King (7) and Evangelion (10): points when the battle they caused ends."""
+    mover = PERSIA if card == 7 else GREECE
+    enemy = 1 - mover
+    gain = 1 if not s.arm[enemy][city] else 0
+    loss = 0 if board.controls(c, s, mover, city) else 1
+    sign = 1 if mover == PERSIA else -1
+    campaign.add_score(s, sign * (gain - loss))
+    if ev is not None and (gain or loss):
+        ev.append(Event("event-points", {"card": card, "score": s.score}))

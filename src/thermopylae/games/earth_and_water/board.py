@@ -5,15 +5,24 @@ Pure functions of the component set and the state (rulebook sections 2, 6.3-6.5,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import State
 
-if TYPE_CHECKING:
-    from thermopylae.games.earth_and_water.components import Components
+
+class Pieces(Protocol):
+    """What the questions of control and movement read of a position: the armies per side
+    and city, and the bridge (the rules' `State`, or the heuristic's own positions)."""
+
+    @property
+    def arm(self) -> list[list[int]]: ...
+
+    @property
+    def bridge(self) -> bool: ...
 
 
-def controls(c: Components, s: State, side: int, city: int) -> bool:
+def controls(c: Components, s: Pieces, side: int, city: int) -> bool:
     """A side controls a city where it has armies, and its own major cities while no
     enemy army stands there. Fleets never give control."""
     if s.arm[side][city]:
@@ -39,7 +48,7 @@ def controllers(c: Components, s: State) -> list[int]:
     ]
 
 
-def neighbours(c: Components, s: State, city: int) -> tuple[int, ...]:
+def neighbours(c: Components, s: Pieces, city: int) -> tuple[int, ...]:
     """Cities joined to `city` by a usable road (Abydos-Pella only while the bridge stands)."""
     near = c.roads[city]
     if s.bridge or city not in c.bridge:
@@ -48,9 +57,15 @@ def neighbours(c: Components, s: State, city: int) -> tuple[int, ...]:
     return tuple(n for n in near if n != other)
 
 
-def land_destinations(c: Components, s: State, side: int, origin: int) -> list[int]:
+def land_destinations(c: Components, s: Pieces, side: int, origin: int) -> list[int]:
     """Every city a land group from `origin` can reach: it may pass only through cities
     its side controls, and stops on entering any other city (rulebook 6.4)."""
+    return sorted(land_reach(c, s, side, origin))
+
+
+def land_reach(c: Components, s: Pieces, side: int, origin: int) -> list[int]:
+    """`land_destinations` in the order the search finds them (nearest roads first from
+    the last city reached): the heuristic ranks its candidate moves in this order."""
     seen = {origin}
     frontier = [origin]
     out = []
@@ -65,10 +80,10 @@ def land_destinations(c: Components, s: State, side: int, origin: int) -> list[i
             # pass on only through a city the mover controls (inlined `controls`)
             if not theirs[n] and (mine[n] or major[n] == side):
                 frontier.append(n)
-    return sorted(out)
+    return out
 
 
-def route_cities(c: Components, s: State, side: int, origin: int) -> set[int]:
+def route_cities(c: Components, s: Pieces, side: int, origin: int) -> set[int]:
     """The cities a land group from `origin` may pass through: the origin and every city
     its side controls that it can reach through such cities (the cities a move may have
     come through before it stopped)."""
@@ -84,7 +99,7 @@ def route_cities(c: Components, s: State, side: int, origin: int) -> set[int]:
     return seen
 
 
-def land_origins(c: Components, s: State, side: int, locked: int = -1) -> list[int]:
+def land_origins(c: Components, s: Pieces, side: int, locked: int = -1) -> list[int]:
     """Cities from which `side` can make a land move (`locked`: a city whose armies may
     not move, Sparta under the Carneia Festival)."""
     solid = c.solid

@@ -129,6 +129,15 @@ class Components:
     persian_names: tuple[str, ...]
     sources: dict[str, int]
     origin: str
+    # Tables the rules read at every step, derived once: the ports, the cities the rules
+    # name, and the range of city indices.
+    ports: tuple[int, ...]
+    abydos: int
+    ephesos: int
+    athenai: int
+    sparta: int
+    thebai: int
+    cities: range
     provisional: bool = False
 
 
@@ -178,4 +187,11 @@ def _build(data: dict[str, Any], origin: str) -> Components:
         persian_names=("", *(c.persia for c in cards)),
         sources=sources,
         origin=origin,
+        ports=tuple(i for i, c in enumerate(f.city) if c.port),
+        abydos=idx["Abydos"],
+        ephesos=idx["Ephesos"],
+        athenai=idx["Athenai"],
+        sparta=idx["Sparta"],
+        thebai=idx["Thebai"],
+        cities=range(len(names)),
     )

@@ -12,7 +12,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from thermopylae.engine.errors import RecordError
 from thermopylae.engine.protocol import JSON
 from thermopylae.engine.validation import first_problem
-from thermopylae.games.earth_and_water.state import PHASES, State
+from thermopylae.games.earth_and_water.state import (
+    BATTLE_FIELDS,
+    MOVE_FIELDS,
+    PHASES,
+    Battle,
+    Move,
+    State,
+)
 
 if TYPE_CHECKING:
     from thermopylae.games.earth_and_water.rules import EarthAndWater
@@ -86,13 +93,27 @@ def state_to_json(g: EarthAndWater, s: State) -> JSON:
         "window": s.window,
         "choice": s.choice,
         "arg": s.arg,
-        "move": list(s.mv),
-        "battle": list(s.bt),
-        "stack": [list(k) for k in s.stack],
+        "move": [] if s.mv is None else s.mv.to_list(),
+        "battle": [] if s.bt is None else s.bt.to_list(),
+        "stack": [_step_to_json(k) for k in s.stack],
         "result": s.result,
         "reason": s.reason,
         "turns": s.turns,
     }
+
+
+def _step_to_json(step: tuple[Any, ...]) -> list[Any]:
+    """A continuation as a list: a waiting move's record as its fields, after the name."""
+    if step[0] == "sea_arrive":
+        return [step[0], *step[1].to_list()]
+    return list(step)
+
+
+def _step_from_json(step: list[Any]) -> tuple[Any, ...]:
+    """A continuation from its list (`check_phase` checks a waiting move's fields)."""
+    if step and step[0] == "sea_arrive" and len(step) == 1 + MOVE_FIELDS:
+        return (step[0], Move(*step[1:]))
+    return tuple(step)
 
 
 def state_from_json(g: EarthAndWater, data: Mapping[str, Any]) -> State:
@@ -121,11 +142,13 @@ def state_from_json(g: EarthAndWater, data: Mapping[str, Any]) -> State:
     s.carneia, s.acropolis, s.acropolis_penalty = f.carneia, f.acropolis, f.acropolis_penalty
     s.passes, s.talents, s.fleets_built = f.passes, f.talents, f.fleets_built
     s.draws, s.draw_to, s.window, s.choice, s.arg = f.draws, f.draw_to, f.window, f.choice, f.arg
-    s.mv, s.bt = list(f.move), list(f.battle)
-    s.stack = [tuple(k) for k in f.stack]
+    # (a move or battle of the wrong length is refused by `check_phase`, in its turn)
+    s.mv = Move(*f.move) if len(f.move) == MOVE_FIELDS else None
+    s.bt = Battle(*f.battle) if len(f.battle) == BATTLE_FIELDS else None
+    s.stack = [_step_from_json(k) for k in f.stack]
     s.result, s.reason, s.turns = f.result, f.reason, f.turns
-    check(g, s)
-    check_phase(g, s)
+    check(g, s, f.battle)
+    check_phase(g, s, f.move, f.battle)
     return s
 
 
@@ -144,9 +167,12 @@ CONTINUATIONS = {
 }
 
 
-def check_phase(g: EarthAndWater, s: State) -> None:
+def check_phase(
+    g: EarthAndWater, s: State, move: list[int] | None = None, battle: list[int] | None = None
+) -> None:
     """The phase has the context it needs (a move, a battle, a window, a choice), so that a
-    hand-made position either plays on or is refused here, never half-way."""
+    hand-made position either plays on or is refused here, never half-way. `move`,
+    `battle`: the lists the position was read from (by default, those of `s`)."""
     from thermopylae.games.earth_and_water.state import (
         BT_CHOICE,
         CHOOSE,
@@ -177,7 +203,7 @@ def check_phase(g: EarthAndWater, s: State) -> None:
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
             raise RecordError(f"state.{what}: {value!r} is not within {lo}..{hi}")
 
-    def check_move(mv: list[Any] | tuple[Any, ...], what: str) -> None:
+    def check_move(mv: list[int], what: str) -> None:
         for i, (lo, hi) in enumerate(
             (
                 (0, 1),
@@ -194,11 +220,16 @@ def check_phase(g: EarthAndWater, s: State) -> None:
             within(mv[i], lo, hi, f"{what}[{i}]")
 
     for item in s.stack:
-        if not item or item[0] not in CONTINUATIONS or len(item) - 1 != CONTINUATIONS[item[0]]:
+        if not item or item[0] not in CONTINUATIONS:
             raise RecordError(f"state.stack: unknown step {list(item)!r}")
         if item[0] == "sea_arrive":
-            check_move(item[1:], "stack.sea_arrive")
-        elif item[0] == "after_sudden_death":
+            if len(item) != 2 or not isinstance(item[1], Move):
+                raise RecordError(f"state.stack: unknown step {list(item)!r}")
+            check_move(item[1].to_list(), "stack.sea_arrive")
+            continue
+        if len(item) - 1 != CONTINUATIONS[item[0]]:
+            raise RecordError(f"state.stack: unknown step {list(item)!r}")
+        if item[0] == "after_sudden_death":
             if item[1] not in ("preparation", "operations"):
                 raise RecordError(f"state.stack: unknown step {list(item)!r}")
         else:
@@ -210,20 +241,22 @@ def check_phase(g: EarthAndWater, s: State) -> None:
             }
             for i, (v, (lo, hi)) in enumerate(zip(item[1:], ranges.get(item[0], ()), strict=False)):
                 within(v, lo, hi, f"stack.{item[0]}[{i}]")
-    if len(s.mv) == 9:
-        check_move(s.mv, "move")
-    elif s.mv:
-        raise RecordError("state.move: a move has 9 fields")
-    if len(s.bt) == 16:
-        for i, v in enumerate(s.bt):
+    mv = move if move is not None else [] if s.mv is None else s.mv.to_list()
+    bt = battle if battle is not None else [] if s.bt is None else s.bt.to_list()
+    if len(mv) == MOVE_FIELDS:
+        check_move(mv, "move")
+    elif mv:
+        raise RecordError(f"state.move: a move has {MOVE_FIELDS} fields")
+    if len(bt) == BATTLE_FIELDS:
+        for i, v in enumerate(bt):
             within(v, -1, 99, f"battle[{i}]")
-        within(s.bt[0], 0, 1, "battle[0]")
-        within(s.bt[2], 0, 1, "battle[2]")
-        if s.bt[9] < 2:
-            within(s.bt[1], 0, n - 1, "battle[1]")
-            within(s.bt[13], -1, n - 1, "battle[13]")
-    elif s.bt:
-        raise RecordError("state.battle: a battle has 16 fields")
+        within(bt[0], 0, 1, "battle[0]")
+        within(bt[2], 0, 1, "battle[2]")
+        if bt[9] < 2:
+            within(bt[1], 0, n - 1, "battle[1]")
+            within(bt[13], -1, n - 1, "battle[13]")
+    elif bt:
+        raise RecordError(f"state.battle: a battle has {BATTLE_FIELDS} fields")
     waits = s.phase not in (PREP_BUY, PREP_BUILD, OPS, SUP_KEEP, SUP_REMOVE, OVER) or (
         s.phase in (PREP_BUY, PREP_BUILD) and s.fleets_built < 0
     )
@@ -233,14 +266,14 @@ def check_phase(g: EarthAndWater, s: State) -> None:
         within(s.arg, 0, n - 1, "arg")
     if (s.phase == OVER) != (s.result >= 0):
         raise bad("and the result disagree")
-    if s.phase in (MV_ORIGIN, MV_COUNT, MV_CARRY, MV_DEST) and len(s.mv) != 9:
+    if s.phase in (MV_ORIGIN, MV_COUNT, MV_CARRY, MV_DEST) and s.mv is None:
         raise bad("needs a move in progress")
-    if s.phase in (ROLL, BT_CHOICE) and len(s.bt) != 16:
+    if s.phase in (ROLL, BT_CHOICE) and s.bt is None:
         raise bad("needs a battle in progress")
     if s.phase == REACT:
         if not 1 <= s.window <= 6:
             raise bad("needs a reaction window (1 to 6)")
-        if s.window in (1, 2, 4, 5) and len(s.bt) != 16:
+        if s.window in (1, 2, 4, 5) and s.bt is None:
             raise bad("needs a battle in progress")
         if s.window == 3 and not (s.stack and s.stack[-1][0] == "sea_arrive"):
             raise bad("needs a Persian naval move waiting")
@@ -254,21 +287,25 @@ def check_phase(g: EarthAndWater, s: State) -> None:
         raise bad("needs armies owed to attrition")
 
 
-def check(g: EarthAndWater, s: State) -> None:
-    """Every piece and card is in one place: map, reserve, portrait, at sea, hand, pile."""
-    from thermopylae.games.earth_and_water.battle import CARRY as BT_CARRY
-    from thermopylae.games.earth_and_water.moves import CARRY, COUNT, SIDE
+def check(g: EarthAndWater, s: State, battle: list[int] | None = None) -> None:
+    """Every piece and card is in one place: map, reserve, portrait, at sea, hand, pile.
+    `battle`: the list the position was read from (by default, that of `s`)."""
 
     if len(s.res_arm) != 2 or len(s.res_flt) != 2 or len(s.portraits) != 3 or len(s.hands) != 2:
         raise RecordError("state: reserves, portraits and hands have one entry per side")
     at_sea_arm, at_sea_flt = [0, 0], [0, 0]
     for item in s.stack:  # a move waiting while Themistocles answers it
         if item and item[0] == "sea_arrive":
-            mv = item[1:]
-            at_sea_flt[mv[SIDE]] += mv[COUNT]
-            at_sea_arm[mv[SIDE]] += mv[CARRY]
-    if s.bt and s.bt[0] == 1 and len(s.bt) > BT_CARRY:  # armies carried in a naval battle
-        at_sea_arm[s.bt[2]] += s.bt[BT_CARRY]
+            if len(item) == 2 and isinstance(item[1], Move):
+                waiting = item[1]
+                at_sea_flt[waiting.side] += waiting.count
+                at_sea_arm[waiting.side] += waiting.carry
+            else:  # (a step of the wrong length, refused by `check_phase`)
+                at_sea_flt[item[1]] += item[5]
+                at_sea_arm[item[1]] += item[6]
+    bt = battle if battle is not None else [] if s.bt is None else s.bt.to_list()
+    if bt and bt[0] == 1 and len(bt) > 8:  # armies carried in a naval battle (`Battle.carry`)
+        at_sea_arm[bt[2]] += bt[8]
     if min(s.res_arm + s.res_flt + s.portraits) < 0:
         raise RecordError("state: a reserve or portrait count is negative")
     if s.portraits[0] > s.kings:  # (one fewer while Persia picks it from the map)

@@ -3,15 +3,20 @@
 Sides are indices: Persia 0, Greece 1. Pieces are counted per city (`arm[side][city]`,
 `flt[side][city]`). The draw pile is an unordered multiset of card numbers: a draw is a
 chance node, so there is no order to leak. Multi-step procedures (a move, a battle, an
-event) keep their context in `mv` and `bt`; `stack` holds what to do when they end.
+event) keep their context in the records `mv` (a `Move`) and `bt` (a `Battle`); `stack`
+holds what to do when they end.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
+
+from thermopylae.engine.protocol import Event
 
 PERSIA, GREECE = 0, 1
 SIDES = ("persia", "greece")
+Ev = list[Event] | None  # the events a step collects (None: a quiet step collects none)
 
 # Phases: who decides, and what about.
 PREP_BUY = 0  # side: how many cards to buy
@@ -52,8 +57,111 @@ PHASES = (
     "over",
 )
 
-# Once-per-game events, as bits of `used`.
-MILTIADES, THEMISTOCLES, LEONIDAS, ARTEMISIA = 1, 2, 4, 8
+# Once-per-game events, as bits of `used`, and two markers of the turn.
+USED_MILTIADES, USED_THEMISTOCLES, USED_LEONIDAS, USED_ARTEMISIA = 1, 2, 4, 8
+SUDDEN_DEATH = 16  # card 11 drawn by Persia, to resolve after the draw
+NO_RETREAT = 32  # Themistocles was played this turn
+
+# Moves: which are allowed (`Move.kind`), by land or by sea (`Move.mode`, `Battle.kind`).
+ANY, LAND_ONLY, FLEETS_ONLY = 0, 1, 2
+LAND, SEA = 0, 1
+MAX_CARRY = 3  # "at most 3 armies" carried by one naval move (RB 6.5)
+# `Move.flag`: the event that made the move, for its battle (card numbers), and the moves
+# of the Triremes (13, and 113 for its second move).
+CAVALRY, GREAT_KING, LEONIDAS, EVANGELION, THEMISTOCLES_MOVE, MOLON_LABE = 1, 7, 8, 10, 5, 12
+TRIREMES, TRIREMES_2 = 13, 113
+MOVE_FIELDS = 9  # the fields of a `Move` (its list in a position's JSON)
+BATTLE_FIELDS = 16  # the fields of a `Battle`
+
+
+@dataclass(slots=True)
+class Move:
+    """The move in progress (moves.py), one small decision at a time."""
+
+    side: int
+    kind: int  # ANY, LAND_ONLY, FLEETS_ONLY
+    mode: int  # LAND, SEA; -1 before the origin is chosen
+    origin: int  # -1 before it is chosen
+    count: int  # armies or fleets moving
+    carry: int  # armies the fleets carry
+    flag: int  # the event that made the move (0: a movement card)
+    exclude: int  # a port the move may not start from (Themistocles), or -1
+    dest: int  # -1 before it is chosen
+
+    def copy(self) -> Move:
+        return Move(
+            self.side,
+            self.kind,
+            self.mode,
+            self.origin,
+            self.count,
+            self.carry,
+            self.flag,
+            self.exclude,
+            self.dest,
+        )
+
+    def to_list(self) -> list[int]:
+        """The fields in order: the move as a position's JSON holds it."""
+        return [
+            self.side,
+            self.kind,
+            self.mode,
+            self.origin,
+            self.count,
+            self.carry,
+            self.flag,
+            self.exclude,
+            self.dest,
+        ]
+
+
+@dataclass(slots=True)
+class Battle:
+    """The battle in progress (battle.py); with `stage` 2 or 3, the die-off of the
+    Separate Peace (cards.py), which reads only `stage` and `aroll`. The flags are 0 or 1
+    (ints, as a position's JSON holds them)."""
+
+    kind: int  # LAND, SEA
+    city: int
+    att: int  # the attacking side
+    gdice: int  # Greek dice every round: 0 one per army; 2 Leonidas; 3 Miltiades, 300 Spartans
+    cav: int  # the Cavalry of Mardonius: Persian dice count up to 6
+    score: int  # the event that scores when the battle ends: 7 The Great King, 10 Evangelion
+    imm: int  # The Immortals played
+    pstart: int  # Persian armies at the start (The Immortals restore up to 3)
+    carry: int  # armies carried by the attacking fleets (a naval battle)
+    stage: int  # 0 the attacker rolls, 1 the defender; 2, 3 the Separate Peace's rolls
+    aroll: int  # the attacker's highest die of the round
+    gcard: int  # the Greek card that set the dice (4 Miltiades, 15 300 Spartans, 8 Leonidas)
+    by_sea: int  # the attackers came by sea
+    origin: int  # where the attackers came from
+    no_retreat: int  # no retreat (after Themistocles)
+    ships: int  # in a land battle after a landing, the fleets that brought the attackers
+
+    def copy(self) -> Battle:
+        return Battle(*self.to_list())
+
+    def to_list(self) -> list[int]:
+        """The fields in order: the battle as a position's JSON holds it."""
+        return [
+            self.kind,
+            self.city,
+            self.att,
+            self.gdice,
+            self.cav,
+            self.score,
+            self.imm,
+            self.pstart,
+            self.carry,
+            self.stage,
+            self.aroll,
+            self.gcard,
+            self.by_sea,
+            self.origin,
+            self.no_retreat,
+            self.ships,
+        ]
 
 
 class State:
@@ -124,8 +232,8 @@ class State:
         self.window = 0  # the open reaction window
         self.choice = 0  # the kind of CHOOSE in progress
         self.arg = -1  # the city or count a CHOOSE or reaction refers to
-        self.mv: list[int] = []  # the move in progress (see moves.py)
-        self.bt: list[int] = []  # the battle in progress (see battle.py)
+        self.mv: Move | None = None  # the move in progress (see moves.py)
+        self.bt: Battle | None = None  # the battle in progress (see battle.py)
         self.stack: list[tuple[Any, ...]] = []  # continuations
         self.result = -1  # -1 not over; 0 Persia won, 1 Greece won, 2 draw
         self.reason = ""
@@ -144,8 +252,10 @@ class State:
         s.hands = [self.hands[0][:], self.hands[1][:]]
         s.deck = self.deck[:]
         s.discard = self.discard[:]
-        s.mv = self.mv[:]
-        s.bt = self.bt[:]
+        if self.mv is not None:
+            s.mv = self.mv.copy()
+        if self.bt is not None:
+            s.bt = self.bt.copy()
         s.stack = self.stack[:]
         s._legal = None
         return s

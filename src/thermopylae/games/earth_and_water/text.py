@@ -10,7 +10,28 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from thermopylae.engine.protocol import JSON, Event
-from thermopylae.games.earth_and_water.actions import Act
+from thermopylae.games.earth_and_water.actions import (
+    Action,
+    Armies,
+    Army,
+    Buy,
+    Carry,
+    Count,
+    Discard,
+    Fleet,
+    Fleets,
+    Keep,
+    Land,
+    Pick,
+    Place,
+    PlayEvent,
+    PlayMove,
+    React,
+    Remove,
+    Retreat,
+    Sea,
+    To,
+)
 from thermopylae.games.earth_and_water.state import SIDES, State
 from thermopylae.games.wording import reword
 from thermopylae.i18n import N_, _, ngettext
@@ -114,24 +135,33 @@ def waiting_for(g: EarthAndWater, s: State) -> str:
     return _("{side} must {what}").format(side=SIDES[s.side], what=_(PHASE_WORDS[phase]))
 
 
-def label(g: EarthAndWater, a: Act) -> str:
+def label(g: EarthAndWater, a: Action) -> str:
     """A menu line: the action in words (in English its notation), and the card's names
     where there is one."""
-    v = a.verb
-    if v == "retreat" and a.b == 1:
-        v = "retreat by sea"
-    elif v == "keep" and a.a == 0:
-        v = "keep none"
-    msgid = LABELS.get(v)
-    if msgid is None:
-        text = g.format(a)
-    elif "{city}" in msgid:
-        text = _(msgid).format(city=g.c.names[a.a])
-    else:
-        text = _(msgid).format(n=a.a)
-    if a.verb in ("event", "move", "react", "keep", "discard", "pick") and a.a > 0:
-        p, gr = _(g.c.persian_names[a.a]), _(g.c.greek_names[a.a])
-        return f"{text}  ({gr} / {p})"
+    msgid = LABELS.get("retreat by sea" if isinstance(a, Retreat) and a.by_sea else a.verb)
+    match a:
+        case Army(x) | Fleet(x) | Land(x) | Sea(x) | To(x) | Remove(x) | Place(x) | Retreat(x):
+            text = g.format(a) if msgid is None else _(msgid).format(city=g.c.names[x])
+        case (
+            Buy(n)
+            | Armies(n)
+            | Fleets(n)
+            | Carry(n)
+            | Count(n)
+            | PlayEvent(n)
+            | PlayMove(n)
+            | React(n)
+            | Keep(n)
+            | Discard(n)
+            | Pick(n)
+        ):
+            text = g.format(a) if msgid is None else _(msgid).format(n=n)
+        case _:
+            text = g.format(a) if msgid is None else _(msgid).format(n=-1)
+    match a:
+        case PlayEvent(k) | PlayMove(k) | React(k) | Keep(k) | Discard(k) | Pick(k) if k > 0:
+            p, gr = _(g.c.persian_names[k]), _(g.c.greek_names[k])
+            return f"{text}  ({gr} / {p})"
     return text
 
 

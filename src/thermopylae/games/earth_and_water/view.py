@@ -104,45 +104,41 @@ def _name(g: EarthAndWater, city: int) -> str | None:
 
 def move_view(g: EarthAndWater, s: State) -> JSON | None:
     """The move under way, in named fields (what has been declared so far is public)."""
-    from thermopylae.games.earth_and_water import moves as m
-
-    if not s.mv:
-        return None
     mv = s.mv
+    if mv is None:
+        return None
     return {
-        "side": SIDES[mv[m.SIDE]],
-        "allowed": ("any", "land", "fleets")[mv[m.KIND]],
-        "by": None if mv[m.MODE] < 0 else ("land", "sea")[mv[m.MODE]],
-        "origin": _name(g, mv[m.ORIGIN]),
-        "count": mv[m.COUNT],
-        "carry": mv[m.CARRY],
-        "event": mv[m.FLAG],  # the card whose event made the move (0: a movement card)
-        "not_from": _name(g, mv[m.EXCLUDE]),  # Themistocles: not from the Persian target
-        "destination": _name(g, mv[m.DEST]),
+        "side": SIDES[mv.side],
+        "allowed": ("any", "land", "fleets")[mv.kind],
+        "by": None if mv.mode < 0 else ("land", "sea")[mv.mode],
+        "origin": _name(g, mv.origin),
+        "count": mv.count,
+        "carry": mv.carry,
+        "event": mv.flag,  # the card whose event made the move (0: a movement card)
+        "not_from": _name(g, mv.exclude),  # Themistocles: not from the Persian target
+        "destination": _name(g, mv.dest),
     }
 
 
 def battle_view(g: EarthAndWater, s: State) -> JSON | None:
     """The battle under way, in named fields (Separate Peace's dice are no battle)."""
-    from thermopylae.games.earth_and_water import battle as b
-
-    if not s.bt or s.bt[b.STAGE] >= 2:
-        return None
     bt = s.bt
+    if bt is None or bt.stage >= 2:
+        return None
     return {
-        "kind": ("land", "naval")[bt[b.KIND]],
-        "city": g.c.names[bt[b.CITY]],
-        "attacker": SIDES[bt[b.ATT]],
-        "greek_dice": bt[b.GDICE],  # 0: one per army; 2 Leonidas; 3 Miltiades, 300 Spartans
-        "greek_card": bt[b.GCARD],
-        "cavalry": bool(bt[b.CAV]),
-        "scoring_event": bt[b.SCORE],  # 7 The Great King, 10 Evangelion, 0 none
-        "immortals_used": bool(bt[b.IMM]),
-        "persian_start": bt[b.PSTART],
-        "carried": bt[b.CARRY],
-        "from": _name(g, bt[b.FROM]),
-        "by_sea": bool(bt[b.SEAFROM]),
-        "no_retreat": bool(bt[b.NORETREAT]),
+        "kind": ("land", "naval")[bt.kind],
+        "city": g.c.names[bt.city],
+        "attacker": SIDES[bt.att],
+        "greek_dice": bt.gdice,  # 0: one per army; 2 Leonidas; 3 Miltiades, 300 Spartans
+        "greek_card": bt.gcard,
+        "cavalry": bool(bt.cav),
+        "scoring_event": bt.score,  # 7 The Great King, 10 Evangelion, 0 none
+        "immortals_used": bool(bt.imm),
+        "persian_start": bt.pstart,
+        "carried": bt.carry,
+        "from": _name(g, bt.origin),
+        "by_sea": bool(bt.by_sea),
+        "no_retreat": bool(bt.no_retreat),
     }
 
 
