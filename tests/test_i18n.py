@@ -238,7 +238,7 @@ CARD_NAMES = {
 def test_p12_card_names_and_effects_in_the_language(lang: str) -> None:
     hg, ew = get("hot-gates"), get("earth-and-water")
     physicians = next(c for c in hg.cards if c.title == "Physicians of Babylon")
-    play = next(a for a in hg.notation.play if a.a == physicians.number)
+    play = next(a for a in hg.notation.play if a.card == physicians.number)
     event = Event("effect", {"seat": "persia", "card": physicians.code, "text": physicians.text})
     with i18n.language(lang):
         assert CARD_NAMES[lang][0] in hg.label(play)

@@ -24,6 +24,7 @@ from thermopylae.games.hot_gates import (
     cards,
     flow,
     march,
+    observe,
     phases,
     pullback,
     text,
@@ -306,6 +307,10 @@ class HotGates(GameBase[State, Action]):
         from thermopylae.games.hot_gates.heuristic import Heuristic
 
         return {"heuristic": Heuristic}
+
+    def observer(self, options: Mapping[str, Any]) -> observe.HotGatesObserver:
+        """Views as fixed-size numbers for learning interfaces (built once per seat count)."""
+        return observe.observer(self, len(self.seats(options)))
 
     def levels(self, players: int, seat: str) -> Mapping[str, str]:
         from thermopylae.games.hot_gates.levels import levels

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.game import GameBase
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
-from thermopylae.games.thermopyles import draws, text, turn, view
+from thermopylae.games.thermopyles import draws, observe, text, turn, view
 from thermopylae.games.thermopyles.actions import (
     MAX_PLAYERS,
     REFUSE,
@@ -240,6 +240,10 @@ class Thermopyles(GameBase[State, Action]):
         from thermopylae.games.thermopyles.heuristic import Heuristic
 
         return {"heuristic": Heuristic}
+
+    def observer(self, options: Mapping[str, Any]) -> observe.ThermopylesObserver:
+        """Views as fixed-size numbers for learning interfaces (built once per seat count)."""
+        return observe.observer(self, len(self.seats(options)))
 
     def levels(self, players: int, seat: str) -> Mapping[str, str]:
         from thermopylae.games.thermopyles.levels import levels
