@@ -26,7 +26,7 @@ from thermopylae.cli_serve import serve
 from thermopylae.cli_sim import bench, simulate, tournament
 from thermopylae.engine import registry
 from thermopylae.engine.errors import RecordError, ThermopylaeError
-from thermopylae.engine.protocol import AnyGame
+from thermopylae.engine.protocol import GenericGame
 from thermopylae.engine.record import Position, Record, load_any, replay
 from thermopylae.i18n import _, ngettext
 
@@ -60,7 +60,7 @@ def rules(game_id: GameArg, components: ComponentsOpt = None) -> None:
 
 
 def _parse_ai(
-    specs: list[str], game: AnyGame, options: dict[str, Any], fixed: bool = False
+    specs: list[str], game: GenericGame, options: dict[str, Any], fixed: bool = False
 ) -> dict[int, Agent]:
     """The agents of `--ai SEAT=AGENT`, by seat index; `fixed` when the table comes from a
     file, so that `--players` cannot add seats."""
@@ -145,7 +145,7 @@ def play(
     session.run()
 
 
-def _more_seats(game: AnyGame, options: dict[str, Any], seat: str) -> str:
+def _more_seats(game: GenericGame, options: dict[str, Any], seat: str) -> str:
     """How to get `seat` at the table: the smallest player count that has it (from the
     game's own range of players), or else the range itself."""
     lo, hi = int(game.min_players), int(game.max_players)
@@ -166,7 +166,7 @@ def _more_seats(game: AnyGame, options: dict[str, Any], seat: str) -> str:
 
 
 def _start(
-    game: AnyGame, path: Path | None, players: int | None, open_hands: bool, seed: int
+    game: GenericGame, path: Path | None, players: int | None, open_hands: bool, seed: int
 ) -> tuple[Any, Record]:
     """The state to play from and the record that leads to it (new, from a position, or
     a saved record continued)."""

@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from thermopylae import i18n
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ComponentError, ThermopylaeError
-from thermopylae.engine.protocol import AnyGame
+from thermopylae.engine.protocol import GenericGame
 from thermopylae.i18n import _, ngettext
 
 out = Console(highlight=False, soft_wrap=True)
@@ -103,7 +103,7 @@ def with_progress(
             raise fail(str(exc)) from exc
 
 
-def load_game(game_id: str, components: Path | None) -> AnyGame:
+def load_game(game_id: str, components: Path | None) -> GenericGame:
     try:
         return registry.get(game_id, components)
     except ComponentError as exc:

@@ -15,7 +15,7 @@ from typing import Any
 
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
-from thermopylae.engine.protocol import CHANCE, JSON, AnyGame, Event
+from thermopylae.engine.protocol import CHANCE, JSON, GenericGame, Event
 
 GAMES = 4
 """Random games per game and player count."""
@@ -45,7 +45,7 @@ def cases() -> list[Case]:
     ]
 
 
-def options_for(game: AnyGame, players: int, flip: bool = False) -> JSON:
+def options_for(game: GenericGame, players: int, flip: bool = False) -> JSON:
     """The complete options of a table of `players` seats; with `flip`, every true/false
     option of the defaults turned the other way (where the game accepts that), so the
     options' variants are played too without the suite knowing any game's options."""
@@ -63,7 +63,7 @@ class Played:
     """One whole random game: its steps (seat, action, events) and sampled positions
     (step number, a copy of the state before that step; the last is the final state)."""
 
-    game: AnyGame
+    game: GenericGame
     options: JSON
     seed: int
     steps: list[tuple[int, Any, list[Event]]] = field(default_factory=list)
@@ -74,7 +74,7 @@ class Played:
         return [a for _, a, _ in self.steps[step:]]
 
 
-def play_random(game: AnyGame, state: Any, rng: random.Random) -> int:
+def play_random(game: GenericGame, state: Any, rng: random.Random) -> int:
     """Play `state` to the end in place, uniformly random choices and chance from `rng`;
     returns the steps, failing past `MAX_STEPS`."""
     steps = 0

@@ -13,12 +13,12 @@ from tests.conformance.sampled import Case, games, options_for, positions
 from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
 from thermopylae.engine.game import GameBase
-from thermopylae.engine.protocol import CHANCE, AnyGame
+from thermopylae.engine.protocol import CHANCE, GenericGame
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
 
-def having(game: AnyGame, *members: str) -> AnyGame:
+def having(game: GenericGame, *members: str) -> GenericGame:
     """The game, if its class has the capabilities `members` (every class on
     `engine.game.GameBase` has them all, by default or its own).
 

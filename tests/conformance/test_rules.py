@@ -12,7 +12,7 @@ import pytest
 
 from tests.conformance.sampled import MAX_STEPS, Case, games, play_random, positions
 from thermopylae.engine.errors import IllegalAction
-from thermopylae.engine.protocol import CHANCE, AnyGame
+from thermopylae.engine.protocol import CHANCE, GenericGame
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
@@ -49,7 +49,7 @@ def test_an_outcome_exactly_when_nobody_is_to_act(case: Case) -> None:
         assert to_act is None or to_act == CHANCE or 0 <= to_act < case.players
 
 
-def expected_actions(game: AnyGame, s: Any) -> list[Any]:
+def expected_actions(game: GenericGame, s: Any) -> list[Any]:
     """What `apply` must accept: the legal decisions, or the chance outcomes."""
     to_act = game.to_act(s)
     if to_act is None:

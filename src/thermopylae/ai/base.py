@@ -14,13 +14,13 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from thermopylae.engine.errors import ThermopylaeError
-from thermopylae.engine.protocol import AnyGame
+from thermopylae.engine.protocol import GenericGame
 
 
 class Agent(Protocol):
     name: str
 
-    def act(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
+    def act(self, game: GenericGame, state: Any, rng: random.Random) -> Any:
         """One of `game.legal(state)` for the seat `game.to_act(state)`."""
         ...
 
@@ -34,7 +34,7 @@ class RandomAgent:
         if params:
             raise ValueError(f"the random agent takes no parameters, not {sorted(params)}")
 
-    def act(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
+    def act(self, game: GenericGame, state: Any, rng: random.Random) -> Any:
         legal = game.legal(state)
         return legal[int(rng.random() * len(legal))]
 
@@ -121,11 +121,11 @@ def seat_agents(spec: str, seats: tuple[str, ...] | list[str]) -> list[str]:
     return [chosen.get(seat, "random") for seat in seats]
 
 
-def agent_names(game: AnyGame) -> list[str]:
+def agent_names(game: GenericGame) -> list[str]:
     return sorted({*GENERIC, *game.agents()})
 
 
-def make_agent(spec: str, game: AnyGame) -> Agent:
+def make_agent(spec: str, game: GenericGame) -> Agent:
     """The agent named by `spec` for `game`; an unknown name lists the known ones."""
     name, params = parse_spec(spec)
     factories = {**GENERIC, **game.agents()}

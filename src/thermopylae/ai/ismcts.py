@@ -24,7 +24,7 @@ from typing import Any
 
 from thermopylae.ai.base import check_parameters
 from thermopylae.ai.playout import choices, play_out
-from thermopylae.engine.protocol import CHANCE, AnyGame, Decider
+from thermopylae.engine.protocol import CHANCE, Decider, GenericGame
 
 _UNSET = object()
 
@@ -83,7 +83,7 @@ class ISMCTS:
         self.last_iterations = 0
         self.cpu_limit: float | None = None  # set by a server: CPU seconds per decision
 
-    def act(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
+    def act(self, game: GenericGame, state: Any, rng: random.Random) -> Any:
         legal = list(choices(game)(state))
         if len(legal) == 1:
             return legal[0]
@@ -118,7 +118,7 @@ class ISMCTS:
 
     def _iterate(
         self,
-        game: AnyGame,
+        game: GenericGame,
         d: Any,
         root: _Node,
         rng: random.Random,

@@ -9,10 +9,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from thermopylae.engine.play import advance, play
-from thermopylae.engine.protocol import AnyGame, Decider
+from thermopylae.engine.protocol import Decider, GenericGame
 
 
-def choices(game: AnyGame) -> Callable[[Any], Sequence[Any]]:
+def choices(game: GenericGame) -> Callable[[Any], Sequence[Any]]:
     """The moves a search considers: the game's `sensible(state)` (the legal moves
     without those it knows to be pointless, such as a card whose effect cannot apply;
     a game without such knowledge returns `legal`). Searching a pointless move only
@@ -25,10 +25,10 @@ class Uniform:
 
     __slots__ = ("moves",)
 
-    def __init__(self, game: AnyGame) -> None:
+    def __init__(self, game: GenericGame) -> None:
         self.moves = choices(game)
 
-    def act(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
+    def act(self, game: GenericGame, state: Any, rng: random.Random) -> Any:
         acts = self.moves(state)
         return acts[int(rng.random() * len(acts))]
 
@@ -61,7 +61,7 @@ class _Budget(Mapping[int, Decider]):
 
 
 def play_out(
-    game: AnyGame,
+    game: GenericGame,
     d: Any,
     rng: random.Random,
     policy: Decider | None = None,

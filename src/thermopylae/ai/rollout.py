@@ -26,7 +26,7 @@ from typing import Any
 
 from thermopylae.ai.base import check_parameters
 from thermopylae.ai.playout import choices, play_out
-from thermopylae.engine.protocol import AnyGame
+from thermopylae.engine.protocol import GenericGame
 
 
 class Rollout:
@@ -51,7 +51,7 @@ class Rollout:
         self.last_samples = 0
         self.cpu_limit: float | None = None  # set by a server: CPU seconds per decision
 
-    def act(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
+    def act(self, game: GenericGame, state: Any, rng: random.Random) -> Any:
         legal = list(choices(game)(state))
         if len(legal) == 1:
             return legal[0]

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from thermopylae.engine.protocol import CHANCE, AnyGame, Decider, Event
+from thermopylae.engine.protocol import CHANCE, Decider, Event, GenericGame
 
 
 @dataclass(slots=True)
@@ -29,7 +29,7 @@ class Step:
 
 
 def advance(
-    game: AnyGame,
+    game: GenericGame,
     state: Any,
     chance_rng: random.Random,
     agents: Mapping[int, Decider] | Sequence[Decider] = (),
@@ -64,7 +64,7 @@ def advance(
 
 
 def play(
-    game: AnyGame,
+    game: GenericGame,
     state: Any,
     agents: Sequence[Decider],
     chance_rng: random.Random,

@@ -212,8 +212,8 @@ class Decider(Protocol):
     """Whatever chooses a seat's actions (`ai.base.Agent` is one): the engine's loops in
     `engine.play` need no more of an agent than this."""
 
-    def act(self, game: AnyGame, state: Any, rng: random.Random) -> Any: ...
+    def act(self, game: GenericGame, state: Any, rng: random.Random) -> Any: ...
 
 
-AnyGame = Game[Any, Any]
+GenericGame = Game[Any, Any]
 """A game whose state and action types the code at hand does not need to know."""

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from thermopylae.engine.components import digest
 from thermopylae.engine.errors import RecordError, ThermopylaeError
 from thermopylae.engine.files import FileProblem, parse, read_text
-from thermopylae.engine.protocol import CHANCE, JSON, AnyGame, Outcome
+from thermopylae.engine.protocol import CHANCE, JSON, GenericGame, Outcome
 from thermopylae.engine.validation import first_problem
 
 RECORD_FORMAT = "thermopylae-record"
@@ -50,12 +50,12 @@ class _PositionFile(_Header):
     state: dict[str, Any]
 
 
-def state_digest(game: AnyGame, state: Any) -> str:
+def state_digest(game: GenericGame, state: Any) -> str:
     """A fingerprint of a whole state (hidden parts included), to compare replays."""
     return digest(game.state_to_json(state))
 
 
-def seat_name(game: AnyGame, options: dict[str, Any], seat: int) -> str:
+def seat_name(game: GenericGame, options: dict[str, Any], seat: int) -> str:
     return CHANCE_NAME if seat == CHANCE else str(game.seats(options)[seat])
 
 
@@ -75,7 +75,7 @@ class Record:
 
     @classmethod
     def begin(
-        cls, game: AnyGame, options: dict[str, Any], seed: int | None = None, start: Any = None
+        cls, game: GenericGame, options: dict[str, Any], seed: int | None = None, start: Any = None
     ) -> Record:
         return cls(
             game=game.id,
@@ -89,7 +89,7 @@ class Record:
     def add(self, who: str, action: str) -> None:
         self.steps.append((who, action))
 
-    def close(self, game: AnyGame, state: Any) -> None:
+    def close(self, game: GenericGame, state: Any) -> None:
         """Stamp the final state's digest and outcome, so a replay can check them."""
         self.final = state_digest(game, state)
         out: Outcome | None = game.outcome(state)
@@ -150,7 +150,7 @@ class Position:
     state: dict[str, Any]
 
     @classmethod
-    def of(cls, game: AnyGame, options: dict[str, Any], state: Any) -> Position:
+    def of(cls, game: GenericGame, options: dict[str, Any], state: Any) -> Position:
         return cls(
             game.id,
             game.components_digest,
@@ -186,13 +186,13 @@ class Position:
     def load(cls, path: Path) -> Position:
         return cls.from_json(_read(path), str(path))
 
-    def restore(self, game: AnyGame) -> Any:
+    def restore(self, game: GenericGame) -> Any:
         """The state, after checking that it belongs to `game` and its components."""
         check_match(game, self.game, self.components, "position")
         return restore_state(game, self.state, "position")
 
 
-def restore_state(game: AnyGame, data: dict[str, Any], what: str) -> Any:
+def restore_state(game: GenericGame, data: dict[str, Any], what: str) -> Any:
     """`game.state_from_json(data)`, any failure on a malformed state a `RecordError`."""
     try:
         return game.state_from_json(data)
@@ -213,7 +213,7 @@ def _must_be_object(data: Any, source: str, what: str) -> None:
         )
 
 
-def check_match(game: AnyGame, game_id: str, components: str, what: str) -> None:
+def check_match(game: GenericGame, game_id: str, components: str, what: str) -> None:
     if game_id != game.id:
         raise RecordError(f"this {what} is for the game {game_id!r}, not {game.id!r}")
     if components != game.components_digest:
@@ -234,7 +234,7 @@ class ReplayReport:
     outcome: Outcome | None
 
 
-def replay(game: AnyGame, record: Record) -> ReplayReport:
+def replay(game: GenericGame, record: Record) -> ReplayReport:
     """Re-run a record from its start; stop at the first step that is not legal."""
     try:
         check_match(game, record.game, record.components, "record")
@@ -273,7 +273,9 @@ def replay(game: AnyGame, record: Record) -> ReplayReport:
     return ReplayReport(not problems, len(record.steps), problems, state, outcome)
 
 
-def _step(game: AnyGame, options: dict[str, Any], state: Any, who: str, text: str) -> str | None:
+def _step(
+    game: GenericGame, options: dict[str, Any], state: Any, who: str, text: str
+) -> str | None:
     seat = game.to_act(state)
     if seat is None:
         return "the game is already over"

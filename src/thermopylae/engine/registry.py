@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import TypeVar
 
 from thermopylae.engine.errors import ThermopylaeError
-from thermopylae.engine.protocol import AnyGame
+from thermopylae.engine.protocol import GenericGame
 
 G = TypeVar("G")
 
-GameFactory = Callable[[Path | None], AnyGame]
+GameFactory = Callable[[Path | None], GenericGame]
 
 _FACTORIES: dict[str, GameFactory] = {}
 _SUMMARIES: dict[str, tuple[str, int, int]] = {}
@@ -69,7 +69,7 @@ def summary(game_id: str) -> tuple[str, int, int]:
     return _SUMMARIES[game_id]
 
 
-def get(game_id: str, components: Path | None = None) -> AnyGame:
+def get(game_id: str, components: Path | None = None) -> GenericGame:
     """The game `game_id`, with its default components or those in `components`."""
     _load_builtins()
     try:

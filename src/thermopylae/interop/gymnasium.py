@@ -31,7 +31,7 @@ from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.play import advance
-from thermopylae.engine.protocol import AnyGame, Decider
+from thermopylae.engine.protocol import Decider, GenericGame
 from thermopylae.interop.observe import HIGH, LOW, Obs, action_mask, observer, vector
 
 NAMESPACE = "thermopylae"
@@ -68,7 +68,7 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        self.game: AnyGame = registry.get(game_id)
+        self.game: GenericGame = registry.get(game_id)
         if "players" not in options and self.game.min_players != self.game.max_players:
             options["players"] = int(self.game.min_players)  # one learner: fewest seats
         self.options: dict[str, Any] = self.game.options(options)

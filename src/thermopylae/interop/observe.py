@@ -19,14 +19,14 @@ import numpy.typing as npt
 
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.observation import Observer
-from thermopylae.engine.protocol import CHANCE, JSON, AnyGame
+from thermopylae.engine.protocol import CHANCE, JSON, GenericGame
 
 Obs = npt.NDArray[np.float32]
 LOW, HIGH = -100.0, 100.0
 """Bounds of every observation entry (values are clipped to them; none comes near)."""
 
 
-def observer(game: AnyGame, options: Mapping[str, Any]) -> Observer:
+def observer(game: GenericGame, options: Mapping[str, Any]) -> Observer:
     """The game's observer for these (complete) options, or a clear error for a game that
     offers none."""
     found = game.observer(options)
@@ -48,27 +48,27 @@ def vector(found: Observer, view: JSON) -> Obs:
     return x
 
 
-def layout(game: AnyGame, options: Mapping[str, Any]) -> list[tuple[str, int, str]]:
+def layout(game: GenericGame, options: Mapping[str, Any]) -> list[tuple[str, int, str]]:
     """The observation's fields in order: (name, size, meaning)."""
     return list(observer(game, options).layout())
 
 
-def observation_size(game: AnyGame, options: Mapping[str, Any]) -> int:
+def observation_size(game: GenericGame, options: Mapping[str, Any]) -> int:
     return observer(game, options).size
 
 
-def observation(game: AnyGame, options: Mapping[str, Any], view: JSON) -> Obs:
+def observation(game: GenericGame, options: Mapping[str, Any], view: JSON) -> Obs:
     """The float32 vector of `view` (from `game.view(state, seat)`); `options` must be
     complete (`game.options(...)`)."""
     return vector(observer(game, options), view)
 
 
-def observe(game: AnyGame, options: Mapping[str, Any], state: Any, seat: int) -> Obs:
+def observe(game: GenericGame, options: Mapping[str, Any], state: Any, seat: int) -> Obs:
     """The observation of `seat` in `state` (through `game.view`)."""
     return observation(game, options, game.view(state, seat))
 
 
-def action_mask(game: AnyGame, state: Any, seat: int | None = None) -> npt.NDArray[np.int8]:
+def action_mask(game: GenericGame, state: Any, seat: int | None = None) -> npt.NDArray[np.int8]:
     """1 for each encoded legal action of the deciding seat (all 0 unless `seat`, when
     given, is the one to act; all 0 at chance nodes and once the game is over)."""
     mask = np.zeros(game.num_actions, dtype=np.int8)

@@ -33,7 +33,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found, unused-ignore]
 
 from thermopylae.engine import registry
-from thermopylae.engine.protocol import CHANCE, AnyGame
+from thermopylae.engine.protocol import CHANCE, GenericGame
 from thermopylae.interop import observe
 
 PREFIX = "python_thermopylae_"
@@ -103,7 +103,7 @@ class ThermopylaeGame(pyspiel.Game):  # type: ignore[misc]
     game_id = ""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        self.tgame: AnyGame = registry.get(self.game_id)
+        self.tgame: GenericGame = registry.get(self.game_id)
         params = dict(params or {})
         asked: dict[str, Any] = {}
         if self.tgame.min_players != self.tgame.max_players:
@@ -140,7 +140,7 @@ class _Core:
 
     __slots__ = ("mine", "tgame", "tstate")
 
-    def __init__(self, tgame: AnyGame, tstate: Any, mine: list[list[int]]) -> None:
+    def __init__(self, tgame: GenericGame, tstate: Any, mine: list[list[int]]) -> None:
         self.tgame = tgame
         self.tstate = tstate
         self.mine = mine
@@ -165,7 +165,7 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
         )
 
     @property
-    def tgame(self) -> AnyGame:
+    def tgame(self) -> GenericGame:
         return self._core.tgame
 
     @property

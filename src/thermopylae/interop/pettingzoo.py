@@ -19,7 +19,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.play import advance
-from thermopylae.engine.protocol import AnyGame
+from thermopylae.engine.protocol import GenericGame
 from thermopylae.interop.observe import HIGH, LOW, action_mask, observer, vector
 
 
@@ -34,7 +34,7 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
 
     def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
-        self.game: AnyGame = registry.get(game_id)
+        self.game: GenericGame = registry.get(game_id)
         self.options: dict[str, Any] = self.game.options(options)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ThermopylaeError(f"render_mode must be None or 'ansi', not {render_mode!r}")

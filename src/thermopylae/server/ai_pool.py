@@ -26,7 +26,7 @@ from typing import Any
 
 from thermopylae.ai.base import Agent, make_agent, parse_spec
 from thermopylae.engine import registry
-from thermopylae.engine.protocol import AnyGame
+from thermopylae.engine.protocol import GenericGame
 
 log = logging.getLogger("thermopylae.server")
 
@@ -78,7 +78,7 @@ class AiLimits:
 _AGENTS: dict[tuple[str, str], Agent] = {}
 
 
-def _agent(game: AnyGame, spec: str) -> Agent:
+def _agent(game: GenericGame, spec: str) -> Agent:
     key = (game.id, spec)
     agent = _AGENTS.get(key)
     if agent is None:
@@ -210,7 +210,7 @@ class AiPool:
                 p.join(2)
 
 
-def check_agent(spec: str, game: AnyGame, limits: AiLimits) -> None:
+def check_agent(spec: str, game: GenericGame, limits: AiLimits) -> None:
     """The agent exists for the game and its numbers are within the server's limits."""
     limits.check(spec)
     make_agent(spec, game)  # raises ThermopylaeError naming a bad name or parameter

@@ -14,7 +14,7 @@ from typing import Any
 
 from thermopylae.ai.base import agent_names
 from thermopylae.engine.errors import ThermopylaeError
-from thermopylae.engine.protocol import AnyGame
+from thermopylae.engine.protocol import GenericGame
 from thermopylae.server.ai_pool import AiLimits, check_agent
 
 LEVELS = ("easy", "normal", "hard")
@@ -34,7 +34,7 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def level_agent(game: AnyGame, level: object, players: int, seat: str) -> str | None:
+def level_agent(game: GenericGame, level: object, players: int, seat: str) -> str | None:
     """The agent spec of an AI level for one seat of a table of `players` (None: not a
     level)."""
     if not isinstance(level, str) or level not in LEVELS:
@@ -43,7 +43,7 @@ def level_agent(game: AnyGame, level: object, players: int, seat: str) -> str | 
 
 
 def seat_rows(
-    game: AnyGame, names: list[str], seats: Any, limits: AiLimits
+    game: GenericGame, names: list[str], seats: Any, limits: AiLimits
 ) -> tuple[list[dict[str, Any]], list[str | None]]:
     """The stored rows of a table's seats and one token per seat (None for AI seats),
     from the request's `seats` (None: every seat human); refused with 422 naming the
@@ -67,7 +67,7 @@ def seat_rows(
 
 
 def seat_row(
-    game: AnyGame, name: str, spec: Any, players: int, limits: AiLimits
+    game: GenericGame, name: str, spec: Any, players: int, limits: AiLimits
 ) -> tuple[dict[str, Any], str | None]:
     """One seat's stored row and its token (None for an AI seat)."""
     if not isinstance(spec, dict) or spec.get("kind") not in ("human", "ai"):

@@ -30,7 +30,7 @@ from typing import Any
 from thermopylae.engine import registry
 from thermopylae.engine.errors import NotationError, ThermopylaeError
 from thermopylae.engine.play import advance
-from thermopylae.engine.protocol import CHANCE, AnyGame, Event
+from thermopylae.engine.protocol import CHANCE, Event, GenericGame
 from thermopylae.server import messages
 from thermopylae.server.ai_pool import AiBusy, AiLimits, AiPool
 from thermopylae.server.seats import TableError, seat_rows, token_hash
@@ -48,7 +48,7 @@ FINISHED_AFTER = 60.0  # ... or, once its game is over, after this many
 @dataclass
 class Live:
     row: TableRow
-    game: AnyGame
+    game: GenericGame
     options: dict[str, Any]
     state: Any
     steps: list[tuple[str, str]] = field(default_factory=list)

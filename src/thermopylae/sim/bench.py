@@ -8,7 +8,7 @@ from typing import Any
 
 from thermopylae.ai.base import RandomAgent, make_agent
 from thermopylae.engine.play import play as play_state
-from thermopylae.engine.protocol import CHANCE, AnyGame
+from thermopylae.engine.protocol import CHANCE, GenericGame
 from thermopylae.sim.match import play, rngs
 
 
@@ -29,7 +29,7 @@ class BenchResult:
 
 
 def bench(
-    game: AnyGame, agent: str, options: dict[str, Any], seconds: float = 3.0, seed: int = 0
+    game: GenericGame, agent: str, options: dict[str, Any], seconds: float = 3.0, seed: int = 0
 ) -> BenchResult:
     """Play games back to back for about `seconds`, in this process."""
     options = game.options(options)
@@ -45,7 +45,7 @@ def bench(
 
 
 def ismcts_rate(
-    game: AnyGame,
+    game: GenericGame,
     options: dict[str, Any],
     seconds: float = 3.0,
     positions: int = 3,

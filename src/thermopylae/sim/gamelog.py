@@ -18,7 +18,7 @@ from typing import Any
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.files import FileProblem, parse
-from thermopylae.engine.protocol import AnyGame, Outcome
+from thermopylae.engine.protocol import GenericGame, Outcome
 from thermopylae.engine.record import Record
 from thermopylae.sim.match import GameResult, record_digest, replay_indexed
 
@@ -45,7 +45,7 @@ class GameRow:
 
 
 def line(
-    game: AnyGame,
+    game: GenericGame,
     options: dict[str, Any],
     agents: Iterable[str],
     seed: int,

@@ -11,7 +11,7 @@ from thermopylae.ai.base import Agent, make_agent
 from thermopylae.engine import play as engine_play
 from thermopylae.engine.components import digest
 from thermopylae.engine.errors import ThermopylaeError
-from thermopylae.engine.protocol import AnyGame, Decider, Outcome
+from thermopylae.engine.protocol import Decider, GenericGame, Outcome
 from thermopylae.engine.record import Record, seat_name
 
 
@@ -36,7 +36,7 @@ def rngs(seed: int, index: int) -> tuple[random.Random, random.Random]:
 
 
 def play(
-    game: AnyGame,
+    game: GenericGame,
     options: dict[str, Any],
     agents: Sequence[Decider],
     chance_rng: random.Random,
@@ -60,7 +60,7 @@ def play(
 
 
 def play_indexed(
-    game: AnyGame,
+    game: GenericGame,
     options: dict[str, Any],
     agents: Sequence[Decider],
     seed: int,
@@ -78,7 +78,7 @@ def play_indexed(
 
 
 def replay_indexed(
-    game: AnyGame, options: dict[str, Any], agents: Sequence[str | Agent], seed: int, index: int
+    game: GenericGame, options: dict[str, Any], agents: Sequence[str | Agent], seed: int, index: int
 ) -> Record:
     """Play game `index` of a run seeded `seed` again, with fresh agents (specs or agent
     objects, one per seat), and return its record: the same game as the run played, since

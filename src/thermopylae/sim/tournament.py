@@ -42,7 +42,7 @@ from typing import Any
 from thermopylae.ai.base import make_agent, parse_spec
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
-from thermopylae.engine.protocol import AnyGame
+from thermopylae.engine.protocol import GenericGame
 from thermopylae.sim import gamelog
 from thermopylae.sim.backends import run_jobs
 from thermopylae.sim.gamelog import GameRow
@@ -276,7 +276,7 @@ class Tournament:
     def mean_turns(self) -> float:
         return sum(r.turns for rows in self.rows for r in rows) / (self.total_games or 1)
 
-    def out_lines(self, game: AnyGame) -> list[dict[str, Any]]:
+    def out_lines(self, game: GenericGame) -> list[dict[str, Any]]:
         """The `--out` lines of every game, by pairing then index (`game`: the game object
         the tournament was played with)."""
         return [

@@ -19,13 +19,13 @@ from rich.console import Console
 
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.play import Step, advance
-from thermopylae.engine.protocol import CHANCE, AnyGame, Decider, Event
+from thermopylae.engine.protocol import CHANCE, Decider, Event, GenericGame
 from thermopylae.engine.record import Position, Record, seat_name
 from thermopylae.i18n import _, ngettext
 from thermopylae.tui.board import Board
 
 
-def help_text(game: AnyGame) -> str:
+def help_text(game: GenericGame) -> str:
     """The commands at the prompt (`cards` answers that there is nothing to show where
     the game's `hand_text` has no hand for the seat)."""
     lines = [
@@ -61,7 +61,7 @@ class Session:
 
     def __init__(
         self,
-        game: AnyGame,
+        game: GenericGame,
         options: dict[str, Any],
         state: Any,
         record: Record,

@@ -27,6 +27,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from thermopylae.engine.protocol import GenericGame
 from thermopylae.games.hot_gates.actions import DONE, PASS, Action, Casualty, Enter, Move, Play
 from thermopylae.games.hot_gates.board import Tables
 from thermopylae.games.hot_gates.components import DILIOS, LEADERS, LEONIDAS
@@ -44,6 +45,16 @@ ADVANCE_MIN = 2  # Spartans advance into a Coastal Plain space worth at least th
 SPACE = {space_name(i): i for i in range(2 * SPACES)}  # "A1" -> 0 ...
 
 
+def _tables(game: GenericGame) -> Tables:
+    """The agent is 300's own (`game.agents()`): the game it is given is that, and it reads
+    the game's tables."""
+    from thermopylae.games.hot_gates.rules import HotGates
+
+    if not isinstance(game, HotGates):
+        raise TypeError(f"the 300 heuristic cannot play {game.id}")
+    return game.t
+
+
 class Heuristic:
     """A rule-based agent (`--agent heuristic`)."""
 
@@ -53,12 +64,15 @@ class Heuristic:
         self.advance = advance
         self.leaders = leaders
 
-    def act(self, game: Any, state: Any, rng: random.Random) -> Any:
+    def act(self, game: GenericGame, state: Any, rng: random.Random) -> Any:
         legal = list(game.legal(state))
         if len(legal) == 1:
             return legal[0]
-        t: Tables = game.t
-        v = glance(state, t, game.to_act(state))
+        t = _tables(game)
+        seat = game.to_act(state)
+        if seat is None or seat < 0:
+            raise ValueError("the heuristic is asked for a decision only when a seat must act")
+        v = glance(state, t, seat)
         me = _Me(t, v, self.advance, self.leaders)
         phase = v.phase
         if phase.endswith(" cards"):

@@ -13,7 +13,7 @@ import random
 from functools import cache
 from typing import Any
 
-from thermopylae.engine.protocol import JSON, AnyGame
+from thermopylae.engine.protocol import JSON, GenericGame
 
 # Weights, tuned with `thermopylae simulate thermopyles --agent heuristic`.
 CARD_COST = 0.045  # per point of card value above 10: keep strong cards for strong Persians
@@ -43,7 +43,7 @@ class Heuristic:
         if params:
             raise ValueError(f"the heuristic agent takes no parameters, not {sorted(params)}")
 
-    def act(self, game: AnyGame, state: Any, rng: random.Random) -> Any:
+    def act(self, game: GenericGame, state: Any, rng: random.Random) -> Any:
         seat = game.to_act(state)
         v = game.view(state, seat)
         legal = game.legal(state)

@@ -35,8 +35,9 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from thermopylae.engine.protocol import GenericGame
 from thermopylae.games.earth_and_water.ai.handlers import HANDLERS, Plans
 from thermopylae.games.earth_and_water.ai.reach import Map, Pos
 from thermopylae.games.earth_and_water.ai.value import Ctx
@@ -44,11 +45,15 @@ from thermopylae.games.earth_and_water.state import (
     PERSIA,
 )
 
+if TYPE_CHECKING:
+    from thermopylae.games.earth_and_water.rules import EarthAndWater
+    from thermopylae.games.earth_and_water.state import State
+
 MAPS_MAX = 8  # maps kept (one per component set in use)
 _MAPS: dict[str, Map] = {}
 
 
-def _map(game: Any) -> Map:
+def _map(game: EarthAndWater) -> Map:
     """The map of `game`'s components (and its caches), by the components' digest."""
     key = str(game.components_digest)
     m = _MAPS.get(key)
@@ -59,10 +64,19 @@ def _map(game: Any) -> Map:
     return m
 
 
+def _own(game: GenericGame) -> EarthAndWater:
+    """The agent is Earth & Water's own (`game.agents()`): the game it is given is that."""
+    from thermopylae.games.earth_and_water.rules import EarthAndWater
+
+    if not isinstance(game, EarthAndWater):
+        raise TypeError(f"the Earth & Water heuristic cannot play {game.id}")
+    return game
+
+
 EVAL_SCALE = 1.5  # score points that move the estimated chance of winning from 50% to 73%
 
 
-def evaluate(game: Any, state: Any) -> tuple[float, float]:
+def evaluate(game: EarthAndWater, state: State) -> tuple[float, float]:
     """Each side's estimated chance of winning `state`, for a search that stops before the
     end: the static value above (projected Scoring, pieces; no threats) seen from the
     spectator's view, through a logistic curve. It reads no hidden card."""
@@ -82,16 +96,19 @@ class Heuristic:
             raise ValueError(f"the heuristic agent takes no parameters, not {sorted(params)}")
         self._plans: Plans = {}
 
-    def act(self, game: Any, state: Any, rng: random.Random) -> Any:
+    def act(self, game: GenericGame, state: Any, rng: random.Random) -> Any:
         """One of `game.legal(state)`, chosen from the view of the seat to act (the agent
-        is deterministic: `rng` is not needed)."""
+        is deterministic: `rng` is not needed). `game` is Earth & Water: its map is read
+        from the game's components."""
         seat = game.to_act(state)
+        if seat is None or seat < 0:
+            raise ValueError("the heuristic is asked for a decision only when a seat must act")
         legal = game.legal(state)
         if len(legal) == 1:
             return legal[0]
         v = game.view(state, seat)
         texts = {game.format(a): a for a in legal}
-        ctx = Ctx(_map(game), v, seat)
+        ctx = Ctx(_map(_own(game)), v, seat)
         if len(self._plans) > 64:
             self._plans.clear()
         handler = HANDLERS.get(str(v["phase"]))
