@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from thermopylae.engine.protocol import GenericGame
 from thermopylae.games.hot_gates.actions import DONE, PASS, Action, Casualty, Enter, Move, Play
@@ -45,14 +45,21 @@ ADVANCE_MIN = 2  # Spartans advance into a Coastal Plain space worth at least th
 SPACE = {space_name(i): i for i in range(2 * SPACES)}  # "A1" -> 0 ...
 
 
+@runtime_checkable
+class _WithTables(Protocol):
+    """What the heuristic reads of the game beyond the contract: its public tables (the
+    game itself, or a wrapper that shows an agent no more than it may see)."""
+
+    t: Tables
+
+
 def _tables(game: GenericGame) -> Tables:
-    """The agent is 300's own (`game.agents()`): the game it is given is that, and it reads
-    the game's tables."""
+    """The tables of the game the agent is given: 300's own agent (`game.agents()`)."""
     from thermopylae.games.hot_gates.rules import HotGates
 
-    if not isinstance(game, HotGates):
-        raise TypeError(f"the 300 heuristic cannot play {game.id}")
-    return game.t
+    if isinstance(game, HotGates | _WithTables):
+        return game.t
+    raise TypeError(f"the 300 heuristic cannot play {game.id}")
 
 
 class Heuristic:

@@ -35,12 +35,13 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from thermopylae.engine.protocol import GenericGame
 from thermopylae.games.earth_and_water.ai.handlers import HANDLERS, Plans
 from thermopylae.games.earth_and_water.ai.reach import Map, Pos
 from thermopylae.games.earth_and_water.ai.value import Ctx
+from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import (
     PERSIA,
 )
@@ -53,7 +54,7 @@ MAPS_MAX = 8  # maps kept (one per component set in use)
 _MAPS: dict[str, Map] = {}
 
 
-def _map(game: EarthAndWater) -> Map:
+def _map(game: _WithComponents) -> Map:
     """The map of `game`'s components (and its caches), by the components' digest."""
     key = str(game.components_digest)
     m = _MAPS.get(key)
@@ -64,13 +65,20 @@ def _map(game: EarthAndWater) -> Map:
     return m
 
 
-def _own(game: GenericGame) -> EarthAndWater:
-    """The agent is Earth & Water's own (`game.agents()`): the game it is given is that."""
-    from thermopylae.games.earth_and_water.rules import EarthAndWater
+@runtime_checkable
+class _WithComponents(Protocol):
+    """What the heuristic reads of the game beyond the contract: its public components (the
+    game itself, or a wrapper that shows an agent no more than it may see)."""
 
-    if not isinstance(game, EarthAndWater):
-        raise TypeError(f"the Earth & Water heuristic cannot play {game.id}")
-    return game
+    components: Components
+    components_digest: str
+
+
+def _own(game: GenericGame) -> _WithComponents:
+    """The game the agent is given, with its components: Earth & Water's own agent."""
+    if isinstance(game, _WithComponents):
+        return game
+    raise TypeError(f"the Earth & Water heuristic cannot play {game.id}")
 
 
 EVAL_SCALE = 1.5  # score points that move the estimated chance of winning from 50% to 73%
