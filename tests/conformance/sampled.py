@@ -15,7 +15,7 @@ from typing import Any
 
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
-from thermopylae.engine.protocol import CHANCE, JSON, GenericGame, Event
+from thermopylae.engine.protocol import CHANCE, JSON, Event, GenericGame
 
 GAMES = 4
 """Random games per game and player count."""

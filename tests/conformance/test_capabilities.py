@@ -13,26 +13,18 @@ from tests.conformance.sampled import Case, games, options_for, positions
 from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
 from thermopylae.engine.game import GameBase
-from thermopylae.engine.protocol import CHANCE, GenericGame
+from thermopylae.engine.protocol import CHANCE
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
 
-def having(game: GenericGame, *members: str) -> GenericGame:
-    """The game, if its class has the capabilities `members` (every class on
-    `engine.game.GameBase` has them all, by default or its own).
-
-    Transitional, for the branches of issue 17 where a shipped game still extends the
-    old `NotationMixin` and lacks some capabilities: such a test is an expected failure
-    until the game moves onto the base. Remove this once every game extends `GameBase`."""
-    missing = [m for m in members if not hasattr(type(game), m)]
-    if missing and not isinstance(game, GameBase):
-        pytest.xfail(f"{game.id} has no {', '.join(missing)} yet (not on GameBase)")
-    return game
+def test_every_registered_game_extends_the_base(case: Case) -> None:
+    """Every capability has a default on `GameBase`, so a game on it answers them all."""
+    assert isinstance(registry.get(case.game_id), GameBase)
 
 
 def test_levels_are_agent_specs_for_every_seat(case: Case) -> None:
-    game = having(registry.get(case.game_id), "levels")
+    game = registry.get(case.game_id)
     options = options_for(game, case.players)
     for seat in game.seats(options):
         levels = game.levels(case.players, seat)
@@ -44,7 +36,7 @@ def test_levels_are_agent_specs_for_every_seat(case: Case) -> None:
 
 
 def test_the_observer_gives_its_size_for_every_view(case: Case) -> None:
-    game = having(registry.get(case.game_id), "observer")
+    game = registry.get(case.game_id)
     options = options_for(game, case.players)
     observer = game.observer(options)
     if observer is None:
@@ -67,7 +59,7 @@ def test_the_observer_gives_its_size_for_every_view(case: Case) -> None:
 
 def test_sensible_actions_are_legal_ones(case: Case) -> None:
     for played, _, s in positions(case):
-        game = having(played.game, "sensible")
+        game = played.game
         if game.to_act(s) in (None, CHANCE):
             continue
         legal = list(game.legal(s))
@@ -78,7 +70,7 @@ def test_sensible_actions_are_legal_ones(case: Case) -> None:
 
 def test_evaluate_is_none_or_a_chance_per_seat(case: Case) -> None:
     for played, _, s in positions(case):
-        game = having(played.game, "evaluate")
+        game = played.game
         if game.outcome(s) is not None:
             continue
         estimate: Any = game.evaluate(s)
@@ -92,7 +84,7 @@ def test_texts_for_screens(case: Case) -> None:
     """`render`, `hand_text` for each view, `reason_text` of each outcome, `label` of each
     legal action: strings (or None where the contract allows it)."""
     for played, _, s in positions(case):
-        game = having(played.game, "hand_text", "label", "reason_text")
+        game = played.game
         for seat in (None, *range(case.players)):
             view = game.view(s, seat)
             assert isinstance(game.render(view), str)
