@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from thermopylae.ai.base import check_parameters
+from thermopylae.ai.params import check_parameters
 from thermopylae.ai.playout import choices, play_out
 from thermopylae.engine.protocol import CHANCE, Decider, GenericGame
 

@@ -24,7 +24,7 @@ import random
 import time
 from typing import Any
 
-from thermopylae.ai.base import check_parameters
+from thermopylae.ai.params import check_parameters
 from thermopylae.ai.playout import choices, play_out
 from thermopylae.engine.protocol import GenericGame
 

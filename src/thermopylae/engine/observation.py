@@ -16,26 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Protocol
 
-from thermopylae.engine.protocol import JSON
+from thermopylae.engine.protocol import JSON, Observer
 
-
-class Observer(Protocol):
-    """A fixed-size numeric form of a view, for one game and one set of options."""
-
-    def layout(self) -> Sequence[tuple[str, int, str]]:
-        """`(name, size, meaning)` of every field, in order (docs/rl.md lists them)."""
-        ...
-
-    @property
-    def size(self) -> int:
-        """The number of values of an observation (the sum of the fields' sizes)."""
-        ...
-
-    def features(self, view: JSON) -> Sequence[float]:
-        """The observation of `view`: `size` numbers, each scaled to about [0, 1]."""
-        ...
+__all__ = ["Field", "Fields", "Observer", "histogram", "onehot", "scaled"]
 
 
 Getter = Callable[[JSON], Sequence[float]]

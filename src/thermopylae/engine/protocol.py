@@ -15,10 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
-
-if TYPE_CHECKING:
-    from thermopylae.engine.observation import Observer
+from typing import Any, ClassVar, Protocol, TypeVar
 
 CHANCE = -1
 """What `to_act` returns while a card is drawn or a die is rolled."""
@@ -66,6 +63,23 @@ class Outcome:
             "reason": self.reason,
             "turns": self.turns,
         }
+
+
+class Observer(Protocol):
+    """A fixed-size numeric form of a view, for one game and one set of options."""
+
+    def layout(self) -> Sequence[tuple[str, int, str]]:
+        """`(name, size, meaning)` of every field, in order (docs/rl.md lists them)."""
+        ...
+
+    @property
+    def size(self) -> int:
+        """The number of values of an observation (the sum of the fields' sizes)."""
+        ...
+
+    def features(self, view: JSON) -> Sequence[float]:
+        """The observation of `view`: `size` numbers, each scaled to about [0, 1]."""
+        ...
 
 
 class Game(Protocol[S, A]):
