@@ -214,12 +214,10 @@ class EarthAndWater(GameBase[State, Action]):
         if ph in (DRAW, ROLL, LOT):
             if not self._chance_ok(s, action):
                 raise IllegalAction(
-                    f"{self.format(action)!r} cannot happen now: {text.waiting_for(self, s)}"
+                    f"{self.format(action)!r} cannot happen now: {text.waiting_for(s)}"
                 )
         elif not _listed(action, self.legal(s)):
-            raise IllegalAction(
-                f"{self.format(action)!r} is not legal now: {text.waiting_for(self, s)}"
-            )
+            raise IllegalAction(f"{self.format(action)!r} is not legal now: {text.waiting_for(s)}")
         ev: list[Event] | None = None if quiet else []
         s._legal = None
         self._dispatch(s, action, ev)
@@ -303,7 +301,7 @@ class EarthAndWater(GameBase[State, Action]):
         return Outcome(results, scores, s.reason, s.turns)
 
     def view(self, s: State, seat: int | None) -> JSON:
-        return view.view(self, s, seat)
+        return view.view(s, self.c, seat, game_id=self.id, to_act=self.to_act(s))
 
     def determinize(self, s: State, seat: int, rng: random.Random) -> State:
         return view.determinize(s, seat, rng)
@@ -316,13 +314,13 @@ class EarthAndWater(GameBase[State, Action]):
         return evaluate(self, s)
 
     def describe(self, event: Event) -> str:
-        return text.describe(self, event)
+        return text.describe(event)
 
     def render(self, v: JSON) -> str:
         return text.render(v)
 
     def rules_text(self) -> str:
-        return text.rules_text(self)
+        return text.rules_text(self.c)
 
     def hand_text(self, v: JSON) -> str | None:
         from thermopylae.games.earth_and_water.hand import hand_text
@@ -335,7 +333,7 @@ class EarthAndWater(GameBase[State, Action]):
         return reword(reason, text.REASONS)
 
     def label(self, action: Action) -> str:
-        return text.label(self, action)
+        return text.label(self.c, self.notation, action)
 
     def state_to_json(self, s: State) -> JSON:
         return state_to_json(self, s)
