@@ -336,10 +336,10 @@ class EarthAndWater(GameBase[State, Action]):
         return text.label(self.c, self.notation, action)
 
     def state_to_json(self, s: State) -> JSON:
-        return state_to_json(self, s)
+        return state_to_json(s)
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
-        return state_from_json(self, data)
+        return state_from_json(data, self.c, self)
 
     def agents(self) -> Mapping[str, Any]:
         from thermopylae.games.earth_and_water.ai import Heuristic
