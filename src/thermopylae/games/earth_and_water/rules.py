@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from thermopylae.engine.errors import IllegalAction, RecordError, ThermopylaeError
@@ -348,9 +349,16 @@ class EarthAndWater(GameBase[State, Action]):
 
     def observer(self, options: Mapping[str, Any]) -> observe.EarthAndWaterObserver:
         """Views as fixed-size numbers for learning interfaces (built once per seat count)."""
-        return observe.observer(self, len(self.seats(options)))
+        return _observer(self, len(self.seats(options)))
 
     def levels(self, players: int, seat: str) -> Mapping[str, str]:
         from thermopylae.games.earth_and_water.levels import levels
 
         return levels(players, seat)
+
+
+@lru_cache(maxsize=16)
+def _observer(game: EarthAndWater, players: int) -> observe.EarthAndWaterObserver:
+    """The observer of `game` at `players` seats, built once (a few games are ever asked;
+    kept here, off the instance, so that the game still pickles)."""
+    return observe.observer(game.c, game.id, players)
