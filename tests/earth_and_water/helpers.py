@@ -55,7 +55,7 @@ def position(
     s.carneia = carneia
     s.stack = []
     s._legal = None
-    check(g, s)
+    check(s, g.c)
     return s
 
 

@@ -1,28 +1,23 @@
 """The observations of Earth & Water for learning interfaces: the layout of one seat's view
 as fixed-size numbers (docs/rl.md lists every field), built from `view` only.
 
-`observer(game, players)` is what `EarthAndWater.observer(options)` returns; it is built once
-per game and player count (the layout depends on nothing else).
+`observer(...)` builds what `EarthAndWater.observer(options)` returns, from the tables only;
+the game keeps one per player count (`rules._observer`: the layout depends on nothing else).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import TYPE_CHECKING
-
 from thermopylae.engine.observation import Field, Fields, histogram, onehot, scaled
 from thermopylae.engine.protocol import JSON
+from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import PHASES, SIDES
 
-if TYPE_CHECKING:
-    from thermopylae.games.earth_and_water.rules import EarthAndWater
 
-
-def _fields(game: EarthAndWater) -> list[Field]:
+def _fields(components: Components) -> list[Field]:
     """The fields of the two-sided game, in order."""
     sides = list(SIDES)
-    ncities = len(game.cities)
-    cards = tuple(range(len(game.c.greek_names)))
+    ncities = len(components.cities)
+    cards = tuple(range(len(components.greek_names)))
     once = ["Miltiades", "Themistocles", "Leonidas", "Artemisia I"]
 
     def cities(v: JSON) -> list[float]:
@@ -175,11 +170,10 @@ def _fields(game: EarthAndWater) -> list[Field]:
 class EarthAndWaterObserver(Fields):
     """The observation layout of Earth & Water for one player count."""
 
-    def __init__(self, game: EarthAndWater, players: int) -> None:
-        super().__init__(game.id, _fields(game))
+    def __init__(self, components: Components, game_id: str, players: int) -> None:
+        super().__init__(game_id, _fields(components))
 
 
-@lru_cache(maxsize=16)
-def observer(game: EarthAndWater, players: int) -> EarthAndWaterObserver:
-    """The observer of `game` at `players` seats, built once (a few games are ever asked)."""
-    return EarthAndWaterObserver(game, players)
+def observer(components: Components, game_id: str, players: int) -> EarthAndWaterObserver:
+    """The observer of the game `game_id` with `components` at `players` seats."""
+    return EarthAndWaterObserver(components, game_id, players)

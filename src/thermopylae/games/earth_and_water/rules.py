@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from thermopylae.engine.errors import IllegalAction, RecordError, ThermopylaeError
@@ -214,12 +215,10 @@ class EarthAndWater(GameBase[State, Action]):
         if ph in (DRAW, ROLL, LOT):
             if not self._chance_ok(s, action):
                 raise IllegalAction(
-                    f"{self.format(action)!r} cannot happen now: {text.waiting_for(self, s)}"
+                    f"{self.format(action)!r} cannot happen now: {text.waiting_for(s)}"
                 )
         elif not _listed(action, self.legal(s)):
-            raise IllegalAction(
-                f"{self.format(action)!r} is not legal now: {text.waiting_for(self, s)}"
-            )
+            raise IllegalAction(f"{self.format(action)!r} is not legal now: {text.waiting_for(s)}")
         ev: list[Event] | None = None if quiet else []
         s._legal = None
         self._dispatch(s, action, ev)
@@ -303,7 +302,7 @@ class EarthAndWater(GameBase[State, Action]):
         return Outcome(results, scores, s.reason, s.turns)
 
     def view(self, s: State, seat: int | None) -> JSON:
-        return view.view(self, s, seat)
+        return view.view(s, self.c, seat, game_id=self.id, to_act=self.to_act(s))
 
     def determinize(self, s: State, seat: int, rng: random.Random) -> State:
         return view.determinize(s, seat, rng)
@@ -316,13 +315,13 @@ class EarthAndWater(GameBase[State, Action]):
         return evaluate(self, s)
 
     def describe(self, event: Event) -> str:
-        return text.describe(self, event)
+        return text.describe(event)
 
     def render(self, v: JSON) -> str:
         return text.render(v)
 
     def rules_text(self) -> str:
-        return text.rules_text(self)
+        return text.rules_text(self.c)
 
     def hand_text(self, v: JSON) -> str | None:
         from thermopylae.games.earth_and_water.hand import hand_text
@@ -335,13 +334,13 @@ class EarthAndWater(GameBase[State, Action]):
         return reword(reason, text.REASONS)
 
     def label(self, action: Action) -> str:
-        return text.label(self, action)
+        return text.label(self.c, self.notation, action)
 
     def state_to_json(self, s: State) -> JSON:
-        return state_to_json(self, s)
+        return state_to_json(s)
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
-        return state_from_json(self, data)
+        return state_from_json(data, self.c, self)
 
     def agents(self) -> Mapping[str, Any]:
         from thermopylae.games.earth_and_water.ai import Heuristic
@@ -350,9 +349,16 @@ class EarthAndWater(GameBase[State, Action]):
 
     def observer(self, options: Mapping[str, Any]) -> observe.EarthAndWaterObserver:
         """Views as fixed-size numbers for learning interfaces (built once per seat count)."""
-        return observe.observer(self, len(self.seats(options)))
+        return _observer(self, len(self.seats(options)))
 
     def levels(self, players: int, seat: str) -> Mapping[str, str]:
         from thermopylae.games.earth_and_water.levels import levels
 
         return levels(players, seat)
+
+
+@lru_cache(maxsize=16)
+def _observer(game: EarthAndWater, players: int) -> observe.EarthAndWaterObserver:
+    """The observer of `game` at `players` seats, built once (a few games are ever asked;
+    kept here, off the instance, so that the game still pickles)."""
+    return observe.observer(game.c, game.id, players)

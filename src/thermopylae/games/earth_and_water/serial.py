@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from thermopylae.engine.errors import RecordError
-from thermopylae.engine.protocol import JSON
+from thermopylae.engine.protocol import JSON, Game
 from thermopylae.engine.validation import first_problem
+from thermopylae.games.earth_and_water.actions import Action
+from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import (
     BATTLE_FIELDS,
     MOVE_FIELDS,
@@ -20,9 +22,6 @@ from thermopylae.games.earth_and_water.state import (
     Move,
     State,
 )
-
-if TYPE_CHECKING:
-    from thermopylae.games.earth_and_water.rules import EarthAndWater
 
 
 class _StateFile(BaseModel):
@@ -63,7 +62,7 @@ class _StateFile(BaseModel):
     turns: int = Field(ge=0)
 
 
-def state_to_json(g: EarthAndWater, s: State) -> JSON:
+def state_to_json(s: State) -> JSON:
     return {
         "options": dict(s.options),
         "campaign": s.campaign,
@@ -116,15 +115,17 @@ def _step_from_json(step: list[Any]) -> tuple[Any, ...]:
     return tuple(step)
 
 
-def state_from_json(g: EarthAndWater, data: Mapping[str, Any]) -> State:
+def state_from_json(data: Mapping[str, Any], c: Components, game: Game[State, Action]) -> State:
+    """A position read from `data` and checked; `game` (typed as the contract) reads the
+    options the position was played with."""
     try:
         f = _StateFile.model_validate(dict(data))
     except ValidationError as exc:
         raise RecordError(first_problem(exc, "state")) from exc
     if f.phase not in PHASES:
         raise RecordError(f"state.phase: unknown phase {f.phase!r}")
-    n = len(g.c.names)
-    s = State(n, g.options(f.options))
+    n = len(c.names)
+    s = State(n, game.options(f.options))
     for name in ("armies", "fleets"):
         rows = getattr(f, name)
         if len(rows) != 2 or any(len(r) != n or min(r, default=0) < 0 for r in rows):
@@ -147,8 +148,8 @@ def state_from_json(g: EarthAndWater, data: Mapping[str, Any]) -> State:
     s.bt = Battle(*f.battle) if len(f.battle) == BATTLE_FIELDS else None
     s.stack = [_step_from_json(k) for k in f.stack]
     s.result, s.reason, s.turns = f.result, f.reason, f.turns
-    check(g, s, f.battle)
-    check_phase(g, s, f.move, f.battle)
+    check(s, c, f.battle)
+    check_phase(s, c, f.move, f.battle)
     return s
 
 
@@ -168,7 +169,7 @@ CONTINUATIONS = {
 
 
 def check_phase(
-    g: EarthAndWater, s: State, move: list[int] | None = None, battle: list[int] | None = None
+    s: State, c: Components, move: list[int] | None = None, battle: list[int] | None = None
 ) -> None:
     """The phase has the context it needs (a move, a battle, a window, a choice), so that a
     hand-made position either plays on or is refused here, never half-way. `move`,
@@ -197,7 +198,7 @@ def check_phase(
     def bad(why: str) -> RecordError:
         return RecordError(f"state: phase {phase!r} {why}")
 
-    n = len(g.c.names)
+    n = len(c.names)
 
     def within(value: Any, lo: int, hi: int, what: str) -> None:
         if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
@@ -287,7 +288,7 @@ def check_phase(
         raise bad("needs armies owed to attrition")
 
 
-def check(g: EarthAndWater, s: State, battle: list[int] | None = None) -> None:
+def check(s: State, c: Components, battle: list[int] | None = None) -> None:
     """Every piece and card is in one place: map, reserve, portrait, at sea, hand, pile.
     `battle`: the list the position was read from (by default, that of `s`)."""
 
@@ -322,9 +323,9 @@ def check(g: EarthAndWater, s: State, battle: list[int] | None = None) -> None:
         raise RecordError("state.portraits: an Artemisia fleet without Artemisia I played")
     for side in (0, 1):
         armies = sum(s.arm[side]) + s.res_arm[side] + s.portraits[side] + at_sea_arm[side]
-        if armies != g.c.armies[side]:
+        if armies != c.armies[side]:
             raise RecordError(
-                f"state: side {side} has {armies} armies in all, not {g.c.armies[side]}"
+                f"state: side {side} has {armies} armies in all, not {c.armies[side]}"
             )
         fleets = (
             sum(s.flt[side])
@@ -332,9 +333,9 @@ def check(g: EarthAndWater, s: State, battle: list[int] | None = None) -> None:
             + (s.portraits[2] if side == 0 else 0)
             + at_sea_flt[side]
         )
-        if fleets != g.c.fleets[side]:
+        if fleets != c.fleets[side]:
             raise RecordError(
-                f"state: side {side} has {fleets} fleets in all, not {g.c.fleets[side]}"
+                f"state: side {side} has {fleets} fleets in all, not {c.fleets[side]}"
             )
     cards = Counter(s.deck) + Counter(s.discard) + Counter(s.hands[0]) + Counter(s.hands[1])
     if cards != Counter(range(1, 17)):

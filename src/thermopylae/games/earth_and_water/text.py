@@ -7,7 +7,7 @@ stay as they are; every other word is looked up when the text is built.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from thermopylae.engine.protocol import JSON, Event
 from thermopylae.games.earth_and_water.actions import (
@@ -22,6 +22,7 @@ from thermopylae.games.earth_and_water.actions import (
     Fleets,
     Keep,
     Land,
+    Notation,
     Pick,
     Place,
     PlayEvent,
@@ -32,12 +33,10 @@ from thermopylae.games.earth_and_water.actions import (
     Sea,
     To,
 )
+from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import SIDES, State
 from thermopylae.games.wording import reword
 from thermopylae.i18n import N_, _, ngettext
-
-if TYPE_CHECKING:
-    from thermopylae.games.earth_and_water.rules import EarthAndWater
 
 PHASE_WORDS = {
     "prep-buy": N_("buy cards"),
@@ -126,7 +125,7 @@ REASONS = (
 )
 
 
-def waiting_for(g: EarthAndWater, s: State) -> str:
+def waiting_for(s: State) -> str:
     from thermopylae.games.earth_and_water.state import PHASES
 
     phase = PHASES[s.phase]
@@ -135,13 +134,13 @@ def waiting_for(g: EarthAndWater, s: State) -> str:
     return _("{side} must {what}").format(side=SIDES[s.side], what=_(PHASE_WORDS[phase]))
 
 
-def label(g: EarthAndWater, a: Action) -> str:
+def label(c: Components, notation: Notation, a: Action) -> str:
     """A menu line: the action in words (in English its notation), and the card's names
     where there is one."""
     msgid = LABELS.get("retreat by sea" if isinstance(a, Retreat) and a.by_sea else a.verb)
     match a:
         case Army(x) | Fleet(x) | Land(x) | Sea(x) | To(x) | Remove(x) | Place(x) | Retreat(x):
-            text = g.format(a) if msgid is None else _(msgid).format(city=g.c.names[x])
+            text = notation.format(a) if msgid is None else _(msgid).format(city=c.names[x])
         case (
             Buy(n)
             | Armies(n)
@@ -155,12 +154,12 @@ def label(g: EarthAndWater, a: Action) -> str:
             | Discard(n)
             | Pick(n)
         ):
-            text = g.format(a) if msgid is None else _(msgid).format(n=n)
+            text = notation.format(a) if msgid is None else _(msgid).format(n=n)
         case _:
-            text = g.format(a) if msgid is None else _(msgid).format(n=-1)
+            text = notation.format(a) if msgid is None else _(msgid).format(n=-1)
     match a:
         case PlayEvent(k) | PlayMove(k) | React(k) | Keep(k) | Discard(k) | Pick(k) if k > 0:
-            p, gr = _(g.c.persian_names[k]), _(g.c.greek_names[k])
+            p, gr = _(c.persian_names[k]), _(c.greek_names[k])
             return f"{text}  ({gr} / {p})"
     return text
 
@@ -315,7 +314,7 @@ def _sudden_death_end(d: dict[str, Any]) -> str:
     return f"{end}; {pile}{again}."
 
 
-def describe(g: EarthAndWater, e: Event) -> str:
+def describe(e: Event) -> str:
     """The log line of one event."""
     d: dict[str, Any] = dict(e.data)
     k = e.kind
@@ -451,9 +450,8 @@ Battles: one die per unit, at most 3, highest die counts; Persian dice count at 
 Card effects are written in the project's own words (see docs/rules/earth-and-water.md).""")
 
 
-def rules_text(g: EarthAndWater) -> str:
+def rules_text(c: Components) -> str:
     """The rules in brief, then every card with its effects in our own words."""
-    c = g.c
     lines = [
         _(RULES),
         "",

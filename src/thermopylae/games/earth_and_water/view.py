@@ -9,13 +9,10 @@ way are public.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from thermopylae.engine.protocol import CHANCE, JSON
+from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import CHOOSE, GREECE, PERSIA, PHASES, SIDES, State
-
-if TYPE_CHECKING:
-    from thermopylae.games.earth_and_water.rules import EarthAndWater
 
 ONCE = {1: "Miltiades", 2: "Themistocles", 4: "Leonidas", 8: "Artemisia I"}
 
@@ -28,15 +25,15 @@ def hand_visible(s: State, owner: int, seat: int | None) -> bool:
     return owner == GREECE and seat == PERSIA and s.phase == CHOOSE and s.choice == C_HIPPIAS
 
 
-def view(g: EarthAndWater, s: State, seat: int | None) -> JSON:
-    c = g.c
-    to_act = g.to_act(s)
+def view(s: State, c: Components, seat: int | None, *, game_id: str, to_act: int | None) -> JSON:
+    """What `seat` sees of `s` (None: a spectator); `to_act` is the game's answer for `s`,
+    given by the caller, which owns whose turn it is."""
     pa, ga = s.arm[PERSIA], s.arm[GREECE]
     pf, gf = s.flt[PERSIA], s.flt[GREECE]
     names, major, port, amph = c.names, c.major, c.port, c.amphorae
     # (control as `board.controls` has it: armies, else an own major city)
     return {
-        "game": g.id,
+        "game": game_id,
         "seat": None if seat is None else SIDES[seat],
         "phase": PHASES[s.phase],
         "to_act": "chance" if to_act == CHANCE else None if to_act is None else SIDES[to_act],
@@ -61,7 +58,7 @@ def view(g: EarthAndWater, s: State, seat: int | None) -> JSON:
                     else None
                 ),
             }
-            for x in g.cities
+            for x in c.cities
         ],
         "bridge": s.bridge,
         "reserve": {
@@ -88,8 +85,8 @@ def view(g: EarthAndWater, s: State, seat: int | None) -> JSON:
         "acropolis_penalty": s.acropolis_penalty,
         "talents": s.talents if s.phase in (0, 2) else None,
         "passes": s.passes,
-        "move": move_view(g, s),
-        "battle": battle_view(g, s),
+        "move": move_view(s, c),
+        "battle": battle_view(s, c),
         "window": s.window if s.phase == 8 else None,
         "card_names": {"greece": list(c.greek_names), "persia": list(c.persian_names)},
         "result": None
@@ -98,11 +95,11 @@ def view(g: EarthAndWater, s: State, seat: int | None) -> JSON:
     }
 
 
-def _name(g: EarthAndWater, city: int) -> str | None:
-    return g.c.names[city] if city >= 0 else None
+def _name(c: Components, city: int) -> str | None:
+    return c.names[city] if city >= 0 else None
 
 
-def move_view(g: EarthAndWater, s: State) -> JSON | None:
+def move_view(s: State, c: Components) -> JSON | None:
     """The move under way, in named fields (what has been declared so far is public)."""
     mv = s.mv
     if mv is None:
@@ -111,23 +108,23 @@ def move_view(g: EarthAndWater, s: State) -> JSON | None:
         "side": SIDES[mv.side],
         "allowed": ("any", "land", "fleets")[mv.kind],
         "by": None if mv.mode < 0 else ("land", "sea")[mv.mode],
-        "origin": _name(g, mv.origin),
+        "origin": _name(c, mv.origin),
         "count": mv.count,
         "carry": mv.carry,
         "event": mv.flag,  # the card whose event made the move (0: a movement card)
-        "not_from": _name(g, mv.exclude),  # Themistocles: not from the Persian target
-        "destination": _name(g, mv.dest),
+        "not_from": _name(c, mv.exclude),  # Themistocles: not from the Persian target
+        "destination": _name(c, mv.dest),
     }
 
 
-def battle_view(g: EarthAndWater, s: State) -> JSON | None:
+def battle_view(s: State, c: Components) -> JSON | None:
     """The battle under way, in named fields (Separate Peace's dice are no battle)."""
     bt = s.bt
     if bt is None or bt.stage >= 2:
         return None
     return {
         "kind": ("land", "naval")[bt.kind],
-        "city": g.c.names[bt.city],
+        "city": c.names[bt.city],
         "attacker": SIDES[bt.att],
         "greek_dice": bt.gdice,  # 0: one per army; 2 Leonidas; 3 Miltiades, 300 Spartans
         "greek_card": bt.gcard,
@@ -136,7 +133,7 @@ def battle_view(g: EarthAndWater, s: State) -> JSON | None:
         "immortals_used": bool(bt.imm),
         "persian_start": bt.pstart,
         "carried": bt.carry,
-        "from": _name(g, bt.origin),
+        "from": _name(c, bt.origin),
         "by_sea": bool(bt.by_sea),
         "no_retreat": bool(bt.no_retreat),
     }

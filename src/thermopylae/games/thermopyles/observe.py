@@ -1,30 +1,25 @@
 """The observations of Thermopyles for learning interfaces: the layout of one seat's view
 as fixed-size numbers (docs/rl.md lists every field), built from `view` only.
 
-`observer(game, players)` is what `Thermopyles.observer(options)` returns; it is built once
-per game and player count (the layout depends on nothing else).
+`observer(...)` builds what `Thermopyles.observer(options)` returns, from the tables only;
+the game keeps one per player count (`rules._observer`: the layout depends on nothing else).
 """
 
 from __future__ import annotations
-
-from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from thermopylae.engine.observation import Field, Fields, histogram, onehot
 from thermopylae.engine.protocol import JSON
 from thermopylae.games.thermopyles.actions import seat_name
 from thermopylae.games.thermopyles.state import PHASES
-
-if TYPE_CHECKING:
-    from thermopylae.games.thermopyles.rules import Thermopyles
+from thermopylae.games.thermopyles.tables import Tables
 
 
-def _fields(game: Thermopyles, n: int) -> list[Field]:
+def _fields(t: Tables, n: int) -> list[Field]:
     """The fields of a table of `n` Spartan players, in order."""
     seats = [seat_name(p) for p in range(n)]
-    values = tuple(sorted(set(game.components.spartan)))
-    kinds = tuple(dict.fromkeys(game.kind_texts))
-    nloc = len(game.locations)
+    values = tuple(sorted(set(t.components.spartan)))
+    kinds = tuple(dict.fromkeys(t.kind_texts))
+    nloc = len(t.locations)
 
     def slots(v: JSON) -> list[float]:
         out: list[float] = []
@@ -142,11 +137,10 @@ def _fields(game: Thermopyles, n: int) -> list[Field]:
 class ThermopylesObserver(Fields):
     """The observation layout of Thermopyles for one player count."""
 
-    def __init__(self, game: Thermopyles, players: int) -> None:
-        super().__init__(game.id, _fields(game, players))
+    def __init__(self, t: Tables, game_id: str, players: int) -> None:
+        super().__init__(game_id, _fields(t, players))
 
 
-@lru_cache(maxsize=16)
-def observer(game: Thermopyles, players: int) -> ThermopylesObserver:
-    """The observer of `game` at `players` seats, built once (a few games are ever asked)."""
-    return ThermopylesObserver(game, players)
+def observer(t: Tables, game_id: str, players: int) -> ThermopylesObserver:
+    """The observer of the game `game_id` with tables `t` at `players` seats."""
+    return ThermopylesObserver(t, game_id, players)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
@@ -203,7 +204,14 @@ class Thermopyles(GameBase[State, Action]):
         return Outcome((word,) * s.players, (score,) * s.players, s.reason, s.turn)
 
     def view(self, s: State, seat: int | None) -> JSON:
-        return view.view(self, s, seat)
+        return view.view(
+            s,
+            self.tables,
+            seat,
+            game_id=self.id,
+            provisional=self.provisional,
+            to_act=self.to_act(s),
+        )
 
     def determinize(self, s: State, seat: int, rng: random.Random) -> State:
         return view.determinize(s, seat, rng)
@@ -243,9 +251,16 @@ class Thermopyles(GameBase[State, Action]):
 
     def observer(self, options: Mapping[str, Any]) -> observe.ThermopylesObserver:
         """Views as fixed-size numbers for learning interfaces (built once per seat count)."""
-        return observe.observer(self, len(self.seats(options)))
+        return _observer(self, len(self.seats(options)))
 
     def levels(self, players: int, seat: str) -> Mapping[str, str]:
         from thermopylae.games.thermopyles.levels import levels
 
         return levels(players, seat)
+
+
+@lru_cache(maxsize=16)
+def _observer(game: Thermopyles, players: int) -> observe.ThermopylesObserver:
+    """The observer of `game` at `players` seats, built once (a few games are ever asked;
+    kept here, off the instance, so that the game still pickles)."""
+    return observe.observer(game.tables, game.id, players)

@@ -8,30 +8,32 @@ else is face up on the table: slots, piles, graveyard, support cards, the fight.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from thermopylae.engine.protocol import CHANCE, JSON
 from thermopylae.games.thermopyles.actions import seat_name
+from thermopylae.games.thermopyles.components import Components
 from thermopylae.games.thermopyles.state import PHASES, State
-
-if TYPE_CHECKING:
-    from thermopylae.games.thermopyles.rules import Thermopyles
+from thermopylae.games.thermopyles.tables import Tables
 
 
-def card(game: Thermopyles, kind: int) -> JSON | None:
+def card(c: Components, kind: int) -> JSON | None:
+    """A face-up Persian card of `kind` (None for an empty slot, kind -1)."""
     if kind < 0:
         return None
-    k = game.components.persian_kinds[kind]
+    k = c.persian_kinds[kind]
     return {"combat": k.combat, "annihilation": k.annihilation, "bonus": k.bonus, "text": k.text}
 
 
-def view(game: Thermopyles, s: State, seat: int | None) -> JSON:
-    c = game.components
-    texts = game.kind_texts
-    to_act = game.to_act(s)
+def view(
+    s: State, t: Tables, seat: int | None, *, game_id: str, provisional: bool, to_act: int | None
+) -> JSON:
+    """What `seat` sees of `s` (None: a spectator); `to_act` is the game's answer for `s`,
+    given by the caller, which owns whose turn it is."""
+    c = t.components
+    texts = t.kind_texts
     return {
-        "game": game.id,
-        "provisional": game.provisional,
+        "game": game_id,
+        "provisional": provisional,
         "players": s.players,
         "seat": None if seat is None else seat_name(seat),
         "phase": PHASES[s.phase],
@@ -40,8 +42,8 @@ def view(game: Thermopyles, s: State, seat: int | None) -> JSON:
         "recipient": seat_name(s.recipient) if s.recipient >= 0 else None,
         "turn": s.turn,
         "marker": s.marker,
-        "locations": [dict(loc) for loc in game.locations],
-        "slots": [card(game, k) for k in s.slots],
+        "locations": [dict(loc) for loc in t.locations],
+        "slots": [card(c, k) for k in s.slots],
         "support": s.support,
         "support_total": c.support,
         "hands": [
@@ -63,7 +65,7 @@ def view(game: Thermopyles, s: State, seat: int | None) -> JSON:
             "card": s.card,
             "support": s.committed,
             "dice": list(s.dice),
-            "location_die": bool(game.tables.die[s.marker]),
+            "location_die": bool(t.die[s.marker]),
             "total": s.card + sum(s.dice),
         },
         "draws": s.draws,
