@@ -81,7 +81,10 @@ def play_out(
             scores = evaluate(d)
             if scores is not None:
                 return scores
-    play(game, d, [mover] * game.max_players, rng, rng)
+    if policy is None:
+        play(game, d, (), rng, rng, moves=choices(game))
+    else:
+        play(game, d, [policy] * game.max_players, rng, rng)
     outcome = game.outcome(d)
     assert outcome is not None
     return outcome.scores

@@ -70,12 +70,29 @@ def play(
     chance_rng: random.Random,
     agent_rng: random.Random,
     on_step: Callable[[int, Any], None] | None = None,
+    moves: Callable[[Any], Sequence[Any]] | None = None,
 ) -> int:
     """Play `state` to the end (in place), one agent per seat, quietly; `on_step(seat,
     action)` is told each action before it is applied (a record's writer). Returns the
-    number of steps. The tight loop of simulations: no events, no step objects."""
+    number of steps. The tight loop of simulations: no events, no step objects.
+
+    With `moves` instead of agents, every seat plays uniformly at random among
+    `moves(state)` (e.g. `game.sensible`), drawing from `agent_rng` as a random agent
+    would, without an agent call a decision: the searches' random playouts."""
     to_act, apply, sample = game.to_act, game.apply, game.sample_chance
     steps = 0
+    if moves is not None and not agents and on_step is None:
+        rand = agent_rng.random
+        while (seat := to_act(state)) is not None:
+            if seat == CHANCE:
+                apply(state, sample(state, chance_rng), quiet=True)
+            else:
+                acts = moves(state)
+                apply(state, acts[int(rand() * len(acts))], quiet=True)
+            steps += 1
+        return steps
+    if moves is not None:
+        raise ValueError("play takes agents or moves, not both (and no on_step with moves)")
     while (seat := to_act(state)) is not None:
         if seat == CHANCE:
             action = sample(state, chance_rng)
