@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from tests.conformance.sampled import options_for
 from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
 from thermopylae.sim.match import play_indexed
@@ -37,7 +38,7 @@ def keys() -> list[tuple[str, int, str]]:
 def digests(game_id: str, players: int, spec: str) -> list[str]:
     """The record digests of the run: `SPECS[spec]` games of `spec` on every seat."""
     game = registry.get(game_id)
-    options = game.options({"players": players} if game.min_players != game.max_players else {})
+    options = options_for(game, players)
     agents = [make_agent(spec, game) for _ in range(players)]
     return [
         str(play_indexed(game, options, agents, SEED, i, record=True).digest)

@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from thermopylae.engine.errors import NotationError
-from thermopylae.engine.protocol import JSON
-
-if TYPE_CHECKING:
-    from thermopylae.engine.observation import Observer
+from thermopylae.engine.protocol import JSON, Observer
 
 S = TypeVar("S", bound="Copyable")
 A = TypeVar("A")
