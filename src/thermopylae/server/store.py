@@ -9,55 +9,27 @@ fail loudly instead of forking a game.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (
-    JSON,
-    Boolean,
-    Column,
-    Float,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    create_engine,
-    event,
-    insert,
-    select,
-    update,
-)
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError, ProgrammingError, SQLAlchemyError
+from sqlalchemy import and_, event, insert, select, update
+from sqlalchemy.engine import Connection, Engine, create_engine
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 
-metadata = MetaData()
+from thermopylae.server import migrate
+from thermopylae.server.db import metadata, steps, table_seats, tables
 
-tables = Table(
-    "thermopylae_tables",
-    metadata,
-    Column("id", String(40), primary_key=True),
-    Column("game", String(40), nullable=False),
-    Column("components", String(40), nullable=False),
-    Column("options", JSON, nullable=False),
-    Column("seats", JSON, nullable=False),  # [{"seat", "kind", "agent", "token_hash"}]
-    Column("created", Float, nullable=False),
-    Column("over", Boolean, nullable=False, default=False),
-)
-
-steps = Table(
-    "thermopylae_steps",
-    metadata,
-    Column("table_id", String(40), ForeignKey("thermopylae_tables.id"), primary_key=True),
-    Column("n", Integer, primary_key=True),  # the move number: 0, 1, 2, ...
-    Column("who", String(40), nullable=False),
-    Column("action", String(200), nullable=False),
-)
+__all__ = ["Conflict", "Store", "StoreError", "TableRow", "metadata", "now"]
 
 
 CONNECT_TIMEOUT = 5  # seconds to reach a database server before answering 503
 RECYCLE = 1800  # seconds a pooled connection is kept before a fresh one replaces it
+
+
+NoticeWriter = Callable[[Connection], None]
+"""Writes the notices a change causes, inside that change's transaction (notify.queue)."""
 
 
 class StoreError(Exception):
@@ -83,6 +55,19 @@ class TableRow:
     seats: list[dict[str, Any]]
     created: float
     over: bool
+    clock: dict[str, Any] | None = None
+    clock_state: dict[str, Any] | None = None
+    deadline: float | None = None
+    low_at: float | None = None
+    result: dict[str, Any] | None = None
+    standin: list[int] = field(default_factory=list)
+    turn: int | None = None
+    updated: float | None = None
+    public_link: str | None = None
+
+    def accounts(self) -> dict[int, int]:
+        """seat index -> account id, for the seats held by accounts."""
+        return {i: s["account"] for i, s in enumerate(self.seats) if s.get("account")}
 
 
 def default_url(data_dir: Path) -> str:
@@ -127,23 +112,18 @@ class Store:
         self._create_tables()
 
     def _create_tables(self) -> None:
-        """The tables, made if missing. Two servers starting at once on an empty database
-        both find them missing and race to make them; the loser's CREATE fails on a
-        duplicate name (PostgreSQL: pg_type), so it looks again and finds them made."""
-        for attempt in range(3):
-            try:
-                metadata.create_all(self.engine)
-                return
-            except (IntegrityError, ProgrammingError) as exc:  # made by the other: look again
-                if attempt == 2:
-                    raise StoreError(f"cannot open the database {self._safe_url()}: {exc}") from exc
-            except SQLAlchemyError as exc:
-                raise StoreError(f"cannot open the database {self._safe_url()}: {exc}") from exc
+        """The schema, made or upgraded by the migrations (`migrate.py`)."""
+        try:
+            migrate.upgrade(self.engine)
+        except SQLAlchemyError as exc:
+            raise StoreError(f"cannot open the database {self._safe_url()}: {exc}") from exc
 
     def _safe_url(self) -> str:
         return self.engine.url.render_as_string(hide_password=True)
 
-    def create(self, row: TableRow) -> None:
+    def create(self, row: TableRow, notices: NoticeWriter | None = None) -> None:
+        """Store a new table, its seats held by accounts, and the notices it causes (an
+        invitation), in one transaction."""
         with self._tx() as conn:
             conn.execute(
                 insert(tables).values(
@@ -154,17 +134,29 @@ class Store:
                     seats=row.seats,
                     created=row.created,
                     over=row.over,
+                    clock=row.clock,
+                    clock_state=row.clock_state,
+                    deadline=row.deadline,
+                    low_at=row.low_at,
+                    standin=row.standin,
+                    turn=row.turn,
+                    updated=row.created,
+                    public_link=row.public_link,
                 )
             )
+            held = row.accounts()
+            if held:
+                conn.execute(
+                    insert(table_seats),
+                    [{"table_id": row.id, "seat": i, "account_id": a} for i, a in held.items()],
+                )
+            if notices is not None:
+                notices(conn)
 
     def table(self, table_id: str) -> TableRow | None:
         with self._tx() as conn:
             r = conn.execute(select(tables).where(tables.c.id == table_id)).first()
-        if r is None:
-            return None
-        return TableRow(
-            r.id, r.game, r.components, dict(r.options), list(r.seats), r.created, bool(r.over)
-        )
+        return None if r is None else _row(r)
 
     def steps(self, table_id: str, start: int = 0) -> list[tuple[str, str]]:
         with self._tx() as conn:
@@ -180,8 +172,17 @@ class Store:
             out.append((r.who, r.action))
         return out
 
-    def append(self, table_id: str, start: int, new: list[tuple[str, str]], over: bool) -> None:
-        """Store moves `start`, `start + 1`, ... in one transaction."""
+    def append(
+        self,
+        table_id: str,
+        start: int,
+        new: list[tuple[str, str]],
+        over: bool,
+        values: dict[str, Any] | None = None,
+        notices: NoticeWriter | None = None,
+    ) -> None:
+        """Store moves `start`, `start + 1`, ... with the table's new `values` (turn,
+        clock, deadline) and the notices they cause, in one transaction."""
         if not new:
             return
         try:
@@ -193,10 +194,74 @@ class Store:
                         for i, (who, action) in enumerate(new)
                     ],
                 )
+                fields = dict(values or {})
+                fields["updated"] = now()
                 if over:
-                    conn.execute(update(tables).where(tables.c.id == table_id).values(over=True))
+                    fields["over"] = True
+                conn.execute(update(tables).where(tables.c.id == table_id).values(**fields))
+                if notices is not None:
+                    notices(conn)
         except IntegrityError as exc:
             raise Conflict(f"table {table_id}: move {start} was stored by another server") from exc
+
+    def change(
+        self,
+        table_id: str,
+        values: dict[str, Any],
+        *,
+        when: dict[str, Any] | None = None,
+        notices: NoticeWriter | None = None,
+    ) -> bool:
+        """Set a table's `values` if its columns still hold `when` (a claim: of several
+        processes that see a deadline fall due, exactly one changes the row). True if
+        this call changed it."""
+        cond = [tables.c.id == table_id]
+        for name, value in (when or {}).items():
+            col = tables.c[name]
+            cond.append(col.is_(None) if value is None else col == value)
+        with self._tx() as conn:
+            done = conn.execute(update(tables).where(and_(*cond)).values(**values)).rowcount
+            if done == 1 and notices is not None:
+                notices(conn)
+        return bool(done == 1)
+
+    def due(self, when: float, column: str = "deadline") -> list[tuple[str, float]]:
+        """Unfinished tables whose `deadline` (or `low_at`) is at or before `when`."""
+        col = tables.c[column]
+        with self._tx() as conn:
+            rows = conn.execute(
+                select(tables.c.id, col).where(
+                    col.is_not(None), col <= when, tables.c.over.is_(False)
+                )
+            ).all()
+        return [(r[0], float(r[1])) for r in rows]
+
+    def next_due(self) -> float | None:
+        """The earliest deadline or low mark of an unfinished table (None: no clock runs)."""
+        with self._tx() as conn:
+            rows = conn.execute(
+                select(tables.c.deadline, tables.c.low_at).where(
+                    tables.c.over.is_(False),
+                    (tables.c.deadline.is_not(None)) | (tables.c.low_at.is_not(None)),
+                )
+            ).all()
+        times = [t for r in rows for t in r if t is not None]
+        return min(times) if times else None
+
+    def hold_seat(
+        self, table_id: str, seat: int, seats: list[dict[str, Any]], account: int
+    ) -> None:
+        """A seat now held by an account (an account claiming a guest seat by its token)."""
+        with self._tx() as conn:
+            conn.execute(update(tables).where(tables.c.id == table_id).values(seats=seats))
+            conn.execute(
+                table_seats.delete().where(
+                    table_seats.c.table_id == table_id, table_seats.c.seat == seat
+                )
+            )
+            conn.execute(
+                insert(table_seats).values(table_id=table_id, seat=seat, account_id=account)
+            )
 
     def unfinished(self) -> list[str]:
         with self._tx() as conn:
@@ -207,6 +272,27 @@ class Store:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+def _row(r: Any) -> TableRow:
+    return TableRow(
+        r.id,
+        r.game,
+        r.components,
+        dict(r.options),
+        list(r.seats),
+        r.created,
+        bool(r.over),
+        clock=r.clock,
+        clock_state=r.clock_state,
+        deadline=r.deadline,
+        low_at=r.low_at,
+        result=r.result,
+        standin=list(r.standin or []),
+        turn=r.turn,
+        updated=r.updated,
+        public_link=r.public_link,
+    )
 
 
 class _Tx:
