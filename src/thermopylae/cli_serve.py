@@ -91,6 +91,31 @@ def serve(
             "(repeatable); from any other peer the header is ignored."
         ),
     ] = None,
+    smtp: Annotated[
+        str | None,
+        typer.Option(
+            help="HOST:PORT of the mail server that sends players' email notifications "
+            "(without it, email is off and the settings page says so)."
+        ),
+    ] = None,
+    mail_from: Annotated[
+        str, typer.Option(help="The sender address of notification emails.")
+    ] = "thermopylae@localhost",
+    allow_private_webhooks: Annotated[
+        bool,
+        typer.Option(
+            help="Let players' webhooks reach loopback, private and link-local addresses "
+            "(refused by default: a webhook must not reach inside your network). For tests "
+            "and home set-ups."
+        ),
+    ] = False,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The site's address as players reach it (https://...), for the links in "
+            "notifications; default: the address each table was created at."
+        ),
+    ] = None,
 ) -> None:
     """Run the game server: the lobby at http://HOST:PORT/, the API under /api (docs at
     /docs). Every accepted action is stored before anyone is told of it. AI seats think
@@ -131,8 +156,14 @@ def serve(
             http_rate=http_rate,
             ai=limits,
             trusted_proxies=tuple(trusted_proxy or ()),
+            smtp=smtp,
+            mail_from=mail_from,
+            allow_private_webhooks=allow_private_webhooks,
+            public_url=public_url,
         )
     except StoreError as exc:
+        raise fail(str(exc)) from exc
+    except ValueError as exc:  # a malformed --smtp or --mail-from
         raise fail(str(exc)) from exc
     where = db or f"the SQLite file in {data_dir or 'your data folder'}"
     err.print(

@@ -36,6 +36,12 @@ class _Header(BaseModel):
     seats: list[str]
 
 
+class _Forfeit(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int
+    reason: str
+
+
 class _RecordFile(_Header):
     format: Literal["thermopylae-record"]
     seed: int | None = None
@@ -43,6 +49,7 @@ class _RecordFile(_Header):
     steps: list[tuple[str, str]]
     final: str | None = None
     outcome: dict[str, Any] | None = None
+    forfeit: _Forfeit | None = None
 
 
 class _PositionFile(_Header):
@@ -72,6 +79,7 @@ class Record:
     steps: list[tuple[str, str]] = field(default_factory=list)
     final: str | None = None
     outcome: dict[str, Any] | None = None
+    forfeit: dict[str, Any] | None = None  # {"seat", "reason"}: ended by a forfeit (time)
 
     @classmethod
     def begin(
@@ -89,10 +97,14 @@ class Record:
     def add(self, who: str, action: str) -> None:
         self.steps.append((who, action))
 
-    def close(self, game: GenericGame, state: Any) -> None:
-        """Stamp the final state's digest and outcome, so a replay can check them."""
+    def close(
+        self, game: GenericGame, state: Any, forfeit: tuple[int, str] | None = None
+    ) -> None:
+        """Stamp the final state's digest and outcome, so a replay can check them;
+        `forfeit` (seat, reason): the game ended before the rules end it (time ran out)."""
         self.final = state_digest(game, state)
-        out: Outcome | None = game.outcome(state)
+        self.forfeit = None if forfeit is None else {"seat": forfeit[0], "reason": forfeit[1]}
+        out: Outcome | None = _ending(game, state, self.forfeit)
         self.outcome = None if out is None else out.to_json()
 
     def to_json(self) -> JSON:
@@ -108,6 +120,7 @@ class Record:
             "steps": [list(s) for s in self.steps],
             "final": self.final,
             "outcome": self.outcome,
+            **({} if self.forfeit is None else {"forfeit": self.forfeit}),
         }
 
     @classmethod
@@ -129,6 +142,7 @@ class Record:
             [tuple(s) for s in f.steps],  # type: ignore[misc]
             f.final,
             f.outcome,
+            None if f.forfeit is None else f.forfeit.model_dump(),
         )
 
     def save(self, path: Path) -> None:
@@ -264,13 +278,20 @@ def replay(game: GenericGame, record: Record) -> ReplayReport:
     problems = []
     if record.final is not None and state_digest(game, state) != record.final:
         problems.append("the final state differs from the one the record was saved with")
-    outcome = game.outcome(state)
+    outcome = _ending(game, state, record.forfeit)
     if record.outcome is not None and (outcome is None or outcome.to_json() != record.outcome):
         problems.append(
             f"the outcome differs: record says {record.outcome}, replay gives "
             f"{None if outcome is None else outcome.to_json()}"
         )
     return ReplayReport(not problems, len(record.steps), problems, state, outcome)
+
+
+def _ending(game: GenericGame, state: Any, forfeit: dict[str, Any] | None) -> Outcome | None:
+    """The outcome of a record's last state: the rules', or a forfeit's."""
+    if forfeit is not None:
+        return game.forfeit(state, int(forfeit["seat"]), str(forfeit["reason"]))
+    return game.outcome(state)
 
 
 def _step(

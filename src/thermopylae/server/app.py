@@ -33,8 +33,19 @@ from thermopylae.server.hub import Hub
 from thermopylae.server.limits import BodyLimit, RateLimit, rate_from_env
 from thermopylae.server.schema import LANG_DOC, ActionIn, TableIn, errors, table_body_schema
 from thermopylae.server.seats import LEVELS, TableError
+from thermopylae.server import auth, notify, outbox
+from thermopylae.server.account_errors import AccountError
+from thermopylae.server.account_store import Account, Accounts
+from thermopylae.server.db import accounts as db_accounts
+from thermopylae.server.routes_accounts import (
+    AccountSettings,
+    acting_session,
+    router,
+    session_of,
+)
 from thermopylae.server.store import Store, default_url
 from thermopylae.server.tables import Tables
+from thermopylae.server.timekeeper import Timekeeper
 
 log = logging.getLogger("thermopylae.server")
 
@@ -54,6 +65,10 @@ def create_app(
     http_burst: float | None = None,
     ai: AiLimits | None = None,
     trusted_proxies: tuple[str, ...] = (),
+    smtp: str | None = None,
+    mail_from: str = "thermopylae@localhost",
+    allow_private_webhooks: bool = False,
+    public_url: str | None = None,
 ) -> FastAPI:
     """The server. `db`: a SQLAlchemy URL (default: a SQLite file in `data_dir`);
     `redis`: share table updates with other processes; `origins`: extra origins whose
@@ -63,7 +78,11 @@ def create_app(
     THERMOPYLAE_HTTP_RATE environment variable; unset or 0, no limit); `ai`: the bounds
     of the AI seats' work (`AiLimits`: a pool of processes by default); `trusted_proxies`:
     the addresses of reverse proxies whose X-Forwarded-For / X-Forwarded-Proto name the
-    client (from any other peer those headers are ignored)."""
+    client (from any other peer those headers are ignored); `smtp`: HOST:PORT of the mail
+    server that sends notifications from `mail_from` (None: email is off);
+    `allow_private_webhooks`: let webhooks reach loopback and private addresses (tests, home
+    set-ups); `public_url`: the site's address for links in notifications (default: the
+    address of the request that created the table)."""
     if db is None:
         if data_dir is None:
             from platformdirs import user_data_path
@@ -76,6 +95,13 @@ def create_app(
     limits = ai if ai is not None else AiLimits()
     rate = http_rate if http_rate is not None else rate_from_env()
     limiter = RateLimit(rate, http_burst) if rate else None
+    mailer = None if smtp is None else notify.Mailer.from_spec(smtp, mail_from)
+    accounts = Accounts(store)
+    settings = AccountSettings(
+        allow_private_webhooks=allow_private_webhooks,
+        mail=mailer,
+        deliverer=lambda: holder.get("deliverer"),
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -89,6 +115,19 @@ def create_app(
         )
         holder["tables"] = tables
         app.state.tables = tables
+        tables.link_base = public_url.rstrip("/") if public_url else None
+        keeper = Timekeeper(tables)
+        tables.timekeeper = keeper
+        on_result, on_disable = outbox.account_callbacks(db_accounts)
+        deliverer = outbox.Deliverer(
+            store.engine,
+            mailer=mailer,
+            allow_private=allow_private_webhooks,
+            on_result=on_result,
+            on_disable=on_disable,
+        )
+        holder["deliverer"] = deliverer
+        tables.on_notice = deliverer.wake
 
         async def sweep() -> None:  # tables nobody uses leave memory
             while True:
@@ -104,8 +143,11 @@ def create_app(
         await hub.start()
         resume = asyncio.create_task(tables.resume_all())
         sweeper = asyncio.create_task(sweep())
+        ticker = asyncio.create_task(keeper.run())
+        sender = asyncio.create_task(deliverer.run())
         yield
-        for task in (resume, sweeper):
+        deliverer.stop()
+        for task in (resume, sweeper, ticker, sender):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
@@ -146,6 +188,11 @@ def create_app(
                 f"(bursts of {limiter.burst:g}); wait a moment and try "
                 "again",
             )
+
+    @app.exception_handler(AccountError)
+    async def _account_error(request: Request, exc: AccountError) -> JSONResponse:
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status, headers=headers)
 
     @app.exception_handler(RecursionError)
     async def _deep(request: Request, exc: RecursionError) -> JSONResponse:
@@ -212,10 +259,17 @@ def create_app(
         seats = (
             None if body.seats is None else [s.model_dump(exclude_none=True) for s in body.seats]
         )
-        live, tokens = await tables().create(
-            body.game, body.options, seats, client=_address(request)
-        )
+        session = await acting_session(request, accounts)
         base = str(request.base_url).rstrip("/")
+        live, tokens = await tables().create(
+            body.game,
+            body.options,
+            seats,
+            client=_address(request),
+            clock=body.clock,
+            creator=None if session is None else session.account.id,
+            link_base=base,
+        )
         return {
             "id": live.row.id,
             "game": live.game.id,
@@ -228,9 +282,12 @@ def create_app(
                     "level": r.get("level"),
                     "token": tok,
                     "invite_url": f"{base}/table/{live.row.id}#token={tok}" if tok else None,
+                    "player": live.names.get(r["account"]) if r.get("account") else None,
                 }
                 for r, tok in zip(live.row.seats, tokens, strict=True)
             ],
+            "clock": live.row.clock,
+            "url": f"{base}/table/{live.row.id}",
             "spectator_url": f"{base}/table/{live.row.id}",
         }
 
@@ -247,7 +304,10 @@ def create_app(
     ) -> dict[str, Any]:
         t = tables()
         live = await t.get(table_id)
-        seat = t.seat_of(live, token)
+        session = None if token else await session_of(request, accounts)
+        seat = t.seat_of(live, token, None if session is None else session.account.id)
+        if seat is not None and seat in live.row.standin:
+            await t.back(live, seat)
         with i18n.language(_lang(request, lang)):
             return t.message(live, seat)
 
@@ -264,11 +324,13 @@ def create_app(
     ) -> dict[str, Any]:
         limit(request)
         t = tables()
+        session = None if body.token else await acting_session(request, accounts)
+        account = None if session is None else session.account.id
         live = await t.submit(
-            table_id, body.token, body.move, body.action, client=_address(request)
+            table_id, body.token, body.move, body.action, client=_address(request), account=account
         )
         with i18n.language(_lang(request, lang)):
-            return t.message(live, t.seat_of(live, body.token), since=body.move)
+            return t.message(live, t.seat_of(live, body.token, account), since=body.move)
 
     @app.get(
         "/api/tables/{table_id}/record",
@@ -296,7 +358,13 @@ def create_app(
         t = tables()
         try:
             live = await t.get(table_id)
-            seat = t.seat_of(live, token)
+            account = None
+            if not token:
+                found = await _ws_session(ws, accounts)
+                account = None if found is None else found.id
+            seat = t.seat_of(live, token, account)
+            if seat is not None and seat in live.row.standin:
+                await t.back(live, seat)
         except TableError as exc:
             await ws.accept()
             await ws.send_json({"type": "error", "status": exc.status, "detail": exc.detail})
@@ -304,13 +372,13 @@ def create_app(
             return
         await ws.accept()
         watcher = hub.watch(table_id, seat)
-        last = live.move
+        last, version = live.move, live.version
         language = i18n.negotiate(lang or ws.headers.get("accept-language"))
         with i18n.language(language):
             await ws.send_json(t.message(live, seat))
 
         async def writer() -> None:
-            nonlocal last
+            nonlocal last, version
             while True:
                 await watcher.queue.get()
                 while not watcher.queue.empty():
@@ -324,11 +392,11 @@ def create_app(
                     with contextlib.suppress(asyncio.QueueFull):
                         watcher.queue.put_nowait(last)
                     continue
-                if current.move == last:
+                if current.version == version:
                     continue
                 with i18n.language(language):
                     msg = t.message(current, seat, since=last)
-                last = current.move
+                last, version = current.move, current.version
                 await ws.send_json(msg)
 
         send_task = asyncio.create_task(writer())
@@ -354,7 +422,7 @@ def create_app(
                     continue
                 allowance -= 1
                 await _client_message(
-                    t, ws, table_id, token, text, ws.client.host if ws.client else "unknown"
+                    t, ws, table_id, token, text, ws.client.host if ws.client else "unknown", account
                 )
         except WebSocketDisconnect:
             pass
@@ -374,12 +442,29 @@ def create_app(
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(str(WEB.joinpath("index.html")))
 
+    app.include_router(router(tables, lambda: accounts, settings))
     app.mount("/static", StaticFiles(directory=str(WEB)), name="static")
     return app
 
 
+async def _ws_session(ws: WebSocket, accounts: Accounts) -> Account | None:
+    """The account of a WebSocket's session cookie (the origin check stands in for CSRF:
+    a page of another site cannot open the socket)."""
+    cookie = ws.cookies.get(auth.SESSION_COOKIE)
+    if not cookie or len(cookie) > 200:
+        return None
+    found = await asyncio.to_thread(accounts.session, auth.token_hash(cookie))
+    return None if found is None else found[0]
+
+
 async def _client_message(
-    t: Tables, ws: WebSocket, table_id: str, token: str | None, text: str, client: str
+    t: Tables,
+    ws: WebSocket,
+    table_id: str,
+    token: str | None,
+    text: str,
+    client: str,
+    account: int | None = None,
 ) -> None:
     """`{"type": "action", "move": N, "action": "..."}` from a seat; `{"type": "ping"}`."""
     if len(text) > MAX_WS_MESSAGE:
@@ -414,7 +499,9 @@ async def _client_message(
         )
         return
     try:
-        await t.submit(table_id, token, data.get("move"), data.get("action"), client=client)
+        await t.submit(
+            table_id, token, data.get("move"), data.get("action"), client=client, account=account
+        )
     except TableError as exc:
         await ws.send_json({"type": "error", "status": exc.status, "detail": exc.detail})
 

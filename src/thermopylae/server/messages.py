@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from thermopylae.engine.protocol import CHANCE, visible_events
 from thermopylae.engine.record import Record
+from thermopylae.server import timekeeper
 from thermopylae.server.seats import TableError
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, 
     by the game's `view` and `visible_events`, nowhere else."""
     g = live.game
     s = live.state
-    to_act = g.to_act(s)
+    to_act = live.to_act()
     events = [e for n, e in live.log if since is None or n > since]
     lines = [g.describe(e) for e in visible_events(events, seat)]
     if since is None:
@@ -32,7 +33,7 @@ def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, 
         if seat is not None and to_act == seat
         else []
     )
-    out = g.outcome(s)
+    out = live.outcome()
     return {
         "type": "update",
         "table": live.row.id,
@@ -47,9 +48,12 @@ def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, 
                 "kind": r["kind"],
                 "level": r.get("level"),
                 "agent": r.get("agent"),
+                "player": live.names.get(r["account"]) if r.get("account") else None,
+                "standin": i in live.row.standin,
             }
-            for r in live.row.seats
+            for i, r in enumerate(live.row.seats)
         ],
+        "clock": timekeeper.clock_message(live),
         "to_act": (
             "chance" if to_act == CHANCE else None if to_act is None else live.seat_names[to_act]
         ),
@@ -66,9 +70,10 @@ def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, 
 
 def record(live: Live) -> dict[str, Any]:
     """The table's record, once its game is over (409 before: it would tell the hands)."""
-    if live.game.outcome(live.state) is None:
+    if live.outcome() is None:
         raise TableError(409, "the record is published once the game is over")
     rec = Record.begin(live.game, live.options)
     rec.steps = list(live.steps)
-    rec.close(live.game, live.state)
+    r = live.row.result
+    rec.close(live.game, live.state, None if r is None else (int(r["seat"]), str(r["reason"])))
     return rec.to_json()

@@ -40,6 +40,26 @@ LANG_DOC = (
 )
 
 
+CLOCK_SCHEMA: dict[str, Any] = {
+    "anyOf": [
+        {"type": "null"},
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["initial_s"],
+            "properties": {
+                "initial_s": {"type": "number", "minimum": 10, "maximum": 60 * 86400},
+                "increment_s": {"type": "number", "minimum": 0, "maximum": 7 * 86400},
+                "cap_s": {"type": ["number", "null"], "maximum": 90 * 86400},
+                "on_timeout": {"enum": ["forfeit", "ai"]},
+                "kind": {"enum": ["live", "correspondence"]},
+            },
+        },
+    ],
+    "description": "the time control (docs/accounts.md); null: no clock",
+}
+
+
 def table_body_schema() -> dict[str, Any]:
     """The JSON schema of `POST /api/tables` exactly as the server checks it: one variant
     per game and player count (the options each game takes, one seat entry per seat), so a
@@ -58,6 +78,15 @@ def table_body_schema() -> dict[str, Any]:
                     "additionalProperties": False,
                     "required": ["kind"],
                     "properties": {"kind": {"const": "human"}},
+                },
+                {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["kind", "name"],
+                    "properties": {
+                        "kind": {"const": "account"},
+                        "name": {"type": "string", "maxLength": 200},
+                    },
                 },
                 {
                     "type": "object",
@@ -101,6 +130,7 @@ def table_body_schema() -> dict[str, Any]:
                 "properties": {
                     "game": {"const": gid},
                     "options": opts,
+                    "clock": CLOCK_SCHEMA,
                     "seats": {
                         "anyOf": [
                             {"type": "null"},
@@ -128,7 +158,11 @@ def table_body_schema() -> dict[str, Any]:
 
 class SeatIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    kind: str = Field(description="`human` (a player with a token) or `ai`")
+    kind: str = Field(
+        description="`human` (a player with a token), `account` (an invitation to the "
+        "account `name`, which plays through its login) or `ai`"
+    )
+    name: str | None = Field(default=None, max_length=200, description="an account's name")
     level: str | None = Field(default=None, description="AI level: easy, normal or hard")
     agent: str | None = Field(default=None, description="an agent spec instead of a level")
 
@@ -141,10 +175,19 @@ class TableIn(BaseModel):
     )
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatIn] | None = Field(default=None, description="one per seat, in order")
+    clock: dict[str, Any] | None = Field(
+        default=None,
+        description="a time control: null (none), live "
+        '`{"initial_s": 600, "increment_s": 10}` or correspondence '
+        '`{"initial_s": 259200, "increment_s": 43200, "cap_s": 432000}`, with '
+        '`"on_timeout": "forfeit"` (default) or `"ai"`',
+    )
 
 
 class ActionIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    token: str = Field(description="the seat's secret token")
+    token: str | None = Field(
+        default=None, description="the seat's secret token (or act through your login)"
+    )
     move: int = Field(description="the table's move number the action answers")
     action: str = Field(description="the action in the game's notation")

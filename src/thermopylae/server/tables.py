@@ -24,14 +24,17 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from thermopylae.engine import registry
 from thermopylae.engine.errors import NotationError, ThermopylaeError
 from thermopylae.engine.play import advance
-from thermopylae.engine.protocol import CHANCE, Event, GenericGame
-from thermopylae.server import messages
+from thermopylae.engine.protocol import CHANCE, Event, GenericGame, Outcome
+from thermopylae.engine.clock import ClockError, TimeControl
+from thermopylae.server import messages, notices, timekeeper
+from thermopylae.server.account_store import Account, Accounts
+from thermopylae.server.names import name_key
 from thermopylae.server.ai_pool import AiBusy, AiLimits, AiPool
 from thermopylae.server.seats import TableError, seat_rows, token_hash
 from thermopylae.server.store import Conflict, Store, StoreError, TableRow, now
@@ -58,10 +61,31 @@ class Live:
     client: str = "server"  # the address whose request last gave the AI work here
     rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     used: float = field(default_factory=time.monotonic)  # when it was last asked for
+    changes: int = 0  # changes of the table's row that are not steps (a forfeit, a stand-in)
+    names: dict[int, str] = field(default_factory=dict)  # account id -> name
+    shares: dict[int, float] = field(default_factory=dict)  # account id -> "time low" share
 
     @property
     def move(self) -> int:
         return len(self.steps)
+
+    @property
+    def version(self) -> int:
+        """Grows with every change a screen must be told of (a step or a row change)."""
+        return len(self.steps) + self.changes
+
+    def to_act(self) -> int | None:
+        """The deciding seat, CHANCE, or None once over (by the rules or a forfeit)."""
+        if self.row.result is not None:
+            return None
+        return self.game.to_act(self.state)
+
+    def outcome(self) -> Outcome | None:
+        """The result: a forfeit's (a seat ran out of time) or the rules'."""
+        r = self.row.result
+        if r is not None:
+            return self.game.forfeit(self.state, int(r["seat"]), str(r["reason"]))
+        return self.game.outcome(self.state)
 
     @property
     def seat_names(self) -> list[str]:
@@ -106,11 +130,21 @@ class Tables:
         self._writer = ThreadPoolExecutor(1, "thermopylae-db-write") if sqlite else None
         self._running: dict[str, asyncio.Task[None]] = {}  # a runner per table owed moves
         self.closing = False
+        self.on_notice: Callable[[], None] | None = None  # notices queued: wake delivery
+        self.timekeeper: timekeeper.Timekeeper | None = None  # set by the app
+        self.link_base: str | None = None  # the site's address, for links in notices
 
     # -- creating and loading ---------------------------------------------------------
 
     async def create(
-        self, game_id: Any, options: Any, seats: Any, client: str = "server"
+        self,
+        game_id: Any,
+        options: Any,
+        seats: Any,
+        client: str = "server",
+        clock: Any = None,
+        creator: int | None = None,
+        link_base: str | None = None,
     ) -> tuple[Live, list[str | None]]:
         """A new table; returns it and one token per seat (None for AI seats). A table
         with a human seat answers once a human must act; a table of AI seats only is
@@ -128,20 +162,65 @@ class Tables:
             options = game.options(options)
         except ThermopylaeError as exc:
             raise TableError(422, f"options: {exc}") from exc
+        try:
+            tc = TimeControl.from_json(clock)
+        except ClockError as exc:
+            raise TableError(422, f"clock: {exc}") from exc
+        seats, held = await asyncio.to_thread(self._store_call, self._invited, seats)
         rows, tokens = seat_rows(game, list(game.seats(options)), seats, self.ai.limits)
+        for i, account in held.items():
+            rows[i]["account"] = account.id
+            tokens[i] = None  # the account acts through its session: no link to leak
         if any(r["kind"] == "ai" for r in rows):
             self._admit(client)
         table_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
-        row = TableRow(table_id, game.id, game.components_digest, options, rows, now(), False)
-        await self._write(self._store_call, self.store.create, row)
+        row = TableRow(
+            table_id,
+            game.id,
+            game.components_digest,
+            options,
+            rows,
+            now(),
+            False,
+            clock=None if tc is None else tc.to_json(),
+            public_link=f"{self.link_base or link_base or ''}/table/{table_id}",
+        )
         live = Live(row, game, options, game.new(options), client=client)
+        live.names = {a.id: a.name for a in held.values()}
+        live.shares = {a.id: a.low_share for a in held.values()}
         self._make_agents(live)
+        if tc is not None:
+            live.row = replace(row, **timekeeper.after(live, CHANCE, now()))
+        writer = notices.invitation(live, creator)
+        await self._write(self._store_call, self.store.create, live.row, writer)
         self.live[table_id] = live
         self._evict_over_cap()
         runner = self._kick(live)
         if runner is not None and any(r["kind"] == "human" for r in rows):
             await self._wait_for(runner)
         return live, tokens
+
+    def _invited(self, seats: Any) -> tuple[Any, dict[int, Account]]:
+        """Seats given as `{"kind": "account", "name": ...}` become human seats held by
+        that account (404 for an unknown name, the same answer as for a deleted one)."""
+        if not isinstance(seats, list):
+            return seats, {}
+        out, held = [], {}
+        for i, spec in enumerate(seats):
+            if isinstance(spec, dict) and spec.get("kind") == "account":
+                name = spec.get("name")
+                extra = set(spec) - {"kind", "name"}
+                if extra or not isinstance(name, str):
+                    raise TableError(
+                        422, f'seat {i + 1}: an account seat is {{"kind": "account", "name": ...}}'
+                    )
+                account = Accounts(self.store).by_key(name_key(name))
+                if account is None:
+                    raise TableError(404, f"seat {i + 1}: no account named {name!r}")
+                held[i] = account
+                spec = {"kind": "human"}
+            out.append(spec)
+        return out, held
 
     def _admit(self, client: str) -> None:
         """429 for a client whose tables already wait for the AI as many as it may."""
@@ -151,9 +230,20 @@ class Tables:
             raise TableError(429, str(exc)) from exc
 
     def _make_agents(self, live: Live) -> None:
+        live.agents.clear()
         for i, seat in enumerate(live.row.seats):
             if seat["kind"] == "ai":
                 live.agents[i] = seat["agent"]
+        for i in live.row.standin:  # their time ran out: a bot plays until they are back
+            agent = timekeeper.standin_agent(live, i)
+            if agent is not None:
+                live.agents[i] = agent
+
+    def _load_names(self, live: Live) -> None:
+        held = [a for a in live.row.accounts().values()]
+        found = Accounts(self.store).by_ids(held)
+        live.names = {i: a.name for i, a in found.items()}
+        live.shares = {i: a.low_share for i, a in found.items()}
 
     async def get(self, table_id: str, catch_up: bool = True) -> Live:
         """The table, loaded from the database if this process does not hold it yet; with
@@ -170,9 +260,9 @@ class Tables:
                     await self._catch_up(live)
             return live
         live = await self._load(table_id)
-        if live.game.to_act(live.state) == CHANCE:  # a step the server died before drawing
+        if live.to_act() == CHANCE:  # a step the server died before drawing
             async with live.lock:
-                if live.game.to_act(live.state) == CHANCE:
+                if live.to_act() == CHANCE:
                     with contextlib.suppress(TableError):  # the next request tries again
                         await self._commit(live, self._then_chance(live, []))
         self._kick(live)  # AI seats owed a move play on in the background
@@ -193,6 +283,8 @@ class Tables:
                 raise TableError(500, f"table {table_id}: {exc}") from exc
             live = Live(row, game, dict(row.options), game.new(row.options))
             self._make_agents(live)
+            if row.accounts():
+                await asyncio.to_thread(self._store_call, self._load_names, live)
             await self._catch_up(live)
             self.live[table_id] = live
             self._evict_over_cap()
@@ -200,7 +292,7 @@ class Tables:
 
     def _owes_a_move(self, live: Live) -> bool:
         """Chance or an AI seat must act: the server owes the table its next steps."""
-        to_act = live.game.to_act(live.state)
+        to_act = live.to_act()
         return to_act == CHANCE or (to_act is not None and to_act in live.agents)
 
     # -- leaving memory -----------------------------------------------------------------
@@ -221,7 +313,7 @@ class Tables:
         now = time.monotonic() if now is None else now
         dropped = []
         for tid, live in list(self.live.items()):
-            over = live.game.to_act(live.state) is None
+            over = live.to_act() is None
             if now - live.used >= (
                 self.finished_after if over else self.idle_after
             ) and self._evictable(live):
@@ -242,11 +334,19 @@ class Tables:
                 dropped.append(tid)
         return dropped
 
-    async def _catch_up(self, live: Live) -> bool:
-        """Apply the steps other processes (or an earlier life of this one) stored."""
+    async def _catch_up(self, live: Live, row_too: bool = False) -> bool:
+        """Apply the steps other processes (or an earlier life of this one) stored; with
+        new steps (or `row_too`) the table's row is read again too (its clock, a forfeit,
+        a stand-in)."""
         new = await asyncio.to_thread(self._store_call, self.store.steps, live.row.id, live.move)
         for who, text in new:
             self._apply(live, who, text)
+        if (new and live.row.clock is not None) or row_too:
+            row = await asyncio.to_thread(self._store_call, self.store.table, live.row.id)
+            if row is not None and row != live.row:
+                live.row = row
+                live.changes += 1
+                self._make_agents(live)
         return bool(new)
 
     def _apply(self, live: Live, who: str, text: str) -> None:
@@ -273,8 +373,16 @@ class Tables:
 
     # -- playing ------------------------------------------------------------------------
 
-    def seat_of(self, live: Live, token: str | None) -> int | None:
-        """The seat a token holds (None: no token, a spectator); a wrong token is refused."""
+    def seat_of(self, live: Live, token: str | None, account: int | None = None) -> int | None:
+        """The seat a token holds, or else a seat the logged-in `account` holds (the one
+        that must act first, if it holds several); None: a spectator. A wrong token is
+        refused."""
+        if (token is None or token == "") and account is not None:
+            mine = [i for i, a in live.row.accounts().items() if a == account]
+            if not mine:
+                return None
+            to_act = live.to_act()
+            return to_act if to_act in mine else mine[0]
         if token is None or token == "":
             return None
         if not isinstance(token, str):
@@ -286,14 +394,20 @@ class Tables:
         raise TableError(403, "this token holds no seat at this table")
 
     async def submit(
-        self, table_id: str, token: Any, move: Any, action: Any, client: str = "server"
+        self,
+        table_id: str,
+        token: Any,
+        move: Any,
+        action: Any,
+        client: str = "server",
+        account: int | None = None,
     ) -> Live:
         """A seat's action: applied only if the seat must act now, the move number is the
         table's and the action is legal; otherwise refused and nothing changes. Answers
         once the AI seats that follow have played (or a human must act)."""
         live = await self.get(table_id, catch_up=False)
-        if not isinstance(token, str) or not token:
-            raise TableError(403, "a seat token is required to act")
+        if account is None and (not isinstance(token, str) or not token):
+            raise TableError(403, "a seat token (or a login holding the seat) is required to act")
         if not isinstance(move, int) or isinstance(move, bool):
             raise TableError(422, "move must be the table's move number (an integer)")
         if not isinstance(action, str) or not action.strip():
@@ -301,9 +415,9 @@ class Tables:
         async with live.lock:
             if self.shared:  # alone on its database, this process holds every step already
                 await self._catch_up(live)
-            seat = self.seat_of(live, token)
+            seat = self.seat_of(live, token, account)
             g = live.game
-            to_act = g.to_act(live.state)
+            to_act = live.to_act()
             if to_act is None:
                 raise TableError(409, "the game is over")
             if move != live.move:
@@ -315,6 +429,9 @@ class Tables:
             if seat is None or to_act != seat:
                 who = live.seat_names[to_act] if to_act != CHANCE else "chance"
                 raise TableError(409, f"it is not your turn: {who} must act")
+            timekeeper.too_late(live, seat)
+            if seat in live.row.standin:
+                raise TableError(409, "a bot plays this seat since its time ran out; reload")
             try:
                 parsed = g.parse(action)
             except NotationError as exc:
@@ -342,9 +459,15 @@ class Tables:
         for _who, text in new:
             g.apply(trial, g.parse(text), quiet=True)
         over = g.outcome(trial) is not None
+        to_act = None if over else g.to_act(trial)
         start = live.move
+        values = timekeeper.after(live, to_act, now())
+        writer = notices.combine(
+            notices.your_turn(live, live.row.turn, new, to_act),
+            notices.game_over(live, live.row.id) if over else None,
+        )
         try:
-            await self._write(self.store.append, live.row.id, start, new, over)
+            await self._write(self.store.append, live.row.id, start, new, over, values, writer)
         except Conflict as exc:
             self.live.pop(live.row.id, None)  # another server moved first: reload next time
             raise TableError(409, f"{exc}; reload and try again") from exc
@@ -359,8 +482,41 @@ class Tables:
             raise TableError(503, f"{exc}; the action was not stored, try again") from exc
         for who, text in new:
             self._apply(live, who, text)
+        live.row = replace(live.row, over=over, **values)
+        if writer is not None and self.on_notice is not None:
+            self.on_notice()
         if self.publish is not None:
-            await self.publish(live.row.id, live.move)
+            await self.publish(live.row.id, live.version)
+
+    async def changed(self, live: Live) -> None:
+        """The table's row changed without a step (a forfeit, a stand-in): tell screens
+        and other processes, and let the runner play if a bot now must."""
+        if self.on_notice is not None:
+            self.on_notice()
+        if self.publish is not None:
+            await self.publish(live.row.id, live.version)
+        self._kick(live)
+
+    def stand_in(self, live: Live, seat: int) -> None:
+        """A bot plays `seat` from now on (its time ran out with on_timeout "ai")."""
+        self._make_agents(live)
+
+    async def back(self, live: Live, seat: int) -> None:
+        """The player of `seat` is back (opened the table as that seat): the stand-in bot
+        stops once its move in progress is done, and the seat's clock runs again."""
+        if seat not in live.row.standin or self.timekeeper is None:
+            return
+        async with live.lock:
+            values = self.timekeeper.back(live, seat)
+            if values is None:
+                return
+            live.row = replace(live.row, **values)
+            self._make_agents(live)
+            values.update(timekeeper.after(live, live.to_act(), now()))
+            await asyncio.to_thread(self._store_call, self.store.change, live.row.id, values)
+            live.row = replace(live.row, **values)
+            live.changes += 1
+        await self.changed(live)
 
     def _then_chance(self, live: Live, new: list[tuple[str, str]]) -> list[tuple[str, str]]:
         """`new` followed by the chance steps that come after it, drawn now."""
@@ -382,7 +538,7 @@ class Tables:
         task = self._running.get(tid)
         if task is not None and not task.done():
             return task
-        to_act = live.game.to_act(live.state)
+        to_act = live.to_act()
         if self.closing or to_act is None or (to_act != CHANCE and to_act not in live.agents):
             return None
         task = asyncio.create_task(self._run(live), name=f"table {tid}")
@@ -442,7 +598,7 @@ class Tables:
         async with live.lock:
             if self.shared:
                 await self._catch_up(live)
-            seat = g.to_act(live.state)
+            seat = live.to_act()
             if seat is None:
                 return False
             if seat == CHANCE:
@@ -506,7 +662,8 @@ class Tables:
         if live is None:
             return None
         async with live.lock:
-            await self._catch_up(live)
+            await self._catch_up(live, row_too=True)
+        self._kick(live)
         return live
 
     # -- what a seat is told (messages.py) ---------------------------------------------

@@ -1,0 +1,206 @@
+"""The server's clocks: each table's time control charged as its steps are stored, and
+the deadlines enforced.
+
+Nothing here keeps time in memory: a table's clock (`clock_state`), its `deadline` and its
+`low_at` mark are columns written in the same transaction as the step that starts the
+turn, so they survive restarts. Every server process looks for deadlines fallen due a few
+times a second (`Timekeeper.run`); the one whose conditional UPDATE changes the row
+(`Store.change(..., when={"deadline": ...})`) enforces it, so each deadline is enforced
+exactly once however many processes share the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from thermopylae.engine.clock import (
+    ClockState,
+    TimeControl,
+    advance,
+    deadline,
+    low_at,
+    remaining_now,
+    start,
+)
+from thermopylae.engine.protocol import CHANCE
+from thermopylae.server import notices
+from thermopylae.server.seats import TableError, level_agent
+from thermopylae.server.store import StoreError, now
+
+if TYPE_CHECKING:
+    from thermopylae.server.tables import Live, Tables
+
+log = logging.getLogger("thermopylae.server")
+
+TICK = 0.25  # seconds between looks for deadlines fallen due (enforced within a second)
+STANDIN_LEVEL = "normal"  # the bot that plays for a seat whose time ran out ("ai")
+LATE_GRACE = 0.0  # seconds after the deadline a move is still taken (none: authoritative)
+
+
+def control(live: Live) -> TimeControl | None:
+    return None if live.row.clock is None else TimeControl.from_json(live.row.clock)
+
+
+def _state(live: Live, tc: TimeControl) -> ClockState:
+    if live.row.clock_state is not None:
+        return ClockState.from_json(live.row.clock_state)
+    return start(tc, len(live.row.seats), now(), None)
+
+
+def _share(live: Live, seat: int | None) -> float | None:
+    """The "time low" share of the account holding `seat` (None: nobody to warn)."""
+    if seat is None:
+        return None
+    account = live.row.seats[seat].get("account")
+    return None if not account else live.shares.get(account)
+
+
+def after(live: Live, to_act: int | None, t: float) -> dict[str, Any]:
+    """The table's columns once the next decider is `to_act` (CHANCE, a seat, or None
+    when the game is over): whose turn it is, and with a clock its charged banks, the new
+    deadline and low mark. Only a human seat that must decide is charged."""
+    values: dict[str, Any] = {"turn": to_act}
+    tc = control(live)
+    if tc is None:
+        return values
+    decider = to_act if to_act is not None and to_act != CHANCE else None
+    cs = advance(tc, _state(live, tc), t, decider, lambda s: s not in live.agents)
+    share = _share(live, cs.running)
+    values.update(
+        clock_state=cs.to_json(),
+        deadline=deadline(cs),
+        low_at=None if share is None else low_at(cs, tc, share),
+    )
+    return values
+
+
+def clock_message(live: Live) -> dict[str, Any] | None:
+    """The clock as screens show it: the control, each seat's bank as of `now` (the
+    server's time, to correct the browser's), the running seat and its deadline."""
+    tc = control(live)
+    if tc is None:
+        return None
+    cs = _state(live, tc)
+    t = now()
+    running = cs.running if live.row.result is None else None
+    remaining = remaining_now(cs, t) if running is not None else list(cs.remaining)
+    return {
+        "control": tc.to_json(),
+        "remaining": remaining,
+        "running": None if running is None else live.seat_names[running],
+        "deadline": live.row.deadline if running is not None else None,
+        "now": t,
+    }
+
+
+def too_late(live: Live, seat: int) -> None:
+    """Refuse a move that arrives after the seat's deadline (the server's clock decides,
+    even before the timekeeper has enforced it)."""
+    d = live.row.deadline
+    if d is None or live.row.turn != seat:
+        return
+    late = now() - d
+    if late > LATE_GRACE:
+        raise TableError(
+            409,
+            f"time ran out for {live.seat_names[seat]}: the move came {late:.1f} s after "
+            "the deadline and was not played",
+        )
+
+
+class Timekeeper:
+    """Enforces the deadlines and the "time low" warnings of every table in the database."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.store = tables.store
+
+    async def run(self) -> None:
+        while True:
+            with contextlib.suppress(StoreError, TableError):
+                await self.tick()
+            await asyncio.sleep(TICK)
+
+    async def tick(self, t: float | None = None) -> None:
+        t = now() if t is None else t
+        for tid, when in await asyncio.to_thread(self.store.due, t, "deadline"):
+            await self.expire(tid, when)
+        for tid, when in await asyncio.to_thread(self.store.due, t, "low_at"):
+            await self.warn(tid, when)
+
+    async def expire(self, table_id: str, when: float) -> bool:
+        """The deciding seat's bank ran out at `when`: forfeit, or a stand-in bot plays
+        its moves. True if this process enforced it (False: another did, or the table
+        moved on in time)."""
+        live = await self.tables.get(table_id)
+        async with live.lock:
+            tc = control(live)
+            seat = live.row.turn
+            if tc is None or seat is None or seat < 0 or live.row.deadline != when:
+                return False
+            cs = _state(live, tc)
+            banks = list(cs.remaining)
+            banks[seat] = 0.0
+            spent = ClockState(banks, None, when)
+            values: dict[str, Any] = {"deadline": None, "low_at": None}
+            if tc.on_timeout == "forfeit":
+                values.update(
+                    result={"reason": "time", "seat": seat},
+                    over=True,
+                    turn=None,
+                    clock_state=spent.to_json(),
+                )
+                writer = notices.game_over(live, table_id)
+            else:
+                values.update(standin=[*live.row.standin, seat], clock_state=spent.to_json())
+                writer = None
+            changed = await asyncio.to_thread(
+                self.store.change, table_id, values, when={"deadline": when}, notices=writer
+            )
+            if not changed:
+                return False
+            live.row = replace(live.row, **{k: v for k, v in values.items() if k != "over"})
+            if values.get("over"):
+                live.row = replace(live.row, over=True)
+            live.changes += 1
+            if tc.on_timeout == "ai":
+                self.tables.stand_in(live, seat)
+        log.info("table %s: time ran out for %s (%s)", table_id, seat, tc.on_timeout)
+        await self.tables.changed(live)
+        return True
+
+    async def warn(self, table_id: str, when: float) -> bool:
+        """The deciding seat's bank fell under its account's "time low" share."""
+        live = await self.tables.get(table_id)
+        seat = live.row.turn
+        if seat is None or seat < 0:
+            return False
+        writer = notices.time_low(live, table_id, seat)
+        changed = await asyncio.to_thread(
+            self.store.change, table_id, {"low_at": None}, when={"low_at": when}, notices=writer
+        )
+        if changed:
+            live.row = replace(live.row, low_at=None)
+        return bool(changed)
+
+    def back(self, live: Live, seat: int) -> dict[str, Any] | None:
+        """A player whose seat a stand-in bot plays is back: the values that give the seat
+        back (its bank restarts at one increment, or a tenth of the initial time)."""
+        tc = control(live)
+        if tc is None or seat not in live.row.standin:
+            return None
+        cs = _state(live, tc)
+        banks = list(cs.remaining)
+        banks[seat] = max(tc.increment_s, tc.initial_s / 10)
+        return {
+            "standin": [s for s in live.row.standin if s != seat],
+            "clock_state": ClockState(banks, cs.running, cs.since, cs.turn).to_json(),
+        }
+
+
+def standin_agent(live: Live, seat: int) -> str | None:
+    return level_agent(live.game, STANDIN_LEVEL, len(live.row.seats), live.seat_names[seat])
