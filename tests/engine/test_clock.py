@@ -277,3 +277,11 @@ def test_start_needs_a_seat() -> None:
 )
 def test_format_clock_rounds_down(seconds: float, face: str) -> None:
     assert format_clock(seconds) == face
+
+
+def test_a_decider_that_is_not_a_seat_is_refused() -> None:
+    tc = parse_clock("10m")
+    with pytest.raises(ClockError, match="no seat 2"):
+        start(tc, 2, 0.0, 2)
+    with pytest.raises(ClockError, match="no seat -3"):
+        advance(tc, start(tc, 2, 0.0, 0), 1.0, -3, everyone)

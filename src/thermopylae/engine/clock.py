@@ -284,12 +284,17 @@ def start(
     `human(decider)` (by default every seat is)."""
     if seats < 1:
         raise ClockError(f"a clock needs at least one seat, not {seats}")
-    running = _charged(decider, human)
+    running = _charged(decider, human, seats)
     return ClockState([tc.initial_s] * seats, running, now, running)
 
 
-def _charged(decider: int | None, human: Callable[[int], bool]) -> int | None:
-    return decider if decider is not None and decider >= 0 and human(decider) else None
+def _charged(decider: int | None, human: Callable[[int], bool], seats: int) -> int | None:
+    """The seat to charge when `decider` must act (None: chance, an AI, the game over)."""
+    if decider is None or decider == CHANCE:
+        return None
+    if isinstance(decider, bool) or not isinstance(decider, int) or not 0 <= decider < seats:
+        raise ClockError(f"no seat {decider!r} on a clock of seats 0..{seats - 1}")
+    return decider if human(decider) else None
 
 
 def advance(
@@ -319,7 +324,7 @@ def advance(
             bank = min(bank, max(tc.cap_s, remaining[turn]))
         remaining[turn] = bank
         turn = None
-    running = _charged(decider, human)
+    running = _charged(decider, human, len(remaining))
     if running is not None:
         turn = running
     return ClockState(remaining, running, now, turn)
