@@ -25,6 +25,7 @@ from thermopylae.cli_common import (
 from thermopylae.cli_serve import serve
 from thermopylae.cli_sim import bench, simulate, tournament
 from thermopylae.engine import registry
+from thermopylae.engine.clock import ClockError, parse_clock
 from thermopylae.engine.errors import RecordError, ThermopylaeError
 from thermopylae.engine.protocol import GenericGame
 from thermopylae.engine.record import Position, Record, load_any, replay
@@ -120,6 +121,18 @@ def play(
             "LC_ALL, LC_MESSAGES or LANG environment variable, English otherwise).",
         ),
     ] = None,
+    clock: Annotated[
+        str | None,
+        typer.Option(
+            "--clock",
+            help="A clock for each human player: BANK, BANK+INCREMENT or "
+            "BANK+INCREMENT/CAP, e.g. 10m (ten minutes each), 5m+5s (five more seconds after "
+            "each turn), 3d+12h/5d (the bank never above five days); units s, m, h, d, "
+            "combined as 1h30m. A player is charged "
+            "from the prompt to the answer (agents and chance cost nothing); whoever runs "
+            "out of time loses the game.",
+        ),
+    ] = None,
 ) -> None:
     """Play a game at the terminal (answers may also be piped in, one per line).
 
@@ -131,6 +144,10 @@ def play(
     from thermopylae.tui.terminal import Session
 
     set_language(lang)
+    try:
+        control = None if clock is None else parse_clock(clock)
+    except ClockError as exc:
+        raise fail(f"--clock: {exc}") from exc
     game = load_game(game_id, components)
     if seed is None:
         seed = secrets.randbelow(2**31)
@@ -140,7 +157,9 @@ def play(
         raise fail(str(exc)) from exc
     options = rec.options
     agents = _parse_ai(ai or [], game, options, fixed=from_file is not None)
-    session = Session(game, options, state, rec, agents, seed, out, sys.stdin, game.render, record)
+    session = Session(
+        game, options, state, rec, agents, seed, out, sys.stdin, game.render, record, control
+    )
     session.opening(seed)
     session.run()
 

@@ -208,6 +208,12 @@ class Toy(GameBase[State, Action]):
         scores = tuple((1.0 / len(top)) if p in top else 0.0 for p in range(state.players))
         return Outcome(results, scores, reason, len(state.played))
 
+    def players_of(self, state: State) -> int:
+        return state.players
+
+    def turns_played(self, state: State) -> int:
+        return len(state.played)
+
     # -- what seats see -----------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> JSON:

@@ -14,8 +14,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from thermopylae.engine.errors import NotationError
-from thermopylae.engine.protocol import JSON, Observer
+from thermopylae.engine.errors import NotationError, ThermopylaeError
+from thermopylae.engine.protocol import JSON, Observer, Outcome
 
 S = TypeVar("S", bound="Copyable")
 A = TypeVar("A")
@@ -58,6 +58,8 @@ class NotationTable(Generic[A]):
 class GameBase(Generic[S, A]):
     """The shared half of every game class (see the module's docstring)."""
 
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
     cooperative: ClassVar[bool] = False
     notation: NotationTable[A]
 
@@ -126,3 +128,29 @@ class GameBase(Generic[S, A]):
 
     def observer(self, options: Mapping[str, Any]) -> Observer | None:
         return None
+
+    def forfeit(self, state: S, seat: int, reason: str) -> Outcome:
+        """Co-operative: every seat loses. Otherwise the seat loses and every other seat
+        wins (a game with sides of several seats overrides this); scores 1 for a win, 0
+        for a loss."""
+        players = self.players_of(state)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ThermopylaeError(f"no seat {seat!r} to forfeit; the seats are 0..{players - 1}")
+        losers = set(range(players)) if self.cooperative else {seat}
+        results = tuple("loss" if p in losers else "win" for p in range(players))
+        scores = tuple(0.0 if p in losers else 1.0 for p in range(players))
+        return Outcome(results, scores, reason, self.turns_played(state))
+
+    # -- what `forfeit` needs to know of a state (games with a player range override) ----
+
+    def players_of(self, state: S) -> int:
+        """The number of seats at the table of `state`: the game's one player count here;
+        a game of several counts overrides this with what its state holds."""
+        if self.min_players != self.max_players:
+            raise NotImplementedError(f"{type(self).__name__} must say how many seats a state has")
+        return int(self.min_players)
+
+    def turns_played(self, state: S) -> int:
+        """The turns played so far, counted as the game's `outcome` counts them (0 for a
+        game that does not override this)."""
+        return 0

@@ -221,6 +221,13 @@ class Game(Protocol[S, A]):
         game offers none."""
         ...
 
+    def forfeit(self, state: S, seat: int, reason: str) -> Outcome:
+        """The outcome when `seat` gives up the game now (its clock ran out: `reason`
+        "time"), which the rules themselves never produce: the seat and whoever plays on
+        its side lose, the others win (in a co-operative game every seat loses). `state`
+        is left as it is; `turns` counts as `outcome` would, up to now."""
+        ...
+
 
 class Decider(Protocol):
     """Whatever chooses a seat's actions (`ai.base.Agent` is one): the engine's loops in

@@ -5,11 +5,17 @@ and the log lines. It adds only what a player at a prompt needs: numbered choice
 saving, help. Undo snapshots are dropped whenever a card or die is revealed, so undo can
 never re-deal (as on Rally the Troops). The board itself is drawn by `tui.board`; every
 word the session prints is in the player's language (`thermopylae.i18n`).
+
+With a time control (`play --clock`), each human seat has a bank (`engine.clock`): it is
+charged the wall time from its prompt to its answer, and a seat whose bank runs out
+forfeits the game (`Game.forfeit`, reason "time"). Agents and chance cost no time.
 """
 
 from __future__ import annotations
 
 import random
+import select
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,9 +23,11 @@ from typing import Any, TextIO
 
 from rich.console import Console
 
+from thermopylae.engine import clock as clocks
+from thermopylae.engine.clock import ClockState, TimeControl, format_clock
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.play import Step, advance
-from thermopylae.engine.protocol import CHANCE, Decider, Event, GenericGame
+from thermopylae.engine.protocol import CHANCE, Decider, Event, GenericGame, Outcome
 from thermopylae.engine.record import Position, Record, seat_name
 from thermopylae.i18n import _, ngettext
 from thermopylae.tui.board import Board
@@ -57,7 +65,10 @@ class _Snapshot:
 
 
 class Session:
-    """One game at the prompt; `run()` returns when the game is over and the user quits."""
+    """One game at the prompt; `run()` returns when the game is over and the user quits.
+
+    `clock`: the time control of the human seats (None: untimed); `now`: the monotonic
+    time source it is charged by (a test passes its own)."""
 
     def __init__(
         self,
@@ -71,6 +82,8 @@ class Session:
         stdin: TextIO,
         render: Callable[[dict[str, Any]], str],
         record_path: Path | None = None,
+        clock: TimeControl | None = None,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.game = game
         self.options = options
@@ -91,6 +104,10 @@ class Session:
         self.undo: list[_Snapshot] = []
         self.dirty = True
         self.board = Board(console, _(game.title), game.seats(options))
+        self.control = clock
+        self.now = now
+        self.clock: ClockState | None = None
+        self.forfeited: tuple[int, Outcome] | None = None  # the seat whose time ran out
 
     def say(self, text: str = "") -> None:
         self.console.print(text, markup=False, highlight=False, soft_wrap=True)
@@ -110,6 +127,12 @@ class Session:
                 title=_(self.game.title), seats=", ".join(self.game.seats(self.options)), seed=seed
             )
         )
+        if self.control is not None and self.humans:
+            self.say(
+                _("Clock: {control} for each player; whoever runs out of time loses.").format(
+                    control=self.control.describe()
+                )
+            )
 
     def run(self) -> None:
         try:
@@ -120,7 +143,7 @@ class Session:
 
     def _loop(self) -> None:
         self.dirty = True  # the table changed since it was last drawn
-        while self.game.to_act(self.state) is not None:
+        while self.forfeited is None and self.game.to_act(self.state) is not None:
             for step in advance(
                 self.game, self.state, self.chance_rng, self.agents, self.agent_rng
             ):
@@ -135,14 +158,21 @@ class Session:
                 self.dirty = False
             if not self._ask(seat):
                 return
-        self._board(self.viewers[0] if self.viewers else None)
-        outcome = self.game.outcome(self.state)
-        assert outcome is not None
+        if self.forfeited is None:
+            self._board(self.viewers[0] if self.viewers else None)
+            outcome = self.game.outcome(self.state)
+            assert outcome is not None
+            reason = outcome.reason
+        else:
+            loser, outcome = self.forfeited
+            reason = _("{seat} ran out of time").format(
+                seat=seat_name(self.game, self.options, loser)
+            )
         turns = ngettext("after {n} turn", "after {n} turns", outcome.turns)
         self.say(
             _("Game over: {results} ({reason}), {after}.").format(
                 results=", ".join(outcome.results),
-                reason=outcome.reason,
+                reason=reason,
                 after=turns.format(n=outcome.turns),
             )
         )
@@ -174,9 +204,53 @@ class Session:
             seat_name(self.game, self.options, step.seat), self.game.format(step.action)
         )
         self.dirty = True
+        self._tick()
         self._log(step.events)
         if self.game.to_act(self.state) is None:
             self.record.close(self.game, self.state)
+
+    # -- the clock -----------------------------------------------------------------------
+
+    def _human(self, seat: int) -> bool:
+        return seat not in self.agents
+
+    def _tick(self) -> ClockState | None:
+        """The clock brought to now, charging whoever decided since the last tick and
+        starting the seat that decides now (called after every step and around every
+        prompt); None without a time control."""
+        if self.control is None:
+            return None
+        decider, now = self.game.to_act(self.state), self.now()
+        if self.clock is None:
+            seats = len(self.game.seats(self.options))
+            self.clock = clocks.start(self.control, seats, now, decider, self._human)
+        else:
+            self.clock = clocks.advance(self.control, self.clock, now, decider, self._human)
+        return self.clock
+
+    def _out_of_time(self, seat: int) -> bool:
+        """Whether `seat`'s bank ran out before its answer came (then it has forfeited)."""
+        cs = self._tick()
+        if cs is None or cs.running != seat or cs.remaining[seat] > 0:
+            return False
+        self.forfeited = (seat, self.game.forfeit(self.state, seat, "time"))
+        return True
+
+    def _wait_for_line(self, seat: int | None) -> bool:
+        """On a terminal, with `seat`'s clock running: wait for its answer until its bank
+        runs out (False then), so that a player who does not answer loses on time then,
+        not when they next press Enter. A pipe is read as it comes."""
+        cs = self.clock
+        if seat is None or cs is None or cs.running != seat or not self.stdin.isatty():
+            return True
+        try:
+            fd = self.stdin.fileno()
+            while (left := clocks.remaining_now(cs, self.now())[seat]) > 0:
+                if select.select([fd], [], [], left)[0]:
+                    return True
+        except (OSError, ValueError):  # no descriptor to wait on: read as usual
+            return True
+        return False
 
     def _log(self, events: list[Event]) -> None:
         for e in events:
@@ -187,8 +261,12 @@ class Session:
                     soft_wrap=True,
                 )
 
-    def _read(self, prompt: str) -> str | None:
+    def _read(self, prompt: str, seat: int | None = None) -> str | None:
+        """A line of input (None at its end); "" when `seat`'s time ran out first."""
         self.console.print(prompt, end="", markup=False, highlight=False)
+        if not self._wait_for_line(seat):
+            self.say()
+            return ""
         line = self.stdin.readline()
         if not line:
             self.say()
@@ -202,7 +280,12 @@ class Session:
         legal = list(self.game.legal(self.state))
         name = seat_name(self.game, self.options, seat)
         self._list(legal)
-        line = self._read(f"{name}> ")
+        cs = self._tick()
+        if cs is not None and cs.running == seat:
+            name = f"{name} [{format_clock(cs.remaining[seat])}]"
+        line = self._read(f"{name}> ", seat)
+        if self._out_of_time(seat):
+            return True
         if line is None:
             return False
         cmd, _sep, arg = line.partition(" ")

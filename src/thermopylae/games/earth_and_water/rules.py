@@ -301,6 +301,9 @@ class EarthAndWater(GameBase[State, Action]):
         scores = {0: (1.0, 0.0), 1: (0.0, 1.0), 2: (0.5, 0.5)}[s.result]
         return Outcome(results, scores, s.reason, s.turns)
 
+    def turns_played(self, s: State) -> int:
+        return s.turns
+
     def view(self, s: State, seat: int | None) -> JSON:
         return view.view(s, self.c, seat, game_id=self.id, to_act=self.to_act(s))
 

@@ -47,6 +47,7 @@ from thermopylae.games.hot_gates.board import (
     SPARTAN_SETUP,
     START_BOX,
     Tables,
+    side_of_seat,
 )
 from thermopylae.games.hot_gates.components import GENERAL, SPARTAN, UBER, XERXES, Components
 from thermopylae.games.hot_gates.serial import state_from_json, state_to_json
@@ -269,6 +270,24 @@ class HotGates(GameBase[State, Action]):
         results = tuple("win" if p in s.winners else "loss" for p in range(s.players))
         scores = tuple(1.0 if p in s.winners else 0.0 for p in range(s.players))
         return Outcome(results, scores, s.reason, s.round)
+
+    def forfeit(self, s: State, seat: int, reason: str) -> Outcome:
+        """The seat's side loses and every seat of the other side wins: with 3 players the
+        two Spartan seats, with 4 also the two Persian ones, hold the Pass together, so
+        one who gives up gives it up for both (whoever of them had the most Glory or kills)."""
+        super().forfeit(s, seat, reason)  # checks the seat
+        side = side_of_seat(s.players, seat)
+        lose = [side_of_seat(s.players, p) == side for p in range(s.players)]
+        results = tuple("loss" if lost else "win" for lost in lose)
+        scores = tuple(0.0 if lost else 1.0 for lost in lose)
+        return Outcome(results, scores, reason, s.round)
+
+    def players_of(self, s: State) -> int:
+        return s.players
+
+    def turns_played(self, s: State) -> int:
+        """Rounds, as `outcome` counts them."""
+        return s.round
 
     def view(self, s: State, seat: int | None) -> JSON:
         return view.view(s, self.t, seat)

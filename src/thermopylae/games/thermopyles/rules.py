@@ -203,6 +203,12 @@ class Thermopyles(GameBase[State, Action]):
         score = 1.0 if s.result == WON else 0.0
         return Outcome((word,) * s.players, (score,) * s.players, s.reason, s.turn)
 
+    def players_of(self, s: State) -> int:
+        return s.players
+
+    def turns_played(self, s: State) -> int:
+        return s.turn
+
     def view(self, s: State, seat: int | None) -> JSON:
         return view.view(
             s,
