@@ -336,7 +336,10 @@ REFUSALS: list[Any] = [
     pytest.param(lambda c: c.raw(b"\xff\xfe{}"), 400, "not valid JSON", id="not-utf8"),
     pytest.param(lambda c: c.post([c.body()]), 422, "valid dictionary", id="not-an-object"),
     pytest.param(
-        lambda c: c.post(c.body(token=_DROP)), 422, "token: Field required", id="no-token"
+        lambda c: c.post(c.body(token=_DROP)),
+        403,
+        "a seat token is required",
+        id="no-token",
     ),
     pytest.param(lambda c: c.post(c.body(move=_DROP)), 422, "move: Field required", id="no-move"),
     pytest.param(

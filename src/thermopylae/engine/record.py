@@ -97,9 +97,7 @@ class Record:
     def add(self, who: str, action: str) -> None:
         self.steps.append((who, action))
 
-    def close(
-        self, game: GenericGame, state: Any, forfeit: tuple[int, str] | None = None
-    ) -> None:
+    def close(self, game: GenericGame, state: Any, forfeit: tuple[int, str] | None = None) -> None:
         """Stamp the final state's digest and outcome, so a replay can check them;
         `forfeit` (seat, reason): the game ended before the rules end it (time ran out)."""
         self.final = state_digest(game, state)

@@ -221,9 +221,7 @@ class Accounts:
             if ok:
                 conn.execute(update(accounts).where(accounts.c.id == account_id).values({col: 0}))
                 return False
-            conn.execute(
-                update(accounts).where(accounts.c.id == account_id).values({col: col + 1})
-            )
+            conn.execute(update(accounts).where(accounts.c.id == account_id).values({col: col + 1}))
             n = conn.execute(select(col).where(accounts.c.id == account_id)).scalar()
             if n is not None and n >= limit:
                 conn.execute(

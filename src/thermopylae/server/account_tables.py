@@ -5,6 +5,7 @@ the token of, leaving its games when it is deleted, and the settings page's test
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -102,16 +103,15 @@ async def leave_all(tables: Tables, account_id: int, mine: list[tuple[int, Table
     for seat, row in mine:
         if row.over:
             continue
-        values = {"result": {"reason": "left", "seat": seat}, "over": True, "deadline": None}
+        result: dict[str, Any] = {"reason": "left", "seat": seat}
+        values = {"result": result, "over": True, "deadline": None, "low_at": None}
         done = await asyncio.to_thread(
-            tables._store_call, tables.store.change, row.id, values, when={"over": False}
+            functools.partial(tables.store.change, row.id, values, when={"over": False})
         )
         if done:
             live = tables.live.get(row.id)
             if live is not None:
-                live.row = replace(
-                    live.row, result=values["result"], over=True, deadline=None, turn=None
-                )
+                live.row = replace(live.row, result=result, over=True, deadline=None, turn=None)
                 live.changes += 1
                 await tables.changed(live)
 
@@ -139,7 +139,7 @@ async def test_notice(
             r = conn.execute(accounts.select().where(accounts.c.id == account.id)).first()
             if r is None:
                 return []
-            return outbox.queue(conn, outbox.endpoints(r._mapping), "test", None, body, key)
+            return outbox.queue(conn, outbox.endpoints(dict(r._mapping)), "test", None, body, key)
 
     ids = await asyncio.to_thread(tables._store_call, write)
     if not ids:

@@ -27,22 +27,22 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from thermopylae import i18n
 from thermopylae.engine import registry
-from thermopylae.server.ai_pool import AiLimits, AiPool
-from thermopylae.server.headers import SecurityHeaders
-from thermopylae.server.hub import Hub
-from thermopylae.server.limits import BodyLimit, RateLimit, rate_from_env
-from thermopylae.server.schema import LANG_DOC, ActionIn, TableIn, errors, table_body_schema
-from thermopylae.server.seats import LEVELS, TableError
 from thermopylae.server import auth, notify, outbox
 from thermopylae.server.account_errors import AccountError
 from thermopylae.server.account_store import Account, Accounts
+from thermopylae.server.ai_pool import AiLimits, AiPool
 from thermopylae.server.db import accounts as db_accounts
+from thermopylae.server.headers import SecurityHeaders
+from thermopylae.server.hub import Hub
+from thermopylae.server.limits import BodyLimit, RateLimit, rate_from_env
 from thermopylae.server.routes_accounts import (
     AccountSettings,
     acting_session,
     router,
     session_of,
 )
+from thermopylae.server.schema import LANG_DOC, ActionIn, TableIn, errors, table_body_schema
+from thermopylae.server.seats import LEVELS, TableError
 from thermopylae.server.store import Store, default_url
 from thermopylae.server.tables import Tables
 from thermopylae.server.timekeeper import Timekeeper
@@ -251,7 +251,7 @@ def create_app(
         "/api/tables",
         status_code=201,
         summary="Create a table",
-        responses=errors(400, 413, 422, 429, 503),
+        responses=errors(400, 403, 404, 413, 422, 429, 503),
         openapi_extra={"requestBody": table_body_schema()},
     )
     async def create(body: TableIn, request: Request) -> dict[str, Any]:
@@ -422,7 +422,13 @@ def create_app(
                     continue
                 allowance -= 1
                 await _client_message(
-                    t, ws, table_id, token, text, ws.client.host if ws.client else "unknown", account
+                    t,
+                    ws,
+                    table_id,
+                    token,
+                    text,
+                    ws.client.host if ws.client else "unknown",
+                    account,
                 )
         except WebSocketDisconnect:
             pass

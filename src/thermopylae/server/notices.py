@@ -37,9 +37,7 @@ def _writer(live: Live, event: str, seats: list[int], key: str) -> NoticeWriter 
     def write(conn: Connection) -> None:
         rows = {
             r.id: r
-            for r in conn.execute(
-                select(accounts).where(accounts.c.id.in_(list(held.values())))
-            )
+            for r in conn.execute(select(accounts).where(accounts.c.id.in_(list(held.values()))))
         }
         for seat, account in held.items():
             r = rows.get(account)
@@ -55,7 +53,9 @@ def _writer(live: Live, event: str, seats: list[int], key: str) -> NoticeWriter 
                 "seat": seat_name,
                 "text": notify.text(event, title, table_id, seat_name, r.lang),
             }
-            outbox.queue(conn, outbox.endpoints(r._mapping), event, table_id, body, f"{key}:{seat}")
+            outbox.queue(
+                conn, outbox.endpoints(dict(r._mapping)), event, table_id, body, f"{key}:{seat}"
+            )
 
     return write
 
@@ -90,9 +90,7 @@ def time_low(live: Live, table_id: str, seat: int) -> NoticeWriter | None:
 def invitation(live: Live, creator: int | None) -> NoticeWriter | None:
     """The accounts invited to a new table (not its creator's own seats)."""
     seats = [
-        i
-        for i, s in enumerate(live.row.seats)
-        if s.get("account") and s.get("account") != creator
+        i for i, s in enumerate(live.row.seats) if s.get("account") and s.get("account") != creator
     ]
     return _writer(live, "invitation", seats, f"{live.row.id}:invitation")
 

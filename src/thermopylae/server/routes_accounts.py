@@ -37,6 +37,25 @@ class Credentials(BaseModel):
     password: str = Field(max_length=1000, description="its password")
 
 
+NAME_PATTERN = "^[A-Za-zÀ-ÖØ-öø-ÿ][0-9A-Za-zÀ-ÖØ-öø-ÿ_-]{2,19}$"
+"""The names the schema documents (names.py checks them, with more Latin letters)."""
+
+
+class SignUp(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(
+        max_length=200,
+        description="3 to 20 letters (Latin, accents allowed), digits, _ and -, starting "
+        "with a letter; not reserved, nor too like a name that is taken",
+        json_schema_extra={"pattern": NAME_PATTERN},
+    )
+    password: str = Field(
+        max_length=1000,
+        description="8 to 200 characters, not the name",
+        json_schema_extra={"minLength": 8, "maxLength": 200},
+    )
+
+
 class PasswordChange(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     old: str = Field(max_length=1000)
@@ -144,7 +163,7 @@ def router(tables: Any, accounts: Any, settings: AccountSettings) -> APIRouter:
         summary="Sign up (and log in)",
         responses=errors(409, 422, 429),
     )
-    async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
+    async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
         name = check_name(body.name)
         password = check_password(body.password, name)
         limits.allow(name_key(name), _client(request))
@@ -199,7 +218,7 @@ def router(tables: Any, accounts: Any, settings: AccountSettings) -> APIRouter:
         await asyncio.to_thread(acc().set_password, s.account.id, hashed, s.token_hash)
         return {"ok": True}
 
-    @r.delete("/api/me", summary="Delete your account", responses=errors(401, 403))
+    @r.delete("/api/me", summary="Delete your account", responses=errors(401, 403, 422))
     async def delete(body: Deletion, request: Request, response: Response) -> dict[str, Any]:
         s = await required(request)
         ok = await asyncio.to_thread(verify, body.password, s.account.password_hash)
@@ -264,7 +283,7 @@ def router(tables: Any, accounts: Any, settings: AccountSettings) -> APIRouter:
     @r.post(
         "/api/tables/{table_id}/claim",
         summary="Hold a guest seat with your account",
-        responses=errors(401, 403, 404, 409),
+        responses=errors(401, 403, 404, 409, 422),
     )
     async def claim(table_id: str, body: Claim, request: Request) -> dict[str, Any]:
         s = await required(request)
@@ -285,4 +304,3 @@ def _checked(fn: Any, *args: Any) -> str:
 
 def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
-

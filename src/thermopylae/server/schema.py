@@ -22,9 +22,10 @@ class ErrorOut(BaseModel):
 def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     words = {
         400: "Malformed request or illegal action",
-        403: "Wrong or missing token",
-        404: "No such table",
-        409: "Not now (stale move, not your turn, game over)",
+        401: "Not logged in, or a wrong name or password",
+        403: "Wrong or missing token (or CSRF header), or a wrong password",
+        404: "No such table (or account)",
+        409: "Not now (stale move, not your turn, game over, time ran out, name taken)",
         413: "Request body too large",
         422: "A field is missing, of the wrong type or out of range",
         429: "Too many requests (see Retry-After)",
@@ -50,7 +51,7 @@ CLOCK_SCHEMA: dict[str, Any] = {
             "properties": {
                 "initial_s": {"type": "number", "minimum": 10, "maximum": 60 * 86400},
                 "increment_s": {"type": "number", "minimum": 0, "maximum": 7 * 86400},
-                "cap_s": {"type": ["number", "null"], "maximum": 90 * 86400},
+                "cap_s": {"type": ["number", "null"], "minimum": 10, "maximum": 90 * 86400},
                 "on_timeout": {"enum": ["forfeit", "ai"]},
                 "kind": {"enum": ["live", "correspondence"]},
             },

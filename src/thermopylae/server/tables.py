@@ -28,14 +28,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from thermopylae.engine import registry
+from thermopylae.engine.clock import ClockError, TimeControl
 from thermopylae.engine.errors import NotationError, ThermopylaeError
 from thermopylae.engine.play import advance
 from thermopylae.engine.protocol import CHANCE, Event, GenericGame, Outcome
-from thermopylae.engine.clock import ClockError, TimeControl
 from thermopylae.server import messages, notices, timekeeper
 from thermopylae.server.account_store import Account, Accounts
-from thermopylae.server.names import name_key
 from thermopylae.server.ai_pool import AiBusy, AiLimits, AiPool
+from thermopylae.server.names import name_key
 from thermopylae.server.seats import TableError, seat_rows, token_hash
 from thermopylae.server.store import Conflict, Store, StoreError, TableRow, now
 
@@ -407,7 +407,9 @@ class Tables:
         once the AI seats that follow have played (or a human must act)."""
         live = await self.get(table_id, catch_up=False)
         if account is None and (not isinstance(token, str) or not token):
-            raise TableError(403, "a seat token (or a login holding the seat) is required to act")
+            raise TableError(
+                403, "a seat token is required to act (or a login that holds the seat)"
+            )
         if not isinstance(move, int) or isinstance(move, bool):
             raise TableError(422, "move must be the table's move number (an integer)")
         if not isinstance(action, str) or not action.strip():
