@@ -362,7 +362,7 @@ def test_p5_schemathesis_finds_no_mismatch_and_no_server_error(tmp_path: Path) -
                 suppress_health_check=list(HealthCheck),
             )
             @schemathesis_given(operation)
-            def check(case: Any) -> None:
+            def check(case: Any, cross: str | None = cross) -> None:
                 if cross is None:
                     case.call_and_validate()
                     return
