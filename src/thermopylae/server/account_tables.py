@@ -14,7 +14,7 @@ from thermopylae.engine import registry
 from thermopylae.engine.clock import ClockState, remaining_now
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.server import notify, outbox
-from thermopylae.server.account_store import Account
+from thermopylae.server.account_store import DELETED_NAME, Account
 from thermopylae.server.db import accounts
 from thermopylae.server.seats import TableError
 from thermopylae.server.store import TableRow, now
@@ -99,7 +99,13 @@ async def claim(tables: Tables, table_id: str, token: str, account: Account) -> 
 
 
 async def leave_all(tables: Tables, account_id: int, mine: list[tuple[int, TableRow]]) -> None:
-    """A deleted account's unfinished games end: its seat forfeits (reason "left")."""
+    """A deleted account's unfinished games end: its seat forfeits (reason "left"); the
+    tables in memory show it as a deleted player from now on."""
+    for _seat, row in mine:
+        held = tables.live.get(row.id)
+        if held is not None and account_id in held.names:
+            held.names[account_id] = DELETED_NAME
+            held.changes += 1
     for seat, row in mine:
         if row.over:
             continue

@@ -189,8 +189,7 @@ class Tables:
         live.names = {a.id: a.name for a in held.values()}
         live.shares = {a.id: a.low_share for a in held.values()}
         self._make_agents(live)
-        if tc is not None:
-            live.row = replace(row, **timekeeper.after(live, CHANCE, now()))
+        live.row = replace(row, **timekeeper.after(live, live.to_act(), now()))
         writer = notices.invitation(live, creator)
         await self._write(self._store_call, self.store.create, live.row, writer)
         self.live[table_id] = live

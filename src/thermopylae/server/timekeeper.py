@@ -138,6 +138,7 @@ class Timekeeper:
         moved on in time)."""
         live = await self.tables.get(table_id)
         async with live.lock:
+            await self.tables._catch_up(live, row_too=True)  # the stored row decides
             tc = control(live)
             seat = live.row.turn
             if tc is None or seat is None or seat < 0 or live.row.deadline != when:
@@ -176,8 +177,10 @@ class Timekeeper:
     async def warn(self, table_id: str, when: float) -> bool:
         """The deciding seat's bank fell under its account's "time low" share."""
         live = await self.tables.get(table_id)
+        async with live.lock:
+            await self.tables._catch_up(live, row_too=True)
         seat = live.row.turn
-        if seat is None or seat < 0:
+        if seat is None or seat < 0 or live.row.low_at != when:
             return False
         writer = notices.time_low(live, table_id, seat)
         changed = await asyncio.to_thread(
