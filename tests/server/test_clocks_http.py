@@ -149,7 +149,7 @@ def test_the_background_timekeeper_enforces_a_deadline_nobody_watches(
 
 def test_a_move_after_the_deadline_is_refused(client: TestClient) -> None:
     created = new_table(client, LIVE)
-    seat, tok = mover(client, created)
+    _seat, tok = mover(client, created)
     live = client.portal.call(client.app.state.tables.get, created["id"])  # type: ignore[attr-defined]
     live.row = replace(live.row, deadline=time.time() - 0.2)  # seen here before the keeper
     m = view(client, created["id"], tok)
@@ -193,3 +193,40 @@ def test_the_clock_survives_a_restart(db: str) -> None:
         assert after["remaining"][0] <= before["remaining"][0]
         assert c.portal.call(keeper(c).expire, created["id"], after["deadline"]) is True
         assert view(c, created["id"])["outcome"]["reason"] == "time"
+
+
+def test_two_processes_on_postgresql_enforce_a_deadline_exactly_once(
+    postgres: Any, redis_url: str
+) -> None:
+    url = postgres.new_url()
+    apps = [create_app(db=url, redis=redis_url, ai=QUICK) for _ in range(2)]
+    with TestClient(apps[0]) as one, TestClient(apps[1]) as two:
+        created = new_table(one, LIVE)
+        view(two, created["id"])  # both processes hold the table
+        enforced: list[int] = []
+        for i, c in enumerate((one, two)):
+            k = keeper(c)
+            real = k.expire
+
+            async def counted(tid: str, when: float, real: Any = real, i: int = i) -> bool:
+                done: bool = await real(tid, when)
+                if done:
+                    enforced.append(i)
+                return done
+
+            k.expire = counted
+        store = one.app.state.tables.store  # type: ignore[attr-defined]
+        with store.engine.begin() as conn:
+            conn.execute(
+                update(db_tables)
+                .where(db_tables.c.id == created["id"])
+                .values(deadline=time.time() + 0.3)
+            )
+        start = time.monotonic()
+        while time.monotonic() - start < 5 and store.table(created["id"]).result is None:
+            time.sleep(0.05)
+        time.sleep(0.6)  # both timekeepers have looked again since
+        assert len(enforced) == 1
+        assert store.table(created["id"]).result["reason"] == "time"
+        for c in (one, two):
+            assert view(c, created["id"])["outcome"]["reason"] == "time"

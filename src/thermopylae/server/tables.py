@@ -254,9 +254,9 @@ class Tables:
         if live is not None:
             live.used = time.monotonic()
             self.live.move_to_end(table_id)
-            if self.shared and catch_up:
+            if self.shared and catch_up:  # the row too: another process may have ended it
                 async with live.lock:
-                    await self._catch_up(live)
+                    await self._catch_up(live, row_too=True)
             return live
         live = await self._load(table_id)
         if live.to_act() == CHANCE:  # a step the server died before drawing
@@ -415,7 +415,7 @@ class Tables:
             raise TableError(422, "action must be a non-empty string in the game's notation")
         async with live.lock:
             if self.shared:  # alone on its database, this process holds every step already
-                await self._catch_up(live)
+                await self._catch_up(live, row_too=True)
             seat = self.seat_of(live, token, account)
             g = live.game
             to_act = live.to_act()

@@ -12,7 +12,6 @@ exactly once however many processes share the database.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -121,8 +120,12 @@ class Timekeeper:
 
     async def run(self) -> None:
         while True:
-            with contextlib.suppress(StoreError, TableError):
+            try:
                 await self.tick()
+            except (StoreError, TableError):
+                pass  # the database is away: the next tick tries again
+            except Exception:  # a defect: logged, and the clocks keep being looked at
+                log.exception("the timekeeper failed; trying again")
             await asyncio.sleep(TICK)
 
     async def tick(self, t: float | None = None) -> None:
