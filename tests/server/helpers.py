@@ -524,3 +524,22 @@ def all_running(
     finally:
         for server in servers:
             server.stop()
+
+
+class User:
+    """One browser: its own cookie jar, over the one in-process client of the server."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.jar = httpx.Cookies()
+
+    def __getattr__(self, verb: str) -> Any:
+        def call(*args: Any, **kwargs: Any) -> httpx.Response:
+            self.client.cookies = self.jar
+            try:
+                r: httpx.Response = getattr(self.client, verb)(*args, **kwargs)
+            finally:
+                self.jar = self.client.cookies
+            return r
+
+        return call

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from tests.server.helpers import User
 from thermopylae.server.ai_pool import AiLimits
 from thermopylae.server.app import create_app
 
@@ -22,18 +23,18 @@ def app(tmp_path: Path) -> Any:
 
 
 @pytest.fixture
-def clients(app: Any) -> Iterator[tuple[TestClient, TestClient, TestClient]]:
-    with TestClient(app) as a, TestClient(app) as b, TestClient(app) as guest:
-        yield a, b, guest
+def clients(app: Any) -> Iterator[tuple[Any, Any, Any]]:
+    with TestClient(app) as c:
+        yield User(c), User(c), User(c)
 
 
-def sign_up(c: TestClient, name: str, password: str = "a long secret") -> str:
+def sign_up(c: Any, name: str, password: str = "a long secret") -> str:
     r = c.post("/api/accounts", json={"name": name, "password": password})
     assert r.status_code == 201, r.text
     return str(r.json()["csrf"])
 
 
-def csrf(c: TestClient) -> dict[str, str]:
+def csrf(c: Any) -> dict[str, str]:
     return {"X-CSRF-Token": c.get("/api/me").json()["csrf"]}
 
 
