@@ -98,6 +98,7 @@ class Receiver:
 
     def __init__(self) -> None:
         self.posts: list[tuple[str, dict[str, Any]]] = []
+        self.hosts: list[str | None] = []
         self.lock = threading.Lock()
         outer = self
 
@@ -107,6 +108,7 @@ class Receiver:
                 data = json.loads(self.rfile.read(size) or b"null")
                 with outer.lock:
                     outer.posts.append((self.path, data))
+                    outer.hosts.append(self.headers.get("Host"))
                 if self.path.startswith("/status/"):
                     self.send_response(int(self.path.rsplit("/", 1)[1]))
                 elif self.path == "/moved":
@@ -268,6 +270,8 @@ PRIVATE = [
     "http://224.0.0.1/",
     "http://100.64.0.1/",
     "http://localhost/hook",
+    "http://2130706433/",  # 127.0.0.1 written as one number
+    "http://0x7f.0.0.1/",
 ]
 
 
@@ -323,6 +327,27 @@ def test_names_are_resolved_and_checked_again_at_send_time(
     with pytest.raises(DeliveryError, match="private") as refused:
         send_webhook("https://hooks.example.org/x", {"text": "hi"})
     assert not refused.value.transient
+
+
+def test_a_send_connects_to_a_checked_address_under_the_name(
+    monkeypatch: pytest.MonkeyPatch, receiver: Receiver
+) -> None:
+    real = socket.getaddrinfo
+    asked: list[str] = []
+
+    def lookup(host: str, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if host != "hooks.example.test":
+            return real(host, port, *args, **kwargs)
+        asked.append(host)
+        # nothing listens on the first address: the send goes on to the second
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port)) for a in LOOPBACKS]
+
+    LOOPBACKS = ("127.0.0.2", "127.0.0.1")
+    monkeypatch.setattr(socket, "getaddrinfo", lookup)
+    send_webhook(f"http://hooks.example.test:{receiver.port}/hook", BODY, allow_private=True)
+    assert asked == ["hooks.example.test"]  # looked up once, by the check, never again
+    assert receiver.hosts == [f"hooks.example.test:{receiver.port}"]
+    assert receiver.posts == [("/hook", BODY)]
 
 
 def test_email_addresses() -> None:

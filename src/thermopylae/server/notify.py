@@ -90,7 +90,7 @@ def _blocked(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
 
 
 def _addresses(host: str, port: int) -> list[str]:
-    """Every address `host` stands for (itself when it is an address)."""
+    """Every address `host` stands for, in the resolver's order (itself when it is one)."""
     try:
         return [str(ipaddress.ip_address(host))]
     except ValueError:
@@ -99,17 +99,28 @@ def _addresses(host: str, port: int) -> list[str]:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as exc:
         raise NotifyError(f"the webhook's host {host!r} cannot be resolved") from exc
-    found = sorted({str(info[4][0]) for info in infos})
+    found = list(dict.fromkeys(str(info[4][0]) for info in infos))
     if not found:
         raise NotifyError(f"the webhook's host {host!r} has no address")
     return found
 
 
-def check_webhook(url: str, allow_private: bool = False) -> str:
-    """`url` normalised (scheme and host in lower case), or `NotifyError` saying why it
-    cannot be a webhook target: not http(s), too long, credentials in it, no host, a host
-    that does not resolve, or one that resolves to a non-public address (refused unless
-    `allow_private`: a request from this server must not reach its own network)."""
+@dataclass(frozen=True)
+class Target:
+    """A checked webhook: its normalised URL, host, port and the addresses it resolved
+    to when checked (the ones a send connects to)."""
+
+    url: str
+    scheme: str
+    host: str
+    port: int | None
+    addresses: tuple[str, ...]
+
+
+def resolve_webhook(url: str, allow_private: bool = False) -> Target:
+    """`check_webhook` with the addresses found: a send connects to one of these, so a
+    name that changes its address between the check and the connection cannot move the
+    request inside."""
     if not isinstance(url, str):
         raise NotifyError("the webhook URL must be a string")
     url = url.strip()
@@ -144,10 +155,22 @@ def check_webhook(url: str, allow_private: bool = False) -> str:
                     f"the webhook's host {host!r} is on a loopback, private or reserved "
                     f"address ({address}); only public addresses are allowed"
                 )
+    netloc = _netloc(host, port)
+    normal = urlunsplit((scheme, netloc, parts.path or "/", parts.query, parts.fragment))
+    return Target(normal, scheme, host, port, tuple(addresses))
+
+
+def check_webhook(url: str, allow_private: bool = False) -> str:
+    """`url` normalised (scheme and host in lower case), or `NotifyError` saying why it
+    cannot be a webhook target: not http(s), too long, credentials in it, no host, a host
+    that does not resolve, or one that resolves to a non-public address (refused unless
+    `allow_private`: a request from this server must not reach its own network)."""
+    return resolve_webhook(url, allow_private).url
+
+
+def _netloc(host: str, port: int | None) -> str:
     netloc = f"[{host}]" if ":" in host else host
-    if port is not None:
-        netloc = f"{netloc}:{port}"
-    return urlunsplit((scheme, netloc, parts.path or "/", parts.query, parts.fragment))
+    return netloc if port is None else f"{netloc}:{port}"
 
 
 _LOCAL = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}$")
@@ -287,21 +310,34 @@ def send_webhook(
     timeout: float = WEBHOOK_TIMEOUT,
 ) -> None:
     """POST the notice to `url`, checking the target again first (its addresses may have
-    changed since it was saved). Redirects are not followed (a redirect could lead to a
+    changed since it was saved) and connecting to an address that check accepted (the
+    name still goes in the Host header and, for https, in the TLS handshake, where the
+    certificate is verified against it). Redirects are not followed (one could lead to a
     private address); anything but a 2xx answer is a `DeliveryError`."""
     try:
-        url = check_webhook(url, allow_private)
+        target = resolve_webhook(url, allow_private)
     except NotifyError as exc:
         raise DeliveryError(str(exc), transient=False) from exc
-    data = payload(url, body)
-    host = urlsplit(url).hostname
-    try:
-        with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client:
-            answer = client.post(url, json=data, headers={"User-Agent": USER_AGENT})
-    except httpx.TimeoutException as exc:
-        raise DeliveryError(f"{host} did not answer within {timeout:g} s") from exc
-    except httpx.HTTPError as exc:
-        raise DeliveryError(f"cannot reach {host}: {_short(exc)}") from exc
+    data = payload(target.url, body)
+    parts = urlsplit(target.url)
+    headers = {"User-Agent": USER_AGENT, "Host": _netloc(target.host, target.port)}
+    extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
+    host = target.host
+    answer: httpx.Response | None = None
+    with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client:
+        for i, address in enumerate(target.addresses):
+            pinned = urlunsplit(parts._replace(netloc=_netloc(address, target.port)))
+            try:
+                answer = client.post(pinned, json=data, headers=headers, extensions=extensions)
+                break
+            except httpx.ConnectError as exc:  # this address is down: the next one
+                if i == len(target.addresses) - 1:
+                    raise DeliveryError(f"cannot reach {host}: {_short(exc)}") from exc
+            except httpx.TimeoutException as exc:
+                raise DeliveryError(f"{host} did not answer within {timeout:g} s") from exc
+            except httpx.HTTPError as exc:
+                raise DeliveryError(f"cannot reach {host}: {_short(exc)}") from exc
+    assert answer is not None
     code = answer.status_code
     if 200 <= code < 300:
         return
