@@ -100,7 +100,7 @@ def serve(
     ] = None,
     mail_from: Annotated[
         str, typer.Option(help="The sender address of notification emails.")
-    ] = "thermopylae@localhost",
+    ] = "thermopylae@localhost.localdomain",
     allow_private_webhooks: Annotated[
         bool,
         typer.Option(

@@ -66,7 +66,7 @@ def create_app(
     ai: AiLimits | None = None,
     trusted_proxies: tuple[str, ...] = (),
     smtp: str | None = None,
-    mail_from: str = "thermopylae@localhost",
+    mail_from: str = "thermopylae@localhost.localdomain",
     allow_private_webhooks: bool = False,
     public_url: str | None = None,
 ) -> FastAPI:
@@ -128,6 +128,9 @@ def create_app(
         )
         holder["deliverer"] = deliverer
         tables.on_notice = deliverer.wake
+        if redis is None:  # alone on the database: holds of a crashed life are stale
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(deliverer.release_claims)
 
         async def sweep() -> None:  # tables nobody uses leave memory
             while True:
