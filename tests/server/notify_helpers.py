@@ -37,12 +37,13 @@ def fast(engine: Engine, mailer: Mailer | None = None, **options: Any) -> Delive
 
 class Receiver:
     """An HTTP server on 127.0.0.1 that records every POST; `/status/N` answers N,
-    `/moved` redirects to `/hook`."""
+    `/moved` redirects to `/hook`, `/slow` answers once `gate` is set."""
 
     def __init__(self) -> None:
         self.posts: list[tuple[str, dict[str, Any]]] = []
         self.hosts: list[str | None] = []
         self.lock = threading.Lock()
+        self.gate = threading.Event()  # `/slow` answers once it is set
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -52,6 +53,8 @@ class Receiver:
                 with outer.lock:
                     outer.posts.append((self.path, data))
                     outer.hosts.append(self.headers.get("Host"))
+                if self.path == "/slow":
+                    outer.gate.wait(5)
                 if self.path.startswith("/status/"):
                     self.send_response(int(self.path.rsplit("/", 1)[1]))
                 elif self.path == "/moved":
@@ -74,6 +77,7 @@ class Receiver:
         return f"http://127.0.0.1:{self.port}{path}"
 
     def close(self) -> None:
+        self.gate.set()
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(5)

@@ -114,6 +114,26 @@ def test_loopback_is_refused_at_send_time_without_the_flag(db: Engine, receiver:
     assert r.status == "failed" and "private" in r.last_error
 
 
+def test_a_slow_endpoint_holds_only_its_own_row(db: Engine, receiver: Receiver) -> None:
+    slow = add_account(db, webhook=receiver.url("/slow"))
+    quick = add_account(db, webhook=receiver.url())
+    (held,) = queue_for(db, slow, "your_turn", "t1")
+    (sent,) = queue_for(db, quick, "your_turn", "t2")
+
+    seen: list[bool] = []
+
+    def quick_sent_while_slow_waits_then_both() -> bool:
+        got = {r.id: r.status for r in rows(db)}
+        if not seen and got[sent] == "sent" and got[held] == "pending":
+            seen.append(True)
+            receiver.gate.set()  # now let the slow endpoint answer
+        return bool(seen) and set(got.values()) == {"sent"}
+
+    run_until([fast(db, None, allow_private=True)], quick_sent_while_slow_waits_then_both)
+    assert {r.id: r.status for r in rows(db)} == {held: "sent", sent: "sent"}
+    assert [p for p, _ in receiver.posts].count("/slow") == 1
+
+
 def test_answers_other_than_2xx(db: Engine, receiver: Receiver) -> None:
     cases = {"/status/500": 3, "/status/404": 1, "/moved": 1}  # tries made in 1 attempt
     ids = {}
@@ -258,3 +278,10 @@ def test_two_deliverers_send_each_row_once(
         first.dispose()
         if second is not None:
             second.dispose()
+
+
+def test_a_deliverer_stopped_before_it_runs_stays_stopped(db: Engine) -> None:
+    d = fast(db, None)
+    d.wake()  # nothing to wake yet: no error
+    d.stop()
+    asyncio.run(asyncio.wait_for(d.run(), 5))  # returns instead of looping

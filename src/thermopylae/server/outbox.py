@@ -193,10 +193,11 @@ class Deliverer:
     """Sends the due rows of the outbox, in the background of one server process.
 
     `run()` polls every `poll` seconds (`wake()` makes it look at once); each claimed row
-    is sent in a thread. `retry_delays` are the waits after the 1st, 2nd, ... failed
-    attempt (the last one repeats); `tries` and `first_wait` govern the quick retries
-    inside one attempt; `lease` is how long a claim holds (longer than one attempt can
-    take). `base` makes a relative link in a body absolute.
+    is sent in a thread, `parallel` at most; `deliver_due()` is one pass of `batch` rows.
+    `retry_delays` are the waits after the 1st, 2nd, ... failed attempt (the last one
+    repeats); `tries` and `first_wait` govern the quick retries inside one attempt; `lease`
+    is how long a claim holds (longer than one attempt can take). `base` makes a relative
+    link in a body absolute.
     """
 
     def __init__(
@@ -255,24 +256,48 @@ class Deliverer:
     # --- the loop ---------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Deliver due rows until `stop()` or cancellation; a database that is down is
-        logged and tried again at the next poll."""
+        """Deliver due rows until `stop()` or cancellation: up to `parallel` at once, a
+        slow endpoint holding only its own row; a database that is down is logged and
+        tried again at the next poll. On `stop()`, the rows in hand are finished."""
         self._loop = asyncio.get_running_loop()
         self._event = asyncio.Event()
-        self._stopped = False
-        while not self._stopped:
-            self._event.clear()
-            full = False
-            try:
-                full = await self.deliver_due() >= self.batch
-            except SQLAlchemyError as exc:
-                log.warning("notifications: the database is unavailable: %s", exc)
-            except Exception:  # a defect must not end the deliveries of every later notice
-                log.exception("notifications: a delivery pass failed")
-            if full or self._stopped:
-                continue
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._event.wait(), self.poll)
+        busy: set[asyncio.Task[Outcome | None]] = set()
+        try:
+            while not self._stopped:
+                self._event.clear()
+                free = self.parallel - len(busy)
+                if free > 0:
+                    try:
+                        ids = await asyncio.to_thread(self._due, time.time(), free)
+                    except SQLAlchemyError as exc:
+                        log.warning("notifications: the database is unavailable: %s", exc)
+                        ids = []
+                    except Exception:  # a defect must not end every later delivery
+                        log.exception("notifications: looking for due notices failed")
+                        ids = []
+                    for notice_id in ids:
+                        task = asyncio.create_task(asyncio.to_thread(self.deliver_one, notice_id))
+                        busy.add(task)
+                        task.add_done_callback(self._finished(busy))
+                    if len(ids) == free and not self._stopped:
+                        continue  # more may be due: look again once a slot frees
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._event.wait(), self.poll)
+        finally:
+            if busy:
+                await asyncio.gather(*busy, return_exceptions=True)
+
+    def _finished(
+        self, busy: set[asyncio.Task[Outcome | None]]
+    ) -> Callable[[asyncio.Task[Outcome | None]], None]:
+        def done(task: asyncio.Task[Outcome | None]) -> None:
+            busy.discard(task)
+            if not task.cancelled() and task.exception() is not None:
+                log.error("notifications: a delivery failed", exc_info=task.exception())
+            if self._event is not None:
+                self._event.set()  # a slot is free
+
+        return done
 
     def wake(self) -> None:
         """Look for due rows now (after a commit that queued some); safe from any thread."""
@@ -289,14 +314,15 @@ class Deliverer:
             loop.call_soon_threadsafe(event.set)
 
     def stop(self) -> None:
-        """End `run()` after the rows in hand."""
+        """End `run()` after the rows in hand (at once if it has not started: a stopped
+        deliverer stays stopped)."""
         self._stopped = True
         self.wake()
 
     async def deliver_due(self) -> int:
         """One pass: claim and send the rows due now (at most `batch`); answers how many
         were looked at."""
-        ids = await asyncio.to_thread(self._due, time.time())
+        ids = await asyncio.to_thread(self._due, time.time(), self.batch)
         gate = asyncio.Semaphore(self.parallel)
 
         async def one(notice_id: int) -> None:
@@ -431,7 +457,7 @@ class Deliverer:
             .values(status="failed", last_error="not sent: the channel was disabled")
         )
 
-    def _due(self, now: float) -> list[int]:
+    def _due(self, now: float, limit: int) -> list[int]:
         with self.engine.begin() as conn:
             return [
                 int(r.id)
@@ -443,7 +469,7 @@ class Deliverer:
                         or_(notices.c.claimed_until.is_(None), notices.c.claimed_until < now),
                     )
                     .order_by(notices.c.next_try, notices.c.id)
-                    .limit(self.batch)
+                    .limit(limit)
                 )
             ]
 
