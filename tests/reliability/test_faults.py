@@ -411,12 +411,12 @@ def test_an_acknowledged_action_stands_when_the_ai_cannot_be_stored(
     append = Store.append
 
     def flaky(
-        self: Store, table_id: str, start: int, new: list[tuple[str, str]], over: bool
+        self: Store, table_id: str, start: int, new: list[tuple[str, str]], over: bool, *rest: Any
     ) -> None:
         if failing["on"] and all(who != "persia" for who, _a in new):  # the AI's reply
             failing["refused"] += 1
             raise StoreError("the database is unavailable: (test) connection refused")
-        append(self, table_id, start, new, over)
+        append(self, table_id, start, new, over, *rest)
 
     monkeypatch.setattr(Store, "append", flaky)
     with contextmanager(serve_in_process)(f"sqlite:///{tmp_path / 'tables.db'}") as api:
@@ -459,9 +459,9 @@ def test_a_commit_of_unknown_outcome_is_told_and_read_again(
     lost = {"on": False}
 
     def dies_in_commit(
-        self: Store, table_id: str, start: int, new: list[tuple[str, str]], over: bool
+        self: Store, table_id: str, start: int, new: list[tuple[str, str]], over: bool, *rest: Any
     ) -> None:
-        append(self, table_id, start, new, over)
+        append(self, table_id, start, new, over, *rest)
         if lost["on"]:
             lost["on"] = False
             raise StoreError(
