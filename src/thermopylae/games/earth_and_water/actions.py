@@ -408,8 +408,15 @@ class Notation(NotationTable[Action]):
         table += [A.lot[k] for k in CARDS]
         table += [A.roll[f] for f in range(1, 7)]
         self.set_table(table)
+        # every action of the table spelled once: the heuristic spells every legal action
+        # at each of its decisions
+        self._text = {a: self._spell(a) for a in self.table}
 
     def format(self, a: Action) -> str:
+        text = self._text.get(a)
+        return text if text is not None else self._spell(a)
+
+    def _spell(self, a: Action) -> str:
         match a:
             case Army(x) | Fleet(x) | Land(x) | Sea(x) | To(x) | Remove(x) | Place(x):
                 return f"{a.verb} {self.names[x]}"

@@ -5,6 +5,7 @@ Pure functions of the component set and the state (rulebook sections 2, 6.3-6.5,
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Protocol
 
 from thermopylae.games.earth_and_water.components import Components
@@ -35,16 +36,9 @@ def controls(c: Components, s: Pieces, side: int, city: int) -> bool:
 def controllers(c: Components, s: State) -> list[int]:
     """Who controls each city: 0 Persia, 1 Greece, -1 no one — `controls` for every city
     at once, outside battles (a city where both sides' armies fight gives -1)."""
-    persia, greece, major = s.arm[0], s.arm[1], c.major
     return [
-        0
-        if persia[x] and not greece[x]
-        else 1
-        if greece[x] and not persia[x]
-        else -1
-        if persia[x]
-        else major[x]
-        for x in range(len(major))
+        (-1 if greece else 0) if persia else (1 if greece else major)
+        for persia, greece, major in zip(s.arm[0], s.arm[1], c.major, strict=True)
     ]
 
 
@@ -105,8 +99,8 @@ def land_origins(c: Components, s: Pieces, side: int, locked: int = -1) -> list[
     solid = c.solid
     return [
         city
-        for city, n in enumerate(s.arm[side])
-        if n and city != locked and (solid[city] or neighbours(c, s, city))
+        for city in compress(c.cities, s.arm[side])
+        if city != locked and (solid[city] or neighbours(c, s, city))
     ]
 
 
@@ -115,7 +109,7 @@ def ports(c: Components) -> list[int]:
 
 
 def sea_origins(c: Components, s: State, side: int) -> list[int]:
-    return [city for city, n in enumerate(s.flt[side]) if n]
+    return list(compress(c.cities, s.flt[side]))
 
 
 def supplied(c: Components, s: State, side: int) -> set[int]:

@@ -53,9 +53,7 @@ def _locked(s: State, c: Components, side: int) -> int:
 
 
 def can_move_with(s: State, c: Components, side: int) -> bool:
-    return bool(
-        board.land_origins(c, s, side, _locked(s, c, side)) or board.sea_origins(c, s, side)
-    )
+    return any(s.flt[side]) or can_move_land(s, c, side)  # (fleets can always sail)
 
 
 def can_move_land(s: State, c: Components, side: int) -> bool:

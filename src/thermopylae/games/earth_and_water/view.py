@@ -42,23 +42,25 @@ def view(s: State, c: Components, seat: int | None, *, game_id: str, to_act: int
         "score": s.score,
         "cities": [
             {
-                "name": names[x],
-                "major": SIDES[major[x]] if major[x] >= 0 else None,
-                "port": port[x],
-                "amphorae": amph[x],
-                "armies": {"persia": pa[x], "greece": ga[x]},
-                "fleets": {"persia": pf[x], "greece": gf[x]},
+                "name": name,
+                "major": SIDES[owner] if owner >= 0 else None,
+                "port": is_port,
+                "amphorae": amphorae,
+                "armies": {"persia": p_arm, "greece": g_arm},
+                "fleets": {"persia": p_flt, "greece": g_flt},
                 "control": (
                     "persia"
-                    if pa[x]
+                    if p_arm
                     else "greece"
-                    if ga[x]
-                    else SIDES[major[x]]
-                    if major[x] >= 0
+                    if g_arm
+                    else SIDES[owner]
+                    if owner >= 0
                     else None
                 ),
             }
-            for x in c.cities
+            for name, owner, is_port, amphorae, p_arm, g_arm, p_flt, g_flt in zip(
+                names, major, port, amph, pa, ga, pf, gf, strict=True
+            )
         ],
         "bridge": s.bridge,
         "reserve": {
