@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from thermopylae.engine.protocol import CHANCE, JSON
+from thermopylae.games.earth_and_water.cards import C_HIPPIAS
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import CHOOSE, GREECE, PERSIA, PHASES, SIDES, State
 
@@ -20,8 +21,6 @@ ONCE = {1: "Miltiades", 2: "Themistocles", 4: "Leonidas", 8: "Artemisia I"}
 def hand_visible(s: State, owner: int, seat: int | None) -> bool:
     if seat == owner:
         return True
-    from thermopylae.games.earth_and_water.cards import C_HIPPIAS
-
     return owner == GREECE and seat == PERSIA and s.phase == CHOOSE and s.choice == C_HIPPIAS
 
 
