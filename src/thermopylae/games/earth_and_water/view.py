@@ -9,6 +9,7 @@ way are public.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from thermopylae.engine.protocol import CHANCE, JSON
 from thermopylae.games.earth_and_water.cards import C_HIPPIAS
@@ -22,6 +23,12 @@ def hand_visible(s: State, owner: int, seat: int | None) -> bool:
     if seat == owner:
         return True
     return owner == GREECE and seat == PERSIA and s.phase == CHOOSE and s.choice == C_HIPPIAS
+
+
+@lru_cache(maxsize=8)
+def _owners(major: tuple[int, ...]) -> tuple[str | None, ...]:
+    """Per city, the side whose major city it is, by name (None: a minor city)."""
+    return tuple(SIDES[m] if m >= 0 else None for m in major)
 
 
 def view(s: State, c: Components, seat: int | None, *, game_id: str, to_act: int | None) -> JSON:
@@ -42,23 +49,15 @@ def view(s: State, c: Components, seat: int | None, *, game_id: str, to_act: int
         "cities": [
             {
                 "name": name,
-                "major": SIDES[owner] if owner >= 0 else None,
+                "major": owner,
                 "port": is_port,
                 "amphorae": amphorae,
                 "armies": {"persia": p_arm, "greece": g_arm},
                 "fleets": {"persia": p_flt, "greece": g_flt},
-                "control": (
-                    "persia"
-                    if p_arm
-                    else "greece"
-                    if g_arm
-                    else SIDES[owner]
-                    if owner >= 0
-                    else None
-                ),
+                "control": "persia" if p_arm else "greece" if g_arm else owner,
             }
             for name, owner, is_port, amphorae, p_arm, g_arm, p_flt, g_flt in zip(
-                names, major, port, amph, pa, ga, pf, gf, strict=True
+                names, _owners(major), port, amph, pa, ga, pf, gf, strict=True
             )
         ],
         "bridge": s.bridge,

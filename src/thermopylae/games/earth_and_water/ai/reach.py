@@ -144,14 +144,14 @@ class Pos:
         self.acro = acro
 
     def copy(self) -> Pos:
-        return Pos(
-            [self.arm[0][:], self.arm[1][:]],
-            [self.flt[0][:], self.flt[1][:]],
-            self.bridge,
-            self.res[:],
-            self.resf[:],
-            self.acro,
-        )
+        p = Pos.__new__(Pos)  # (without `__init__`'s call: the planner copies thousands)
+        p.arm = [self.arm[0][:], self.arm[1][:]]
+        p.flt = [self.flt[0][:], self.flt[1][:]]
+        p.bridge = self.bridge
+        p.res = self.res[:]
+        p.resf = self.resf[:]
+        p.acro = self.acro
+        return p
 
     def key(self) -> tuple[Any, ...]:
         return (*self.arm[0], *self.arm[1], *self.flt[0], *self.flt[1], self.bridge, self.acro)

@@ -262,7 +262,7 @@ class Ctx:
 
     def _static_value(self, summary: tuple[Any, ...], delta: int) -> float:
         """The value without the threats (this seat's), from the position's summary."""
-        pp, gp, auto, pieces = summary[:4]
+        pp, gp, auto, pieces, _, _ = summary
         if auto == PERSIA:
             val = WIN
         elif auto == GREECE:
