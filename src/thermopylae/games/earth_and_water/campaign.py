@@ -417,7 +417,8 @@ def keep(s: State, c: Components, a: Keep | KeepNone | Discard, ev: Ev) -> None:
 
 def _attrition_start(s: State, c: Components, side: int, ev: Ev) -> None:
     food, counted = board.capacity(c, s, side)
-    excess = sum(s.arm[side][x] for x in counted) - food
+    armies = s.arm[side]
+    excess = sum([armies[x] for x in counted]) - food
     if excess > 0:
         s.side = side
         s.draws = excess  # armies still to remove
@@ -427,8 +428,8 @@ def _attrition_start(s: State, c: Components, side: int, ev: Ev) -> None:
 
 
 def attrition_options(s: State, c: Components) -> list[Action]:
-    _, counted = board.capacity(c, s, s.side)
-    return [A.remove[x] for x in counted if s.arm[s.side][x]]
+    armies = s.arm[s.side]
+    return [A.remove[x] for x in c.attrition_cities[s.side] if armies[x]]
 
 
 def attrition(s: State, c: Components, a: Remove, ev: Ev) -> None:

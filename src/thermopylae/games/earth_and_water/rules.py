@@ -46,6 +46,7 @@ from thermopylae.games.earth_and_water.serial import state_from_json, state_to_j
 from thermopylae.games.earth_and_water.state import (
     BRIDGE,
     BT_CHOICE,
+    CHANCE_PHASES,
     CHOOSE,
     DRAW,
     GREECE,
@@ -125,10 +126,10 @@ class EarthAndWater(GameBase[State, Action]):
 
     def to_act(self, s: State) -> int | None:
         ph = s.phase
+        if ph in CHANCE_PHASES:
+            return CHANCE
         if ph == OVER:
             return None
-        if ph in (DRAW, ROLL, LOT):
-            return CHANCE
         return s.side
 
     def legal(self, s: State) -> Sequence[Action]:
@@ -173,7 +174,7 @@ class EarthAndWater(GameBase[State, Action]):
 
     def apply(self, s: State, action: Action, *, quiet: bool = False) -> list[Event]:
         ph = s.phase
-        if ph in (DRAW, ROLL, LOT):
+        if ph in CHANCE_PHASES:
             if not self._chance_ok(s, action):
                 self._refuse(s, action)
         else:
@@ -201,7 +202,7 @@ class EarthAndWater(GameBase[State, Action]):
             raise IllegalAction(f"{action!r} is not an Earth & Water action")
         if s.phase == OVER:
             raise IllegalAction("the game is over")
-        if s.phase in (DRAW, ROLL, LOT):
+        if s.phase in CHANCE_PHASES:
             raise IllegalAction(f"{self.format(action)!r} cannot happen now: {text.waiting_for(s)}")
         raise IllegalAction(f"{self.format(action)!r} is not legal now: {text.waiting_for(s)}")
 
