@@ -215,16 +215,21 @@ class Ctx:
             if full is not None:
                 return full
         val = self._static.get(key)
+        if val is not None and lite:
+            return val
+        # the position's summary, through a cache shared by every decision
+        m = self.m
+        pkey = key[:-1]  # (without `delta`)
+        summary = m.statics.get(pkey)
+        if summary is None:
+            if len(m.statics) > CACHE_MAX:
+                m.statics.clear()
+            summary = m.statics[pkey] = position_summary(m, pos, pkey)
         if val is None:
-            summary = self._summary(pos, key)
             val = self._static[key] = self._static_value(summary, delta)
-            self.m.stored += 1
+            m.stored += 1
             if lite:
                 return val
-        elif lite:
-            return val
-        else:
-            summary = self._summary(pos, key)
         if summary[2] >= 0:  # an automatic victory
             return val
         masks, fragile = summary[4], summary[5]
@@ -236,29 +241,17 @@ class Ctx:
                 g = self._gains_p.get(gkey)
                 if g is None:
                     g = self._gains_p[gkey] = self.best_gain(pos, PERSIA, masks, fragile[GREECE])
-                    self.m.stored += 1
+                    m.stored += 1
                 threats += wp * g
             if wg > 0:
                 g = self._gains_g.get(gkey)
                 if g is None:
                     g = self._gains_g[gkey] = self.best_gain(pos, GREECE, masks, fragile[PERSIA])
-                    self.m.stored += 1
+                    m.stored += 1
                 threats += -wg * g
         full = self._cache[key] = val + threats * self.sign
-        self.m.stored += 1
+        m.stored += 1
         return full
-
-    def _summary(self, pos: Pos, key: bytes) -> tuple[Any, ...]:
-        """`position_summary`, through a cache shared by every decision (`key`: the
-        position's in `value`)."""
-        m = self.m
-        pkey = key[:-1]  # (without `delta`)
-        got = m.statics.get(pkey)
-        if got is None:
-            if len(m.statics) > CACHE_MAX:
-                m.statics.clear()
-            got = m.statics[pkey] = position_summary(m, pos, pkey)
-        return got
 
     def _static_value(self, summary: tuple[Any, ...], delta: int) -> float:
         """The value without the threats (this seat's), from the position's summary."""
