@@ -62,7 +62,8 @@ def view(s: State, c: Components, seat: int | None, *, game_id: str, to_act: int
         ],
         "bridge": s.bridge,
         "reserve": {
-            side: {"armies": s.res_arm[i], "fleets": s.res_flt[i]} for i, side in enumerate(SIDES)
+            "persia": {"armies": s.res_arm[PERSIA], "fleets": s.res_flt[PERSIA]},
+            "greece": {"armies": s.res_arm[GREECE], "fleets": s.res_flt[GREECE]},
         },
         "portraits": {
             "persia": s.portraits[0],
@@ -71,13 +72,7 @@ def view(s: State, c: Components, seat: int | None, *, game_id: str, to_act: int
         },
         "kings_dead": s.kings,
         "once_used": [name for bit, name in ONCE.items() if s.used & bit],
-        "hands": {
-            side: {
-                "count": len(s.hands[i]),
-                "cards": sorted(s.hands[i]) if hand_visible(s, i, seat) else None,
-            }
-            for i, side in enumerate(SIDES)
-        },
+        "hands": {"persia": _hand(s, PERSIA, seat), "greece": _hand(s, GREECE, seat)},
         "draw_pile": len(s.deck),
         "discard": list(s.discard),
         "carneia": s.carneia,
@@ -93,6 +88,12 @@ def view(s: State, c: Components, seat: int | None, *, game_id: str, to_act: int
         if s.result < 0
         else {"winner": (*SIDES, None)[s.result], "reason": s.reason},
     }
+
+
+def _hand(s: State, side: int, seat: int | None) -> JSON:
+    """A side's hand as `seat` sees it: its size, and its cards if they are shown."""
+    hand = s.hands[side]
+    return {"count": len(hand), "cards": sorted(hand) if hand_visible(s, side, seat) else None}
 
 
 def _name(c: Components, city: int) -> str | None:
