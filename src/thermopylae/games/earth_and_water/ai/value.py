@@ -208,7 +208,7 @@ class Ctx:
         arm, flt = pos.arm, pos.flt
         # (keys of bytes: the caches then hold few objects for the garbage collector) the
         # armies and fleets per city, the bridge, the Acropolis, the score delta (mod 256)
-        key = bytes((*arm[0], *arm[1], *flt[0], *flt[1], pos.bridge, pos.acro, delta & 255))
+        key = bytes([*arm[0], *arm[1], *flt[0], *flt[1], pos.bridge, pos.acro, delta & 255])
         lite = self.lite
         if not lite:
             full = self._cache.get(key)
