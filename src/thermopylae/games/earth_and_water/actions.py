@@ -15,8 +15,9 @@ taken at random from a hand).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar, get_args
+from typing import Any, ClassVar, get_args
 
 from thermopylae.engine.errors import NotationError
 from thermopylae.engine.game import NotationTable
@@ -383,6 +384,41 @@ _COUNT: dict[str, tuple[Action, ...]] = {
 }
 
 
+def _verb(names: tuple[str, ...], a: Any) -> str:
+    return str(a.verb)
+
+
+def _verb_city(names: tuple[str, ...], a: Any) -> str:
+    return f"{a.verb} {names[a.city]}"
+
+
+def _verb_card(names: tuple[str, ...], a: Any) -> str:
+    return f"{a.verb} {a.card}"
+
+
+def _verb_count(names: tuple[str, ...], a: Any) -> str:
+    return f"{a.verb} {a.count}"
+
+
+def _roll(names: tuple[str, ...], a: Any) -> str:
+    return f"roll {a.face}"
+
+
+def _retreat(names: tuple[str, ...], a: Any) -> str:
+    return f"retreat {'by sea ' if a.by_sea else ''}{names[a.city]}"
+
+
+# How each type is spelled, given the city names (by the type: the heuristic spells every
+# legal action at each of its decisions); a type not here is its verb alone.
+_SPELL: dict[type, Callable[[tuple[str, ...], Any], str]] = {
+    **dict.fromkeys((Army, Fleet, Land, Sea, To, Remove, Place), _verb_city),
+    **dict.fromkeys((PlayEvent, PlayMove, React, Keep, Discard, Pick, Draw, Lot), _verb_card),
+    **dict.fromkeys((Buy, Armies, Fleets, Carry, Count), _verb_count),
+    Roll: _roll,
+    Retreat: _retreat,
+}
+
+
 class Notation(NotationTable[Action]):
     """Text and integer forms of every action. The integer space: the decisions first
     (those without argument, `keep none`, those of a city, the retreats, those of a card,
@@ -410,29 +446,7 @@ class Notation(NotationTable[Action]):
         self.set_table(table)
 
     def format(self, a: Action) -> str:
-        match a:
-            case Army(x) | Fleet(x) | Land(x) | Sea(x) | To(x) | Remove(x) | Place(x):
-                return f"{a.verb} {self.names[x]}"
-            case Retreat(x, by_sea):
-                return f"retreat {'by sea ' if by_sea else ''}{self.names[x]}"
-            case (
-                PlayEvent(n)
-                | PlayMove(n)
-                | React(n)
-                | Keep(n)
-                | Discard(n)
-                | Pick(n)
-                | Draw(n)
-                | Lot(n)
-                | Buy(n)
-                | Armies(n)
-                | Fleets(n)
-                | Carry(n)
-                | Count(n)
-                | Roll(n)
-            ):
-                return f"{a.verb} {n}"
-        return a.verb
+        return _SPELL.get(type(a), _verb)(self.names, a)
 
     def parse(self, text: str) -> Action:
         t = " ".join(text.strip().split())

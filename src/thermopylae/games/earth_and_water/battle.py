@@ -15,7 +15,9 @@ from thermopylae.games.earth_and_water import board, campaign, cards, moves, rea
 from thermopylae.games.earth_and_water.actions import (
     A,
     Action,
+    Continue,
     Retreat,
+    Roll,
 )
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.reactions import (
@@ -170,7 +172,14 @@ def _value(s: State, c: Components, side: int, face: int) -> int:
     return min(face, cap)
 
 
-def rolled(s: State, c: Components, face: int, ev: Ev) -> None:
+def roll_possible(s: State, face: int) -> bool:
+    """Whether `face` is in the support of `roll_distribution`, without building it."""
+    assert s.bt is not None
+    return 1 <= face <= 6 and (s.bt.stage >= 2 or _dice(s, _roller(s)) > 0)
+
+
+def rolled(s: State, c: Components, roll: Roll, ev: Ev) -> None:
+    face = roll.face
     bt = s.bt
     assert bt is not None
     if bt.stage >= 2:
@@ -317,7 +326,11 @@ def retreats(s: State, c: Components, side: int) -> list[Action]:
     return out
 
 
-def battle_step(s: State, c: Components, a: Action, ev: Ev) -> None:
+def battle_options(s: State, c: Components) -> list[Action]:
+    return [A.continue_, *retreats(s, c, s.side)]
+
+
+def battle_step(s: State, c: Components, a: Continue | Retreat, ev: Ev) -> None:
     side = s.side
     if not isinstance(a, Retreat):  # continue
         return _next_decider(s, c, side, ev)

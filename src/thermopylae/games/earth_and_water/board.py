@@ -5,6 +5,7 @@ Pure functions of the component set and the state (rulebook sections 2, 6.3-6.5,
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Protocol
 
 from thermopylae.games.earth_and_water.components import Components
@@ -35,26 +36,15 @@ def controls(c: Components, s: Pieces, side: int, city: int) -> bool:
 def controllers(c: Components, s: State) -> list[int]:
     """Who controls each city: 0 Persia, 1 Greece, -1 no one — `controls` for every city
     at once, outside battles (a city where both sides' armies fight gives -1)."""
-    persia, greece, major = s.arm[0], s.arm[1], c.major
     return [
-        0
-        if persia[x] and not greece[x]
-        else 1
-        if greece[x] and not persia[x]
-        else -1
-        if persia[x]
-        else major[x]
-        for x in range(len(major))
+        (-1 if greece else 0) if persia else (1 if greece else major)
+        for persia, greece, major in zip(s.arm[0], s.arm[1], c.major, strict=True)
     ]
 
 
 def neighbours(c: Components, s: Pieces, city: int) -> tuple[int, ...]:
     """Cities joined to `city` by a usable road (Abydos-Pella only while the bridge stands)."""
-    near = c.roads[city]
-    if s.bridge or city not in c.bridge:
-        return near
-    other = c.bridge[1] if city == c.bridge[0] else c.bridge[0]
-    return tuple(n for n in near if n != other)
+    return c.roads[city] if s.bridge else c.unbridged[city]
 
 
 def land_destinations(c: Components, s: Pieces, side: int, origin: int) -> list[int]:
@@ -70,9 +60,10 @@ def land_reach(c: Components, s: Pieces, side: int, origin: int) -> list[int]:
     frontier = [origin]
     out = []
     mine, theirs, major = s.arm[side], s.arm[1 - side], c.major
+    roads = c.roads if s.bridge else c.unbridged  # (`neighbours`)
     while frontier:
         city = frontier.pop()
-        for n in neighbours(c, s, city):
+        for n in roads[city]:
             if n in seen:
                 continue
             seen.add(n)
@@ -90,9 +81,10 @@ def route_cities(c: Components, s: Pieces, side: int, origin: int) -> set[int]:
     mine, theirs, major = s.arm[side], s.arm[1 - side], c.major
     seen = {origin}
     frontier = [origin]
+    roads = c.roads if s.bridge else c.unbridged  # (`neighbours`)
     while frontier:
         city = frontier.pop()
-        for n in neighbours(c, s, city):
+        for n in roads[city]:
             if n not in seen and not theirs[n] and (mine[n] or major[n] == side):
                 seen.add(n)
                 frontier.append(n)
@@ -105,8 +97,8 @@ def land_origins(c: Components, s: Pieces, side: int, locked: int = -1) -> list[
     solid = c.solid
     return [
         city
-        for city, n in enumerate(s.arm[side])
-        if n and city != locked and (solid[city] or neighbours(c, s, city))
+        for city in compress(c.cities, s.arm[side])
+        if city != locked and (solid[city] or neighbours(c, s, city))
     ]
 
 
@@ -115,7 +107,7 @@ def ports(c: Components) -> list[int]:
 
 
 def sea_origins(c: Components, s: State, side: int) -> list[int]:
-    return [city for city, n in enumerate(s.flt[side]) if n]
+    return list(compress(c.cities, s.flt[side]))
 
 
 def supplied(c: Components, s: State, side: int) -> set[int]:
@@ -123,17 +115,19 @@ def supplied(c: Components, s: State, side: int) -> set[int]:
     from one of its controlled major cities through cities the enemy does not control, or
     ports holding its fleets while one of its controlled major cities has no enemy fleet."""
     who = controllers(c, s)
-    majors = [city for city, m in enumerate(c.major) if m == side and who[city] == side]
+    majors = [city for city in c.majors[side] if who[city] == side]
     reached = set(majors)
     frontier = list(majors)
+    roads, enemy = c.roads if s.bridge else c.unbridged, 1 - side  # (`neighbours`)
     while frontier:
         city = frontier.pop()
-        for n in neighbours(c, s, city):
-            if n not in reached and who[n] != 1 - side:
+        for n in roads[city]:
+            if n not in reached and who[n] != enemy:
                 reached.add(n)
                 frontier.append(n)
-    if any(not s.flt[1 - side][m] for m in majors):
-        reached.update(city for city, n in enumerate(s.flt[side]) if n)
+    enemy_fleets = s.flt[enemy]
+    if not all([enemy_fleets[m] for m in majors]):
+        reached.update(compress(c.cities, s.flt[side]))
     return reached
 
 
@@ -149,15 +143,9 @@ def points(c: Components, s: State, side: int) -> int:
     )
 
 
-def capacity(c: Components, s: State, side: int) -> tuple[int, list[int]]:
+def capacity(c: Components, s: State, side: int) -> tuple[int, tuple[int, ...]]:
     """(amphorae available, cities whose armies count) for attrition (rulebook 8.2).
     Persian armies in Abydos and Ephesos are always fed and do not count."""
-    cities = range(len(c.names))
-    if side == 0:
-        asia = {c.city["Abydos"], c.city["Ephesos"]}
-        counted = [x for x in cities if x not in asia]
-    else:
-        counted = list(cities)
-    who = controllers(c, s)
-    food = sum(c.amphorae[x] for x in counted if who[x] == side)
-    return food, counted
+    counted = c.attrition_cities[side]
+    who, amphorae = controllers(c, s), c.amphorae
+    return sum([amphorae[x] for x in counted if who[x] == side]), counted

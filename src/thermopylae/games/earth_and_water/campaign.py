@@ -18,12 +18,17 @@ from thermopylae.games.earth_and_water.actions import (
     Action,
     Army,
     BuildBridge,
+    Buy,
     Discard,
     Done,
+    Draw,
     Fleet,
     Keep,
+    KeepNone,
+    Pass,
     PlayEvent,
     PlayMove,
+    Remove,
 )
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import (
@@ -112,12 +117,14 @@ def start_preparation(
         )
 
 
-def max_buy(s: State, c: Components) -> int:
+def buy_options(s: State, c: Components) -> list[Action]:
     available = len(s.deck) + len(s.discard)
-    return min(c.prices.max_cards, s.talents // c.prices.card, available)
+    most = min(c.prices.max_cards, s.talents // c.prices.card, available)
+    return [A.buy[n] for n in range(most + 1)]
 
 
-def buy(s: State, c: Components, n: int, ev: Ev) -> None:
+def buy(s: State, c: Components, a: Buy, ev: Ev) -> None:
+    n = a.count
     s.talents -= n * c.prices.card
     if ev is not None:
         ev.append(Event("buy", {"side": SIDES[s.side], "cards": n}))
@@ -152,7 +159,8 @@ def _next_draw(s: State, c: Components, ev: Ev) -> None:
     resume(s, c, ev)
 
 
-def drawn(s: State, c: Components, card: int, ev: Ev) -> None:
+def drawn(s: State, c: Components, a: Draw, ev: Ev) -> None:
+    card = a.card
     s.deck.remove(card)
     if not s.deck and s.discard:  # RB 5.4: the discards become the new draw pile
         s.deck, s.discard = sorted(s.discard), []
@@ -202,7 +210,7 @@ def _fleet_price(s: State, c: Components) -> int:
     return p.persia_fleet_cheap if s.options["cheap_fleets"] else p.persia_fleet
 
 
-def build(s: State, c: Components, a: Action, ev: Ev) -> None:
+def build(s: State, c: Components, a: Army | Fleet | BuildBridge | Done, ev: Ev) -> None:
     side = s.side
     city = -1
     match a:
@@ -263,10 +271,10 @@ def ops_options(s: State, c: Components) -> list[Action]:
     return out
 
 
-def ops(s: State, c: Components, a: Action, ev: Ev) -> None:
+def ops(s: State, c: Components, a: PlayEvent | PlayMove | Pass, ev: Ev) -> None:
     side = s.active
     s.turns += 1
-    if not isinstance(a, (PlayEvent, PlayMove)):  # pass
+    if isinstance(a, Pass):
         s.passes += 1
         if ev is not None:
             ev.append(Event("pass", {"side": SIDES[side]}))
@@ -379,7 +387,14 @@ def _start_supply(s: State, c: Components, side: int, ev: Ev) -> None:
     _attrition_start(s, c, side, ev)
 
 
-def keep(s: State, c: Components, a: Action, ev: Ev) -> None:
+def keep_options(s: State, c: Components) -> list[Action]:
+    hand = sorted(set(s.hands[s.side]))
+    if s.side == PERSIA:
+        return [A.keep_none, *(A.keep[k] for k in hand)]
+    return [A.discard[k] for k in hand]
+
+
+def keep(s: State, c: Components, a: Keep | KeepNone | Discard, ev: Ev) -> None:
     side = s.side
     if side == PERSIA:
         kept = [a.card] if isinstance(a, Keep) else []
@@ -402,7 +417,8 @@ def keep(s: State, c: Components, a: Action, ev: Ev) -> None:
 
 def _attrition_start(s: State, c: Components, side: int, ev: Ev) -> None:
     food, counted = board.capacity(c, s, side)
-    excess = sum(s.arm[side][x] for x in counted) - food
+    armies = s.arm[side]
+    excess = sum([armies[x] for x in counted]) - food
     if excess > 0:
         s.side = side
         s.draws = excess  # armies still to remove
@@ -411,8 +427,13 @@ def _attrition_start(s: State, c: Components, side: int, ev: Ev) -> None:
     _lines_of_communication(s, c, side, ev)
 
 
-def attrition(s: State, c: Components, city: int, ev: Ev) -> None:
-    side = s.side
+def attrition_options(s: State, c: Components) -> list[Action]:
+    armies = s.arm[s.side]
+    return [A.remove[x] for x in c.attrition_cities[s.side] if armies[x]]
+
+
+def attrition(s: State, c: Components, a: Remove, ev: Ev) -> None:
+    side, city = s.side, a.city
     s.arm[side][city] -= 1
     s.res_arm[side] += 1
     s.draws -= 1

@@ -15,6 +15,8 @@ from thermopylae.games.earth_and_water.actions import (
     Action,
     Count,
     Discard,
+    Done,
+    Lot,
     Pick,
     Place,
     Remove,
@@ -331,7 +333,8 @@ def _thebes_persian_army(s: State, c: Components, ev: Ev) -> None:
     campaign.resume(s, c, ev)
 
 
-def lot(s: State, c: Components, card: int, ev: Ev) -> None:
+def lot(s: State, c: Components, a: Lot, ev: Ev) -> None:
+    card = a.card
     s.hands[GREECE].remove(card)
     s.discard.append(card)
     if ev is not None:
@@ -413,7 +416,9 @@ def _portrait_from(s: State, city: int) -> bool:
     return n >= 1
 
 
-def choice_step(s: State, c: Components, a: Action, ev: Ev) -> None:
+def choice_step(
+    s: State, c: Components, a: Remove | Place | Count | Pick | Discard | Done, ev: Ev
+) -> None:
     kind = s.choice
     match a:
         case Remove(x) | Place(x) | Count(x) | Pick(x) | Discard(x):

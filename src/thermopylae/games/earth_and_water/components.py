@@ -130,7 +130,9 @@ class Components:
     sources: dict[str, int]
     origin: str
     # Tables the rules read at every step, derived once: the ports, the cities the rules
-    # name, and the range of city indices.
+    # name, the range of city indices, the roads while the bridge is down, each side's
+    # major cities, and the cities whose armies count for attrition (rulebook 8.2: Persian
+    # armies in Abydos and Ephesos are always fed).
     ports: tuple[int, ...]
     abydos: int
     ephesos: int
@@ -138,6 +140,9 @@ class Components:
     sparta: int
     thebai: int
     cities: range
+    unbridged: tuple[tuple[int, ...], ...]
+    majors: tuple[tuple[int, ...], tuple[int, ...]]
+    attrition_cities: tuple[tuple[int, ...], tuple[int, ...]]
     provisional: bool = False
 
 
@@ -194,4 +199,16 @@ def _build(data: dict[str, Any], origin: str) -> Components:
         sparta=idx["Sparta"],
         thebai=idx["Thebai"],
         cities=range(len(names)),
+        unbridged=tuple(
+            tuple(n for n in sorted(r) if {i, n} != {idx[f.bridge_road[0]], idx[f.bridge_road[1]]})
+            for i, r in enumerate(roads)
+        ),
+        majors=(
+            tuple(i for i, x in enumerate(f.city) if x.major == "persia"),
+            tuple(i for i, x in enumerate(f.city) if x.major == "greece"),
+        ),
+        attrition_cities=(
+            tuple(i for i in range(len(names)) if i not in (idx["Abydos"], idx["Ephesos"])),
+            tuple(range(len(names))),
+        ),
     )

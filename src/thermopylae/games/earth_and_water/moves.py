@@ -16,6 +16,8 @@ from thermopylae.games.earth_and_water.actions import (
     Fleets,
     Land,
     Sea,
+    Skip,
+    SpareBridge,
     To,
 )
 from thermopylae.games.earth_and_water.components import Components
@@ -29,6 +31,7 @@ from thermopylae.games.earth_and_water.state import (
     LAND_ONLY,
     LEONIDAS,
     MAX_CARRY,
+    MOLON_LABE,
     MV_CARRY,
     MV_COUNT,
     MV_DEST,
@@ -37,6 +40,7 @@ from thermopylae.games.earth_and_water.state import (
     SEA,
     SIDES,
     THEMISTOCLES_MOVE,
+    TRIREMES_2,
     Ev,
     Move,
     State,
@@ -49,9 +53,7 @@ def _locked(s: State, c: Components, side: int) -> int:
 
 
 def can_move_with(s: State, c: Components, side: int) -> bool:
-    return bool(
-        board.land_origins(c, s, side, _locked(s, c, side)) or board.sea_origins(c, s, side)
-    )
+    return any(s.flt[side]) or can_move_land(s, c, side)  # (fleets can always sail)
 
 
 def can_move_land(s: State, c: Components, side: int) -> bool:
@@ -64,34 +66,93 @@ def begin_move(
     s.mv = Move(side, kind, -1, -1, 0, 0, flag, exclude, -1)
     s.side = side
     s.phase = MV_ORIGIN
-    options = move_options(s, c)
-    if not options:  # nothing can move (an event's move with no group left): no move
+    if not _origins(s, c):  # nothing can move (an event's move with no group left): no move
         s.mv = None
         return campaign.resume(s, c, ev)
 
 
-def move_options(s: State, c: Components) -> list[Action]:
+# -- the small decisions, one function a phase for what may be chosen and one for the choice
+
+
+def _origins(s: State, c: Components) -> list[Action]:
     mv = s.mv
     assert mv is not None
-    side, phase = mv.side, s.phase
-    if phase == MV_ORIGIN:
-        out: list[Action] = []
-        if mv.kind != FLEETS_ONLY:  # (a city with a road always has a destination)
-            out += [A.land[x] for x in board.land_origins(c, s, side, _locked(s, c, side))]
-        if mv.kind != LAND_ONLY:
-            out += [A.sea[x] for x in board.sea_origins(c, s, side) if x != mv.exclude]
-        return out
-    if phase == MV_COUNT:
-        if mv.mode == LAND:
-            return [A.armies[n] for n in range(1, s.arm[side][mv.origin] + 1)]
-        return [A.fleets[n] for n in range(1, s.flt[side][mv.origin] + 1)]
-    if phase == MV_CARRY:
-        return [A.carry[n] for n in range(_max_carry(s, c) + 1)]
-    if phase == MV_DEST:
-        if mv.mode == LAND:
-            return [A.to[x] for x in board.land_destinations(c, s, side, mv.origin)]
-        return [A.to[x] for x in c.ports if x != mv.origin]
-    return []
+    side = mv.side
+    out: list[Action] = []
+    if mv.kind != FLEETS_ONLY:  # (a city with a road always has a destination)
+        out += [A.land[x] for x in board.land_origins(c, s, side, _locked(s, c, side))]
+    if mv.kind != LAND_ONLY:
+        out += [A.sea[x] for x in board.sea_origins(c, s, side) if x != mv.exclude]
+    return out
+
+
+def origin_options(s: State, c: Components) -> list[Action]:
+    out = _origins(s, c)
+    assert s.mv is not None
+    if s.mv.flag in (MOLON_LABE, TRIREMES_2):
+        out.append(A.skip)  # decision: these extra moves are optional
+    return out
+
+
+def choose_origin(s: State, c: Components, a: Land | Sea | Skip, ev: Ev) -> None:
+    mv = s.mv
+    assert mv is not None
+    if isinstance(a, Skip):
+        s.mv = None
+        return campaign.resume(s, c, ev)
+    mv.mode = LAND if isinstance(a, Land) else SEA
+    mv.origin = a.city
+    if mv.mode == LAND and mv.flag == LEONIDAS:
+        mv.count = 1  # Leonidas moves exactly one army
+        s.phase = MV_DEST
+    else:
+        s.phase = MV_COUNT
+    return None
+
+
+def count_options(s: State, c: Components) -> list[Action]:
+    mv = s.mv
+    assert mv is not None
+    if mv.mode == LAND:
+        return [A.armies[n] for n in range(1, s.arm[mv.side][mv.origin] + 1)]
+    return [A.fleets[n] for n in range(1, s.flt[mv.side][mv.origin] + 1)]
+
+
+def choose_count(s: State, c: Components, a: Armies | Fleets, ev: Ev) -> None:
+    mv = s.mv
+    assert mv is not None
+    mv.count = a.count
+    if mv.mode == SEA and _max_carry(s, c) > 0:
+        s.phase = MV_CARRY
+    else:
+        s.phase = MV_DEST
+
+
+def carry_options(s: State, c: Components) -> list[Action]:
+    return [A.carry[n] for n in range(_max_carry(s, c) + 1)]
+
+
+def choose_carry(s: State, c: Components, a: Carry, ev: Ev) -> None:
+    assert s.mv is not None
+    s.mv.carry = a.count
+    s.phase = MV_DEST
+
+
+def dest_options(s: State, c: Components) -> list[Action]:
+    mv = s.mv
+    assert mv is not None
+    if mv.mode == LAND:
+        return [A.to[x] for x in board.land_destinations(c, s, mv.side, mv.origin)]
+    return [A.to[x] for x in c.ports if x != mv.origin]
+
+
+def choose_dest(s: State, c: Components, a: To, ev: Ev) -> None:
+    mv = s.mv
+    assert mv is not None
+    mv.dest = a.city
+    if mv.mode == LAND:
+        return _land_move(s, c, ev)
+    return _sea_move(s, c, ev)
 
 
 def _max_carry(s: State, c: Components) -> int:
@@ -103,34 +164,6 @@ def _max_carry(s: State, c: Components) -> int:
     if s.carneia and side == GREECE and mv.origin == c.sparta:
         return 0  # Carneia: Greek fleets leaving Sparta carry no armies
     return min(mv.count, MAX_CARRY, s.arm[side][mv.origin])
-
-
-def move_step(s: State, c: Components, a: Action, ev: Ev) -> None:
-    mv = s.mv
-    assert mv is not None
-    match a:
-        case Land(origin) | Sea(origin):
-            mv.mode = LAND if isinstance(a, Land) else SEA
-            mv.origin = origin
-            if mv.mode == LAND and mv.flag == LEONIDAS:
-                mv.count = 1  # Leonidas moves exactly one army
-                s.phase = MV_DEST
-            else:
-                s.phase = MV_COUNT
-        case Armies(count) | Fleets(count):
-            mv.count = count
-            if mv.mode == SEA and _max_carry(s, c) > 0:
-                s.phase = MV_CARRY
-            else:
-                s.phase = MV_DEST
-        case Carry(count):
-            mv.carry = count
-            s.phase = MV_DEST
-        case To(dest):
-            mv.dest = dest
-            if mv.mode == LAND:
-                return _land_move(s, c, ev)
-            return _sea_move(s, c, ev)
 
 
 def _land_move(s: State, c: Components, ev: Ev) -> None:
@@ -229,7 +262,11 @@ def end_move(s: State, c: Components, ev: Ev) -> None:
     campaign.resume(s, c, ev)
 
 
-def bridge_step(s: State, c: Components, a: Action, ev: Ev) -> None:
+def bridge_options(s: State, c: Components) -> list[Action]:
+    return [A.destroy_bridge, A.spare_bridge]
+
+
+def bridge_step(s: State, c: Components, a: DestroyBridge | SpareBridge, ev: Ev) -> None:
     if isinstance(a, DestroyBridge):
         s.bridge = False
         if ev is not None:

@@ -9,6 +9,7 @@ from thermopylae.games.earth_and_water import campaign, cards, moves
 from thermopylae.games.earth_and_water.actions import (
     A,
     Action,
+    Decline,
     React,
 )
 from thermopylae.games.earth_and_water.components import Components
@@ -46,7 +47,7 @@ def open_window(s: State, window: int, ev: Ev) -> bool:
     return True
 
 
-def reaction_options(s: State) -> list[Action]:
+def reaction_options(s: State, c: Components) -> list[Action]:
     hand = s.hands[s.side]
     w, bt = s.window, s.bt
     out: list[Action] = [A.decline]
@@ -83,7 +84,7 @@ def reaction_options(s: State) -> list[Action]:
     return out
 
 
-def react(s: State, c: Components, a: Action, ev: Ev) -> None:
+def react(s: State, c: Components, a: React | Decline, ev: Ev) -> None:
     w, side = s.window, s.side
     if not isinstance(a, React):  # decline
         return campaign.resume(s, c, ev)

@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from thermopylae.engine.errors import IllegalAction, RecordError, ThermopylaeError
 from thermopylae.engine.game import GameBase
 from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
 from thermopylae.games.earth_and_water import (
     battle,
-    board,
     campaign,
     cards,
     moves,
@@ -37,24 +36,21 @@ from thermopylae.games.earth_and_water.actions import (
     ACTION_TYPES,
     A,
     Action,
-    Buy,
     Draw,
     Lot,
     Notation,
-    Remove,
     Roll,
-    Skip,
 )
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.serial import state_from_json, state_to_json
 from thermopylae.games.earth_and_water.state import (
     BRIDGE,
     BT_CHOICE,
+    CHANCE_PHASES,
     CHOOSE,
     DRAW,
     GREECE,
     LOT,
-    MOLON_LABE,
     MV_CARRY,
     MV_COUNT,
     MV_DEST,
@@ -70,20 +66,10 @@ from thermopylae.games.earth_and_water.state import (
     SIDES,
     SUP_KEEP,
     SUP_REMOVE,
-    TRIREMES_2,
     Ev,
     State,
 )
 from thermopylae.games.wording import reword
-
-
-def _listed(action: Action, legal: Sequence[Action]) -> bool:
-    """`action in legal`, the interned value found by identity first (an equality test of
-    these values runs in Python, an identity test does not)."""
-    for a in legal:
-        if a is action:
-            return True
-    return action in legal
 
 
 class EarthAndWater(GameBase[State, Action]):
@@ -140,16 +126,16 @@ class EarthAndWater(GameBase[State, Action]):
 
     def to_act(self, s: State) -> int | None:
         ph = s.phase
+        if ph in CHANCE_PHASES:
+            return CHANCE
         if ph == OVER:
             return None
-        if ph in (DRAW, ROLL, LOT):
-            return CHANCE
         return s.side
 
     def legal(self, s: State) -> Sequence[Action]:
         cached = s._legal
         if cached is None:
-            cached = s._legal = tuple(self._legal(s))
+            cached = s._legal = tuple(_OPTIONS[s.phase](s, self.c))
             if not cached and s.phase not in (DRAW, ROLL, LOT, OVER):
                 # never in a game played by the rules (the property tests check it); a
                 # hand-edited position can get here
@@ -157,26 +143,6 @@ class EarthAndWater(GameBase[State, Action]):
                     f"no legal action in phase {PHASES[s.phase]!r}: this position is inconsistent"
                 )
         return cached
-
-    def _legal(self, s: State) -> list[Action]:
-        ph = s.phase
-        if ph == PREP_BUY:
-            return [A.buy[n] for n in range(campaign.max_buy(s, self.c) + 1)]
-        if ph == PREP_BUILD:
-            return campaign.build_options(s, self.c)
-        if ph == OPS:
-            return campaign.ops_options(s, self.c)
-        if ph == SUP_KEEP:
-            hand = sorted(set(s.hands[s.side]))
-            if s.side == PERSIA:
-                return [A.keep_none, *(A.keep[k] for k in hand)]
-            return [A.discard[k] for k in hand]
-        if ph == SUP_REMOVE:
-            _, counted = board.capacity(self.c, s, s.side)
-            return [A.remove[x] for x in counted if s.arm[s.side][x]]
-        if ph in (DRAW, ROLL, LOT, OVER):
-            return []
-        return self._step_options(s)  # moves, battles, reactions, event choices
 
     def chance(self, s: State) -> list[tuple[Action, float]]:
         ph = s.phase
@@ -207,23 +173,38 @@ class EarthAndWater(GameBase[State, Action]):
     # -- applying ----------------------------------------------------------------------------
 
     def apply(self, s: State, action: Action, *, quiet: bool = False) -> list[Event]:
-        if type(action) not in ACTION_TYPES:
-            raise IllegalAction(f"{action!r} is not an Earth & Water action")
         ph = s.phase
-        if ph == OVER:
-            raise IllegalAction("the game is over")
-        if ph in (DRAW, ROLL, LOT):
+        if ph in CHANCE_PHASES:
             if not self._chance_ok(s, action):
-                raise IllegalAction(
-                    f"{self.format(action)!r} cannot happen now: {text.waiting_for(s)}"
-                )
-        elif not _listed(action, self.legal(s)):
-            raise IllegalAction(f"{self.format(action)!r} is not legal now: {text.waiting_for(s)}")
+                self._refuse(s, action)
+        else:
+            legal: Sequence[Action] | None = s._legal
+            if legal is None:
+                legal = self.legal(s)
+            # The very object first, without the dataclasses' `__eq__` (the rules and the
+            # notation hand out interned actions); an equal copy still counts.
+            for a in legal:
+                if a is action:
+                    break
+            else:
+                if action not in legal:
+                    self._refuse(s, action)
         ev: list[Event] | None = None if quiet else []
         s._legal = None
-        self._dispatch(s, action, ev)
+        _RULES[ph](s, self.c, action, ev)
         s._legal = None
         return ev if ev is not None else []
+
+    def _refuse(self, s: State, action: Action) -> NoReturn:
+        """Refuse an action that is not among the legal ones (or no action at all: the
+        type is checked only here, off the hot path)."""
+        if type(action) not in ACTION_TYPES:
+            raise IllegalAction(f"{action!r} is not an Earth & Water action")
+        if s.phase == OVER:
+            raise IllegalAction("the game is over")
+        if s.phase in CHANCE_PHASES:
+            raise IllegalAction(f"{self.format(action)!r} cannot happen now: {text.waiting_for(s)}")
+        raise IllegalAction(f"{self.format(action)!r} is not legal now: {text.waiting_for(s)}")
 
     def _chance_ok(self, s: State, a: Action) -> bool:
         """The same support as `chance`, checked without building the distribution."""
@@ -232,65 +213,7 @@ class EarthAndWater(GameBase[State, Action]):
             return isinstance(a, Draw) and a.card in (s.deck or s.discard)
         if ph == LOT:
             return isinstance(a, Lot) and a.card in s.hands[GREECE]
-        return isinstance(a, Roll) and _listed(
-            a, [r for r, _ in battle.roll_distribution(s, self.c)]
-        )
-
-    def _dispatch(self, s: State, a: Action, ev: Ev) -> None:
-        ph, c = s.phase, self.c
-        # (`apply` let through only what the phase lists: the type checks are its types)
-        if ph == PREP_BUY and isinstance(a, Buy):
-            return campaign.buy(s, c, a.count, ev)
-        if ph == DRAW and isinstance(a, Draw):
-            return campaign.drawn(s, c, a.card, ev)
-        if ph == PREP_BUILD:
-            return campaign.build(s, c, a, ev)
-        if ph == OPS:
-            return campaign.ops(s, c, a, ev)
-        if ph == SUP_KEEP:
-            return campaign.keep(s, c, a, ev)
-        if ph == SUP_REMOVE and isinstance(a, Remove):
-            return campaign.attrition(s, c, a.city, ev)
-        if ph == LOT and isinstance(a, Lot):
-            return cards.lot(s, c, a.card, ev)
-        if ph == ROLL and isinstance(a, Roll):
-            return battle.rolled(s, c, a.face, ev)
-        return self._step(s, a, ev)
-
-    def _step_options(self, s: State) -> list[Action]:
-        """The small decisions: the steps of a move, reactions, battles, event choices."""
-        ph, c = s.phase, self.c
-        if ph in (MV_ORIGIN, MV_COUNT, MV_CARRY, MV_DEST):
-            out = moves.move_options(s, c)
-            if ph == MV_ORIGIN and s.mv is not None and s.mv.flag in (MOLON_LABE, TRIREMES_2):
-                out.append(A.skip)  # decision: these extra moves are optional
-            return out
-        if ph == REACT:
-            return reactions.reaction_options(s)
-        if ph == BT_CHOICE:
-            return [A.continue_, *battle.retreats(s, c, s.side)]
-        if ph == BRIDGE:
-            return [A.destroy_bridge, A.spare_bridge]
-        if ph == CHOOSE:
-            return cards.choice_options(s, c)
-        return []
-
-    def _step(self, s: State, a: Action, ev: Ev) -> None:
-        ph, c = s.phase, self.c
-        if ph in (MV_ORIGIN, MV_COUNT, MV_CARRY, MV_DEST):
-            if isinstance(a, Skip):
-                s.mv = None
-                return campaign.resume(s, c, ev)
-            return moves.move_step(s, c, a, ev)
-        if ph == REACT:
-            return reactions.react(s, c, a, ev)
-        if ph == BT_CHOICE:
-            return battle.battle_step(s, c, a, ev)
-        if ph == BRIDGE:
-            return moves.bridge_step(s, c, a, ev)
-        if ph == CHOOSE:
-            return cards.choice_step(s, c, a, ev)
-        raise AssertionError(f"no decision in phase {ph}")
+        return isinstance(a, Roll) and battle.roll_possible(s, a.face)
 
     # -- results, views, notation ------------------------------------------------------------
 
@@ -365,3 +288,40 @@ def _observer(game: EarthAndWater, players: int) -> observe.EarthAndWaterObserve
     """The observer of `game` at `players` seats, built once (a few games are ever asked;
     kept here, off the instance, so that the game still pickles)."""
     return observe.observer(game.c, game.id, players)
+
+
+def _nothing(s: State, c: Components) -> list[Action]:
+    """The options of a chance phase, or of the end: no decision."""
+    return []
+
+
+def _over(s: State, c: Components, a: Action, ev: Ev) -> None:
+    raise IllegalAction("the game is over")  # (`apply` refuses every action first)
+
+
+Rule = Callable[[State, Components, Any, Ev], None]  # (the action: one of the phase's types)
+
+# Per phase (in `state.PHASES` order): the decisions open to the seat to act, and the rule
+# that applies one of them (or a chance outcome). `legal` and `apply` index these by the
+# phase: one call each, whatever the phase.
+_PHASE_RULES: dict[int, tuple[Callable[[State, Components], list[Action]], Rule]] = {
+    PREP_BUY: (campaign.buy_options, campaign.buy),
+    DRAW: (_nothing, campaign.drawn),
+    PREP_BUILD: (campaign.build_options, campaign.build),
+    OPS: (campaign.ops_options, campaign.ops),
+    MV_ORIGIN: (moves.origin_options, moves.choose_origin),
+    MV_COUNT: (moves.count_options, moves.choose_count),
+    MV_CARRY: (moves.carry_options, moves.choose_carry),
+    MV_DEST: (moves.dest_options, moves.choose_dest),
+    REACT: (reactions.reaction_options, reactions.react),
+    ROLL: (_nothing, battle.rolled),
+    BT_CHOICE: (battle.battle_options, battle.battle_step),
+    BRIDGE: (moves.bridge_options, moves.bridge_step),
+    CHOOSE: (cards.choice_options, cards.choice_step),
+    SUP_KEEP: (campaign.keep_options, campaign.keep),
+    SUP_REMOVE: (campaign.attrition_options, campaign.attrition),
+    LOT: (_nothing, cards.lot),
+    OVER: (_nothing, _over),
+}
+_OPTIONS = tuple(_PHASE_RULES[ph][0] for ph in range(len(PHASES)))
+_RULES = tuple(_PHASE_RULES[ph][1] for ph in range(len(PHASES)))

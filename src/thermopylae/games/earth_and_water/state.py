@@ -37,6 +37,8 @@ SUP_REMOVE = 14  # side: which army to lose to attrition
 LOT = 15  # chance: a card taken at random from a hand
 OVER = 16
 
+CHANCE_PHASES = frozenset({DRAW, ROLL, LOT})  # the phases in which chance acts
+
 PHASES = (
     "prep-buy",
     "draw",

@@ -9,8 +9,10 @@ way are public.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from thermopylae.engine.protocol import CHANCE, JSON
+from thermopylae.games.earth_and_water.cards import C_HIPPIAS
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import CHOOSE, GREECE, PERSIA, PHASES, SIDES, State
 
@@ -20,9 +22,13 @@ ONCE = {1: "Miltiades", 2: "Themistocles", 4: "Leonidas", 8: "Artemisia I"}
 def hand_visible(s: State, owner: int, seat: int | None) -> bool:
     if seat == owner:
         return True
-    from thermopylae.games.earth_and_water.cards import C_HIPPIAS
-
     return owner == GREECE and seat == PERSIA and s.phase == CHOOSE and s.choice == C_HIPPIAS
+
+
+@lru_cache(maxsize=8)
+def _owners(major: tuple[int, ...]) -> tuple[str | None, ...]:
+    """Per city, the side whose major city it is, by name (None: a minor city)."""
+    return tuple(SIDES[m] if m >= 0 else None for m in major)
 
 
 def view(s: State, c: Components, seat: int | None, *, game_id: str, to_act: int | None) -> JSON:
@@ -42,27 +48,22 @@ def view(s: State, c: Components, seat: int | None, *, game_id: str, to_act: int
         "score": s.score,
         "cities": [
             {
-                "name": names[x],
-                "major": SIDES[major[x]] if major[x] >= 0 else None,
-                "port": port[x],
-                "amphorae": amph[x],
-                "armies": {"persia": pa[x], "greece": ga[x]},
-                "fleets": {"persia": pf[x], "greece": gf[x]},
-                "control": (
-                    "persia"
-                    if pa[x]
-                    else "greece"
-                    if ga[x]
-                    else SIDES[major[x]]
-                    if major[x] >= 0
-                    else None
-                ),
+                "name": name,
+                "major": owner,
+                "port": is_port,
+                "amphorae": amphorae,
+                "armies": {"persia": p_arm, "greece": g_arm},
+                "fleets": {"persia": p_flt, "greece": g_flt},
+                "control": "persia" if p_arm else "greece" if g_arm else owner,
             }
-            for x in c.cities
+            for name, owner, is_port, amphorae, p_arm, g_arm, p_flt, g_flt in zip(
+                names, _owners(major), port, amph, pa, ga, pf, gf, strict=True
+            )
         ],
         "bridge": s.bridge,
         "reserve": {
-            side: {"armies": s.res_arm[i], "fleets": s.res_flt[i]} for i, side in enumerate(SIDES)
+            "persia": {"armies": s.res_arm[PERSIA], "fleets": s.res_flt[PERSIA]},
+            "greece": {"armies": s.res_arm[GREECE], "fleets": s.res_flt[GREECE]},
         },
         "portraits": {
             "persia": s.portraits[0],
@@ -71,13 +72,7 @@ def view(s: State, c: Components, seat: int | None, *, game_id: str, to_act: int
         },
         "kings_dead": s.kings,
         "once_used": [name for bit, name in ONCE.items() if s.used & bit],
-        "hands": {
-            side: {
-                "count": len(s.hands[i]),
-                "cards": sorted(s.hands[i]) if hand_visible(s, i, seat) else None,
-            }
-            for i, side in enumerate(SIDES)
-        },
+        "hands": {"persia": _hand(s, PERSIA, seat), "greece": _hand(s, GREECE, seat)},
         "draw_pile": len(s.deck),
         "discard": list(s.discard),
         "carneia": s.carneia,
@@ -93,6 +88,12 @@ def view(s: State, c: Components, seat: int | None, *, game_id: str, to_act: int
         if s.result < 0
         else {"winner": (*SIDES, None)[s.result], "reason": s.reason},
     }
+
+
+def _hand(s: State, side: int, seat: int | None) -> JSON:
+    """A side's hand as `seat` sees it: its size, and its cards if they are shown."""
+    hand = s.hands[side]
+    return {"count": len(hand), "cards": sorted(hand) if hand_visible(s, side, seat) else None}
 
 
 def _name(c: Components, city: int) -> str | None:

@@ -42,12 +42,12 @@ from thermopylae.games.earth_and_water.ai.handlers import HANDLERS, Plans
 from thermopylae.games.earth_and_water.ai.reach import Map, Pos
 from thermopylae.games.earth_and_water.ai.value import Ctx
 from thermopylae.games.earth_and_water.components import Components
+from thermopylae.games.earth_and_water.rules import EarthAndWater
 from thermopylae.games.earth_and_water.state import (
     PERSIA,
 )
 
 if TYPE_CHECKING:
-    from thermopylae.games.earth_and_water.rules import EarthAndWater
     from thermopylae.games.earth_and_water.state import State
 
 MAPS_MAX = 8  # maps kept (one per component set in use)
@@ -77,9 +77,7 @@ class _WithComponents(Protocol):
 def _own(game: GenericGame) -> _WithComponents:
     """The game the agent is given, with its components: Earth & Water's own agent (the
     class first: a protocol's isinstance is slow, and this is asked at every decision)."""
-    from thermopylae.games.earth_and_water.rules import EarthAndWater
-
-    if isinstance(game, EarthAndWater | _WithComponents):
+    if isinstance(game, (EarthAndWater, _WithComponents)):
         return game
     raise TypeError(f"the Earth & Water heuristic cannot play {game.id}")
 

@@ -144,14 +144,14 @@ class Pos:
         self.acro = acro
 
     def copy(self) -> Pos:
-        return Pos(
-            [self.arm[0][:], self.arm[1][:]],
-            [self.flt[0][:], self.flt[1][:]],
-            self.bridge,
-            self.res[:],
-            self.resf[:],
-            self.acro,
-        )
+        p = Pos.__new__(Pos)  # (without `__init__`'s call: the planner copies thousands)
+        p.arm = [self.arm[0][:], self.arm[1][:]]
+        p.flt = [self.flt[0][:], self.flt[1][:]]
+        p.bridge = self.bridge
+        p.res = self.res[:]
+        p.resf = self.resf[:]
+        p.acro = self.acro
+        return p
 
     def key(self) -> tuple[Any, ...]:
         return (*self.arm[0], *self.arm[1], *self.flt[0], *self.flt[1], self.bridge, self.acro)
@@ -269,7 +269,9 @@ def project(m: Map, pos: Pos, masks: tuple[int, int, int, int] | None = None) ->
     fed = 0
     if outside:
         arm = pos.arm[PERSIA]
-        fed = min(sum(compress(arm, m.members[outside])), m.amph_of[outside])
+        fed, food = sum(compress(arm, m.members[outside])), m.amph_of[outside]
+        if fed > food:  # (min, without the call)
+            fed = food
     return m.points_of[cp & ~burnt], m.points_of[cg & ~burnt], -1, fed, fragile
 
 

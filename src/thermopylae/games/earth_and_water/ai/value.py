@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from itertools import compress
+from operator import itemgetter
 from typing import Any
 
 from thermopylae.engine.protocol import JSON
@@ -40,8 +41,9 @@ FLEET = (0.40, 0.25)  # a Persian, a Greek fleet on the map
 THREAT_NEXT = (0.9, 0.75)  # weight of the best attack of the side to move next (per seat)
 THREAT_LATER = (0.45, 0.3)  # ... of the other side
 SHORTLIST = 7  # moves valued in full, of those ranked without the threats
-# The end of a position's key in `Ctx.value`, by bridge, Acropolis and score delta (mod 256).
-_SUFFIX = [[[bytes((b, a, d)) for d in range(256)] for a in (0, 1)] for b in (0, 1)]
+# (reading the view's cities: the units by kind, then by side)
+_ARMIES, _FLEETS = itemgetter("armies"), itemgetter("fleets")
+_PERSIA, _GREECE = itemgetter("persia"), itemgetter("greece")
 
 
 def position_summary(
@@ -83,8 +85,9 @@ class Ctx:
         self.campaign: int = v["campaign"]
         self.score: int = v["score"]
         cities = v["cities"]
-        arm = [[c["armies"]["persia"] for c in cities], [c["armies"]["greece"] for c in cities]]
-        flt = [[c["fleets"]["persia"] for c in cities], [c["fleets"]["greece"] for c in cities]]
+        armies, fleets = list(map(_ARMIES, cities)), list(map(_FLEETS, cities))
+        arm = [list(map(_PERSIA, armies)), list(map(_GREECE, armies))]
+        flt = [list(map(_PERSIA, fleets)), list(map(_GREECE, fleets))]
         r = v["reserve"]
         self.pos = Pos(
             arm,
@@ -203,29 +206,30 @@ class Ctx:
     def value(self, pos: Pos, delta: int = 0) -> float:
         """This seat's value of `pos` (`delta`: score points already added by an event)."""
         arm, flt = pos.arm, pos.flt
-        # (keys of bytes: the caches then hold few objects for the garbage collector)
-        key = (
-            bytes(arm[0])
-            + bytes(arm[1])
-            + bytes(flt[0])
-            + bytes(flt[1])
-            + _SUFFIX[pos.bridge][pos.acro][delta & 255]
-        )
+        # (keys of bytes: the caches then hold few objects for the garbage collector) the
+        # armies and fleets per city, the bridge, the Acropolis, the score delta (mod 256)
+        key = bytes([*arm[0], *arm[1], *flt[0], *flt[1], pos.bridge, pos.acro, delta & 255])
         lite = self.lite
         if not lite:
             full = self._cache.get(key)
             if full is not None:
                 return full
         val = self._static.get(key)
-        summary = None
-        if val is None:
-            summary = self._summary(pos, key)
-            val = self._static[key] = self._static_value(summary, delta)
-            self.m.stored += 1
-        if lite:
+        if val is not None and lite:
             return val
+        # the position's summary, through a cache shared by every decision
+        m = self.m
+        pkey = key[:-1]  # (without `delta`)
+        summary = m.statics.get(pkey)
         if summary is None:
-            summary = self._summary(pos, key)
+            if len(m.statics) > CACHE_MAX:
+                m.statics.clear()
+            summary = m.statics[pkey] = position_summary(m, pos, pkey)
+        if val is None:
+            val = self._static[key] = self._static_value(summary, delta)
+            m.stored += 1
+            if lite:
+                return val
         if summary[2] >= 0:  # an automatic victory
             return val
         masks, fragile = summary[4], summary[5]
@@ -237,33 +241,21 @@ class Ctx:
                 g = self._gains_p.get(gkey)
                 if g is None:
                     g = self._gains_p[gkey] = self.best_gain(pos, PERSIA, masks, fragile[GREECE])
-                    self.m.stored += 1
+                    m.stored += 1
                 threats += wp * g
             if wg > 0:
                 g = self._gains_g.get(gkey)
                 if g is None:
                     g = self._gains_g[gkey] = self.best_gain(pos, GREECE, masks, fragile[PERSIA])
-                    self.m.stored += 1
+                    m.stored += 1
                 threats += -wg * g
         full = self._cache[key] = val + threats * self.sign
-        self.m.stored += 1
+        m.stored += 1
         return full
-
-    def _summary(self, pos: Pos, key: bytes) -> tuple[Any, ...]:
-        """`position_summary`, through a cache shared by every decision (`key`: the
-        position's in `value`)."""
-        m = self.m
-        pkey = key[:-1]  # (without `delta`)
-        got = m.statics.get(pkey)
-        if got is None:
-            if len(m.statics) > CACHE_MAX:
-                m.statics.clear()
-            got = m.statics[pkey] = position_summary(m, pos, pkey)
-        return got
 
     def _static_value(self, summary: tuple[Any, ...], delta: int) -> float:
         """The value without the threats (this seat's), from the position's summary."""
-        pp, gp, auto, pieces = summary[:4]
+        pp, gp, auto, pieces, _, _ = summary
         if auto == PERSIA:
             val = WIN
         elif auto == GREECE:
@@ -306,15 +298,19 @@ class Ctx:
             got = m.reaches[rkey] = land_reach(m, mine, mine_m, theirs_m, side, bridge, locked)
         reach_t, covered = got
         reach_of: Sequence[int] = reach_t
+        persian, asia = side == PERSIA, m.asia  # (for the naval odds, `sea_win`)
         if masks[2 + side] & mine_m:  # landings: the two biggest groups fleets can carry
             fl = pos.flt[side]
             their_flt = pos.flt[opp]
             c1 = c2 = f1 = f2 = 0
             o1 = -1
             for o in compress(m.cities, fl):
-                if not mine[o] or (carneia and o == locked):
+                a = mine[o]
+                if not a or (carneia and o == locked):
                     continue
-                c = min(fl[o], 3, mine[o])
+                c = fl[o] if fl[o] < a else a  # (min(fl[o], 3, a), without the call)
+                if c > 3:
+                    c = 3
                 if c > c1:
                     c2, f2, c1, f1, o1 = c1, f1, c, fl[o], o
                 elif c > c2:
@@ -327,7 +323,7 @@ class Ctx:
                     if c <= reach[d] or mine[d]:
                         continue
                     ef = their_flt[d]
-                    if ef and self._p_sea(side, d, f, ef) < 0.3:
+                    if ef and sea_win(persian, d in asia, f, ef) < 0.3:
                         continue
                     reach[d] = c
                     covered |= 1 << d
@@ -339,7 +335,7 @@ class Ctx:
                 low = fragile & -fragile
                 fragile ^= low
                 d = low.bit_length() - 1
-                g = self._p_sea(side, d, most, their_flt[d]) * m.pts[d]
+                g = sea_win(persian, d in asia, most, their_flt[d]) * m.pts[d]
                 if g > best:
                     best = g
         targets = covered & ~mine_m
@@ -347,7 +343,6 @@ class Ctx:
             best = max(best, m.minor_top[targets & m.minor_mask & ~theirs_m])
         pts = m.pts
         pwin = self._pwin
-        asia = m.asia
         other = m.other_major
         major = m.major
         enemy = targets & (theirs_m | m.major_mask[opp])  # held by the enemy
@@ -369,10 +364,6 @@ class Ctx:
             if g > best:
                 best = g
         return best
-
-    def _p_sea(self, att: int, city: int, a: int, d: int) -> float:
-        """`p_win` of a naval battle (the same for every seat)."""
-        return sea_win(att == PERSIA, city in self.m.asia, a, d)
 
     def p_win(self, att: int, city: int, a: int, d: int, kind: int) -> float:
         key = (att, city in self.m.asia, a, d, kind)
