@@ -26,9 +26,9 @@ from thermopylae.engine import registry
 from thermopylae.engine.protocol import CHANCE, Event
 from thermopylae.server.ai_pool import AiLimits
 from thermopylae.server.app import create_app
+from thermopylae.server.live import LOG_KEPT
 from thermopylae.server.messages import LOG_SENT
 from thermopylae.server.store import Store
-from thermopylae.server.tables import LOG_KEPT
 
 
 def player_counts(game_id: str) -> range:

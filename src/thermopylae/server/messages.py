@@ -12,7 +12,7 @@ from thermopylae.server import timekeeper
 from thermopylae.server.seats import TableError
 
 if TYPE_CHECKING:
-    from thermopylae.server.tables import Live
+    from thermopylae.server.live import Live
 
 LOG_SENT = 120  # log lines sent to a screen that connects or reloads
 

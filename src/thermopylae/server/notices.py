@@ -20,7 +20,7 @@ from thermopylae.server.db import accounts
 from thermopylae.server.store import NoticeWriter
 
 if TYPE_CHECKING:
-    from thermopylae.server.tables import Live
+    from thermopylae.server.live import Live
 
 
 def _writer(live: Live, event: str, seats: list[int], key: str) -> NoticeWriter | None:

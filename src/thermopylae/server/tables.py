@@ -24,72 +24,26 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from thermopylae.engine import registry
-from thermopylae.engine.clock import ClockError, TimeControl
 from thermopylae.engine.errors import NotationError, ThermopylaeError
 from thermopylae.engine.play import advance
-from thermopylae.engine.protocol import CHANCE, Event, GenericGame, Outcome
-from thermopylae.server import messages, notices, timekeeper
-from thermopylae.server.account_store import Account, Accounts
+from thermopylae.engine.protocol import CHANCE
+from thermopylae.server import messages, new_table, notices, timekeeper
+from thermopylae.server.account_store import Accounts
 from thermopylae.server.ai_pool import AiBusy, AiLimits, AiPool
-from thermopylae.server.names import name_key
+from thermopylae.server.live import LOG_KEPT, Live
 from thermopylae.server.seats import TableError, seat_rows, token_hash
 from thermopylae.server.store import Conflict, Store, StoreError, TableRow, now
 
 log = logging.getLogger("thermopylae.server")
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
-LOG_KEPT = 400  # events kept in memory per table for screens (the record keeps all)
 MAX_LIVE = 2000  # tables kept in memory, least recently used dropped first (unless watched)
 IDLE_AFTER = 600.0  # seconds unused after which a table nobody watches leaves memory ...
 FINISHED_AFTER = 60.0  # ... or, once its game is over, after this many
-
-
-@dataclass
-class Live:
-    row: TableRow
-    game: GenericGame
-    options: dict[str, Any]
-    state: Any
-    steps: list[tuple[str, str]] = field(default_factory=list)
-    log: list[tuple[int, Event]] = field(default_factory=list)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    agents: dict[int, str] = field(default_factory=dict)  # seat -> agent spec
-    client: str = "server"  # the address whose request last gave the AI work here
-    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
-    used: float = field(default_factory=time.monotonic)  # when it was last asked for
-    changes: int = 0  # changes of the table's row that are not steps (a forfeit, a stand-in)
-    names: dict[int, str] = field(default_factory=dict)  # account id -> name
-    shares: dict[int, float] = field(default_factory=dict)  # account id -> "time low" share
-
-    @property
-    def move(self) -> int:
-        return len(self.steps)
-
-    @property
-    def version(self) -> int:
-        """Grows with every change a screen must be told of (a step or a row change)."""
-        return len(self.steps) + self.changes
-
-    def to_act(self) -> int | None:
-        """The deciding seat, CHANCE, or None once over (by the rules or a forfeit)."""
-        if self.row.result is not None:
-            return None
-        return self.game.to_act(self.state)
-
-    def outcome(self) -> Outcome | None:
-        """The result: a forfeit's (a seat ran out of time) or the rules'."""
-        r = self.row.result
-        if r is not None:
-            return self.game.forfeit(self.state, int(r["seat"]), str(r["reason"]))
-        return self.game.outcome(self.state)
-
-    @property
-    def seat_names(self) -> list[str]:
-        return [s["seat"] for s in self.row.seats]
 
 
 Publish = Callable[[str, int], Awaitable[None]]
@@ -149,24 +103,10 @@ class Tables:
         """A new table; returns it and one token per seat (None for AI seats). A table
         with a human seat answers once a human must act; a table of AI seats only is
         played in the background and answers at once."""
-        if not isinstance(game_id, str) or game_id not in registry.game_ids():
-            raise TableError(
-                422, f"unknown game {game_id!r}; games: {', '.join(registry.game_ids())}"
-            )
-        game = registry.get(game_id)
-        if options is None:
-            options = {}
-        if not isinstance(options, dict):
-            raise TableError(422, 'options must be an object, e.g. {"players": 2}')
-        try:
-            options = game.options(options)
-        except ThermopylaeError as exc:
-            raise TableError(422, f"options: {exc}") from exc
-        try:
-            tc = TimeControl.from_json(clock)
-        except ClockError as exc:
-            raise TableError(422, f"clock: {exc}") from exc
-        seats, held = await asyncio.to_thread(self._store_call, self._invited, seats)
+        game, options, tc = new_table.checked(game_id, options, clock)
+        seats, held = await asyncio.to_thread(
+            self._store_call, new_table.invited, self.store, seats
+        )
         rows, tokens = seat_rows(game, list(game.seats(options)), seats, self.ai.limits)
         for i, account in held.items():
             rows[i]["account"] = account.id
@@ -198,28 +138,6 @@ class Tables:
         if runner is not None and any(r["kind"] == "human" for r in rows):
             await self._wait_for(runner)
         return live, tokens
-
-    def _invited(self, seats: Any) -> tuple[Any, dict[int, Account]]:
-        """Seats given as `{"kind": "account", "name": ...}` become human seats held by
-        that account (404 for an unknown name, the same answer as for a deleted one)."""
-        if not isinstance(seats, list):
-            return seats, {}
-        out, held = [], {}
-        for i, spec in enumerate(seats):
-            if isinstance(spec, dict) and spec.get("kind") == "account":
-                name = spec.get("name")
-                extra = set(spec) - {"kind", "name"}
-                if extra or not isinstance(name, str):
-                    raise TableError(
-                        422, f'seat {i + 1}: an account seat is {{"kind": "account", "name": ...}}'
-                    )
-                account = Accounts(self.store).by_key(name_key(name))
-                if account is None:
-                    raise TableError(404, f"seat {i + 1}: no account named {name!r}")
-                held[i] = account
-                spec = {"kind": "human"}
-            out.append(spec)
-        return out, held
 
     def _admit(self, client: str) -> None:
         """429 for a client whose tables already wait for the AI as many as it may."""
@@ -503,21 +421,9 @@ class Tables:
         self._make_agents(live)
 
     async def back(self, live: Live, seat: int) -> None:
-        """The player of `seat` is back (opened the table as that seat): the stand-in bot
-        stops once its move in progress is done, and the seat's clock runs again."""
-        if seat not in live.row.standin or self.timekeeper is None:
-            return
-        async with live.lock:
-            values = self.timekeeper.back(live, seat)
-            if values is None:
-                return
-            live.row = replace(live.row, **values)
-            self._make_agents(live)
-            values.update(timekeeper.after(live, live.to_act(), now()))
-            await asyncio.to_thread(self._store_call, self.store.change, live.row.id, values)
-            live.row = replace(live.row, **values)
-            live.changes += 1
-        await self.changed(live)
+        """The player of `seat` is back: the timekeeper gives the seat back."""
+        if self.timekeeper is not None:
+            await self.timekeeper.give_back(live, seat)
 
     def _then_chance(self, live: Live, new: list[tuple[str, str]]) -> list[tuple[str, str]]:
         """`new` followed by the chance steps that come after it, drawn now."""

@@ -31,7 +31,8 @@ from thermopylae.server.seats import TableError, level_agent
 from thermopylae.server.store import StoreError, now
 
 if TYPE_CHECKING:
-    from thermopylae.server.tables import Live, Tables
+    from thermopylae.server.live import Live
+    from thermopylae.server.tables import Tables
 
 log = logging.getLogger("thermopylae.server")
 
@@ -193,7 +194,25 @@ class Timekeeper:
             live.row = replace(live.row, low_at=None)
         return bool(changed)
 
-    def back(self, live: Live, seat: int) -> dict[str, Any] | None:
+    async def give_back(self, live: Live, seat: int) -> None:
+        """The player of `seat` is back (opened the table as that seat): the stand-in bot
+        stops once its move in progress is done, and the seat's clock runs again."""
+        if seat not in live.row.standin:
+            return
+        t = self.tables
+        async with live.lock:
+            values = self._back(live, seat)
+            if values is None:
+                return
+            live.row = replace(live.row, **values)
+            t._make_agents(live)
+            values.update(after(live, live.to_act(), now()))
+            await asyncio.to_thread(t._store_call, self.store.change, live.row.id, values)
+            live.row = replace(live.row, **values)
+            live.changes += 1
+        await t.changed(live)
+
+    def _back(self, live: Live, seat: int) -> dict[str, Any] | None:
         """A player whose seat a stand-in bot plays is back: the values that give the seat
         back (its bank restarts at one increment, or a tenth of the initial time)."""
         tc = control(live)

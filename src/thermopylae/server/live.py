@@ -1,0 +1,65 @@
+"""A table in memory: the cache of its stored row and steps that the server plays on.
+
+Its state is the replay of its steps; `row` is the stored row as last read or written
+(seats, clock, a forfeit, stand-ins). What it answers, `to_act` and `outcome`, takes a
+forfeit into account, so every face that asks the table (not the game) sees a game that
+ended for time as over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from thermopylae.engine.protocol import Event, GenericGame, Outcome
+from thermopylae.server.store import TableRow
+
+LOG_KEPT = 400  # events kept in memory per table for screens (the record keeps all)
+
+
+@dataclass
+class Live:
+    row: TableRow
+    game: GenericGame
+    options: dict[str, Any]
+    state: Any
+    steps: list[tuple[str, str]] = field(default_factory=list)
+    log: list[tuple[int, Event]] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    agents: dict[int, str] = field(default_factory=dict)  # seat -> agent spec
+    client: str = "server"  # the address whose request last gave the AI work here
+    rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
+    used: float = field(default_factory=time.monotonic)  # when it was last asked for
+    changes: int = 0  # changes of the table's row that are not steps (a forfeit, a stand-in)
+    names: dict[int, str] = field(default_factory=dict)  # account id -> name
+    shares: dict[int, float] = field(default_factory=dict)  # account id -> "time low" share
+
+    @property
+    def move(self) -> int:
+        return len(self.steps)
+
+    @property
+    def version(self) -> int:
+        """Grows with every change a screen must be told of (a step or a row change)."""
+        return len(self.steps) + self.changes
+
+    def to_act(self) -> int | None:
+        """The deciding seat, CHANCE, or None once over (by the rules or a forfeit)."""
+        if self.row.result is not None:
+            return None
+        return self.game.to_act(self.state)
+
+    def outcome(self) -> Outcome | None:
+        """The result: a forfeit's (a seat ran out of time) or the rules'."""
+        r = self.row.result
+        if r is not None:
+            return self.game.forfeit(self.state, int(r["seat"]), str(r["reason"]))
+        return self.game.outcome(self.state)
+
+    @property
+    def seat_names(self) -> list[str]:
+        return [s["seat"] for s in self.row.seats]

@@ -1,0 +1,60 @@
+"""What a new table's request must be, checked before anything is stored: a known game,
+its options, its time control, and the accounts its invitation seats name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from thermopylae.engine import registry
+from thermopylae.engine.clock import ClockError, TimeControl
+from thermopylae.engine.errors import ThermopylaeError
+from thermopylae.engine.protocol import GenericGame
+from thermopylae.server.account_store import Account, Accounts
+from thermopylae.server.names import name_key
+from thermopylae.server.seats import TableError
+from thermopylae.server.store import Store
+
+
+def checked(
+    game_id: Any, options: Any, clock: Any
+) -> tuple[GenericGame, dict[str, Any], TimeControl | None]:
+    """The game, its completed options and the time control (None: no clock), or 422
+    naming what is wrong."""
+    if not isinstance(game_id, str) or game_id not in registry.game_ids():
+        raise TableError(422, f"unknown game {game_id!r}; games: {', '.join(registry.game_ids())}")
+    game = registry.get(game_id)
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise TableError(422, 'options must be an object, e.g. {"players": 2}')
+    try:
+        options = game.options(options)
+    except ThermopylaeError as exc:
+        raise TableError(422, f"options: {exc}") from exc
+    try:
+        tc = TimeControl.from_json(clock)
+    except ClockError as exc:
+        raise TableError(422, f"clock: {exc}") from exc
+    return game, options, tc
+
+
+def invited(store: Store, seats: Any) -> tuple[Any, dict[int, Account]]:
+    """Seats given as `{"kind": "account", "name": ...}` become human seats held by that
+    account (404 for an unknown name, the same answer as for a deleted one)."""
+    if not isinstance(seats, list):
+        return seats, {}
+    out, held = [], {}
+    for i, spec in enumerate(seats):
+        if isinstance(spec, dict) and spec.get("kind") == "account":
+            name = spec.get("name")
+            if set(spec) - {"kind", "name"} or not isinstance(name, str):
+                raise TableError(
+                    422, f'seat {i + 1}: an account seat is {{"kind": "account", "name": ...}}'
+                )
+            account = Accounts(store).by_key(name_key(name))
+            if account is None:
+                raise TableError(404, f"seat {i + 1}: no account named {name!r}")
+            held[i] = account
+            spec = {"kind": "human"}
+        out.append(spec)
+    return out, held
