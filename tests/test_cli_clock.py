@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -16,7 +17,7 @@ from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
 from thermopylae.engine.clock import parse_clock
 from thermopylae.engine.protocol import GenericGame, Outcome
-from thermopylae.engine.record import Record
+from thermopylae.engine.record import Record, replay
 from thermopylae.tui.terminal import Session
 
 
@@ -97,6 +98,22 @@ def test_a_human_who_runs_out_of_time_forfeits() -> None:
     assert [who for who, _ in session.record.steps].count("persia") == 2
     assert "Game over: loss, win (persia ran out of time)" in flat(text)
     assert "Clock: 10s for each player; whoever runs out of time loses." in text
+
+
+def test_a_record_saved_after_a_forfeit_replays_to_the_forfeit(tmp_path: Path) -> None:
+    time = FakeTime()
+    game = registry.get("earth-and-water")
+    answers = SlowAnswers(["1"] * 50, seconds=4.0, time=time)
+    session, _screen = _session(answers, "10s", time, {1: make_agent("random", game)})
+    session.run()
+    assert session.forfeited is not None
+    path = tmp_path / "lost.json"
+    session._save(path)
+    record = Record.load(path)
+    assert record.forfeit == {"seat": 0, "reason": "time"}
+    report = replay(game, record)
+    assert report.ok, report.problems
+    assert report.outcome is not None and report.outcome.reason == "time"
 
 
 def test_an_agents_thinking_and_answers_in_time_cost_nothing_of_the_bank() -> None:

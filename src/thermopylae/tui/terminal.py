@@ -394,7 +394,9 @@ class Session:
         self.dirty = True
 
     def _save(self, path: Path) -> None:
-        self.record.close(self.game, self.state)  # stamp the position reached, for replay
+        # Stamp the position reached (and a forfeit for time), for replay.
+        lost = None if self.forfeited is None else (self.forfeited[0], "time")
+        self.record.close(self.game, self.state, lost)
         try:
             self.record.save(path)
         except OSError as exc:
