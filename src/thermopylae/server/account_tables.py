@@ -10,12 +10,14 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import select
+
 from thermopylae.engine import registry
 from thermopylae.engine.clock import ClockState, remaining_now
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.server import notify, outbox
 from thermopylae.server.account_store import DELETED_NAME, Account
-from thermopylae.server.db import accounts
+from thermopylae.server.db import accounts, notices
 from thermopylae.server.seats import TableError
 from thermopylae.server.store import TableRow, now
 
@@ -153,9 +155,16 @@ async def test_notice(
     results = []
     for notice_id in ids:
         out = await deliverer.deliver_now(notice_id, wait=20.0)
-        results.append(
-            {"channel": out.channel, "status": out.status, "error": out.last_error}
-            if hasattr(out, "channel")
-            else {"status": str(out)}
-        )
+        results.append({"status": out.status, "attempts": out.attempts, "error": out.last_error})
+    channels = await asyncio.to_thread(tables._store_call, _channels, tables, ids)
+    for result, channel in zip(results, channels, strict=True):
+        result["channel"] = channel
     return {"sent": results}
+
+
+def _channels(tables: Tables, ids: list[int]) -> list[str]:
+    with tables.store._tx() as conn:
+        found = dict(
+            conn.execute(select(notices.c.id, notices.c.channel).where(notices.c.id.in_(ids))).all()
+        )
+    return [str(found.get(i, "")) for i in ids]

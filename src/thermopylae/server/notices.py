@@ -60,20 +60,16 @@ def _writer(live: Live, event: str, seats: list[int], key: str) -> NoticeWriter 
     return write
 
 
-def your_turn(
-    live: Live, before: int | None, new: list[tuple[str, str]], to_act: int | None
-) -> NoticeWriter | None:
+def your_turn(live: Live, new: list[tuple[str, str]], to_act: int | None) -> NoticeWriter | None:
     """After a batch of steps: the seat that must now decide is told, once per turn: when
-    the decision before was another seat's (not after its own decisions in a row, nor
-    after chance steps)."""
+    the last decision before was another seat's (not after its own decisions in a row,
+    nor after chance steps; the first turn of a game is the invitation's)."""
     if to_act is None or to_act == CHANCE or to_act in live.agents:
         return None
-    me = live.seat_names[to_act]
-    decisions = [who for who, _ in new if who != "chance"]
-    if decisions:
-        if decisions[-1] == me:
-            return None
-    elif before == to_act:
+    last = next((who for who, _ in reversed(new) if who != "chance"), None)
+    if last is None:
+        last = next((who for who, _ in reversed(live.steps) if who != "chance"), None)
+    if last is None or last == live.seat_names[to_act]:
         return None
     move = live.move + len(new)
     return _writer(live, "your_turn", [to_act], f"{live.row.id}:{move}:your_turn")

@@ -382,7 +382,7 @@ class Tables:
         start = live.move
         values = timekeeper.after(live, to_act, now())
         writer = notices.combine(
-            notices.your_turn(live, live.row.turn, new, to_act),
+            notices.your_turn(live, new, to_act),
             notices.game_over(live, live.row.id) if over else None,
         )
         try:
