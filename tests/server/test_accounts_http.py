@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from tests.server.conftest import BACKENDS, database_url
 from tests.server.helpers import User
 from thermopylae.server.ai_pool import AiLimits
 from thermopylae.server.app import create_app
@@ -17,9 +18,9 @@ from thermopylae.server.app import create_app
 QUICK = AiLimits(processes=False, seconds=0.05, reply_wait=2.0)
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Any:
-    return create_app(db=f"sqlite:///{tmp_path / 'a.sqlite'}", ai=QUICK)
+@pytest.fixture(params=BACKENDS)
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    return create_app(db=database_url(request.param, request, tmp_path), ai=QUICK)
 
 
 @pytest.fixture
@@ -206,3 +207,22 @@ def test_a_deleted_account_is_anonymised_and_its_name_freed(clients: Any) -> Non
     assert again.status_code == 201
     finished = b.get("/api/me").json()["tables"]["finished"]
     assert [t["id"] for t in finished] == [tid]
+
+
+def test_my_games_list_your_turn_first_then_the_finished(clients: Any) -> None:
+    a, b, _g = clients
+    sign_up(a, "Callicrates")
+    sign_up(b, "Mardonius")
+    seats = [{"kind": "account", "name": "Mardonius"}, {"kind": "account", "name": "Callicrates"}]
+    theirs = a.post(
+        "/api/tables", json={"game": "earth-and-water", "seats": seats}, headers=csrf(a)
+    ).json()["id"]  # persia (Mardonius) moves first: not a's turn
+    mine = a.post(
+        "/api/tables",
+        json={"game": "earth-and-water", "seats": list(reversed(seats))},
+        headers=csrf(a),
+    ).json()["id"]  # a holds persia here: a's turn
+    listed = a.get("/api/me").json()["tables"]["active"]
+    assert [t["id"] for t in listed] == [mine, theirs]
+    assert [t["your_turn"] for t in listed] == [True, False]
+    assert a.get("/api/me").json()["tables"]["finished"] == []
