@@ -264,6 +264,8 @@ class Tables:
                 live.row = row
                 live.changes += 1
                 self._make_agents(live)
+                if set(row.accounts().values()) - set(live.names):  # a seat claimed there
+                    await asyncio.to_thread(self._store_call, self._load_names, live)
         return bool(new)
 
     def _apply(self, live: Live, who: str, text: str) -> None:
