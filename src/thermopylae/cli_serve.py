@@ -126,6 +126,10 @@ def serve(
     from thermopylae.server.app import create_app
     from thermopylae.server.store import StoreError
 
+    if public_url is not None and (
+        not public_url.startswith(("http://", "https://")) or len(public_url) > 200
+    ):
+        raise fail(f"--public-url {public_url!r}: give the site's http:// or https:// address")
     parameters = dict(DEFAULT_PARAMETERS)
     for item in ai_limit or ():
         key, eq, value = item.partition("=")
