@@ -451,6 +451,10 @@ def create_app(
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(str(WEB.joinpath("index.html")))
 
+    @app.api_route("/account", methods=["GET", "HEAD"], include_in_schema=False)
+    async def account_page() -> FileResponse:
+        return FileResponse(str(WEB.joinpath("index.html")))
+
     app.include_router(router(tables, lambda: accounts, settings))
     app.mount("/static", StaticFiles(directory=str(WEB)), name="static")
     return app

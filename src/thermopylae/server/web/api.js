@@ -1,6 +1,9 @@
 // The server's API, the tables this browser holds (localStorage), and a seat's live
 // connection (a WebSocket that reconnects by itself). Every request about a table carries
 // the page's language (`lang`), in which the server writes its log lines and action labels.
+// A logged-in browser sends its session cookie with every request; each state-changing one
+// repeats the session's CSRF token (a cookie the script may read) in X-CSRF-Token, which a
+// form on another site cannot do.
 
 import { lang, t } from "./i18n.js";
 
@@ -12,12 +15,26 @@ export class ApiError extends Error {
   }
 }
 
+export const CSRF_COOKIE = "thermopylae_csrf";
+
+/** The session's CSRF token (null when this browser is not logged in). */
+export function csrfToken() {
+  for (const part of document.cookie.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === CSRF_COOKIE) return decodeURIComponent(rest.join("=")) || null;
+  }
+  return null;
+}
+
 async function request(method, url, body) {
+  const headers = body === undefined ? {} : { "content-type": "application/json" };
+  const csrf = method === "GET" ? null : csrfToken();
+  if (csrf) headers["X-CSRF-Token"] = csrf;
   let response;
   try {
     response = await fetch(url, {
       method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
@@ -46,10 +63,19 @@ export function query(params = {}) {
 
 export const api = {
   games: () => request("GET", "/api/games"),
-  create: (game, options, seats) => request("POST", "/api/tables", { game, options, seats }),
+  create: (game, options, seats, clock = null) =>
+    request("POST", "/api/tables", { game, options, seats, clock }),
   table: (id, token) => request("GET", `/api/tables/${encodeURIComponent(id)}${query({ token })}`),
   act: (id, token, move, action) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/actions${query()}`, { token, move, action }),
+  signUp: (name, password) => request("POST", "/api/accounts", { name, password }),
+  login: (name, password) => request("POST", "/api/login", { name, password }),
+  logout: () => request("POST", "/api/logout"),
+  me: () => request("GET", "/api/me"),
+  changePassword: (old, new_) => request("PUT", "/api/me/password", { old, new: new_ }),
+  deleteAccount: (password) => request("DELETE", "/api/me", { password }),
+  saveNotifications: (settings) => request("PUT", "/api/me/notifications", settings),
+  testNotification: () => request("POST", "/api/me/notifications/test"),
 };
 
 // -- what this browser keeps --------------------------------------------------------------

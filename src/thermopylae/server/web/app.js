@@ -1,14 +1,18 @@
-// The browser client's entry point: the lobby at /, a table at /table/{id}.
+// The browser client's entry point: the lobby at /, a table at /table/{id}, the account's
+// settings at /account.
 
+import { account, accountLink, refresh } from "./account.js";
 import { clear } from "./dom.js";
 import { langSelect, loadTexts, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
+import { mountSettings } from "./settings.js";
 import { mountTable } from "./table.js";
 
 function chrome() {
   document.getElementById("skip").textContent = t("nav.skip");
   document.querySelector("#brand .brand-name").textContent = t("app.title");
   document.getElementById("nav-lobby").textContent = t("nav.lobby");
+  clear(document.getElementById("account-slot")).append(accountLink());
   const slot = document.getElementById("lang-slot");
   const had = document.activeElement?.id === "lang";
   clear(slot).append(langSelect());
@@ -18,15 +22,23 @@ function chrome() {
 function main() {
   chrome();
   window.addEventListener("langchange", chrome);
+  window.addEventListener("accountchange", chrome);
   const root = document.getElementById("main");
-  const m = location.pathname.match(/^\/table\/([^/]+)\/?$/);
+  const path = location.pathname;
+  const m = path.match(/^\/table\/([^/]+)\/?$/);
   if (m) {
     document.body.classList.add("page-table");
     mountTable(root, decodeURIComponent(m[1]));
+  } else if (/^\/account\/?$/.test(path)) {
+    document.body.classList.add("page-account");
+    mountSettings(root);
   } else {
     document.body.classList.add("page-lobby");
     mountLobby(root);
   }
+  // Who is logged in (the pages redraw when it is known); a server that cannot answer
+  // leaves the page as a guest's.
+  if (!account.known) refresh().catch(() => {});
 }
 
 // The texts come first: nothing is drawn before its language's catalog is in.

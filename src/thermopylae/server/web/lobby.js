@@ -1,10 +1,18 @@
-// The lobby: start a table (game, options, who sits where) and resume my tables.
+// The lobby: start a table (game, options, who sits where, its clock), the account bar,
+// the account's games ("My games", from the server) and the tables this browser holds.
+//
+// A seat is "me" (a guest seat whose token this browser keeps), "invite" (a link to send),
+// "account" (an invitation to a player's account, by name: that player acts through their
+// login, no link) or an AI. Logged in, the first seat defaults to the player's own account.
 
+import { account, accountBar, refresh } from "./account.js";
 import { api, store } from "./api.js";
+import { clockFieldset, clockJson, clockState } from "./clockform.js";
 import { clear, h } from "./dom.js";
 import { formatDate, seatName, t, tOr } from "./i18n.js";
+import { drawMyGames } from "./mygames.js";
 
-const ROLES = ["me", "invite", "ai-easy", "ai-normal", "ai-hard"];
+const ROLES = ["me", "invite", "account", "ai-easy", "ai-normal", "ai-hard"];
 
 export function mountLobby(root) {
   const state = {
@@ -14,12 +22,17 @@ export function mountLobby(root) {
     game: null, // game id
     players: null,
     roles: [], // one per seat
+    names: [], // one per seat: the account invited (role "account")
+    touched: false, // whether the player chose a seat's role by hand
+    clock: clockState(),
     status: {}, // table id -> lobby.status.* key
   };
 
   const form = h("section", { class: "panel lobby-new", "aria-labelledby": "new-heading" });
+  const games = h("section", { class: "panel my-games", "aria-labelledby": "games-heading", hidden: true });
   const mine = h("section", { class: "panel my-tables", "aria-labelledby": "mine-heading" });
-  clear(root).append(h("div", { class: "lobby" }, form, mine));
+  const bar = accountBar();
+  clear(root).append(h("div", { class: "lobby" }, form, h("div", { class: "lobby-side" }, bar, games, mine)));
 
   function game() {
     return state.games?.find((g) => g.id === state.game) || null;
@@ -36,6 +49,22 @@ export function mountLobby(root) {
     const roles = state.roles.slice(0, n);
     while (roles.length < n) roles.push(roles.length === 0 ? "me" : "ai-normal");
     state.roles = roles;
+    state.names = state.names.slice(0, n);
+    while (state.names.length < n) state.names.push("");
+    ownSeat();
+  }
+
+  /** Logged in, the first seat is the player's own account (until chosen by hand). */
+  function ownSeat() {
+    if (state.touched || !state.roles.length) return;
+    const me = account.me;
+    if (me && state.roles[0] === "me") {
+      state.roles[0] = "account";
+      state.names[0] = me.name;
+    } else if (!me && state.roles[0] === "account") {
+      state.roles[0] = "me";
+      state.names[0] = "";
+    }
   }
 
   function drawForm() {
@@ -88,17 +117,43 @@ export function mountLobby(root) {
         { class: "field seat-field" },
         h("label", { for: `seat-${i}` }, t("lobby.seat", { seat: seatName(name) })),
         h(
-          "select",
-          {
-            id: `seat-${i}`,
-            "data-testid": `seat-${i}`,
-            value: state.roles[i],
-            onchange: (e) => {
-              state.roles[i] = e.target.value;
-              drawNotes();
+          "div",
+          { class: "seat-choice" },
+          h(
+            "select",
+            {
+              id: `seat-${i}`,
+              "data-testid": `seat-${i}`,
+              value: state.roles[i],
+              onchange: (e) => {
+                state.roles[i] = e.target.value;
+                state.touched = true;
+                if (e.target.value === "account" && !state.names[i] && i === 0 && account.me) {
+                  state.names[i] = account.me.name;
+                }
+                drawForm();
+                form.querySelector(`#seat-${i}`)?.focus();
+              },
             },
-          },
-          ROLES.map((r) => h("option", { value: r }, t(`role.${r}`))),
+            ROLES.map((r) => h("option", { value: r }, t(`role.${r}`))),
+          ),
+          state.roles[i] === "account"
+            ? h("input", {
+                type: "text",
+                id: `seat-name-${i}`,
+                "data-testid": `seat-name-${i}`,
+                "aria-label": t("lobby.accountName", { seat: seatName(name) }),
+                placeholder: t("lobby.accountPlaceholder"),
+                autocapitalize: "none",
+                spellcheck: "false",
+                maxlength: "20",
+                value: state.names[i],
+                oninput: (e) => {
+                  state.names[i] = e.target.value;
+                  drawNotes();
+                },
+              })
+            : null,
         ),
       ),
     );
@@ -107,7 +162,11 @@ export function mountLobby(root) {
       clear(notes);
       if (g.provisional) notes.append(h("p", { class: "note provisional-note" }, t("lobby.provisional")));
       if (g.cooperative) notes.append(h("p", { class: "note" }, t("lobby.cooperative")));
-      if (!state.roles.includes("me")) notes.append(h("p", { class: "note" }, t("lobby.noMe")));
+      const mine = state.roles.some(
+        (r, i) => r === "me" || (r === "account" && account.me && sameName(state.names[i], account.me.name)),
+      );
+      if (!mine) notes.append(h("p", { class: "note" }, t("lobby.noMe")));
+      if (state.roles.includes("account") && !account.me) notes.append(h("p", { class: "note" }, t("lobby.accountNote")));
     }
     drawNotes();
     form.append(
@@ -117,6 +176,7 @@ export function mountLobby(root) {
         h("div", { class: "field" }, h("label", { for: "game-select" }, t("lobby.game")), gameSelect),
         h("div", { class: "field" }, h("label", { for: "players-select" }, t("lobby.players")), playersSelect),
         h("fieldset", { class: "seats" }, h("legend", {}, t("lobby.seats")), seats),
+        clockFieldset(state.clock, drawForm),
         notes,
         h("p", { class: "error", role: "alert", "data-testid": "error", hidden: !state.error }, state.error || ""),
         h(
@@ -134,13 +194,19 @@ export function mountLobby(root) {
     state.busy = true;
     state.error = null;
     drawForm();
-    const seats = state.roles.map((r) =>
-      r.startsWith("ai-") ? { kind: "ai", level: r.slice(3) } : { kind: "human" },
+    const seats = state.roles.map((r, i) =>
+      r.startsWith("ai-")
+        ? { kind: "ai", level: r.slice(3) }
+        : r === "account"
+          ? { kind: "account", name: state.names[i].trim() }
+          : { kind: "human" },
     );
     const options = g.min_players === g.max_players ? {} : { players: state.players };
     let table;
     try {
-      table = await api.create(g.id, options, seats);
+      const empty = state.roles.findIndex((r, i) => r === "account" && !state.names[i].trim());
+      if (empty >= 0) throw new Error(t("lobby.accountMissing", { seat: seatName(seatNames()[empty]) }));
+      table = await api.create(g.id, options, seats, clockJson(state.clock));
     } catch (err) {
       state.busy = false;
       state.error = err.detail || err.message;
@@ -177,10 +243,19 @@ export function mountLobby(root) {
     return [...byId.values()].sort((a, b) => String(b.created).localeCompare(String(a.created)));
   }
 
+  function drawGames() {
+    const me = account.me;
+    games.hidden = !me;
+    if (me) drawMyGames(games, me.tables);
+  }
+
   function drawMine() {
     clear(mine);
-    mine.append(h("h2", { id: "mine-heading" }, t("lobby.myTables")));
-    const rows = tables();
+    const me = account.me;
+    mine.append(h("h2", { id: "mine-heading" }, me ? t("lobby.thisBrowser") : t("lobby.myTables")));
+    // Tables the account lists already are in "My games".
+    const listed = new Set(me ? [...(me.tables?.active || []), ...(me.tables?.finished || [])].map((e) => e.id) : []);
+    const rows = tables().filter((row) => !listed.has(row.id));
     const list = h("ul", { class: "table-list", "data-testid": "my-tables" });
     if (!rows.length) list.append(h("li", { class: "empty" }, t("lobby.noTables")));
     for (const row of rows) {
@@ -274,10 +349,25 @@ export function mountLobby(root) {
   function redraw() {
     document.title = `${t("app.title")} — ${t("lobby.new")}`;
     drawForm();
+    drawGames();
     drawMine();
   }
 
+  window.addEventListener("accountchange", () => {
+    if (state.games) fitRoles();
+    drawForm();
+    drawGames();
+    drawMine();
+  });
   redraw();
   load().then(loadStatus);
+  // Back on the page: the account's games may have moved on meanwhile.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && account.me) refresh().catch(() => {});
+  });
   window.addEventListener("langchange", redraw);
+}
+
+function sameName(a, b) {
+  return String(a || "").trim().toLowerCase() === String(b || "").trim().toLowerCase();
 }

@@ -1,8 +1,14 @@
 // A table: the board, whose turn, the legal actions, the log and the result, live.
 //
-// Seats: the token in the URL (#token=...) and every token this browser keeps for the
-// table (localStorage). Several held seats = hot seat: a switcher, and when another held
-// seat must act the page switches to it. No token: the spectator view.
+// Seats: the token in the URL (#token=...), every token this browser keeps for the
+// table (localStorage), and the seat the logged-in account holds (a connection without a
+// token, which the server matches to the account by the session cookie; it acts with the
+// session and its CSRF header). Several held seats = hot seat: a switcher, and when another
+// held seat must act the page switches to it. No seat: the spectator view.
+//
+// Clocks: each seat's bank, counting down for the running one (clock.js); when it is the
+// player's turn the tab's title and icon say so, and an opted-in browser notification
+// pops up while the page is hidden (attention.js).
 //
 // Boards: boards/<game-id>.js exports render(container, message, ctx) with
 // ctx = {t, act(actionText), seat, legal, pending, lang}; it draws message.view into the
@@ -15,7 +21,9 @@
 // token holds no seat and a server that cannot be reached each get a page of their own
 // with a way on (the lobby, watching, trying again) instead of empty panels.
 
-import { ApiError, Connection, api, store } from "./api.js";
+import { ApiError, Connection, api, csrfToken, store } from "./api.js";
+import { notifyButton, notifyTurn, setAttention } from "./attention.js";
+import { drawClocks, offsetOf } from "./clock.js";
 import { append, clear, copyText, h } from "./dom.js";
 import * as generic from "./generic.js";
 import { lang, seatName, t, tOr } from "./i18n.js";
@@ -89,9 +97,14 @@ export function mountTable(root, tableId) {
   attempt();
 }
 
+/** Whether a connection holds a seat (a token's, or the account's through its login). */
+function seated(c) {
+  return Boolean(c && (c.token || c.message?.seat));
+}
+
 function mountLive(root, tableId, hashToken) {
-  const seats = []; // {token, conn}, in the order found
-  let spectator = null; // the spectator connection when no seat is held
+  const seats = []; // {key, token, conn}, in the order found (token null: the account's)
+  let spectator = null; // the tokenless connection when no token is held (maybe the account's seat)
   let current = null; // the connection shown
   let board = null; // a promise of the board module
   let boardModule = null; // ... once it is in
@@ -111,6 +124,8 @@ function mountLive(root, tableId, hashToken) {
   const switcher = h("div", { class: "seat-switch-wrap" });
   const conn = h("p", { class: "conn muted small", "data-testid": "connection", "aria-live": "polite" });
   const turn = h("p", { class: "turn", "data-testid": "turn", tabindex: "-1", "aria-live": "polite" });
+  const clocks = h("section", { class: "clocks", "data-testid": "clocks", hidden: true });
+  const notifySlot = h("span", { class: "notify-slot" });
   const noticeEl = h("p", { class: "notice", "aria-live": "polite", hidden: true });
   const result = h("section", { class: "result", "data-testid": "result", hidden: true, tabindex: "-1" });
   const errorText = h("span", { class: "error-text" });
@@ -141,8 +156,9 @@ function mountLive(root, tableId, hashToken) {
     h(
       "div",
       { class: "table-page" },
-      h("div", { class: "table-head" }, heading, who, switcher, conn),
+      h("div", { class: "table-head" }, heading, who, switcher, notifySlot, conn),
       turn,
+      clocks,
       noticeEl,
       errorBox,
       result,
@@ -161,14 +177,37 @@ function mountLive(root, tableId, hashToken) {
   // -- connections ---------------------------------------------------------------------------
   const handlers = {
     onUpdate(c, message) {
-      if (c.token) {
-        store.hold({ id: tableId, game: message.game, seat: message.seat, token: c.token });
-        // The same seat reached by two tokens (an old and a new one): keep the first.
+      if (message.clock) c.clockOffset = offsetOf(message.clock);
+      const mine = seats.some((x) => x.conn === c);
+      if (mine && !c.token && !message.seat) {
+        // The login holds no seat here: the tokens are all (or, when none of them holds a
+        // seat either, this connection watches as a spectator).
+        seats.splice(seats.findIndex((x) => x.conn === c), 1);
+        if (!seats.length && !spectator) {
+          spectator = c;
+          current = c;
+        } else {
+          c.close();
+          if (current === c) current = seats[0]?.conn || spectator;
+          render();
+          return;
+        }
+      }
+      if (c.token) store.hold({ id: tableId, game: message.game, seat: message.seat, token: c.token });
+      if (mine && message.seat) {
+        // The same seat reached twice (an old and a new token, or a token and the login):
+        // keep the first.
         const twin = seats.find((x) => x.conn !== c && x.conn.message?.seat === message.seat);
         if (twin) {
           drop(c);
           return;
         }
+      }
+      if (seated(c)) {
+        if (message.your_turn && !c.wasTurn && !message.outcome) {
+          notifyTurn(`${gameTitle(message)} — ${seatName(message.seat)}`, `thermopylae-${tableId}`);
+        }
+        c.wasTurn = Boolean(message.your_turn);
       }
       if (c === current) {
         pending = false;
@@ -223,7 +262,12 @@ function mountLive(root, tableId, hashToken) {
   for (const e of store.held(tableId).slice().reverse()) if (!tokens.includes(e.token)) tokens.push(e.token);
   for (const token of tokens) {
     const c = new Connection(tableId, token, handlers);
-    seats.push({ token, conn: c });
+    seats.push({ key: token, token, conn: c });
+  }
+  // Logged in with tokens too: the account may hold another seat here (its connection
+  // leaves again if it does not).
+  if (seats.length && csrfToken()) {
+    seats.push({ key: "@account", token: null, conn: new Connection(tableId, null, handlers) });
   }
   if (seats.length) {
     current = seats[0].conn;
@@ -237,7 +281,7 @@ function mountLive(root, tableId, hashToken) {
   /** Another held seat must act while the shown one need not: show that one. */
   function autoSwitch() {
     const cur = current?.message;
-    if (!cur || cur.your_turn || !current.token) return;
+    if (!cur || cur.your_turn || !seated(current)) return;
     const next = seats.find(
       (x) => x.conn !== current && x.conn.message?.your_turn && x.conn.message.move >= cur.move,
     );
@@ -253,13 +297,14 @@ function mountLive(root, tableId, hashToken) {
     pending = false;
     setError(null, false);
     if (c.token) history.replaceState(null, "", `#token=${encodeURIComponent(c.token)}`);
+    else history.replaceState(null, "", location.pathname);
   }
 
   // -- acting --------------------------------------------------------------------------------
   function act(action) {
     const c = current;
     const message = c?.message;
-    if (!message || !message.your_turn || pending || !c.token) return;
+    if (!message || !message.your_turn || pending || !seated(c)) return;
     pending = true;
     const focused = document.activeElement;
     refocus = focused && (actions.contains(focused) || boardRoot.contains(focused))
@@ -317,24 +362,24 @@ function mountLive(root, tableId, hashToken) {
   }
 
   function drawHead(message) {
-    document.title = message
-      ? `${message.your_turn ? "● " : ""}${gameTitle(message)} — ${t("app.title")}`
-      : t("app.title");
+    setAttention(message ? `${gameTitle(message)} — ${t("app.title")}` : t("app.title"), Boolean(message?.your_turn));
+    clear(notifySlot);
+    if (message && seated(current)) append(notifySlot, [notifyButton(() => drawHead(current?.message || null))]);
     heading.textContent = message
       ? t("table.heading", { title: gameTitle(message), id: tableId })
       : t("table.heading", { title: "…", id: tableId });
-    who.textContent = !message ? "" : current?.token ? t("table.youPlay", { seat: seatName(message.seat) }) : t("table.spectator");
+    who.textContent = !message ? "" : seated(current) ? t("table.youPlay", { seat: seatName(message.seat) }) : t("table.spectator");
     clear(switcher);
-    const held = seats.filter((x) => x.conn.message);
+    const held = seats.filter((x) => x.conn.message?.seat);
     if (held.length > 1) {
       const select_ = h(
         "select",
         {
           id: "seat-switch",
           "data-testid": "seat-switch",
-          value: current?.token || "",
+          value: seats.find((x) => x.conn === current)?.key || "",
           onchange: (e) => {
-            const x = seats.find((y) => y.token === e.target.value);
+            const x = seats.find((y) => y.key === e.target.value);
             if (x) {
               select(x.conn);
               notice = null;
@@ -348,7 +393,7 @@ function mountLive(root, tableId, hashToken) {
           .map((x) =>
             h(
               "option",
-              { value: x.token },
+              { value: x.key },
               x.conn.message.your_turn
                 ? t("table.seatOptionTurn", { seat: seatName(x.conn.message.seat) })
                 : t("table.seatOption", { seat: seatName(x.conn.message.seat) }),
@@ -551,7 +596,8 @@ function mountLive(root, tableId, hashToken) {
   function drawSeats(message) {
     clear(seatList);
     if (!message) return;
-    const held = new Set(seats.filter((x) => x.conn.message).map((x) => x.conn.message.seat));
+    const held = new Set(seats.filter((x) => x.conn.message?.seat).map((x) => x.conn.message.seat));
+    if (spectator?.message?.seat) held.add(spectator.message.seat);
     seatList.append(
       h("h3", {}, t("table.seats")),
       h(
@@ -563,7 +609,12 @@ function mountLive(root, tableId, hashToken) {
             { class: s.seat === message.to_act ? "to-act" : "" },
             h("strong", {}, seatName(s.seat)),
             " — ",
-            s.kind === "ai" ? t("table.ai", { level: aiLevel(s) }) : t("table.human"),
+            s.kind === "ai"
+              ? t("table.ai", { level: aiLevel(s) })
+              : s.player
+                ? h("span", { class: "player", "data-testid": "player" }, s.player)
+                : t("table.human"),
+            s.standin ? h("span", { class: "standin", "data-testid": "standin" }, ` ${t("table.standin")}`) : null,
             held.has(s.seat) ? h("span", { class: "badge" }, t("table.you")) : null,
           ),
         ),
@@ -645,6 +696,7 @@ function mountLive(root, tableId, hashToken) {
     drawHead(message);
     drawConnection();
     drawTurn(message);
+    drawClocks(clocks, message, current?.clockOffset || 0);
     drawError();
     drawResult(message);
     drawActions(message);

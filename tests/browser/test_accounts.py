@@ -1,0 +1,211 @@
+"""Accounts in the browser: two players sign up, one invites the other by name to an Earth
+& Water table with a live clock, both play with the clocks showing, and the game is listed
+under "My games" on a fresh browser that logs in again; the settings page says email is off
+and shows the server's refusal of a webhook on loopback; sign-up and log-in errors show the
+server's words."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+from pytest_playwright.pytest_playwright import CreateContextCallback
+
+from tests.browser.helpers import (
+    move,
+    moved_past,
+    next_step,
+    play_while_my_turn,
+    screenshot,
+    table_id,
+)
+
+PASSWORD = "correct horse battery"
+
+
+def fresh_name(prefix: str) -> str:
+    """A name no other test of this server took (the server lives for the whole session)."""
+    return f"{prefix}{secrets.token_hex(4)}"
+
+
+def sign_up(page: Page, name: str, password: str = PASSWORD) -> None:
+    page.goto("/")
+    page.get_by_test_id("account-name").fill(name)
+    page.get_by_test_id("account-password").fill(password)
+    page.get_by_test_id("signup").click()
+    expect(page.get_by_test_id("logged-in")).to_contain_text(name)
+
+
+def log_in(page: Page, name: str, password: str = PASSWORD) -> None:
+    page.goto("/")
+    page.get_by_test_id("account-name").fill(name)
+    page.get_by_test_id("account-password").fill(password)
+    page.get_by_test_id("login").click()
+    expect(page.get_by_test_id("logged-in")).to_contain_text(name)
+
+
+def wait_for_my_turn(page: Page) -> None:
+    expect(page.get_by_test_id("turn")).to_have_attribute("data-your-turn", "true")
+    next_step(page)
+
+
+def test_two_accounts_play_with_live_clocks_and_find_the_game_again(
+    new_context: CreateContextCallback, artifacts: Path
+) -> None:
+    alice_name, bob_name = fresh_name("alice"), fresh_name("bob")
+    alice = new_context().new_page()
+    bob = new_context().new_page()
+    sign_up(alice, alice_name)
+    sign_up(bob, bob_name)
+
+    # Alice's own seat defaults to her account; she invites Bob by name, with a live clock.
+    alice.get_by_test_id("game-select").select_option("earth-and-water")
+    expect(alice.get_by_test_id("seat-0")).to_have_value("account")
+    expect(alice.get_by_test_id("seat-name-0")).to_have_value(alice_name)
+    alice.get_by_test_id("seat-1").select_option("account")
+    alice.get_by_test_id("seat-name-1").fill(bob_name)
+    alice.get_by_test_id("clock-select").select_option("live")
+    alice.get_by_test_id("clock-timeout").select_option("forfeit")
+    screenshot(alice, artifacts, "accounts-new-table")
+    alice.get_by_test_id("start").click()
+    alice.wait_for_url(re.compile(r"/table/[^/#]+$"))
+    table = table_id(alice)
+    assert "#token=" not in alice.url  # her seat is her login's, not a link's
+
+    # Both see the clocks, with the players' names; Bob finds the invitation in his lobby.
+    clocks = alice.get_by_test_id("clocks")
+    expect(clocks).to_be_visible()
+    expect(clocks.get_by_test_id("clock")).to_have_count(2)
+    expect(clocks.locator('[data-seat="persia"]')).to_contain_text(alice_name)
+    expect(clocks.locator('[data-seat="greece"]')).to_contain_text(bob_name)
+    expect(clocks.locator('[data-seat="persia"] [data-testid="clock-time"]')).to_have_text(
+        re.compile(r"^(10:00|9:\d\d)$")
+    )
+    expect(alice.get_by_test_id("turn")).to_contain_text("Your turn (Persia)")
+    expect(alice).to_have_title(re.compile(r"^\(Your turn\) "))
+    expect(alice.locator("link[rel=icon]")).to_have_attribute("href", re.compile("16a34a"))
+    expect(alice.get_by_test_id("notify-on")).to_be_visible()
+
+    bob.goto("/")
+    invited = bob.get_by_test_id("my-games").locator(f'[data-table="{table}"]')
+    expect(invited).to_contain_text("you play Greece")
+    invited.get_by_test_id("open-game").click()
+    bob.wait_for_url(re.compile(rf"/table/{table}$"))
+    expect(bob.get_by_text("You play Greece.")).to_be_visible()
+    expect(bob.get_by_test_id("turn")).to_contain_text("Waiting for Persia")
+    expect(bob.get_by_test_id("clocks").get_by_test_id("clock")).to_have_count(2)
+    expect(bob).not_to_have_title(re.compile("Your turn"))
+    seats = bob.locator(".seat-list")
+    expect(seats).to_contain_text(alice_name)
+    expect(seats).to_contain_text(bob_name)
+
+    # A few moves each, picked from the legal actions shown; the clock runs for the seat
+    # that must decide (and counts down on the other's screen too).
+    for _ in range(2):
+        wait_for_my_turn(alice)
+        assert play_while_my_turn(alice)
+        wait_for_my_turn(bob)
+        running = bob.get_by_test_id("clocks").locator('[data-seat="greece"] [data-testid="clock-time"]')
+        expect(running).to_have_attribute("data-running", "true")
+        shown = running.inner_text()
+        expect(running).not_to_have_text(shown)  # it counts down
+        on_alice = alice.get_by_test_id("clocks").locator('[data-seat="greece"] [data-testid="clock-time"]')
+        expect(on_alice).to_have_attribute("data-running", "true")
+        expect(bob).to_have_title(re.compile(r"^\(Your turn\) "))
+        screenshot(bob, artifacts, "accounts-clocks")
+        assert play_while_my_turn(bob)
+    at = move(bob)
+    assert at >= 8
+
+    # Bob reloads: the seat is still his (through his login), the clocks still there.
+    bob.reload()
+    expect(bob.get_by_text("You play Greece.")).to_be_visible()
+    expect(bob.get_by_test_id("turn")).to_have_attribute("data-move", str(at))
+    expect(bob.get_by_test_id("clocks").get_by_test_id("clock")).to_have_count(2)
+    wait_for_my_turn(alice)
+    assert play_while_my_turn(alice)
+    moved_past(bob, at)
+
+    # A fresh browser, logged in as Alice again, lists the game under "My games".
+    again = new_context().new_page()
+    log_in(again, alice_name)
+    row = again.get_by_test_id("my-games").locator(f'[data-table="{table}"]')
+    expect(row).to_contain_text("Earth & Water")
+    expect(row).to_contain_text("you play Persia")
+    expect(row.get_by_test_id("my-clock")).to_contain_text(re.compile(r"your time \d+:\d\d"))
+    expect(again.get_by_test_id("my-tables")).not_to_contain_text(table)
+    screenshot(again, artifacts, "accounts-my-games")
+    again.set_viewport_size({"width": 375, "height": 740})
+    screenshot(again, artifacts, "accounts-my-games-phone")
+    again.set_viewport_size({"width": 1280, "height": 900})
+    row.get_by_test_id("open-game").click()
+    expect(again.get_by_text("You play Persia.")).to_be_visible()
+    expect(again.get_by_test_id("clocks").get_by_test_id("clock")).to_have_count(2)
+
+
+def test_settings_say_email_is_off_and_show_the_servers_webhook_refusal(
+    page: Page, artifacts: Path
+) -> None:
+    name = fresh_name("carol")
+    sign_up(page, name)
+    page.get_by_test_id("settings-link").click()
+    page.wait_for_url(re.compile(r"/account$"))
+    expect(page.get_by_test_id("settings-who")).to_contain_text(name)
+    expect(page.get_by_test_id("email-off")).to_contain_text("Email is off on this server")
+    expect(page.get_by_test_id("email")).to_be_disabled()
+
+    # The test button with nothing saved: the server says what to do first.
+    page.get_by_test_id("send-test").click()
+    expect(page.get_by_test_id("test-status")).to_contain_text("set a webhook or an email address")
+
+    # A webhook on loopback is refused (the server runs without --allow-private-webhooks).
+    page.get_by_test_id("webhook").fill("http://127.0.0.1:9/hook")
+    page.get_by_test_id("save-notifications").click()
+    status = page.get_by_test_id("notify-status")
+    expect(status).to_contain_text("loopback, private or reserved address")
+    expect(status).to_have_class(re.compile("error"))
+    screenshot(page, artifacts, "accounts-settings")
+    page.set_viewport_size({"width": 375, "height": 740})
+    screenshot(page, artifacts, "accounts-settings-phone")
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+    # Without it, the chosen events are saved and shown again after a reload.
+    page.get_by_test_id("webhook").fill("")
+    page.get_by_test_id("event-time_low").uncheck()
+    page.get_by_test_id("low-share").fill("25")
+    page.get_by_test_id("save-notifications").click()
+    expect(page.get_by_test_id("notify-status")).to_have_text("Saved.")
+    page.reload()
+    expect(page.get_by_test_id("event-time_low")).not_to_be_checked()
+    expect(page.get_by_test_id("event-your_turn")).to_be_checked()
+    expect(page.get_by_test_id("low-share")).to_have_value("25")
+
+    # A wrong current password is refused in the server's words.
+    page.get_by_test_id("old-password").fill("not the password")
+    page.get_by_test_id("new-password").fill("another good password")
+    page.get_by_test_id("change-password").click()
+    expect(page.get_by_test_id("password-status")).to_contain_text("the current password is wrong")
+
+
+def test_sign_up_and_log_in_errors_show_the_servers_words(page: Page) -> None:
+    page.goto("/")
+    page.get_by_test_id("account-name").fill("ab")
+    page.get_by_test_id("account-password").fill(PASSWORD)
+    page.get_by_test_id("signup").click()
+    expect(page.get_by_test_id("account-error")).to_contain_text("3 to 20 characters")
+
+    name = fresh_name("dave")
+    sign_up(page, name)
+    expect(page.get_by_test_id("nav-account")).to_have_text(name)
+    page.get_by_test_id("logout").click()
+    expect(page.get_by_test_id("account-name")).to_be_visible()
+    expect(page.get_by_test_id("nav-account")).to_have_count(0)
+
+    page.get_by_test_id("account-name").fill(name)
+    page.get_by_test_id("account-password").fill("wrong password here")
+    page.get_by_test_id("login").click()
+    expect(page.get_by_test_id("account-error")).to_have_text("name or password is wrong")
+    # Logged out, a new table's first seat is this browser's again.
+    expect(page.get_by_test_id("seat-0")).to_have_value("me")
