@@ -21,6 +21,7 @@ from tests.browser.helpers import (
     screenshot,
     table_id,
 )
+from tests.browser.test_csp import watch_csp
 
 PASSWORD = "correct horse battery"
 
@@ -46,6 +47,15 @@ def log_in(page: Page, name: str, password: str = PASSWORD) -> None:
     expect(page.get_by_test_id("logged-in")).to_contain_text(name)
 
 
+def fits_phone(page: Page, artifacts: Path, name: str) -> None:
+    """At phone width the page is no wider than the phone."""
+    page.set_viewport_size({"width": 375, "height": 740})
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the page is {width} px wide at phone width"
+    screenshot(page, artifacts, name)
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
 def wait_for_my_turn(page: Page) -> None:
     expect(page.get_by_test_id("turn")).to_have_attribute("data-your-turn", "true")
     next_step(page)
@@ -57,6 +67,7 @@ def test_two_accounts_play_with_live_clocks_and_find_the_game_again(
     alice_name, bob_name = fresh_name("alice"), fresh_name("bob")
     alice = new_context().new_page()
     bob = new_context().new_page()
+    violations = watch_csp(alice) + watch_csp(bob)
     sign_up(alice, alice_name)
     sign_up(bob, bob_name)
 
@@ -68,6 +79,7 @@ def test_two_accounts_play_with_live_clocks_and_find_the_game_again(
     alice.get_by_test_id("seat-name-1").fill(bob_name)
     alice.get_by_test_id("clock-select").select_option("live")
     alice.get_by_test_id("clock-timeout").select_option("forfeit")
+    fits_phone(alice, artifacts, "accounts-new-table-phone")
     screenshot(alice, artifacts, "accounts-new-table")
     alice.get_by_test_id("start").click()
     alice.wait_for_url(re.compile(r"/table/[^/#]+$"))
@@ -115,6 +127,7 @@ def test_two_accounts_play_with_live_clocks_and_find_the_game_again(
         expect(on_alice).to_have_attribute("data-running", "true")
         expect(bob).to_have_title(re.compile(r"^\(Your turn\) "))
         screenshot(bob, artifacts, "accounts-clocks")
+        fits_phone(bob, artifacts, "accounts-clocks-phone")
         assert play_while_my_turn(bob)
     at = move(bob)
     assert at >= 8
@@ -137,17 +150,17 @@ def test_two_accounts_play_with_live_clocks_and_find_the_game_again(
     expect(row.get_by_test_id("my-clock")).to_contain_text(re.compile(r"your time \d+:\d\d"))
     expect(again.get_by_test_id("my-tables")).not_to_contain_text(table)
     screenshot(again, artifacts, "accounts-my-games")
-    again.set_viewport_size({"width": 375, "height": 740})
-    screenshot(again, artifacts, "accounts-my-games-phone")
-    again.set_viewport_size({"width": 1280, "height": 900})
+    fits_phone(again, artifacts, "accounts-my-games-phone")
     row.get_by_test_id("open-game").click()
     expect(again.get_by_text("You play Persia.")).to_be_visible()
     expect(again.get_by_test_id("clocks").get_by_test_id("clock")).to_have_count(2)
+    assert not violations, violations
 
 
 def test_settings_say_email_is_off_and_show_the_servers_webhook_refusal(
     page: Page, artifacts: Path
 ) -> None:
+    violations = watch_csp(page)
     name = fresh_name("carol")
     sign_up(page, name)
     page.get_by_test_id("settings-link").click()
@@ -167,9 +180,7 @@ def test_settings_say_email_is_off_and_show_the_servers_webhook_refusal(
     expect(status).to_contain_text("loopback, private or reserved address")
     expect(status).to_have_class(re.compile("error"))
     screenshot(page, artifacts, "accounts-settings")
-    page.set_viewport_size({"width": 375, "height": 740})
-    screenshot(page, artifacts, "accounts-settings-phone")
-    page.set_viewport_size({"width": 1280, "height": 900})
+    fits_phone(page, artifacts, "accounts-settings-phone")
 
     # Without it, the chosen events are saved and shown again after a reload.
     page.get_by_test_id("webhook").fill("")
@@ -187,6 +198,7 @@ def test_settings_say_email_is_off_and_show_the_servers_webhook_refusal(
     page.get_by_test_id("new-password").fill("another good password")
     page.get_by_test_id("change-password").click()
     expect(page.get_by_test_id("password-status")).to_contain_text("the current password is wrong")
+    assert not violations, violations
 
 
 def test_sign_up_and_log_in_errors_show_the_servers_words(page: Page) -> None:
