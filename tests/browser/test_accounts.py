@@ -56,6 +56,10 @@ def fits_phone(page: Page, artifacts: Path, name: str) -> None:
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
+def your_turn(page: Page) -> bool:
+    return page.get_by_test_id("turn").get_attribute("data-your-turn") == "true"
+
+
 def wait_for_my_turn(page: Page) -> None:
     expect(page.get_by_test_id("turn")).to_have_attribute("data-your-turn", "true")
     next_step(page)
@@ -119,11 +123,15 @@ def test_two_accounts_play_with_live_clocks_and_find_the_game_again(
         wait_for_my_turn(alice)
         assert play_while_my_turn(alice)
         wait_for_my_turn(bob)
-        running = bob.get_by_test_id("clocks").locator('[data-seat="greece"] [data-testid="clock-time"]')
+        running = bob.get_by_test_id("clocks").locator(
+            '[data-seat="greece"] [data-testid="clock-time"]'
+        )
         expect(running).to_have_attribute("data-running", "true")
         shown = running.inner_text()
         expect(running).not_to_have_text(shown)  # it counts down
-        on_alice = alice.get_by_test_id("clocks").locator('[data-seat="greece"] [data-testid="clock-time"]')
+        on_alice = alice.get_by_test_id("clocks").locator(
+            '[data-seat="greece"] [data-testid="clock-time"]'
+        )
         expect(on_alice).to_have_attribute("data-running", "true")
         expect(bob).to_have_title(re.compile(r"^\(Your turn\) "))
         screenshot(bob, artifacts, "accounts-clocks")
@@ -221,3 +229,76 @@ def test_sign_up_and_log_in_errors_show_the_servers_words(page: Page) -> None:
     expect(page.get_by_test_id("account-error")).to_have_text("name or password is wrong")
     # Logged out, a new table's first seat is this browser's again.
     expect(page.get_by_test_id("seat-0")).to_have_value("me")
+
+
+def test_a_bot_plays_for_a_player_out_of_time_until_they_take_the_seat_back(
+    new_context: CreateContextCallback,
+) -> None:
+    alice_name, bob_name = fresh_name("erin"), fresh_name("finn")
+    alice = new_context().new_page()
+    bob = new_context().new_page()
+    sign_up(alice, alice_name)
+    sign_up(bob, bob_name)
+    alice.get_by_test_id("game-select").select_option("earth-and-water")
+    alice.get_by_test_id("seat-1").select_option("account")
+    alice.get_by_test_id("seat-name-1").fill(bob_name)
+    # Each player's own clock: 12 s of bank (so that Alice runs out while the test waits),
+    # and 30 s a turn after that (so that Bob does not).
+    alice.get_by_test_id("clock-select").select_option("custom")
+    alice.get_by_test_id("clock-minutes").fill("0.2")
+    alice.get_by_test_id("clock-increment").fill("30")
+    alice.get_by_test_id("clock-timeout").select_option("ai")
+    alice.get_by_test_id("start").click()
+    alice.wait_for_url(re.compile(r"/table/[^/#]+$"))
+    table = table_id(alice)
+    expect(alice.get_by_test_id("clocks")).to_contain_text(
+        "12 s + 30 s a move; out of time, a bot plays"
+    )
+    bob.goto(f"/table/{table}")
+    expect(bob.get_by_text("You play Greece.")).to_be_visible()
+
+    # Alice decides once (her clock now runs), then leaves her bank to run out.
+    wait_for_my_turn(alice)
+    at = move(alice)
+    alice.locator('[data-testid="actions"] [data-testid="action"]:enabled').first.click()
+    moved_past(alice, at)
+    persia = alice.get_by_test_id("clocks").locator(
+        '[data-seat="persia"] [data-testid="clock-time"]'
+    )
+    expect(persia).to_have_attribute("data-running", "true")
+    expect(bob.locator(".seat-list").get_by_test_id("standin")).to_have_text(
+        "(bot playing)", timeout=60_000
+    )
+    expect(alice.get_by_test_id("standin-notice")).to_be_visible()
+    expect(alice.get_by_test_id("turn")).to_have_attribute("data-your-turn", "false")
+
+    # The bot played Persia's turn: Bob plays his, then Alice takes her seat back.
+    wait_for_my_turn(bob)
+    assert play_while_my_turn(bob)
+    alice.get_by_test_id("take-back").click()
+    expect(alice.get_by_test_id("standin-notice")).to_be_hidden()
+    expect(bob.locator(".seat-list").get_by_test_id("standin")).to_have_count(0)
+    # The bot may have played Persia's next turn before she was back: Bob plays on until
+    # Persia's turn comes, which is Alice's own again.
+    for _ in range(600):
+        if your_turn(alice):
+            break
+        if your_turn(bob):
+            play_while_my_turn(bob)
+        alice.wait_for_timeout(50)
+    wait_for_my_turn(alice)
+    assert play_while_my_turn(alice)
+
+
+def test_a_logged_in_player_keeps_a_guest_seat_of_this_browser(page: Page) -> None:
+    sign_up(page, fresh_name("gwen"))
+    page.get_by_test_id("game-select").select_option("thermopyles")
+    page.get_by_test_id("seat-0").select_option("me")
+    page.get_by_test_id("start").click()
+    page.wait_for_url(re.compile(r"/table/[^/#]+#token=.+"))
+    table = table_id(page)
+    expect(page.get_by_test_id("turn")).to_contain_text("Your turn (p1)")
+    expect(page.get_by_test_id("seat-switch")).to_have_count(0)  # the login holds no seat here
+    assert play_while_my_turn(page)
+    page.goto("/")
+    expect(page.get_by_test_id("my-tables").locator(f'[data-table="{table}"]')).to_be_visible()

@@ -172,7 +172,9 @@ export function mountLobby(root) {
     form.append(
       h(
         "form",
-        { onsubmit: (e) => (e.preventDefault(), start()) },
+        // The clock's numbers are checked here and by the server, in words (not by the
+        // browser's own bubbles).
+        { novalidate: true, onsubmit: (e) => (e.preventDefault(), start()) },
         h("div", { class: "field" }, h("label", { for: "game-select" }, t("lobby.game")), gameSelect),
         h("div", { class: "field" }, h("label", { for: "players-select" }, t("lobby.players")), playersSelect),
         h("fieldset", { class: "seats" }, h("legend", {}, t("lobby.seats")), seats),

@@ -97,6 +97,12 @@ export function mountTable(root, tableId) {
   attempt();
 }
 
+/** Whether a bot plays the message's own seat (its player's time ran out). */
+function standinMine(message) {
+  const row = message?.seat ? message.seats.find((s) => s.seat === message.seat) : null;
+  return Boolean(row?.standin && !message.outcome);
+}
+
 /** Whether a connection holds a seat (a token's, or the account's through its login). */
 function seated(c) {
   return Boolean(c && (c.token || c.message?.seat));
@@ -126,6 +132,8 @@ function mountLive(root, tableId, hashToken) {
   const turn = h("p", { class: "turn", "data-testid": "turn", tabindex: "-1", "aria-live": "polite" });
   const clocks = h("section", { class: "clocks", "data-testid": "clocks", hidden: true });
   const notifySlot = h("span", { class: "notify-slot" });
+  // The player's time ran out and a bot plays the seat: opening the seat again ends that.
+  const standinBox = h("div", { class: "notice standin-notice", "data-testid": "standin-notice", hidden: true });
   const noticeEl = h("p", { class: "notice", "aria-live": "polite", hidden: true });
   const result = h("section", { class: "result", "data-testid": "result", hidden: true, tabindex: "-1" });
   const errorText = h("span", { class: "error-text" });
@@ -159,6 +167,7 @@ function mountLive(root, tableId, hashToken) {
       h("div", { class: "table-head" }, heading, who, switcher, notifySlot, conn),
       turn,
       clocks,
+      standinBox,
       noticeEl,
       errorBox,
       result,
@@ -204,7 +213,7 @@ function mountLive(root, tableId, hashToken) {
         }
       }
       if (seated(c)) {
-        if (message.your_turn && !c.wasTurn && !message.outcome) {
+        if (message.your_turn && !c.wasTurn && !message.outcome && !standinMine(message)) {
           notifyTurn(`${gameTitle(message)} — ${seatName(message.seat)}`, `thermopylae-${tableId}`);
         }
         c.wasTurn = Boolean(message.your_turn);
@@ -304,7 +313,7 @@ function mountLive(root, tableId, hashToken) {
   function act(action) {
     const c = current;
     const message = c?.message;
-    if (!message || !message.your_turn || pending || !seated(c)) return;
+    if (!message || !message.your_turn || pending || !seated(c) || standinMine(message)) return;
     pending = true;
     const focused = document.activeElement;
     refocus = focused && (actions.contains(focused) || boardRoot.contains(focused))
@@ -362,7 +371,8 @@ function mountLive(root, tableId, hashToken) {
   }
 
   function drawHead(message) {
-    setAttention(message ? `${gameTitle(message)} — ${t("app.title")}` : t("app.title"), Boolean(message?.your_turn));
+    const yours = Boolean(message?.your_turn) && !standinMine(message);
+    setAttention(message ? `${gameTitle(message)} — ${t("app.title")}` : t("app.title"), yours);
     clear(notifySlot);
     if (message && seated(current)) append(notifySlot, [notifyButton(() => drawHead(current?.message || null))]);
     heading.textContent = message
@@ -416,6 +426,8 @@ function mountLive(root, tableId, hashToken) {
     if (message.outcome) {
       text = t("table.over");
       cls += " turn-over";
+    } else if (message.your_turn && standinMine(message)) {
+      text = t("table.waitingAi", { seat: seatName(message.seat) });
     } else if (message.your_turn) {
       text = t("table.yourTurn", { seat: seatName(message.seat) });
       cls += " turn-yours";
@@ -424,7 +436,7 @@ function mountLive(root, tableId, hashToken) {
     } else {
       const row = message.seats.find((s) => s.seat === message.to_act);
       const who = seatName(message.to_act);
-      text = row?.kind === "ai" ? t("table.waitingAi", { seat: who }) : t("table.waiting", { seat: who });
+      text = row?.kind === "ai" || row?.standin ? t("table.waitingAi", { seat: who }) : t("table.waiting", { seat: who });
     }
     // Where the game is, in the rules' words (the move number counts chance and AI steps
     // too, so it is kept for scripts in data-move only).
@@ -439,13 +451,28 @@ function mountLive(root, tableId, hashToken) {
     turn.className = cls;
     turn.textContent = where ? `${text} · ${where}` : text;
     turn.dataset.move = String(message.move);
-    turn.dataset.yourTurn = message.your_turn ? "true" : "false";
+    turn.dataset.yourTurn = message.your_turn && !standinMine(message) ? "true" : "false";
     if (notice) {
       noticeEl.textContent = t(notice.key, { seat: notice.seat });
       noticeEl.hidden = false;
     } else {
       noticeEl.hidden = true;
     }
+  }
+
+  function drawStandin(message) {
+    const mine = standinMine(message) && seated(current);
+    standinBox.hidden = !mine;
+    clear(standinBox);
+    if (!mine) return;
+    standinBox.append(
+      h("span", {}, t("table.standinMine")),
+      h(
+        "button",
+        { type: "button", class: "small-button", "data-testid": "take-back", onclick: () => current?.reopen() },
+        t("table.takeBack"),
+      ),
+    );
   }
 
   function drawResult(message) {
@@ -506,7 +533,7 @@ function mountLive(root, tableId, hashToken) {
   function drawActions(message) {
     actionsHeading.textContent = t("table.actions");
     clear(actions);
-    const legal = message?.legal || [];
+    const legal = standinMine(message) ? [] : message?.legal || [];
     if (!legal.length) {
       actions.append(h("p", { class: "muted" }, message?.outcome ? t("table.over") : t("table.noActions")));
       return;
@@ -697,6 +724,7 @@ function mountLive(root, tableId, hashToken) {
     drawConnection();
     drawTurn(message);
     drawClocks(clocks, message, current?.clockOffset || 0);
+    drawStandin(message);
     drawError();
     drawResult(message);
     drawActions(message);
