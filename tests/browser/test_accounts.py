@@ -10,7 +10,7 @@ import re
 import secrets
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from pytest_playwright.pytest_playwright import CreateContextCallback
 
 from tests.browser.helpers import (
@@ -47,6 +47,32 @@ def log_in(page: Page, name: str, password: str = PASSWORD) -> None:
     expect(page.get_by_test_id("logged-in")).to_contain_text(name)
 
 
+# Bob's computer clock is two hours slow: his page must count from the server's time.
+SLOW_CLOCK = """
+(() => {
+  const real = Date.now.bind(Date);
+  Date.now = () => real() - 2 * 3600 * 1000;
+})();
+"""
+
+# Alice's browser records the notifications the page shows (and she looks elsewhere).
+NOTIFICATIONS = """
+(() => {
+  window.__notes = [];
+  class Recorded {
+    constructor(title, options) {
+      window.__notes.push({ title, body: (options || {}).body });
+    }
+    close() {}
+  }
+  Recorded.permission = "default";
+  Recorded.requestPermission = async () => (Recorded.permission = "granted");
+  window.Notification = Recorded;
+  document.hasFocus = () => false;
+})();
+"""
+
+
 def fits_phone(page: Page, artifacts: Path, name: str) -> None:
     """At phone width the page is no wider than the phone."""
     page.set_viewport_size({"width": 375, "height": 740})
@@ -72,6 +98,8 @@ def test_two_accounts_play_with_live_clocks_and_find_the_game_again(
     alice = new_context().new_page()
     bob = new_context().new_page()
     violations = watch_csp(alice) + watch_csp(bob)
+    alice.add_init_script(NOTIFICATIONS)
+    bob.add_init_script(SLOW_CLOCK)
     sign_up(alice, alice_name)
     sign_up(bob, bob_name)
 
@@ -102,7 +130,9 @@ def test_two_accounts_play_with_live_clocks_and_find_the_game_again(
     expect(alice.get_by_test_id("turn")).to_contain_text("Your turn (Persia)")
     expect(alice).to_have_title(re.compile(r"^\(Your turn\) "))
     expect(alice.locator("link[rel=icon]")).to_have_attribute("href", re.compile("16a34a"))
-    expect(alice.get_by_test_id("notify-on")).to_be_visible()
+    # She opts in to browser notifications while the page is open.
+    alice.get_by_test_id("notify-on").click()
+    expect(alice.get_by_test_id("notify-off")).to_be_visible()
 
     bob.goto("/")
     invited = bob.get_by_test_id("my-games").locator(f'[data-table="{table}"]')
@@ -127,6 +157,7 @@ def test_two_accounts_play_with_live_clocks_and_find_the_game_again(
             '[data-seat="greece"] [data-testid="clock-time"]'
         )
         expect(running).to_have_attribute("data-running", "true")
+        expect(running).to_have_text(re.compile(r"^(10:[01]\d|9:\d\d)$"))  # not 2 hours more
         shown = running.inner_text()
         expect(running).not_to_have_text(shown)  # it counts down
         on_alice = alice.get_by_test_id("clocks").locator(
@@ -137,6 +168,11 @@ def test_two_accounts_play_with_live_clocks_and_find_the_game_again(
         screenshot(bob, artifacts, "accounts-clocks")
         fits_phone(bob, artifacts, "accounts-clocks-phone")
         assert play_while_my_turn(bob)
+        # Alice, looking elsewhere, is told her turn came.
+        alice.wait_for_function("() => window.__notes.length > 0")
+    notes = alice.evaluate("window.__notes")
+    assert notes[0]["title"] == "Your turn", notes
+    assert "Earth & Water" in notes[0]["body"] and "Persia" in notes[0]["body"], notes
     at = move(bob)
     assert at >= 8
 
@@ -207,6 +243,25 @@ def test_settings_say_email_is_off_and_show_the_servers_webhook_refusal(
     page.get_by_test_id("change-password").click()
     expect(page.get_by_test_id("password-status")).to_contain_text("the current password is wrong")
     assert not violations, violations
+
+
+def test_settings_tell_why_a_channel_was_turned_off(page: Page) -> None:
+    """The server turns a dead endpoint off after repeated failures and says why; the page
+    shows it (the reason is set in the answer here: failing five deliveries takes minutes)."""
+    sign_up(page, fresh_name("hana"))
+    why = "5 notices in a row failed (connection refused)"
+
+    def with_reason(route: Route) -> None:
+        response = route.fetch()
+        body = response.json()
+        body["notifications"]["webhook_disabled"] = why
+        route.fulfill(response=response, json=body)
+
+    page.route("**/api/me", with_reason)
+    page.goto("/account")
+    expect(page.get_by_test_id("webhook-disabled")).to_contain_text(why)
+    expect(page.get_by_test_id("webhook-disabled")).to_contain_text("Saving the settings")
+    expect(page.get_by_test_id("email-disabled")).to_have_count(0)
 
 
 def test_sign_up_and_log_in_errors_show_the_servers_words(page: Page) -> None:

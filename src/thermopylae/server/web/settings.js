@@ -130,7 +130,7 @@ function notificationsPanel(me) {
   section.append(
     h("h2", { id: "notify-heading" }, t("settings.notifications")),
     h("p", { class: "muted small" }, t("settings.notifyHelp")),
-    disabled,
+    ...disabled,
     h(
       "form",
       { novalidate: true, onsubmit: (e) => (e.preventDefault(), save()) },
