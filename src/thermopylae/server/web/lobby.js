@@ -86,6 +86,7 @@ export function mountLobby(root) {
           const ng = game();
           state.players = ng.min_players;
           state.roles = [];
+          state.touched = false;
           fitRoles();
           drawForm();
           form.querySelector("#game-select")?.focus();

@@ -22,9 +22,10 @@
 // with a way on (the lobby, watching, trying again) instead of empty panels.
 
 import { ApiError, Connection, api, csrfToken, store } from "./api.js";
-import { notifyButton, notifyTurn, setAttention } from "./attention.js";
+import { clearAttention, notifyButton, notifyTurn, setAttention } from "./attention.js";
 import { drawClocks, offsetOf } from "./clock.js";
 import { append, clear, copyText, h } from "./dom.js";
+import { faultPage } from "./fault.js";
 import * as generic from "./generic.js";
 import { lang, seatName, t, tOr } from "./i18n.js";
 
@@ -48,32 +49,6 @@ async function loadBoard(gameId) {
 
 function verbOf(action) {
   return action.trim().split(/\s+/)[0];
-}
-
-/** A page instead of the table: "notFound", "badToken" or "unreachable" (with `retry`). */
-function faultPage(root, kind, tableId, retry) {
-  const draw = () => {
-    document.title = `${t(`table.${kind}.title`)} — ${t("app.title")}`;
-    const links = [h("a", { class: "button primary", href: "/", "data-testid": "to-lobby" }, t("table.toLobby"))];
-    if (kind === "badToken") {
-      links.push(h("a", { class: "button", href: `/table/${encodeURIComponent(tableId)}`, "data-testid": "watch" }, t("table.watch")));
-    }
-    if (kind === "unreachable" && retry) {
-      links.push(h("button", { type: "button", "data-testid": "retry", onclick: retry }, t("table.retry")));
-    }
-    clear(root).append(
-      h(
-        "section",
-        { class: "panel fault", "data-testid": "fault", "data-kind": kind, role: "alert" },
-        h("h2", {}, t(`table.${kind}.title`)),
-        h("p", {}, t(`table.${kind}.text`, { id: tableId })),
-        h("p", { class: "fault-links" }, links),
-      ),
-    );
-  };
-  draw();
-  window.addEventListener("langchange", draw);
-  return () => window.removeEventListener("langchange", draw);
 }
 
 export function mountTable(root, tableId) {
@@ -256,6 +231,7 @@ function mountLive(root, tableId, hashToken) {
     for (const x of seats) x.conn.close();
     spectator?.close();
     window.removeEventListener("langchange", relang);
+    clearAttention();
     faultPage(root, "notFound", tableId);
   }
 
