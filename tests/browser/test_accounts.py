@@ -312,11 +312,8 @@ def test_a_bot_plays_for_a_player_out_of_time_until_they_take_the_seat_back(
     bob.goto(f"/table/{table}")
     expect(bob.get_by_text("You play Greece.")).to_be_visible()
 
-    # Alice decides once (her clock now runs), then leaves her bank to run out.
-    wait_for_my_turn(alice)
-    at = move(alice)
-    alice.locator('[data-testid="actions"] [data-testid="action"]:enabled').first.click()
-    moved_past(alice, at)
+    # Persia decides first: Alice's clock runs from the table's creation, and she leaves
+    # her bank to run out.
     persia = alice.get_by_test_id("clocks").locator(
         '[data-seat="persia"] [data-testid="clock-time"]'
     )
