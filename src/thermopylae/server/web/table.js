@@ -20,6 +20,12 @@
 // Before it connects, the page asks for the table once: a missing table, a link whose
 // token holds no seat and a server that cannot be reached each get a page of their own
 // with a way on (the lobby, watching, trying again) instead of empty panels.
+//
+// Why this file is long (~740 lines): mountLive is one closure over the page's state (the
+// seats held, their connections, the last message, focus) that every draw* function
+// reads; the parts with a state of their own already live apart (clock.js, attention.js,
+// fault.js, the boards). Splitting the draw* functions out would mean passing that state
+// around by hand; it is the next step if the file grows further.
 
 import { ApiError, Connection, api, csrfToken, store } from "./api.js";
 import { clearAttention, notifyButton, notifyTurn, setAttention } from "./attention.js";
