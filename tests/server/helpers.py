@@ -543,3 +543,26 @@ class User:
             return r
 
         return call
+
+
+def run_async(coro: Any) -> Any:
+    """Run a coroutine to its end on a fresh event loop in a thread of its own: a test
+    worker that ran the browser tests has Playwright's loop running in this thread, where
+    `asyncio.run` is refused."""
+    import asyncio
+    import threading
+
+    out: dict[str, Any] = {}
+
+    def main() -> None:
+        try:
+            out["value"] = asyncio.run(coro)
+        except BaseException as exc:  # re-raised in the caller's thread
+            out["error"] = exc
+
+    thread = threading.Thread(target=main, name="run-async")
+    thread.start()
+    thread.join()
+    if "error" in out:
+        raise out["error"]
+    return out.get("value")

@@ -20,6 +20,7 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 
+from tests.server.helpers import run_async
 from thermopylae.server.notify import CHOSEN, Mailer, make_body
 from thermopylae.server.outbox import Deliverer, endpoints, notices, queue
 from thermopylae.server.store import Store, metadata
@@ -202,7 +203,7 @@ def run_until(deliverers: list[Deliverer], done: Callable[[], bool], limit: floa
                 d.stop()
             await asyncio.gather(*tasks)
 
-    asyncio.run(main())
+    run_async(main())
 
 
 def settled(engine: Engine) -> Callable[[], bool]:

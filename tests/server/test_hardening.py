@@ -4,7 +4,6 @@ against the real answers, the security headers, and forwarded headers."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import re
@@ -22,6 +21,7 @@ from tests.server.helpers import (
     Api,
     Server,
     options_for,
+    run_async,
     running,
     serve_in_process,
     tokens_of,
@@ -161,7 +161,7 @@ def test_p1_the_process_pool_answers_and_closes() -> None:
         finally:
             pool.close()
 
-    text = asyncio.run(go())
+    text = run_async(go())
     assert g.parse(text) in g.legal(state)
 
 

@@ -16,6 +16,7 @@ from sqlalchemy import update
 from sqlalchemy.engine import Engine
 
 from tests.server.conftest import database_url
+from tests.server.helpers import run_async
 from tests.server.notify_helpers import (
     BODY,
     Mailbox,
@@ -249,12 +250,12 @@ def test_deliver_now_sends_a_row_that_is_not_due(db: Engine, receiver: Receiver)
     with db.begin() as conn:
         conn.execute(update(notices).values(next_try=time.time() + 3600, attempts=1))
     d = fast(db, None, allow_private=True)
-    got = asyncio.run(d.deliver_now(n))
+    got = run_async(d.deliver_now(n))
     assert (got.status, got.attempts) == ("sent", 2)
-    again = asyncio.run(d.deliver_now(n))  # already sent: its outcome, no second send
+    again = run_async(d.deliver_now(n))  # already sent: its outcome, no second send
     assert again.status == "sent" and len(receiver.posts) == 1
     with pytest.raises(NotifyError, match="no notice"):
-        asyncio.run(d.deliver_now(n + 100))
+        run_async(d.deliver_now(n + 100))
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -284,4 +285,4 @@ def test_a_deliverer_stopped_before_it_runs_stays_stopped(db: Engine) -> None:
     d = fast(db, None)
     d.wake()  # nothing to wake yet: no error
     d.stop()
-    asyncio.run(asyncio.wait_for(d.run(), 5))  # returns instead of looping
+    run_async(asyncio.wait_for(d.run(), 5))  # returns instead of looping
