@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -50,6 +51,11 @@ def analyse(
             sim_report.check_available()
         except ThermopylaeError as exc:
             raise fail(str(exc)) from exc
+        if importlib.util.find_spec("jinja2") is None:
+            raise fail(
+                "--report writes its page from a jinja2 template, which is not installed: "
+                "pip install 'thermopylae[report]'"
+            )
     try:
         rec = Record.load(record)
     except ThermopylaeError as exc:
