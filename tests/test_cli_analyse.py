@@ -78,3 +78,45 @@ def test_errors_are_clear(tmp_path: Path) -> None:
         done = run(*args)
         assert done.returncode == 2, (args, done.stdout)
         assert message in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_record_that_does_not_replay_is_refused(tmp_path: Path) -> None:
+    path, seats, _ = _saved("hot-gates", tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["steps"] = data["steps"][:-1]  # the saved final state no longer matches
+    path.write_text(json.dumps(data), encoding="utf-8")
+    done = run("analyse", str(path), "--seat", seats[0], "--budget", "1")
+    assert done.returncode == 2
+    assert "does not replay" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_report_lists_the_marked_decisions(tmp_path: Path) -> None:
+    from thermopylae.cli_analyse import write_report
+
+    decision = {
+        "step": 3,
+        "played": "<b>bad</b>",
+        "win_played": 0.2,
+        "best": "good",
+        "win_best": 0.6,
+        "loss": 0.4,
+        "mark": "blunder",
+        "candidates": [],
+    }
+    result = {
+        "game": "hot-gates",
+        "seat": "sparta",
+        "seats": ["persia", "sparta"],
+        "budget": 3,
+        "agent": "heuristic",
+        "seed": 1,
+        "components": "x",
+        "outcome": None,
+        "thresholds": {"blunder": 0.2, "mistake": 0.1, "inaccuracy": 0.05},
+        "decisions": [decision, {**decision, "step": 5, "mark": None, "loss": 0.0}],
+        "timeline": [{"step": i, "win": {"persia": 0.5, "sparta": 0.5}} for i in range(6)],
+    }
+    page = write_report(result, tmp_path / "r").read_text(encoding="utf-8")
+    assert "blunder" in page and "&lt;b&gt;bad&lt;/b&gt;" in page  # escaped by the template
+    assert page.count('<tr class="blunder">') == 1
+    assert (tmp_path / "r" / "winchance.png").stat().st_size > 0

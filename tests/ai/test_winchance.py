@@ -66,3 +66,18 @@ def test_a_budget_in_seconds_plays_at_least_once() -> None:
     game, state = _position("thermopyles", 4)
     chance = estimate(game, state, 0, seconds=0.01, rng=random.Random(1))  # type: ignore[arg-type]
     assert chance.playouts >= 1
+
+
+def test_marks_follow_the_documented_thresholds() -> None:
+    from thermopylae.ai.analysis import mark
+
+    assert [mark(x) for x in (0.0, 0.049, 0.05, 0.099, 0.10, 0.199, 0.20, 1.0)] == [
+        None,
+        None,
+        "inaccuracy",
+        "inaccuracy",
+        "mistake",
+        "mistake",
+        "blunder",
+        "blunder",
+    ]
