@@ -13,6 +13,7 @@ import typer
 from rich.table import Table
 
 from thermopylae.ai.base import Agent, agent_names, make_agent
+from thermopylae.cli_analyse import analyse
 from thermopylae.cli_common import (
     ComponentsOpt,
     GameArg,
@@ -254,6 +255,7 @@ def replay_cmd(
 app.command()(simulate)
 app.command()(tournament)
 app.command()(bench)
+app.command()(analyse)
 
 
 @app.command()
