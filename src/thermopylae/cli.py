@@ -4,6 +4,7 @@ the server's in `cli_serve`, what all share in `cli_common`."""
 
 from __future__ import annotations
 
+import random
 import secrets
 import sys
 from pathlib import Path
@@ -29,7 +30,7 @@ from thermopylae.engine import registry
 from thermopylae.engine.clock import ClockError, parse_clock
 from thermopylae.engine.errors import RecordError, ThermopylaeError
 from thermopylae.engine.protocol import GenericGame
-from thermopylae.engine.record import Position, Record, load_any, replay
+from thermopylae.engine.record import Position, Record, load_any, replay, replay_to
 from thermopylae.i18n import _, ngettext
 
 app = typer.Typer(
@@ -107,6 +108,32 @@ def play(
         Path | None,
         typer.Option("--from", help="Start from a saved position, or continue a saved record."),
     ] = None,
+    step: Annotated[
+        int | None,
+        typer.Option(
+            "--step",
+            min=0,
+            help="With --from RECORD: play on from the position after this step (what if?). "
+            "What --as cannot have seen then (the others' hands, the order of the decks) is "
+            "dealt anew, consistently with what it saw, so nobody learns the real cards.",
+        ),
+    ] = None,
+    as_seat: Annotated[
+        str | None,
+        typer.Option(
+            "--as",
+            help="With --step: the seat whose knowledge the position keeps (default: the "
+            "seat that decides at that step).",
+        ),
+    ] = None,
+    true_cards: Annotated[
+        bool,
+        typer.Option(
+            "--true-cards",
+            help="With --step on a finished game: keep the real hidden cards instead of "
+            "dealing them anew (the game is over: nothing is left to hide).",
+        ),
+    ] = False,
     record: Annotated[
         Path | None, typer.Option(help="Write the game record to this file when the session ends.")
     ] = None,
@@ -153,7 +180,12 @@ def play(
     if seed is None:
         seed = secrets.randbelow(2**31)
     try:
-        state, rec = _start(game, from_file, players, open_hands, seed)
+        if step is not None:
+            if from_file is None:
+                raise RecordError(_("--step needs --from RECORD (the game to play on from)"))
+            state, rec = _what_if(game, from_file, step, as_seat, true_cards, seed)
+        else:
+            state, rec = _start(game, from_file, players, open_hands, seed)
     except ThermopylaeError as exc:
         raise fail(str(exc)) from exc
     options = rec.options
@@ -209,11 +241,73 @@ def _start(
     return report.state, loaded
 
 
+def _what_if(
+    game: GenericGame, path: Path, step: int, as_seat: str | None, true_cards: bool, seed: int
+) -> tuple[Any, Record]:
+    """The position after `step` steps of a record, as a new game's start: the hidden
+    information `as_seat` could not see dealt anew (unless the game is over and the true
+    cards are asked for)."""
+    loaded = Record.load(path)
+    if loaded.game != game.id:
+        raise RecordError(
+            _("{path} is a record of {other}, not of {game}").format(
+                path=path, other=loaded.game, game=game.id
+            )
+        )
+    report = replay_to(game, loaded, step)
+    if not report.ok:
+        raise RecordError(
+            _("{path} does not replay: {problem}").format(path=path, problem=report.problems[0])
+        )
+    options = game.options(loaded.options)
+    state = report.state
+    seats = list(game.seats(options))
+    if true_cards:
+        finished = replay(game, loaded)
+        if not finished.ok or finished.outcome is None:
+            raise RecordError(_("--true-cards is for a finished game; this one is not over"))
+        return state, Record.begin(game, options, seed, start=state)
+    if as_seat is None:
+        to_act = game.to_act(state)
+        if to_act is None or to_act < 0:
+            raise RecordError(
+                _(
+                    "at step {step} no seat decides: say whose knowledge to keep with --as SEAT"
+                ).format(step=step)
+            )
+        seat = to_act
+    elif as_seat in seats:
+        seat = seats.index(as_seat)
+    else:
+        raise RecordError(
+            _("--as {seat}: not a seat of this game (seats: {seats})").format(
+                seat=as_seat, seats=", ".join(seats)
+            )
+        )
+    dealt = game.determinize(state, seat, random.Random(seed))
+    return dealt, Record.begin(game, options, seed, start=dealt)
+
+
 @app.command("replay")
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
     components: ComponentsOpt = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every step.")] = False,
+    step: Annotated[
+        int | None,
+        typer.Option(
+            "--step",
+            min=0,
+            help="Show the board after this step (0: before the first) instead of checking "
+            "the whole record.",
+        ),
+    ] = None,
+    seat: Annotated[
+        str | None,
+        typer.Option(
+            "--seat", help="With --step: the board as this seat saw it (default: a spectator)."
+        ),
+    ] = None,
 ) -> None:
     """Re-run a game record: check that every step was legal and the end matches."""
     set_language(None)
@@ -222,6 +316,9 @@ def replay_cmd(
     except ThermopylaeError as exc:
         raise fail(str(exc)) from exc
     game = load_game(rec.game, components)
+    if step is not None:
+        _show_step(game, rec, step, seat)
+        return
     if verbose:
         for n, (who, action) in enumerate(rec.steps, start=1):
             out.print(f"{n:4d} {who}: {action}", markup=False)
@@ -249,6 +346,30 @@ def replay_cmd(
         ),
         markup=False,
     )
+
+
+def _show_step(game: GenericGame, rec: Record, step: int, seat_name_: str | None) -> None:
+    """The board after `step` steps, as `seat_name_` (or a spectator) saw it then."""
+    try:
+        report = replay_to(game, rec, step)
+    except ThermopylaeError as exc:
+        raise fail(str(exc)) from exc
+    if not report.ok:
+        raise fail(report.problems[0])
+    seats = list(rec.seats)
+    if seat_name_ is not None and seat_name_ not in seats:
+        raise fail(
+            _("--seat {seat}: not a seat of this game (seats: {seats})").format(
+                seat=seat_name_, seats=", ".join(seats)
+            )
+        )
+    seat = None if seat_name_ is None else seats.index(seat_name_)
+    last = rec.steps[step - 1] if step > 0 else None
+    head = _("Step {step} of {total}").format(step=step, total=len(rec.steps))
+    if last is not None:
+        head += f" ({last[0]}: {last[1]})"
+    out.print(head, markup=False)
+    out.print(game.render(game.view(report.state, seat)), markup=False)
 
 
 # In the order of `thermopylae --help`.

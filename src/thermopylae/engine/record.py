@@ -285,6 +285,25 @@ def replay(game: GenericGame, record: Record) -> ReplayReport:
     return ReplayReport(not problems, len(record.steps), problems, state, outcome)
 
 
+def replay_to(game: GenericGame, record: Record, steps: int) -> ReplayReport:
+    """The record's first `steps` steps replayed (its end is not checked): the position
+    after step `steps` of a game, for a viewer or a game played on from there."""
+    if not 0 <= steps <= len(record.steps):
+        raise RecordError(
+            f"step {steps} is not in the record: it has steps 0 to {len(record.steps)}"
+        )
+    head = Record(
+        record.game,
+        record.components,
+        record.options,
+        record.seats,
+        record.seed,
+        record.start,
+        list(record.steps[:steps]),
+    )
+    return replay(game, head)
+
+
 def _ending(game: GenericGame, state: Any, forfeit: dict[str, Any] | None) -> Outcome | None:
     """The outcome of a record's last state: the rules', or a forfeit's."""
     if forfeit is not None:
