@@ -45,6 +45,8 @@ def help_text(game: GenericGame) -> str:
         "  position FILE  "
         + _("save the current position (JSON; `thermopylae play --from FILE` resumes)"),
         "  board          " + _("show the table again"),
+        "  hint [N]       "
+        + _("the bot's three best moves for you, with their chances (N playouts each)"),
     ]
     lines += [
         "  cards          "
@@ -96,6 +98,7 @@ class Session:
         # sees their own hand on the board when it is their decision)
         self.viewers = self.humans if len(self.humans) == 1 else [] if self.humans else [0]
         self.chance_rng = random.Random(seed)
+        self.seed = seed
         self.agent_rng = random.Random(f"{seed}:agents")
         self.console = console
         self.stdin = stdin
@@ -366,9 +369,35 @@ class Session:
                 self._save_position(Path(arg))
         elif cmd == "undo":
             self._undo()
+        elif cmd == "hint":
+            self._hint(seat, arg)
         else:
             return False
         return True
+
+    def _hint(self, seat: int | None, arg: str) -> None:
+        """The bot's best moves for the seat to decide, each with its chance to win, from
+        that seat's information only (ai/hints.py)."""
+        from thermopylae.ai.hints import DEFAULT_BUDGET, suggest
+
+        if seat is None or self.game.to_act(self.state) != seat:
+            self.say(_("A hint is for the seat that must decide now."))
+            return
+        try:
+            budget = int(arg) if arg else DEFAULT_BUDGET
+            self.say(_("Thinking ({n} playouts a move)...").format(n=budget))
+            hints = suggest(
+                self.game, self.state, seat, budget=budget, seed=self.seed + len(self.record.steps)
+            )
+        except (ValueError, ThermopylaeError) as exc:
+            self.say(_("No hint: {reason}").format(reason=exc))
+            return
+        for i, h in enumerate(hints, start=1):
+            self.say(
+                _("{i}. {action}: {win:.0%} to win (± {err:.0%})").format(
+                    i=i, action=self.game.label(h.action), win=h.chance.win, err=h.chance.stderr
+                )
+            )
 
     def _cards(self, seat: int | None) -> None:
         """The hand `seat` holds (at the end: the one human's), with each card's effect."""
