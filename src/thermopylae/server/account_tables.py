@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 
 from thermopylae.engine import registry
-from thermopylae.engine.clock import ClockState, remaining_now
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.server import notify, outbox
 from thermopylae.server.account_store import DELETED_NAME, Account
 from thermopylae.server.db import accounts, notices
 from thermopylae.server.seats import TableError
 from thermopylae.server.store import TableRow, now
+from thermopylae.server.timekeeper import clock_of, forfeit_values
 
 if TYPE_CHECKING:
     from thermopylae.server.tables import Tables
@@ -30,17 +30,7 @@ def _entry(seat: int, row: TableRow, t: float) -> dict[str, Any]:
         title = registry.get(row.game).title
     except ThermopylaeError:
         title = row.game
-    clock = None
-    if row.clock is not None and row.clock_state is not None:
-        cs = ClockState.from_json(row.clock_state)
-        running = None if row.over else cs.running
-        clock = {
-            "control": row.clock,
-            "remaining": remaining_now(cs, t) if running is not None else list(cs.remaining),
-            "running": None if running is None else row.seats[running]["seat"],
-            "deadline": row.deadline if running is not None else None,
-            "now": t,
-        }
+    clock = clock_of(row, t)
     return {
         "id": row.id,
         "game": row.game,
@@ -111,15 +101,14 @@ async def leave_all(tables: Tables, account_id: int, mine: list[tuple[int, Table
     for seat, row in mine:
         if row.over:
             continue
-        result: dict[str, Any] = {"reason": "left", "seat": seat}
-        values = {"result": result, "over": True, "deadline": None, "low_at": None}
+        values = forfeit_values(seat, "left")
         done = await asyncio.to_thread(
             functools.partial(tables.store.change, row.id, values, when={"over": False})
         )
         if done:
             live = tables.live.get(row.id)
             if live is not None:
-                live.row = replace(live.row, result=result, over=True, deadline=None, turn=None)
+                live.row = replace(live.row, **values)
                 live.changes += 1
                 await tables.changed(live)
 
@@ -132,15 +121,9 @@ async def test_notice(
     if deliverer is None:
         raise TableError(503, "notifications are not running on this server")
     key = f"test:{account.id}:{time.time():.6f}"
-    body = {
-        "event": "test",
-        "game": "",
-        "title": "thermopylae",
-        "table": None,
-        "link": tables.link_base or "/",
-        "seat": None,
-        "text": notify.text("test", "thermopylae", None, None, account.lang),
-    }
+    body = notify.make_body(
+        "test", "", "thermopylae", None, tables.link_base or "", None, account.lang
+    )
 
     def write() -> list[int]:
         with tables.store._tx() as conn:

@@ -27,9 +27,9 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from thermopylae import i18n
 from thermopylae.engine import registry
-from thermopylae.server import auth, notify, outbox
+from thermopylae.server import notify, outbox
 from thermopylae.server.account_errors import AccountError
-from thermopylae.server.account_store import Account, Accounts
+from thermopylae.server.account_store import Accounts
 from thermopylae.server.ai_pool import AiLimits, AiPool
 from thermopylae.server.db import accounts as db_accounts
 from thermopylae.server.headers import SecurityHeaders
@@ -363,8 +363,8 @@ def create_app(
             live = await t.get(table_id)
             account = None
             if not token:
-                found = await _ws_session(ws, accounts)
-                account = None if found is None else found.id
+                found = await session_of(ws, accounts)
+                account = None if found is None else found.account.id
             seat = t.seat_of(live, token, account)
             if seat is not None and seat in live.row.standin:
                 await t.back(live, seat)
@@ -458,16 +458,6 @@ def create_app(
     app.include_router(router(tables, lambda: accounts, settings))
     app.mount("/static", StaticFiles(directory=str(WEB)), name="static")
     return app
-
-
-async def _ws_session(ws: WebSocket, accounts: Accounts) -> Account | None:
-    """The account of a WebSocket's session cookie (the origin check stands in for CSRF:
-    a page of another site cannot open the socket)."""
-    cookie = ws.cookies.get(auth.SESSION_COOKIE)
-    if not cookie or len(cookie) > 200:
-        return None
-    found = await asyncio.to_thread(accounts.session, auth.token_hash(cookie))
-    return None if found is None else found[0]
 
 
 async def _client_message(

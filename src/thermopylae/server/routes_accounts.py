@@ -18,6 +18,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import HTTPConnection
 
 from thermopylae import i18n
 from thermopylae.server import account_tables, auth, notify, outbox
@@ -101,8 +102,9 @@ def _secure(request: Request) -> bool:
     return request.url.scheme == "https"
 
 
-async def session_of(request: Request, accounts: Accounts) -> Session | None:
-    """The request's session, if its cookie names a live one."""
+async def session_of(request: HTTPConnection, accounts: Accounts) -> Session | None:
+    """The session of a request or a WebSocket, if its cookie names a live one (on a
+    socket the origin check stands in for CSRF: a page of another site cannot open it)."""
     token = request.cookies.get(auth.SESSION_COOKIE)
     if not token or len(token) > 200:
         return None

@@ -236,18 +236,6 @@ class Store:
             ).all()
         return [(r[0], float(r[1])) for r in rows]
 
-    def next_due(self) -> float | None:
-        """The earliest deadline or low mark of an unfinished table (None: no clock runs)."""
-        with self._tx() as conn:
-            rows = conn.execute(
-                select(tables.c.deadline, tables.c.low_at).where(
-                    tables.c.over.is_(False),
-                    (tables.c.deadline.is_not(None)) | (tables.c.low_at.is_not(None)),
-                )
-            ).all()
-        times = [t for r in rows for t in r if t is not None]
-        return min(times) if times else None
-
     def hold_seat(
         self, table_id: str, seat: int, seats: list[dict[str, Any]], account: int
     ) -> None:

@@ -418,10 +418,6 @@ class Tables:
             await self.publish(live.row.id, live.version)
         self._kick(live)
 
-    def stand_in(self, live: Live, seat: int) -> None:
-        """A bot plays `seat` from now on (its time ran out with on_timeout "ai")."""
-        self._make_agents(live)
-
     async def back(self, live: Live, seat: int) -> None:
         """The player of `seat` is back: the timekeeper gives the seat back."""
         if self.timekeeper is not None:

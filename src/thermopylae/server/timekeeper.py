@@ -28,7 +28,7 @@ from thermopylae.engine.clock import (
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.server import notices
 from thermopylae.server.seats import TableError, level_agent
-from thermopylae.server.store import StoreError, now
+from thermopylae.server.store import StoreError, TableRow, now
 
 if TYPE_CHECKING:
     from thermopylae.server.live import Live
@@ -78,22 +78,36 @@ def after(live: Live, to_act: int | None, t: float) -> dict[str, Any]:
     return values
 
 
-def clock_message(live: Live) -> dict[str, Any] | None:
-    """The clock as screens show it: the control, each seat's bank as of `now` (the
-    server's time, to correct the browser's), the running seat and its deadline."""
-    tc = control(live)
-    if tc is None:
+def clock_of(row: TableRow, t: float) -> dict[str, Any] | None:
+    """A table's clock as screens and "My games" show it: the control, each seat's bank
+    as of `t` (the server's time, sent along to correct the browser's), the running seat
+    and its deadline; None without a clock."""
+    if row.clock is None or row.clock_state is None:
         return None
-    cs = _state(live, tc)
-    t = now()
-    running = cs.running if live.row.result is None else None
-    remaining = remaining_now(cs, t) if running is not None else list(cs.remaining)
+    cs = ClockState.from_json(row.clock_state)
+    running = None if row.over else cs.running
     return {
-        "control": tc.to_json(),
-        "remaining": remaining,
-        "running": None if running is None else live.seat_names[running],
-        "deadline": live.row.deadline if running is not None else None,
+        "control": row.clock,
+        "remaining": remaining_now(cs, t) if running is not None else list(cs.remaining),
+        "running": None if running is None else row.seats[running]["seat"],
+        "deadline": row.deadline if running is not None else None,
         "now": t,
+    }
+
+
+def clock_message(live: Live) -> dict[str, Any] | None:
+    return clock_of(live.row, now())
+
+
+def forfeit_values(seat: int, reason: str) -> dict[str, Any]:
+    """The table's columns once `seat` forfeits (time ran out, its account was deleted):
+    over, with nobody to decide and no clock running."""
+    return {
+        "result": {"reason": reason, "seat": seat},
+        "over": True,
+        "turn": None,
+        "deadline": None,
+        "low_at": None,
     }
 
 
@@ -151,29 +165,21 @@ class Timekeeper:
             banks = list(cs.remaining)
             banks[seat] = 0.0
             spent = ClockState(banks, None, when)
-            values: dict[str, Any] = {"deadline": None, "low_at": None}
+            values: dict[str, Any] = {"clock_state": spent.to_json()}
             if tc.on_timeout == "forfeit":
-                values.update(
-                    result={"reason": "time", "seat": seat},
-                    over=True,
-                    turn=None,
-                    clock_state=spent.to_json(),
-                )
+                values.update(forfeit_values(seat, "time"))
                 writer = notices.game_over(live, table_id)
             else:
-                values.update(standin=[*live.row.standin, seat], clock_state=spent.to_json())
+                values.update(standin=[*live.row.standin, seat], deadline=None, low_at=None)
                 writer = None
             changed = await asyncio.to_thread(
                 self.store.change, table_id, values, when={"deadline": when}, notices=writer
             )
             if not changed:
                 return False
-            live.row = replace(live.row, **{k: v for k, v in values.items() if k != "over"})
-            if values.get("over"):
-                live.row = replace(live.row, over=True)
+            live.row = replace(live.row, **values)
             live.changes += 1
-            if tc.on_timeout == "ai":
-                self.tables.stand_in(live, seat)
+            self.tables._make_agents(live)  # with "ai", a stand-in bot plays the seat
         log.info("table %s: time ran out for %s (%s)", table_id, seat, tc.on_timeout)
         await self.tables.changed(live)
         return True
