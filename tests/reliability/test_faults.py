@@ -146,11 +146,26 @@ async def load_then_kill(
     return sent, errors
 
 
+def settle_database(store: Store, tables: list[dict[str, Any]], limit: float = 5.0) -> None:
+    """Wait until the killed server's last transactions are done: PostgreSQL finishes a
+    COMMIT it had received even when the client is gone, so a move may land just after
+    the kill (it stands: it was whole). Two reads in a row that agree mean it is quiet."""
+    end = time.monotonic() + limit
+    last = None
+    while time.monotonic() < end:
+        counts = [len(store.steps(t["id"])) for t in tables]
+        if counts == last:
+            return
+        last = counts
+        time.sleep(0.3)
+
+
 def check_after_kill(db: str, tables: list[dict[str, Any]], sent: list[Sent]) -> int:
     """With the server dead: each table's record is whole, every acknowledged action is in
     it, and every seat's step in it was sent and not refused. Returns the unanswered count."""
     store = Store(db)
     try:
+        settle_database(store, tables)
         for t in tables:
             steps = [list(s) for s in store.steps(t["id"])]
             check_record(db, t, steps)
