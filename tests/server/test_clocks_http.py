@@ -5,6 +5,8 @@ clock survives a restart. Time is moved on by calling the timekeeper with a late
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -179,6 +181,32 @@ def test_a_timeout_with_ai_lets_a_bot_play_until_the_player_is_back(client: Test
     back = view(client, created["id"], tok)  # the player opens the table as the seat
     assert back["seats"][seat]["standin"] is False
     assert back["clock"]["remaining"][seat] > 59  # a tenth of the bank to go on with
+
+
+def test_a_player_back_while_the_stand_in_thinks_keeps_the_move(client: TestClient) -> None:
+    """The stand-in's move still being thought about when the player takes the seat back is
+    dropped: the player, told it is their turn, is not overtaken by the bot."""
+    created = new_table(client, {**LIVE, "on_timeout": "ai"})
+    seat, tok = mover(client, created)
+    tables = client.app.state.tables  # type: ignore[attr-defined]
+    thinking, release = threading.Event(), threading.Event()
+    real = tables.ai.think
+
+    async def slow_think(*args: Any) -> str:
+        thinking.set()
+        await asyncio.to_thread(release.wait, 10)
+        return str(await real(*args))
+
+    tables.ai.think = slow_think
+    before = view(client, created["id"])
+    assert client.portal.call(keeper(client).expire, created["id"], before["clock"]["deadline"])
+    assert thinking.wait(10)  # the bot is choosing the seat's move
+    back = view(client, created["id"], tok)  # the player opens the table as the seat
+    assert back["seats"][seat]["standin"] is False and back["your_turn"]
+    release.set()
+    time.sleep(0.5)  # long enough for the bot's move to be stored, were it kept
+    after = view(client, created["id"], tok)
+    assert after["move"] == before["move"] and after["your_turn"]
 
 
 def test_the_clock_survives_a_restart(db: str) -> None:

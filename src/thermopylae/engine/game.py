@@ -129,6 +129,11 @@ class GameBase(Generic[S, A]):
     def observer(self, options: Mapping[str, Any]) -> Observer | None:
         return None
 
+    def side(self, options: Mapping[str, Any], seat: int) -> str:
+        """The seat's own name: one seat, one side (a game with sides of several seats
+        overrides this)."""
+        return str(self.seats(options)[seat])
+
     def forfeit(self, state: S, seat: int, reason: str) -> Outcome:
         """Co-operative: every seat loses. Otherwise the seat loses and every other seat
         wins (a game with sides of several seats overrides this); scores 1 for a win, 0

@@ -221,6 +221,11 @@ class Game(Protocol[S, A]):
         game offers none."""
         ...
 
+    def side(self, options: Mapping[str, Any], seat: int) -> str:
+        """The side `seat` plays, for ratings per side: the seat's name, unless several
+        seats play one side together (300's two Spartan seats are both "sparta")."""
+        ...
+
     def forfeit(self, state: S, seat: int, reason: str) -> Outcome:
         """The outcome when `seat` gives up the game now (its clock ran out: `reason`
         "time"), which the rules themselves never produce: the seat and whoever plays on

@@ -19,6 +19,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    UniqueConstraint,
 )
 
 metadata = MetaData()
@@ -44,8 +45,21 @@ tables = Table(
     Column("turn", Integer, nullable=True),  # the deciding seat (-1 chance, null: over)
     Column("updated", Float, nullable=True),  # epoch s of the last stored step
     Column("public_link", String(300), nullable=True),  # the table's page, for notices
+    # Added by migration 0003 (the community):
+    Column("public", Boolean, nullable=False, default=False),  # listed in the lobby
+    Column("open_seats", Integer, nullable=False, default=0),  # seats any account may take
+    Column("rated", Boolean, nullable=False, default=False),  # moves ratings when it ends
+    Column("takebacks", Boolean, nullable=False, default=True),  # agreed at creation
+    Column("spectator_chat", Boolean, nullable=False, default=False),  # spectators read
+    Column("epoch", Integer, nullable=False, default=0),  # grows with each takeback
+    Column("takeback", JSON, nullable=True),  # a pending request {"seat", "to", "at"}
+    Column("rematch", JSON, nullable=True),  # {"by", "swap", "table", "declined"}
+    Column("rated_at", Float, nullable=True),  # when the ratings were settled (once)
+    Column("ended", Float, nullable=True),  # epoch s the game ended
+    Column("scores", JSON, nullable=True),  # {"results": [...], "scores": [...], "reason"}
     Index("ix_thermopylae_tables_deadline", "deadline"),
     Index("ix_thermopylae_tables_low_at", "low_at"),
+    Index("ix_thermopylae_tables_open", "public", "over", "open_seats"),
 )
 
 steps = Table(
@@ -116,4 +130,72 @@ notices = Table(
     Column("last_error", String(300), nullable=True),
     Column("sent_at", Float, nullable=True),
     Index("ix_thermopylae_notices_due", "status", "next_try"),
+)
+
+# -- the community (migration 0003) ---------------------------------------------------
+
+ratings = Table(
+    "thermopylae_ratings",
+    metadata,
+    # "account:<id>" for a player, "bot:<level>" for one of the server's bot levels
+    Column("subject", String(40), primary_key=True),
+    Column("game", String(40), primary_key=True),
+    Column("side", String(40), primary_key=True),  # a rating per side of each game
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ix_thermopylae_ratings_board", "game", "side"),
+)
+
+rating_events = Table(
+    "thermopylae_rating_events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("subject", String(40), nullable=False),
+    Column("game", String(40), nullable=False),
+    Column("side", String(40), nullable=False),
+    Column("table_id", String(40), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("result", String(10), nullable=False),  # win, loss, draw
+    Column("at", Float, nullable=False),
+    UniqueConstraint("subject", "game", "side", "table_id"),  # once per game
+    Index("ix_thermopylae_rating_events_subject", "subject", "game"),
+)
+
+chat = Table(
+    "thermopylae_chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(40), ForeignKey("thermopylae_tables.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("account_id", Integer, nullable=True),  # None: a guest seat's link
+    Column("text", String(500), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_thermopylae_chat_table", "table_id", "id"),
+)
+
+mutes = Table(
+    "thermopylae_mutes",
+    metadata,
+    Column("account_id", Integer, ForeignKey("thermopylae_accounts.id"), primary_key=True),
+    Column("muted_id", Integer, ForeignKey("thermopylae_accounts.id"), primary_key=True),
+)
+
+match_queue = Table(
+    "thermopylae_match_queue",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, ForeignKey("thermopylae_accounts.id"), unique=True),
+    Column("game", String(40), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("clock", String(20), nullable=False),  # a preset name: live, correspondence, ...
+    Column("side", String(40), nullable=False),  # a seat name, or "any"
+    Column("mu", Float, nullable=False),  # the player's rating when they asked
+    Column("created", Float, nullable=False),
+    Column("table_id", String(40), nullable=True),  # the table made when paired
 )

@@ -64,6 +64,17 @@ class TableRow:
     turn: int | None = None
     updated: float | None = None
     public_link: str | None = None
+    public: bool = False
+    open_seats: int = 0
+    rated: bool = False
+    takebacks: bool = True
+    spectator_chat: bool = False
+    epoch: int = 0
+    takeback: dict[str, Any] | None = None
+    rematch: dict[str, Any] | None = None
+    rated_at: float | None = None
+    ended: float | None = None
+    scores: dict[str, Any] | None = None
 
     def accounts(self) -> dict[int, int]:
         """seat index -> account id, for the seats held by accounts."""
@@ -142,6 +153,13 @@ class Store:
                     turn=row.turn,
                     updated=row.created,
                     public_link=row.public_link,
+                    public=row.public,
+                    open_seats=row.open_seats,
+                    rated=row.rated,
+                    takebacks=row.takebacks,
+                    spectator_chat=row.spectator_chat,
+                    epoch=row.epoch,
+                    rematch=row.rematch,
                 )
             )
             held = row.accounts()
@@ -280,6 +298,17 @@ def _row(r: Any) -> TableRow:
         turn=r.turn,
         updated=r.updated,
         public_link=r.public_link,
+        public=bool(r.public),
+        open_seats=int(r.open_seats or 0),
+        rated=bool(r.rated),
+        takebacks=bool(r.takebacks),
+        spectator_chat=bool(r.spectator_chat),
+        epoch=int(r.epoch or 0),
+        takeback=r.takeback,
+        rematch=r.rematch,
+        rated_at=r.rated_at,
+        ended=r.ended,
+        scores=r.scores,
     )
 
 

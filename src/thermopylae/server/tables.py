@@ -520,7 +520,11 @@ class Tables:
         except ThermopylaeError as exc:
             raise TableError(500, f"the AI of {live.seat_names[seat]} failed: {exc}") from exc
         async with live.lock:
-            if live.move != move:  # another process moved the table on: look again
+            if self.shared:  # a player may have taken the seat back in another process
+                await self._catch_up(live, row_too=True)
+            if live.move != move or live.agents.get(seat) != spec:
+                # The table moved on, or the player took the seat back from a stand-in bot
+                # while it thought: the bot's move is dropped (the seat is theirs again).
                 return True
             parsed = g.parse(text)
             if parsed not in g.legal(live.state):

@@ -202,7 +202,8 @@ class Timekeeper:
 
     async def give_back(self, live: Live, seat: int) -> None:
         """The player of `seat` is back (opened the table as that seat): the stand-in bot
-        stops once its move in progress is done, and the seat's clock runs again."""
+        stops at once (a move it is still thinking about is dropped, see Tables._step),
+        and the seat's clock runs again."""
         if seat not in live.row.standin:
             return
         t = self.tables

@@ -29,6 +29,7 @@ from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.play import Step, advance
 from thermopylae.engine.protocol import CHANCE, Decider, Event, GenericGame, Outcome
 from thermopylae.engine.record import Position, Record, seat_name
+from thermopylae.engine.takeback import is_reveal
 from thermopylae.i18n import _, ngettext
 from thermopylae.tui.board import Board
 
@@ -151,8 +152,6 @@ class Session:
                 self.game, self.state, self.chance_rng, self.agents, self.agent_rng
             ):
                 self._stepped(step)
-                if step.seat == CHANCE:
-                    self.undo.clear()  # undo never re-deals
             seat = self.game.to_act(self.state)
             if seat is None:
                 break
@@ -202,7 +201,11 @@ class Session:
         self._stepped(Step(seat, action, self.game.apply(self.state, action)))
 
     def _stepped(self, step: Step) -> None:
-        """Record, log and redraw after a step has been applied."""
+        """Record, log and redraw after a step has been applied. After a reveal (a draw,
+        a roll, something shown to one seat) nothing before it can be undone: the policy
+        of `engine.takeback`, which the server's takebacks share."""
+        if is_reveal(step.seat, step.events):
+            self.undo.clear()
         self.record.add(
             seat_name(self.game, self.options, step.seat), self.game.format(step.action)
         )

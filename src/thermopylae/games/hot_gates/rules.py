@@ -42,6 +42,7 @@ from thermopylae.games.hot_gates.actions import (
 from thermopylae.games.hot_gates.board import (
     CAMP_SPARTANS,
     GAME_ID,
+    PERSIAN,
     SEATS,
     SETUP,
     SPARTAN_SETUP,
@@ -281,6 +282,11 @@ class HotGates(GameBase[State, Action]):
         results = tuple("loss" if lost else "win" for lost in lose)
         scores = tuple(0.0 if lost else 1.0 for lost in lose)
         return Outcome(results, scores, reason, s.round)
+
+    def side(self, options: Mapping[str, Any], seat: int) -> str:
+        """Persia or Sparta, whichever seat of the side plays it."""
+        players = len(self.seats(options))
+        return "persia" if side_of_seat(players, seat) == PERSIAN else "sparta"
 
     def players_of(self, s: State) -> int:
         return s.players
