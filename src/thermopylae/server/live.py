@@ -37,6 +37,7 @@ class Live:
     changes: int = 0  # changes of the table's row that are not steps (a forfeit, a stand-in)
     names: dict[int, str] = field(default_factory=dict)  # account id -> name
     shares: dict[int, float] = field(default_factory=dict)  # account id -> "time low" share
+    chat_last: int = 0  # the id of the table's last chat message (0: none)
 
     @property
     def move(self) -> int:

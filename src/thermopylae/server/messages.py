@@ -65,6 +65,42 @@ def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, 
         if out is None
         else {**out.to_json(), "reason_text": g.reason_text(out.reason)},
         "provisional": bool(g.provisional),
+        **community(live),
+    }
+
+
+def community(live: Live) -> dict[str, Any]:
+    """What the community features add to a table's message: the terms agreed at
+    creation, the seats still open, a pending takeback request and rematch offer, and
+    the number of the table's last chat message (screens fetch the chat when it grows)."""
+    row = live.row
+    names = live.seat_names
+    tb = row.takeback
+    rm = row.rematch
+    return {
+        "terms": {
+            "public": row.public,
+            "rated": row.rated,
+            "takebacks": row.takebacks,
+            "spectator_chat": row.spectator_chat,
+        },
+        "open_seats": [r["seat"] for r in row.seats if r["kind"] == "open"],
+        "takeback": None
+        if tb is None
+        else {
+            "seat": names[int(tb["seat"])],
+            "to": tb["to"],
+            "waiting_for": [names[int(i)] for i in tb.get("waiting_for", [])],
+        },
+        "rematch": None
+        if rm is None
+        else {
+            "by": names[int(rm["by"])],
+            "swap": bool(rm.get("swap", True)),
+            "table": rm.get("table"),
+            "declined": bool(rm.get("declined", False)),
+        },
+        "chat_last": live.chat_last,
     }
 
 
