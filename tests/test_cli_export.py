@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import select
+from typer.testing import CliRunner
 
-from tests.cli_helpers import flat, run
+from tests.cli_helpers import flat
 from tests.server.rating_helpers import bot, human, store_finished
+from thermopylae.cli import app
 from thermopylae.engine import registry
 from thermopylae.engine.record import Record, replay
 from thermopylae.server.account_store import Accounts
@@ -18,6 +21,21 @@ from thermopylae.server.names import name_key
 from thermopylae.server.store import Store, TableRow
 
 EW = "earth-and-water"
+ENV = {"NO_COLOR": "1", "COLUMNS": "400", "LC_ALL": "C.UTF-8"}
+
+
+class Done:
+    """A command's exit code and everything it printed (stdout and stderr), run in this
+    process (a subprocess per command costs seconds on a busy machine)."""
+
+    def __init__(self, *args: str) -> None:
+        r: Any = CliRunner().invoke(app, list(args), env=ENV)
+        self.returncode: int = r.exit_code
+        self.stdout = self.stderr = r.output
+
+
+def run(*args: str) -> Done:
+    return Done(*args)
 
 
 def _database(tmp_path: Path) -> str:

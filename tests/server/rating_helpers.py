@@ -101,4 +101,6 @@ def settle(store: Store, row: TableRow, outcome: Outcome, at: float | None = Non
     """What the core does when a game ends: settle in a transaction of its own."""
     game: GenericGame = registry.get(row.game)
     with store.engine.begin() as conn:
-        rating_store.settle(conn, row, game, outcome, row.ended if at is None else at)
+        when = at if at is not None else row.ended
+        assert when is not None
+        rating_store.settle(conn, row, game, outcome, when)
