@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, cast
 
 from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
@@ -99,7 +99,7 @@ def router(accounts: Callable[[], Accounts]) -> APIRouter:
         "/api/players/{name}",
         summary="A player's ratings per game and side, their record against each "
         "opponent, and their co-operative team record",
-        responses=errors(404, 503),
+        responses=errors(404, 422, 503),
     )
     async def page(name: str) -> dict[str, Any]:
         account = await player(name)
@@ -135,9 +135,21 @@ def router(accounts: Callable[[], Accounts]) -> APIRouter:
     )
     async def games(
         name: str,
-        game: str | None = Query(None, max_length=40, description="a game id"),
-        side: str | None = Query(None, max_length=40, description="a side of the game"),
-        result: str | None = Query(None, description="win, loss or draw"),
+        game: str | None = Query(
+            None,
+            max_length=40,
+            description="a game id",
+            json_schema_extra={"enum": cast(Any, registry.game_ids())},
+        ),
+        side: str | None = Query(
+            None,
+            max_length=40,
+            description="a side of the game (each game's sides: GET /api/ratings/{game})",
+            json_schema_extra={"enum": cast(Any, all_sides())},
+        ),
+        result: str | None = Query(
+            None, description="win, loss or draw", json_schema_extra={"enum": list(RESULTS)}
+        ),
         limit: int = Query(PAGE, ge=1, le=MAX_PAGE),
         offset: int = Query(0, ge=0, le=archive.SCAN),
     ) -> dict[str, Any]:
@@ -163,7 +175,7 @@ def router(accounts: Callable[[], Accounts]) -> APIRouter:
     @r.get(
         "/api/players/{name}/games.jsonl",
         summary="The record of every finished game of a player, one JSON object a line",
-        responses=errors(404, 503),
+        responses=errors(404, 422, 503),
         response_class=StreamingResponse,
     )
     async def records(name: str) -> StreamingResponse:
@@ -195,6 +207,11 @@ def _records(conn: Connection, ids: list[str]) -> list[dict[str, Any]]:
     return out
 
 
+def all_sides() -> list[str]:
+    """The sides of every game, sorted."""
+    return sorted({s for g in registry.game_ids() for s in sides(registry.get(g))})
+
+
 def _game(game_id: str, status: int) -> GenericGame:
     try:
         return registry.get(game_id)
@@ -207,11 +224,7 @@ def _check_filters(game: GenericGame | None, side: str | None, result: str | Non
         raise TableError(422, f"result: {result!r} is not one of {', '.join(RESULTS)}")
     if side is None:
         return
-    known = (
-        sides(game)
-        if game is not None
-        else sorted({s for g in registry.game_ids() for s in sides(registry.get(g))})
-    )
+    known = sides(game) if game is not None else all_sides()
     if side not in known:
         where = f"of {game.id}" if game is not None else "of any game"
         raise TableError(
