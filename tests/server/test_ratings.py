@@ -167,6 +167,16 @@ def test_an_unrated_game_moves_nothing(store: Store) -> None:
     assert t is not None and t.rated_at is None
 
 
+def test_a_table_made_unrated_since_its_row_was_read_moves_nothing(store: Store) -> None:
+    """A takeback sets `rated` False in the database: a settle holding the row as it was
+    before finds nothing to claim."""
+    a, b = account(store, "Xerxes"), account(store, "Themistocles")
+    row, out = store_finished(store, EW, [human(a), human(b)])
+    store.change(row.id, {"rated": False})
+    settle(store, row, out)
+    assert rows(store) == {} and events(store) == 0
+
+
 def test_a_co_operative_game_rated_by_mistake_moves_nothing(store: Store) -> None:
     a, b = account(store, "Xerxes"), account(store, "Themistocles")
     row, out = store_finished(store, "thermopyles", [human(a), human(b)], players=2)
@@ -338,6 +348,9 @@ def test_an_unknown_or_deleted_player_is_not_found(
     client: TestClient, league: tuple[Store, dict[str, int]]
 ) -> None:
     store, ids = league
+    row, out = store_finished(store, EW, [human(ids["Gorgo"]), human(ids["Xerxes"])])
+    settle(store, row, out)
+    assert len(client.get(f"/api/ratings/{EW}").json()["sides"]["persia"]) == 1
     assert client.get("/api/players/Nobody").status_code == 404
     assert client.get("/api/players/" + "x" * 300).status_code == 404
     Accounts(store).delete(ids["Gorgo"])
@@ -345,6 +358,9 @@ def test_an_unknown_or_deleted_player_is_not_found(
         r = client.get(f"/api/players/Gorgo{path}")
         assert r.status_code == 404 and "no player" in r.json()["detail"], path
     assert client.get("/api/players/deleted player").status_code == 404
+    assert client.get(f"/api/ratings/{EW}").json()["sides"]["persia"] == []  # off the board
+    greece = client.get(f"/api/ratings/{EW}").json()["sides"]["greece"]
+    assert [p["player"] for p in greece] == ["Xerxes"]
 
 
 def test_a_players_games_filter_by_game_side_and_result_a_page_at_a_time(
