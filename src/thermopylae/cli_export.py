@@ -131,7 +131,10 @@ def ladder(
     except ThermopylaeError as exc:
         raise fail(str(exc)) from exc
     seats = list(game.seats(options))
-    pairings = list(itertools.product(dict.fromkeys(chosen), repeat=len(seats)))
+    # every combination of levels over the seats, the first seat's changing fastest, so
+    # that a short run still gives each side each level
+    combos = itertools.product(dict.fromkeys(chosen), repeat=len(seats))
+    pairings = [tuple(reversed(c)) for c in combos]
     store = _store(db)
     run = secrets.token_hex(4)
     seed = secrets.randbits(32) if seed is None else seed
