@@ -23,6 +23,7 @@ from thermopylae.server.account_store import Accounts
 from thermopylae.server.ai_pool import AiLimits
 from thermopylae.server.app import create_app
 from thermopylae.server.db import rating_events, ratings
+from thermopylae.server.db import steps as db_steps
 from thermopylae.server.names import name_key
 from thermopylae.server.ratings import (
     MU,
@@ -35,7 +36,7 @@ from thermopylae.server.ratings import (
     rate,
     sides,
 )
-from thermopylae.server.store import Store
+from thermopylae.server.store import Conflict, Store
 
 EW = "earth-and-water"
 
@@ -156,6 +157,39 @@ def test_settling_a_rated_game_moves_both_accounts_once(store: Store) -> None:
     # a later settle with the row as it was (rated_at unset) still finds it claimed
     settle(store, row, out, at=900.0)
     assert events(store) == 2 and rows(store) == got
+
+
+def test_settling_in_the_last_steps_transaction_stands_or_falls_with_it(store: Store) -> None:
+    """As the core calls it: inside `Store.append`'s transaction. A last step another
+    server stored first (Conflict) rolls the settle back with it."""
+    a, b = account(store, "Xerxes"), account(store, "Themistocles")
+    row, out = store_finished(store, EW, [human(a), human(b)])
+    game = registry.get(EW)
+    last = store.steps(row.id)[-1]
+    with pytest.raises(Conflict):
+        store.append(
+            row.id,
+            len(store.steps(row.id)) - 1,
+            [last],
+            over=True,
+            notices=lambda conn: rating_store.settle(conn, row, game, out, 700.0),
+        )
+    assert rows(store) == {} and events(store) == 0
+    t = store.table(row.id)
+    assert t is not None and t.rated_at is None
+    n = len(store.steps(row.id)) - 1
+    with store.engine.begin() as conn:  # the last step not stored yet: now it is
+        conn.execute(db_steps.delete().where(db_steps.c.table_id == row.id, db_steps.c.n == n))
+    store.append(
+        row.id,
+        n,
+        [last],
+        over=True,
+        notices=lambda conn: rating_store.settle(conn, row, game, out, 800.0),
+    )
+    assert events(store) == 2
+    t = store.table(row.id)
+    assert t is not None and t.rated_at == 800.0
 
 
 def test_an_unrated_game_moves_nothing(store: Store) -> None:
