@@ -145,6 +145,22 @@ def finished_of(conn: Connection, account_id: int, game_id: str | None = None) -
     return out
 
 
+def finished_ids(conn: Connection, account_id: int) -> list[str]:
+    """The ids of the account's finished games, oldest first (the newest SCAN)."""
+    q = (
+        select(tables.c.id, tables.c.updated)
+        .where(
+            tables.c.over.is_(True),
+            tables.c.id.in_(
+                select(table_seats.c.table_id).where(table_seats.c.account_id == account_id)
+            ),
+        )
+        .order_by(tables.c.updated.desc(), tables.c.id)
+        .limit(SCAN)
+    )
+    return [r.id for r in conn.execute(q)][::-1]
+
+
 def _finished_query(game_id: str, account_id: int | None, what: Any) -> Any:
     q = select(what).where(tables.c.game == game_id, tables.c.over.is_(True))
     if account_id is not None:
