@@ -24,6 +24,7 @@ from thermopylae.engine.protocol import CHANCE
 from thermopylae.engine.takeback import takebacks
 from thermopylae.server.ai_pool import AiLimits
 from thermopylae.server.app import create_app
+from thermopylae.server.routes_table import TAKEBACK_BURST
 from thermopylae.server.store import Conflict, Store
 
 QUICK = AiLimits(processes=False, seconds=0.05, reply_wait=5.0)
@@ -244,6 +245,18 @@ def test_bad_requests_are_refused_naming_what_is_wrong(sqlite_client: TestClient
         ).status_code
         == 404
     )
+
+
+def test_a_player_sends_a_bounded_number_of_takeback_actions(sqlite_client: TestClient) -> None:
+    c = sqlite_client
+    tid, tokens = create(c, HUMANS)
+    for _ in range(TAKEBACK_BURST):  # refused ones count too: each costs the server a look
+        assert takeback(c, tid, {"action": "cancel", "token": tokens[0]}).status_code == 409
+    r = takeback(c, tid, {"action": "cancel", "token": tokens[0]})
+    assert r.status_code == 429 and "too many takeback" in r.json()["detail"]
+    assert int(r.headers["Retry-After"]) >= 1
+    other = takeback(c, tid, {"action": "cancel", "token": tokens[1]})
+    assert other.status_code == 409  # the other player is not held back
 
 
 def test_a_table_agreed_without_takebacks_refuses_them(client: TestClient) -> None:

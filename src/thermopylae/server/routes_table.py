@@ -19,12 +19,16 @@ from thermopylae import i18n
 from thermopylae.server import chat, takebacks
 from thermopylae.server.account_errors import AccountError
 from thermopylae.server.account_store import Account, Accounts
+from thermopylae.server.limits import RateLimit
 from thermopylae.server.names import name_key
 from thermopylae.server.routes_accounts import acting_session, session_of
 from thermopylae.server.schema import LANG_DOC, errors
-from thermopylae.server.seats import TableError
+from thermopylae.server.seats import TableError, token_hash
 from thermopylae.server.store import now
 from thermopylae.server.tables import Tables
+
+TAKEBACK_BURST = 10  # takeback actions (ask, answer, cancel) a player may send at once ...
+TAKEBACK_EVERY_S = 6.0  # ... and then one per this many seconds, per table
 
 
 class TakebackIn(BaseModel):
@@ -54,11 +58,12 @@ class ChatIn(BaseModel):
 def router(tables: Callable[[], Tables], accounts: Callable[[], Accounts]) -> APIRouter:
     """The routes, over the app's `tables()` and `accounts()` (made at start-up)."""
     r = APIRouter()
+    asks = RateLimit(1 / TAKEBACK_EVERY_S, TAKEBACK_BURST)  # in this process
 
     @r.post(
         "/api/tables/{table_id}/takeback",
         summary="Ask for, answer or cancel a takeback",
-        responses=errors(401, 403, 404, 409, 422, 503),
+        responses=errors(403, 404, 409, 422, 429, 503),
     )
     async def takeback(
         table_id: str,
@@ -70,6 +75,14 @@ def router(tables: Callable[[], Tables], accounts: Callable[[], Accounts]) -> AP
         account = None if session is None else session.account.id
         if not body.token and account is None:
             raise TableError(403, "a seat's token (or a login that holds the seat) is required")
+        who = f"account {account}" if account is not None else token_hash(str(body.token))[:24]
+        if not asks.allow(f"{table_id[:40]} {who}"):
+            raise HTTPException(
+                429,
+                f"too many takeback requests and answers: at most {TAKEBACK_BURST} at once, "
+                f"then one every {TAKEBACK_EVERY_S:g} s",
+                headers={"Retry-After": str(int(TAKEBACK_EVERY_S))},
+            )
         t = tables()
         live, seat = await takebacks.answer(t, table_id, body.token, account, body.action, body.to)
         with i18n.language(i18n.negotiate(lang or request.headers.get("accept-language"))):
