@@ -9,7 +9,10 @@ turn order or where its die rolls fall."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -357,3 +360,62 @@ def test_two_processes_on_postgresql_see_the_takeback(postgres: Any, redis_url: 
         assert [list(s) for s in store(one).steps(tid)][:to] == [
             list(s) for s in store(two).steps(tid)
         ][:to]
+
+
+def test_a_bot_move_thought_before_a_takeback_is_dropped(tmp_path: Path) -> None:
+    """The bot was choosing its reply when the player took its move back and played
+    another at the same move number: the reply to the old position is not played (the
+    table's epoch changed while it thought), the bot thinks again."""
+    limits = AiLimits(processes=False, seconds=0.05, reply_wait=0.3)
+    with TestClient(create_app(db=f"sqlite:///{tmp_path / 'b.db'}", ai=limits)) as c:
+        tid, tokens = create(c, VS_BOT)
+        g = registry.get(GAME)
+        rng = random.Random(23)
+        for _ in range(400):  # until two moves of Persia's are each answered by Greece at once
+            m = view(c, tid, tokens[0])
+            state = g.new(g.options({}))
+            for _who, text in store(c).steps(tid):
+                g.apply(state, g.parse(text), quiet=True)
+            answered: dict[str, list[str]] = {}
+            for a in m["legal"]:
+                trial = g.copy(state)
+                g.apply(trial, g.parse(a["action"]), quiet=True)
+                if g.to_act(trial) == 1:
+                    answered[a["action"]] = [g.format(x) for x in g.legal(trial)]
+            if len(answered) > 1 and any(len(v) > 1 for v in list(answered.values())[1:]):
+                break
+            play_one(c, tid, tokens, rng)
+        else:
+            raise AssertionError("Greece never answered Persia at once")
+        to = m["move"]
+        first = next(iter(answered))
+        other = next(k for k, v in answered.items() if k != first and len(v) > 1)
+        old_reply, new_reply = answered[other][:2]  # both legal after `other`
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        thinking, release = threading.Event(), threading.Event()
+        calls: list[str] = []
+
+        async def scripted_think(*args: Any) -> str:
+            """The first reply is thought about until released, then the next ones."""
+            calls.append("")
+            if len(calls) == 1:
+                thinking.set()
+                await asyncio.to_thread(release.wait, 10)
+                return old_reply  # legal after `other` too: only the epoch tells it is stale
+            return new_reply if len(calls) == 2 else str(await real(*args))
+
+        real = tables.ai.think
+        tables.ai.think = scripted_think
+        body = {"token": tokens[0], "move": to, "action": first}
+        assert c.post(f"/api/tables/{tid}/actions", json=body).status_code == 200
+        assert thinking.wait(10)  # Greece is choosing its reply to `first`
+        r = takeback(c, tid, {"action": "request", "token": tokens[0]})
+        assert r.status_code == 200 and r.json()["move"] == to, r.text
+        body = {"token": tokens[0], "move": to, "action": other}
+        assert c.post(f"/api/tables/{tid}/actions", json=body).status_code == 200
+        release.set()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and len(store(c).steps(tid)) <= to + 1:
+            time.sleep(0.05)
+        steps = store(c).steps(tid)
+        assert steps[to : to + 2] == [("persia", other), ("greece", new_reply)]
