@@ -363,6 +363,8 @@ def test_p5_schemathesis_finds_no_mismatch_and_no_server_error(tmp_path: Path) -
 CROSS_FIELD = {
     "POST /api/tables": r"cap_s must be at least initial_s",
     "POST /api/accounts": r"reserved|must not be the account's name|may hold only",
+    "POST /api/tables/{table_id}/takeback": r'"to" goes with "request" only',
+    "POST /api/tables/{table_id}/chat": r"text is empty|a message holds at most|control character",
 }
 """The operations with rules across fields, and the texts of their 422 answers."""
 
