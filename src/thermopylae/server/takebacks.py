@@ -44,6 +44,9 @@ async def answer(
     if to is not None and action != "request":
         raise TableError(422, f'"to" goes with "request" only, not with "{action}"')
     live = await t.get(table_id, catch_up=False)
+    mine = t.seat_of(live, token, account)
+    if mine is not None and mine in live.row.standin:  # the player is back (as on a GET)
+        await t.back(live, mine)
     async with live.lock:
         if t.shared:  # another process may have moved, asked or answered
             await t._catch_up(live, row_too=True)
