@@ -23,7 +23,11 @@ QUICK = AiLimits(processes=False, seconds=0.05, reply_wait=5.0)
 GAME = "earth-and-water"
 
 
-@pytest.fixture(params=BACKENDS)
+ON_BOTH = pytest.mark.parametrize("client", BACKENDS, indirect=True)
+"""The tests that also run on PostgreSQL (the others: SQLite only, to keep the suite short)."""
+
+
+@pytest.fixture(params=["sqlite"])  # PostgreSQL too where a test asks (ON_BOTH)
 def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(db=database_url(request.param, request, tmp_path), ai=QUICK)) as c:
         yield c
@@ -61,6 +65,7 @@ def texts(r: Any) -> list[str]:
     return [m["text"] for m in r.json()["messages"]]
 
 
+@ON_BOTH
 def test_seats_write_and_read_the_text_as_typed(client: TestClient) -> None:
     tid, (persia, greece) = create(client)
     typed = "  <b>good luck</b> & 'may the dice' — ⚔ γεια  "
@@ -150,6 +155,7 @@ def sign_up(u: User, name: str) -> dict[str, str]:
     return {"X-CSRF-Token": r.json()["csrf"]}
 
 
+@ON_BOTH
 def test_muted_accounts_are_left_out_for_whoever_muted_them(client: TestClient) -> None:
     a, b, guest = User(client), User(client), User(client)
     ha, hb = sign_up(a, "Xerxes"), sign_up(b, "Themistocles")

@@ -24,7 +24,11 @@ QUICK = AiLimits(processes=False, seconds=0.05, reply_wait=2.0)
 EW = "earth-and-water"
 
 
-@pytest.fixture(params=BACKENDS)
+ON_BOTH = pytest.mark.parametrize("app", BACKENDS, indirect=True)
+"""The tests that also run on PostgreSQL (the others: SQLite only, to keep the suite short)."""
+
+
+@pytest.fixture(params=["sqlite"])  # PostgreSQL too where a test asks (ON_BOTH)
 def app(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
     return create_app(db=database_url(request.param, request, tmp_path), ai=QUICK)
 
@@ -89,6 +93,7 @@ def test_a_private_table_is_not_listed_but_joins_by_its_link(client: TestClient)
     assert r.status_code == 200, r.text
 
 
+@ON_BOTH
 def test_the_game_and_its_clock_wait_for_the_last_open_seat(client: TestClient) -> None:
     alice, bob = player(client, "alice"), player(client, "bob")
     tid = open_table(alice, "alice", clock={"initial_s": 600, "increment_s": 10})
@@ -190,6 +195,7 @@ def test_resigning_answers_a_pending_takeback_request(client: TestClient) -> Non
     assert alice.get(f"/api/tables/{tid}").json()["takeback"] is None
 
 
+@ON_BOTH
 def test_a_rematch_with_sides_swapped_is_offered_and_accepted(client: TestClient) -> None:
     alice, bob = player(client, "alice"), player(client, "bob")
     tid = full_table(alice, bob, clock={"initial_s": 600, "increment_s": 10})
@@ -257,6 +263,7 @@ def test_a_rematch_against_a_bot_is_made_at_once(client: TestClient) -> None:
     assert seats[0]["kind"] == "ai" and seats[1]["player"] == "alice"
 
 
+@ON_BOTH
 def test_quick_match_pairs_compatible_requests(client: TestClient) -> None:
     alice, bob, carol = player(client, "alice"), player(client, "bob"), player(client, "carol")
     ask = {"game": EW, "clock": "correspondence", "side": "persia"}

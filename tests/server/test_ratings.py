@@ -41,7 +41,11 @@ from thermopylae.server.store import Conflict, Store
 EW = "earth-and-water"
 
 
-@pytest.fixture(params=BACKENDS)
+ON_BOTH = pytest.mark.parametrize("url", BACKENDS, indirect=True)
+"""The tests that also run on PostgreSQL (the others: SQLite only, to keep the suite short)."""
+
+
+@pytest.fixture(params=["sqlite"])  # PostgreSQL too where a test asks (ON_BOTH)
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return database_url(request.param, request, tmp_path)
 
@@ -139,6 +143,7 @@ def test_the_sides_of_each_game() -> None:
 # -- settling -------------------------------------------------------------------------
 
 
+@ON_BOTH
 def test_settling_a_rated_game_moves_both_accounts_once(store: Store) -> None:
     a, b = account(store, "Xerxes"), account(store, "Themistocles")
     row, out = store_finished(store, EW, [human(a), human(b)], at=500.0)
@@ -257,6 +262,7 @@ def test_ratings_carry_from_game_to_game(store: Store) -> None:
     assert h[2]["sigma"] < h[0]["sigma"] < NEW.sigma
 
 
+@ON_BOTH
 def test_two_games_of_the_same_new_players_settle_at_once(store: Store) -> None:
     """Two processes end games of the same two new players at the same moment: both
     rows are made once (no duplicate key), and both games count."""
@@ -302,6 +308,7 @@ def league(client: TestClient, url: str) -> Iterator[tuple[Store, dict[str, int]
     store.dispose()
 
 
+@ON_BOTH
 def test_the_leaderboard_orders_each_side_by_the_conservative_rating(
     client: TestClient, league: tuple[Store, dict[str, int]]
 ) -> None:
@@ -339,6 +346,7 @@ def test_the_leaderboard_refuses_an_unknown_game_and_a_bad_limit(client: TestCli
     assert coop == {"game": "thermopyles", "cooperative": True, "sides": {}, "bots": {}}
 
 
+@ON_BOTH
 def test_a_player_page_shows_ratings_history_opponents_the_nearest_bot_and_team(
     client: TestClient, league: tuple[Store, dict[str, int]]
 ) -> None:

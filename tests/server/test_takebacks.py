@@ -36,7 +36,11 @@ HUMANS = [{"kind": "human"}, {"kind": "human"}]
 VS_BOT = [{"kind": "human"}, {"kind": "ai", "level": "easy"}]
 
 
-@pytest.fixture(params=BACKENDS)
+ON_BOTH = pytest.mark.parametrize("client", BACKENDS, indirect=True)
+"""The tests that also run on PostgreSQL (the others: SQLite only, to keep the suite short)."""
+
+
+@pytest.fixture(params=["sqlite"])  # PostgreSQL too where a test asks (ON_BOTH)
 def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(db=database_url(request.param, request, tmp_path), ai=QUICK)) as c:
         yield c
@@ -129,6 +133,7 @@ def test_against_a_bot_a_takeback_happens_at_once(client: TestClient) -> None:
     assert view(client, tid, tokens[0])["move"] > to
 
 
+@ON_BOTH
 def test_between_humans_the_other_must_accept(client: TestClient) -> None:
     tid, tokens = create(client, HUMANS)
     to = until_takeback(client, tid, tokens, 0)
@@ -272,6 +277,7 @@ def test_a_table_agreed_without_takebacks_refuses_them(client: TestClient) -> No
     assert store(client).steps(tid) == steps and view(client, tid)["terms"]["rated"] is True
 
 
+@ON_BOTH
 def test_a_rated_game_with_a_takeback_is_no_longer_rated(client: TestClient) -> None:
     tid, tokens = create(client, VS_BOT)
     until_takeback(client, tid, tokens, 0)
