@@ -47,6 +47,7 @@ export function ratingPlot(history, title) {
   );
   for (const [i, p] of points.entries()) {
     svg.append(
+      s("line", { x1: fmt(x(i)), x2: fmt(x(i)), y1: fmt(y(p.mu + p.sigma)), y2: fmt(y(p.mu - p.sigma)), class: "plot-err" }),
       s("circle", { cx: fmt(x(i)), cy: fmt(y(p.mu)), r: 2.5, class: "plot-dot" }, s("title", {}, `${p.mu.toFixed(1)} ± ${p.sigma.toFixed(1)}`)),
     );
   }
