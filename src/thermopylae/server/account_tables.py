@@ -5,7 +5,7 @@ the token of, leaving its games when it is deleted, and the settings page's test
 from __future__ import annotations
 
 import asyncio
-import functools
+import contextlib
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -14,12 +14,12 @@ from sqlalchemy import select
 
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
-from thermopylae.server import notify, outbox
+from thermopylae.server import forfeits, notify, outbox
 from thermopylae.server.account_store import DELETED_NAME, Account
 from thermopylae.server.db import accounts, notices
 from thermopylae.server.seats import TableError
 from thermopylae.server.store import TableRow, now
-from thermopylae.server.timekeeper import clock_of, forfeit_values
+from thermopylae.server.timekeeper import clock_of
 
 if TYPE_CHECKING:
     from thermopylae.server.tables import Tables
@@ -99,18 +99,9 @@ async def leave_all(tables: Tables, account_id: int, mine: list[tuple[int, Table
             held.names[account_id] = DELETED_NAME
             held.changes += 1
     for seat, row in mine:
-        if row.over:
-            continue
-        values = forfeit_values(seat, "left")
-        done = await asyncio.to_thread(
-            functools.partial(tables.store.change, row.id, values, when={"over": False})
-        )
-        if done:
-            live = tables.live.get(row.id)
-            if live is not None:
-                live.row = replace(live.row, **values)
-                live.changes += 1
-                await tables.changed(live)
+        if not row.over:
+            with contextlib.suppress(TableError):  # a table that cannot load stays as it is
+                await forfeits.forfeit(tables, row.id, seat, "left")
 
 
 async def test_notice(

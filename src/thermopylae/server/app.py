@@ -27,7 +27,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from thermopylae import i18n
 from thermopylae.engine import registry
-from thermopylae.server import notify, outbox
+from thermopylae.server import messages, notify, outbox, routes_community
 from thermopylae.server.account_errors import AccountError
 from thermopylae.server.account_store import Accounts
 from thermopylae.server.ai_pool import AiLimits, AiPool
@@ -35,6 +35,7 @@ from thermopylae.server.db import accounts as db_accounts
 from thermopylae.server.headers import SecurityHeaders
 from thermopylae.server.hub import Hub
 from thermopylae.server.limits import BodyLimit, RateLimit, rate_from_env
+from thermopylae.server.new_table import Terms
 from thermopylae.server.routes_accounts import (
     AccountSettings,
     acting_session,
@@ -272,6 +273,7 @@ def create_app(
             clock=body.clock,
             creator=None if session is None else session.account.id,
             link_base=base,
+            terms=Terms(body.public, body.rated, body.takebacks, body.spectator_chat),
         )
         return {
             "id": live.row.id,
@@ -290,6 +292,7 @@ def create_app(
                 for r, tok in zip(live.row.seats, tokens, strict=True)
             ],
             "clock": live.row.clock,
+            "terms": messages.community(live)["terms"],
             "url": f"{base}/table/{live.row.id}",
             "spectator_url": f"{base}/table/{live.row.id}",
         }
@@ -461,6 +464,7 @@ def create_app(
         return FileResponse(str(WEB.joinpath("index.html")))
 
     app.include_router(router(tables, lambda: accounts, settings))
+    app.include_router(routes_community.router(tables, accounts, limit))
     app.mount("/static", StaticFiles(directory=str(WEB)), name="static")
     return app
 

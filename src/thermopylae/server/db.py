@@ -195,6 +195,7 @@ match_queue = Table(
     Column("options", JSON, nullable=False),
     Column("clock", String(20), nullable=False),  # a preset name: live, correspondence, ...
     Column("side", String(40), nullable=False),  # a seat name, or "any"
+    Column("rated", Boolean, nullable=False),
     Column("mu", Float, nullable=False),  # the player's rating when they asked
     Column("created", Float, nullable=False),
     Column("table_id", String(40), nullable=True),  # the table made when paired

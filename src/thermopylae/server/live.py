@@ -61,6 +61,10 @@ class Live:
             return self.game.forfeit(self.state, int(r["seat"]), str(r["reason"]))
         return self.game.outcome(self.state)
 
+    def open_seats(self) -> list[str]:
+        """The seats nobody has taken yet (the game starts once there are none)."""
+        return [r["seat"] for r in self.row.seats if r["kind"] == "open"]
+
     @property
     def seat_names(self) -> list[str]:
         return [s["seat"] for s in self.row.seats]

@@ -28,11 +28,9 @@ def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, 
     lines = [g.describe(e) for e in visible_events(events, seat)]
     if since is None:
         lines = lines[-LOG_SENT:]
-    legal = (
-        [{"action": g.format(a), "label": g.label(a)} for a in g.legal(s)]
-        if seat is not None and to_act == seat
-        else []
-    )
+    waiting = bool(live.row.open_seats)  # the game starts once every seat is taken
+    mine = seat is not None and to_act == seat and not waiting
+    legal = [{"action": g.format(a), "label": g.label(a)} for a in g.legal(s)] if mine else []
     out = live.outcome()
     return {
         "type": "update",
@@ -57,7 +55,7 @@ def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, 
         "to_act": (
             "chance" if to_act == CHANCE else None if to_act is None else live.seat_names[to_act]
         ),
-        "your_turn": seat is not None and to_act == seat,
+        "your_turn": mine,
         "view": g.view(s, seat),
         "legal": legal,
         "log": lines,
@@ -84,7 +82,7 @@ def community(live: Live) -> dict[str, Any]:
             "takebacks": row.takebacks,
             "spectator_chat": row.spectator_chat,
         },
-        "open_seats": [r["seat"] for r in row.seats if r["kind"] == "open"],
+        "open_seats": live.open_seats(),
         "takeback": None
         if tb is None
         else {

@@ -3,6 +3,7 @@ its options, its time control, and the accounts its invitation seats name."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from thermopylae.engine import registry
@@ -58,3 +59,52 @@ def invited(store: Store, seats: Any) -> tuple[Any, dict[int, Account]]:
             spec = {"kind": "human"}
         out.append(spec)
     return out, held
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What the players agree to when a table is made: listed in the lobby, rated,
+    takebacks allowed (default: yes unless rated), spectators reading the chat."""
+
+    public: bool = False
+    rated: bool = False
+    takebacks: bool | None = None
+    spectator_chat: bool = False
+
+    def columns(self) -> dict[str, Any]:
+        takebacks = (not self.rated) if self.takebacks is None else self.takebacks
+        return {
+            "public": self.public,
+            "rated": self.rated,
+            "takebacks": takebacks,
+            "spectator_chat": self.spectator_chat,
+        }
+
+
+def check_terms(game: GenericGame, terms: Terms, rows: list[dict[str, Any]]) -> None:
+    """422 for a rated table that cannot be rated: a co-operative game (its team record
+    is kept for every game instead), a seat played by a guest link, an AI seat given as
+    an agent spec rather than a level, or no seat for a person."""
+    if not terms.rated:
+        return
+    if game.cooperative:
+        raise TableError(
+            422,
+            f"{game.title} is co-operative: its games are not rated (each player's team "
+            "record counts every game)",
+        )
+    people = 0
+    for r in rows:
+        if r["kind"] == "human" and not r.get("account"):
+            raise TableError(
+                422,
+                f"seat {r['seat']}: a rated game is played between accounts; invite an "
+                'account ({"kind": "account", "name": ...}) or leave the seat open',
+            )
+        if r["kind"] == "ai" and not r.get("level"):
+            raise TableError(
+                422, f"seat {r['seat']}: a rated bot game takes a bot level, not an agent"
+            )
+        people += r["kind"] != "ai"
+    if people == 0:
+        raise TableError(422, "a rated game needs at least one seat for a person")

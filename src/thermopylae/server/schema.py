@@ -83,6 +83,12 @@ def table_body_schema() -> dict[str, Any]:
                 {
                     "type": "object",
                     "additionalProperties": False,
+                    "required": ["kind"],
+                    "properties": {"kind": {"const": "open"}},
+                },
+                {
+                    "type": "object",
+                    "additionalProperties": False,
                     "required": ["kind", "name"],
                     "properties": {
                         "kind": {"const": "account"},
@@ -132,6 +138,10 @@ def table_body_schema() -> dict[str, Any]:
                     "game": {"const": gid},
                     "options": opts,
                     "clock": CLOCK_SCHEMA,
+                    "public": {"type": "boolean"},
+                    "rated": {"type": "boolean"},
+                    "takebacks": {"type": ["boolean", "null"]},
+                    "spectator_chat": {"type": "boolean"},
                     "seats": {
                         "anyOf": [
                             {"type": "null"},
@@ -161,7 +171,8 @@ class SeatIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     kind: str = Field(
         description="`human` (a player with a token), `account` (an invitation to the "
-        "account `name`, which plays through its login) or `ai`"
+        "account `name`, which plays through its login), `open` (a free seat any logged-in "
+        "player may join) or `ai`"
     )
     name: str | None = Field(default=None, max_length=200, description="an account's name")
     level: str | None = Field(default=None, description="AI level: easy, normal or hard")
@@ -183,6 +194,40 @@ class TableIn(BaseModel):
         '`{"initial_s": 259200, "increment_s": 43200, "cap_s": 432000}`, with '
         '`"on_timeout": "forfeit"` (default) or `"ai"`',
     )
+    public: bool = Field(
+        default=False, description="list the table's open seats in the lobby (GET /api/tables)"
+    )
+    rated: bool = Field(
+        default=False,
+        description="the game moves the players' ratings (seats held by accounts or open "
+        "seats only; with AI seats it is a bot game that rates the bot levels only)",
+    )
+    takebacks: bool | None = Field(
+        default=None,
+        description="takebacks allowed (default: yes, except in rated games); a rated game "
+        "in which one is made is no longer rated",
+    )
+    spectator_chat: bool = Field(default=False, description="spectators may read the chat")
+
+
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    seat: str = Field(max_length=40, description="the name of an open seat, e.g. greece")
+
+
+class RematchIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    action: str = Field(description="offer, accept or decline")
+    swap: bool = Field(default=True, description="with an offer: the sides are swapped")
+    token: str | None = Field(default=None, description="a guest seat's token")
+
+
+class MatchIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    game: str = Field(max_length=40, description="a game id from GET /api/games")
+    clock: str = Field(default="correspondence", description="live, correspondence or none")
+    side: str = Field(default="any", max_length=40, description="a seat name, or any")
+    rated: bool = Field(default=True, description="a rated game")
 
 
 class ActionIn(BaseModel):

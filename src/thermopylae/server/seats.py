@@ -70,10 +70,16 @@ def seat_row(
     game: GenericGame, name: str, spec: Any, players: int, limits: AiLimits
 ) -> tuple[dict[str, Any], str | None]:
     """One seat's stored row and its token (None for an AI seat)."""
-    if not isinstance(spec, dict) or spec.get("kind") not in ("human", "ai"):
+    if not isinstance(spec, dict) or spec.get("kind") not in ("human", "ai", "open"):
         raise TableError(
-            422, f'seat {name}: {{"kind": "human"}} or {{"kind": "ai", "level": "normal"}}'
+            422,
+            f'seat {name}: {{"kind": "human"}}, {{"kind": "open"}} or '
+            '{"kind": "ai", "level": "normal"}',
         )
+    if spec["kind"] == "open":  # no token: an account takes it (POST .../join)
+        if spec.get("level") is not None or spec.get("agent") is not None:
+            raise TableError(422, f"seat {name}: an open seat takes no level or agent")
+        return {"seat": name, "kind": "open", "agent": None, "token_hash": None}, None
     if spec["kind"] == "human" and (spec.get("level") is not None or spec.get("agent") is not None):
         raise TableError(422, f"seat {name}: a human seat takes no level or agent")
     if spec.get("level") is not None and spec.get("agent") is not None:

@@ -269,6 +269,45 @@ class Store:
                 insert(table_seats).values(table_id=table_id, seat=seat, account_id=account)
             )
 
+    def join(
+        self,
+        table_id: str,
+        seat: int,
+        seats: list[dict[str, Any]],
+        account: int,
+        open_before: int,
+        values: dict[str, Any],
+        notices: NoticeWriter | None = None,
+    ) -> bool:
+        """An account takes an open seat: the table's seats, its open count and `values`
+        (the clock, once the last seat is taken), if nobody took a seat meanwhile (the
+        open count still `open_before`). True if this call took it."""
+        with self._tx() as conn:
+            done = conn.execute(
+                update(tables)
+                .where(tables.c.id == table_id, tables.c.open_seats == open_before)
+                .values(seats=seats, open_seats=open_before - 1, **values)
+            ).rowcount
+            if done != 1:
+                return False
+            conn.execute(
+                insert(table_seats).values(table_id=table_id, seat=seat, account_id=account)
+            )
+            if notices is not None:
+                notices(conn)
+        return True
+
+    def open_tables(self, limit: int) -> list[TableRow]:
+        """Public, unfinished tables with a seat anyone may take, newest first."""
+        with self._tx() as conn:
+            rows = conn.execute(
+                select(tables)
+                .where(tables.c.public.is_(True), tables.c.over.is_(False), tables.c.open_seats > 0)
+                .order_by(tables.c.created.desc())
+                .limit(limit)
+            ).all()
+        return [_row(r) for r in rows]
+
     def unfinished(self) -> list[str]:
         with self._tx() as conn:
             return [r.id for r in conn.execute(select(tables.c.id).where(tables.c.over.is_(False)))]

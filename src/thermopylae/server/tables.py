@@ -31,7 +31,7 @@ from thermopylae.engine import registry
 from thermopylae.engine.errors import NotationError, ThermopylaeError
 from thermopylae.engine.play import advance
 from thermopylae.engine.protocol import CHANCE
-from thermopylae.server import messages, new_table, notices, timekeeper
+from thermopylae.server import endings, messages, new_table, notices, timekeeper
 from thermopylae.server.account_store import Accounts
 from thermopylae.server.ai_pool import AiBusy, AiLimits, AiPool
 from thermopylae.server.live import LOG_KEPT, Live
@@ -99,6 +99,8 @@ class Tables:
         clock: Any = None,
         creator: int | None = None,
         link_base: str | None = None,
+        terms: new_table.Terms | None = None,
+        table_id: str | None = None,
     ) -> tuple[Live, list[str | None]]:
         """A new table; returns it and one token per seat (None for AI seats). A table
         with a human seat answers once a human must act; a table of AI seats only is
@@ -111,9 +113,12 @@ class Tables:
         for i, account in held.items():
             rows[i]["account"] = account.id
             tokens[i] = None  # the account acts through its session: no link to leak
+        terms = terms or new_table.Terms()
+        new_table.check_terms(game, terms, rows)
         if any(r["kind"] == "ai" for r in rows):
             self._admit(client)
-        table_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+        if table_id is None:
+            table_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
         row = TableRow(
             table_id,
             game.id,
@@ -124,12 +129,15 @@ class Tables:
             False,
             clock=None if tc is None else tc.to_json(),
             public_link=f"{self.link_base or link_base or ''}/table/{table_id}",
+            open_seats=sum(r["kind"] == "open" for r in rows),
+            **terms.columns(),
         )
         live = Live(row, game, options, game.new(options), client=client)
         live.names = {a.id: a.name for a in held.values()}
         live.shares = {a.id: a.low_share for a in held.values()}
         self._make_agents(live)
-        live.row = replace(row, **timekeeper.after(live, live.to_act(), now()))
+        if not row.open_seats:  # with open seats the game (and its clock) waits for them
+            live.row = replace(row, **timekeeper.after(live, live.to_act(), now()))
         writer = notices.invitation(live, creator)
         await self._write(self._store_call, self.store.create, live.row, writer)
         self.live[table_id] = live
@@ -341,6 +349,8 @@ class Tables:
             to_act = live.to_act()
             if to_act is None:
                 raise TableError(409, "the game is over")
+            if live.row.open_seats:
+                raise TableError(409, f"waiting for players: {', '.join(live.open_seats())}")
             if move != live.move:
                 raise TableError(
                     409,
@@ -379,13 +389,18 @@ class Tables:
         trial = g.copy(live.state)
         for _who, text in new:
             g.apply(trial, g.parse(text), quiet=True)
-        over = g.outcome(trial) is not None
+        outcome = g.outcome(trial)
+        over = outcome is not None
         to_act = None if over else g.to_act(trial)
         start = live.move
-        values = timekeeper.after(live, to_act, now())
+        t = now()
+        values = timekeeper.after(live, to_act, t)
+        if outcome is not None:
+            values.update(endings.columns(outcome, t))
         writer = notices.combine(
             notices.your_turn(live, new, to_act),
             notices.game_over(live, live.row.id) if over else None,
+            None if outcome is None else endings.settle(live.row, g, outcome, t),
         )
         try:
             await self._write(self.store.append, live.row.id, start, new, over, values, writer)
@@ -445,6 +460,8 @@ class Tables:
             return task
         to_act = live.to_act()
         if self.closing or to_act is None or (to_act != CHANCE and to_act not in live.agents):
+            return None
+        if live.row.open_seats:  # nothing moves before every seat is taken
             return None
         task = asyncio.create_task(self._run(live), name=f"table {tid}")
         self._running[tid] = task

@@ -26,9 +26,9 @@ from thermopylae.engine.clock import (
     start,
 )
 from thermopylae.engine.protocol import CHANCE
-from thermopylae.server import notices
+from thermopylae.server import endings, notices
 from thermopylae.server.seats import TableError, level_agent
-from thermopylae.server.store import StoreError, TableRow, now
+from thermopylae.server.store import NoticeWriter, StoreError, TableRow, now
 
 if TYPE_CHECKING:
     from thermopylae.server.live import Live
@@ -99,16 +99,27 @@ def clock_message(live: Live) -> dict[str, Any] | None:
     return clock_of(live.row, now())
 
 
-def forfeit_values(seat: int, reason: str) -> dict[str, Any]:
-    """The table's columns once `seat` forfeits (time ran out, its account was deleted):
-    over, with nobody to decide and no clock running."""
+def forfeit_values(live: Live, seat: int, reason: str, t: float) -> dict[str, Any]:
+    """The table's columns once `seat` forfeits (time ran out, its account was deleted,
+    it resigned): over, with nobody to decide and no clock running, and the result
+    stored for the archive."""
+    outcome = live.game.forfeit(live.state, seat, reason)
     return {
         "result": {"reason": reason, "seat": seat},
         "over": True,
         "turn": None,
         "deadline": None,
         "low_at": None,
+        **endings.columns(outcome, t),
     }
+
+
+def forfeit_writer(live: Live, seat: int, reason: str, t: float) -> NoticeWriter | None:
+    """The notices and the rating update of a forfeit, written with it."""
+    outcome = live.game.forfeit(live.state, seat, reason)
+    return notices.combine(
+        notices.game_over(live, live.row.id), endings.settle(live.row, live.game, outcome, t)
+    )
 
 
 def too_late(live: Live, seat: int) -> None:
@@ -167,8 +178,8 @@ class Timekeeper:
             spent = ClockState(banks, None, when)
             values: dict[str, Any] = {"clock_state": spent.to_json()}
             if tc.on_timeout == "forfeit":
-                values.update(forfeit_values(seat, "time"))
-                writer = notices.game_over(live, table_id)
+                values.update(forfeit_values(live, seat, "time", when))
+                writer = forfeit_writer(live, seat, "time", when)
             else:
                 values.update(standin=[*live.row.standin, seat], deadline=None, low_at=None)
                 writer = None

@@ -8,6 +8,8 @@ Revises: 0002
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -16,7 +18,7 @@ down_revision = "0002"
 branch_labels = None
 depends_on = None
 
-NEW_TABLE_COLUMNS = [
+NEW_TABLE_COLUMNS: list[sa.Column[Any]] = [
     sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("open_seats", sa.Integer, nullable=False, server_default="0"),
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
@@ -102,6 +104,7 @@ def upgrade() -> None:
         sa.Column("options", sa.JSON, nullable=False),
         sa.Column("clock", sa.String(20), nullable=False),
         sa.Column("side", sa.String(40), nullable=False),
+        sa.Column("rated", sa.Boolean, nullable=False),
         sa.Column("mu", sa.Float, nullable=False),
         sa.Column("created", sa.Float, nullable=False),
         sa.Column("table_id", sa.String(40), nullable=True),
