@@ -87,6 +87,7 @@ export const api = {
   cancelMatch: () => request("DELETE", "/api/match"),
   takeback: (id, token, action, to) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/takeback${query()}`, seatBody(token, { action, to })),
+  resign: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/resign${query()}`, seatBody(token, {})),
   rematch: (id, token, action, swap) =>
     request("POST", `/api/tables/${encodeURIComponent(id)}/rematch${query()}`, seatBody(token, { action, swap })),
   chat: (id, token, after) =>

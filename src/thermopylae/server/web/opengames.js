@@ -21,13 +21,14 @@ export function clockWords(clock) {
   return t("open.clockMinutes", { minutes: Math.round(clock.initial_s / 60), seconds: Math.round(inc) });
 }
 
-/** The options worth a word (the player count; a game's other options by name). */
+/** The options worth a word: the player count (a game's own options are on its table). */
 function optionWords(options) {
-  const parts = [];
-  for (const [key, value] of Object.entries(options || {})) {
-    parts.push(key === "players" ? t("open.players", { n: value }) : `${key}: ${value}`);
-  }
-  return parts.join(", ");
+  return options && options.players ? t("open.players", { n: options.players }) : "";
+}
+
+/** Who waits at a table: a player's name, whichever shape the list gives it in. */
+function nameOf(p) {
+  return typeof p === "string" ? p : p?.player || "";
 }
 
 /** The section (built once; it keeps itself up to date while the page lives). */
@@ -48,8 +49,15 @@ export function openGames() {
     if (!state.list.length) list.append(h("li", { class: "empty" }, t("open.none")));
     const me = account.me?.name?.toLowerCase();
     for (const e of state.list) {
-      const mine = me && (e.players || []).some((p) => String(p).toLowerCase() === me);
-      const facts = [optionWords(e.options), clockWords(e.clock), e.rated ? t("open.rated") : t("open.unrated")].filter(Boolean);
+      const players = (e.players || []).map(nameOf).filter(Boolean);
+      const mine = me && players.some((p) => p.toLowerCase() === me);
+      const facts = [
+        optionWords(e.options),
+        clockWords(e.clock),
+        e.rated ? t("open.rated") : t("open.unrated"),
+        e.takebacks === false ? t("terms.noTakebacks") : e.takebacks ? t("terms.hasTakebacks") : "",
+        ...(e.bots || []).map((b) => t("open.bot", { seat: seatName(b.seat), level: tOr(`level.${b.level}`, b.level || "") })),
+      ].filter(Boolean);
       list.append(
         h(
           "li",
@@ -63,8 +71,8 @@ export function openGames() {
             h(
               "div",
               { class: "muted small" },
-              (e.players || []).length
-                ? [t("open.waits"), " ", (e.players || []).map((p, i) => [i ? ", " : "", playerLink(p)])]
+              players.length
+                ? [t("open.waits"), " ", players.map((p, i) => [i ? ", " : "", playerLink(p)])]
                 : t("open.nobody"),
               e.created ? [" · ", t("lobby.started", { date: formatDate(typeof e.created === "number" ? e.created * 1000 : e.created) })] : null,
             ),

@@ -170,8 +170,8 @@ export function quickMatch(games) {
   async function resume() {
     if (!account.me || state.waiting) return;
     try {
+      // Only a wait still running: a match made earlier was already followed.
       const answer = await api.matchStatus();
-      if (matched(answer)) return;
       if (answer?.status === "waiting") {
         state.waiting = true;
         if (answer.game) state.game = answer.game;

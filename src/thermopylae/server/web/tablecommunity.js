@@ -6,6 +6,7 @@
 //   visitor who holds no seat here;
 // - a seat's Take back button; a pending request shown to the seats that must consent,
 //   with Accept / Decline (to the asking seat: Cancel); the server's refusal in its words;
+// - Resign (asked twice: a slip of the finger must not end the game);
 // - after the game, a rematch offer (sides swapped or the same), the other seat's Accept /
 //   Decline, and once the new table exists a link to it (the seat that accepted goes there
 //   by itself: it just said yes).
@@ -23,7 +24,7 @@ export function communityParts(tableId, seat) {
   const waiting = h("div", { class: "notice waiting-players", "data-testid": "waiting-players", hidden: true });
   const takeback = h("div", { class: "takeback", "data-testid": "takeback" });
   const rematch = h("div", { class: "rematch", "data-testid": "rematch", hidden: true });
-  const state = { error: null, rematchError: null, busy: false, accepted: false, going: false };
+  const state = { error: null, rematchError: null, busy: false, accepted: false, going: false, resigning: false };
 
   function termsText(m) {
     const x = m.terms;
@@ -156,11 +157,39 @@ export function communityParts(tableId, seat) {
         ),
       );
     }
+    if (seated && !m.outcome && !(m.open_seats || []).length) {
+      parts.push(
+        state.resigning
+          ? [
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "small-button danger",
+                  "data-testid": "resign-confirm",
+                  disabled: state.busy,
+                  onclick: async () => {
+                    state.resigning = false;
+                    await send(() => api.resign(tableId, token), "resignError");
+                  },
+                },
+                t("resign.confirm"),
+              ),
+              h("button", { type: "button", class: "small-button", onclick: () => ((state.resigning = false), redraw()) }, t("resign.keep")),
+            ]
+          : h(
+              "button",
+              { type: "button", class: "small-button", "data-testid": "resign", onclick: () => ((state.resigning = true), redraw()) },
+              t("resign.ask"),
+            ),
+      );
+    }
     if (state.error) {
       parts.push(h("p", { class: "error", role: "alert", "data-testid": "takeback-error" }, t("takeback.refused", { detail: state.error })));
     }
+    if (state.resignError) parts.push(h("p", { class: "error", role: "alert", "data-testid": "resign-error" }, state.resignError));
     takeback.hidden = !parts.length;
-    takeback.append(...parts);
+    takeback.append(...parts.flat());
   }
 
   function go(id, token) {
@@ -254,6 +283,7 @@ export function communityParts(tableId, seat) {
   /** A new move (or a takeback done) makes an old refusal moot. */
   function clearError() {
     state.error = null;
+    state.resignError = null;
   }
 
   return { terms, waiting, takeback, rematch, draw, clearError };
