@@ -87,13 +87,14 @@ export function chatPanel(tableId, seat) {
     try {
       const answer = await api.chat(tableId, token, state.shown);
       if (key !== state.key) return; // the shown seat changed meanwhile
-      for (const msg of answer?.messages || []) {
+      const found = answer?.messages || [];
+      for (const msg of found) {
         if (Number(msg.id) <= state.shown) continue;
         list.append(line(msg));
         state.shown = Number(msg.id);
       }
-      // Muted players' messages are left out: the list is as far as the table's chat.
-      state.shown = Math.max(state.shown, state.wanted);
+      // Nothing more: the rest are muted players' messages, which the server leaves out.
+      if (!found.length) state.shown = Math.max(state.shown, state.wanted);
       list.scrollTop = list.scrollHeight;
     } catch (err) {
       if (err.status === 403) {
