@@ -734,7 +734,8 @@ function mountLive(root, tableId, hashToken) {
       community.clearError();
     }
     community.draw(message);
-    chat.update(seats.find((x) => x.conn === current)?.key ?? (current === spectator ? null : undefined));
+    // Whose chat the panel shows: the held seat's (its key), or the spectator's (null).
+    chat.update(current === spectator ? null : (seats.find((x) => x.conn === current)?.key ?? null));
     const done = drawBoard(message, stamp);
     if (focusAction !== null && message) done.then(() => restoreFocus(focusAction, message));
   }
