@@ -128,7 +128,7 @@ def test_joining_is_refused_in_words_for_guests_taken_seats_and_twice(
 
 def test_the_lobby_lists_only_open_tables(client: TestClient) -> None:
     r = client.get("/api/tables")
-    assert r.status_code == 422 and "open=1" in r.json()["detail"]
+    assert r.status_code == 422 and "query.open" in r.json()["detail"]
 
 
 def test_a_rated_table_must_be_between_accounts_and_not_co_operative(

@@ -54,13 +54,15 @@ def router(
         summary="The lobby's open games: public tables with a free seat",
         responses=errors(422, 503),
     )
-    async def open_games(request: Request, open: int = Query(0)) -> dict[str, Any]:
-        if open != 1:
-            raise TableError(
-                422,
-                "only open tables are listed: GET /api/tables?open=1 (public tables "
-                "with a free seat); a private table is reached by its link",
-            )
+    async def open_games(
+        request: Request,
+        open: int = Query(
+            ge=1,
+            le=1,
+            description="1: the open tables (the only list there is: a private table is "
+            "reached by its link)",
+        ),
+    ) -> dict[str, Any]:
         t = tables()
         rows = await asyncio.to_thread(t._store_call, t.store.open_tables, open_tables.LISTED)
         base = str(request.base_url).rstrip("/")
