@@ -33,7 +33,16 @@ export function chatPanel(tableId, seat) {
   const label = h("label", { for: "chat-input", class: "sr-only" });
   const sendButton = h("button", { type: "submit", class: "small-button", "data-testid": "chat-send" });
   const form = h("form", { class: "chat-form", novalidate: true, onsubmit: (e) => (e.preventDefault(), say()) }, label, input, sendButton);
-  const panel = h("section", { class: "panel chat", "data-testid": "chat", "aria-labelledby": "chat-heading" }, heading, mutesBox, note, list, error, form);
+  const panel = h(
+    "section",
+    { class: "panel chat", "data-testid": "chat", "aria-labelledby": "chat-heading" },
+    heading,
+    mutesBox,
+    note,
+    list,
+    error,
+    form,
+  );
 
   const state = {
     key: undefined, // whose view the list shows (a token, "@account" or null for a spectator)

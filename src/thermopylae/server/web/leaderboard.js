@@ -4,7 +4,7 @@
 // match. Links to the other games' leaderboards and to each player's page.
 
 import { api } from "./api.js";
-import { clear, h } from "./dom.js";
+import { clear, h, headRow } from "./dom.js";
 import { seatName, t, tOr } from "./i18n.js";
 import { playerLink } from "./opengames.js";
 import { ratingText } from "./plot.js";
@@ -31,7 +31,7 @@ export function mountLeaderboard(root, game) {
         h(
           "table",
           { class: "data-table" },
-          h("thead", {}, h("tr", {}, [t("ratings.rank"), t("ratings.player"), t("ratings.rating"), t("ratings.games"), t("ratings.wins")].map((x) => h("th", { scope: "col" }, x)))),
+          headRow([t("ratings.rank"), t("ratings.player"), t("ratings.rating"), t("ratings.games"), t("ratings.wins")]),
           h(
             "tbody",
             {},
@@ -66,7 +66,15 @@ export function mountLeaderboard(root, game) {
           state.games
             .filter((g) => !g.cooperative)
             .map((g) =>
-              h("a", { href: `/ratings/${encodeURIComponent(g.id)}`, class: g.id === game ? "button primary" : "button", "aria-current": g.id === game ? "page" : false }, tOr(`game.${g.id}`, g.title)),
+              h(
+                "a",
+                {
+                  href: `/ratings/${encodeURIComponent(g.id)}`,
+                  class: g.id === game ? "button primary" : "button",
+                  "aria-current": g.id === game ? "page" : false,
+                },
+                tOr(`game.${g.id}`, g.title),
+              ),
             ),
         ),
       );

@@ -13,7 +13,9 @@ function entryRow(e) {
   const title = tOr(`game.${e.game}`, e.title || e.game);
   let status;
   if (e.over) status = h("span", { class: "status status-over" }, t("lobby.status.over"));
-  else if (e.open_seats?.length) status = h("span", { class: "status" }, t("table.waitingPlayers", { seats: e.open_seats.map(seatName).join(", ") }));
+  else if (e.open_seats?.length) {
+    status = h("span", { class: "status" }, t("table.waitingPlayers", { seats: e.open_seats.map(seatName).join(", ") }));
+  }
   else if (e.your_turn) status = h("span", { class: "status status-yourTurn" }, t("lobby.status.yourTurn"));
   else if (e.clock?.running) status = h("span", { class: "status" }, t("mygames.waitingFor", { seat: seatName(e.clock.running) }));
   else status = h("span", { class: "status" }, t("lobby.status.waiting"));

@@ -5,7 +5,7 @@
 // record to download and its replay; and every finished game at once as JSON lines.
 
 import { api } from "./api.js";
-import { clear, h } from "./dom.js";
+import { clear, h, headRow } from "./dom.js";
 import { formatDate, seatName, t, tOr } from "./i18n.js";
 import { playerLink } from "./opengames.js";
 import { ratingPlot, ratingText } from "./plot.js";
@@ -27,7 +27,16 @@ function resultWord(r) {
 }
 
 export function mountPlayer(root, name) {
-  const state = { data: null, error: null, games: null, total: 0, filters: { game: "", side: "", result: "" }, offset: 0, gamesError: null, list: [] };
+  const state = {
+    data: null, // /api/players/{name}
+    error: null,
+    games: null, // the last page of games asked for
+    total: 0,
+    filters: { game: "", side: "", result: "" },
+    offset: 0,
+    gamesError: null,
+    list: [], // the games shown so far
+  };
   const head = h("div", { class: "player-head" });
   const ratings = h("section", { class: "panel player-ratings", "aria-labelledby": "ratings-heading", "data-testid": "player-ratings" });
   const opponents = h("section", { class: "panel player-opponents", "aria-labelledby": "opponents-heading", "data-testid": "player-opponents" });
@@ -51,7 +60,17 @@ export function mountPlayer(root, name) {
     }
     for (const game of ids) {
       ratings.append(
-        h("h4", {}, gameName(game), " ", h("a", { class: "small", href: `/ratings/${encodeURIComponent(game)}`, "data-testid": "leaderboard-link" }, t("player.leaderboard"))),
+        h(
+          "h4",
+          {},
+          gameName(game),
+          " ",
+          h(
+            "a",
+            { class: "small", href: `/ratings/${encodeURIComponent(game)}`, "data-testid": "leaderboard-link" },
+            t("player.leaderboard"),
+          ),
+        ),
       );
       for (const [side, r] of Object.entries(all[game] || {})) {
         const title = t("player.plotTitle", { game: gameName(game), side: seatName(side) });
@@ -69,7 +88,11 @@ export function mountPlayer(root, name) {
               h("span", { class: "muted small" }, t("player.games", { n: r.games, wins: r.wins ?? 0 })),
             ),
             r.like_bot
-              ? h("p", { class: "note", "data-testid": "like-bot" }, t("player.likeBot", { level: tOr(`level.${r.like_bot}`, r.like_bot), side: seatName(side) }))
+              ? h(
+                  "p",
+                  { class: "note", "data-testid": "like-bot" },
+                  t("player.likeBot", { level: tOr(`level.${r.like_bot}`, r.like_bot), side: seatName(side) }),
+                )
               : null,
             ratingPlot(r.history, title),
           ),
@@ -92,11 +115,13 @@ export function mountPlayer(root, name) {
         h(
           "table",
           { class: "data-table", "data-testid": "opponents-table" },
-          h("thead", {}, h("tr", {}, [t("player.opponent"), t("lobby.game"), t("player.wins"), t("player.losses"), t("player.draws")].map((x) => h("th", { scope: "col" }, x)))),
+          headRow([t("player.opponent"), t("lobby.game"), t("player.wins"), t("player.losses"), t("player.draws")]),
           h(
             "tbody",
             {},
-            rows.map((o) => h("tr", {}, h("td", {}, playerLink(o.player)), h("td", {}, gameName(o.game)), h("td", {}, o.wins), h("td", {}, o.losses), h("td", {}, o.draws))),
+            rows.map((o) =>
+              h("tr", {}, [playerLink(o.player), gameName(o.game), o.wins, o.losses, o.draws].map((x) => h("td", {}, x))),
+            ),
           ),
         ),
       ),
@@ -205,7 +230,9 @@ export function mountPlayer(root, name) {
             "div",
             { class: "table-buttons" },
             e.replay_url ? h("a", { class: "button", href: e.replay_url, "data-testid": "replay-link" }, t("player.replay")) : null,
-            e.record_url ? h("a", { class: "button", href: e.record_url, download: `${e.id}.json`, "data-testid": "record-link" }, t("player.record")) : null,
+            e.record_url
+              ? h("a", { class: "button", href: e.record_url, download: `${e.id}.json`, "data-testid": "record-link" }, t("player.record"))
+              : null,
           ),
         ),
       );

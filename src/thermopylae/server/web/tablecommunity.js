@@ -219,7 +219,11 @@ export function communityParts(tableId, seat) {
       );
     if (rm?.table) {
       rematch.append(
-        h("p", {}, h("a", { class: "button primary", href: `/table/${encodeURIComponent(rm.table)}`, "data-testid": "rematch-link" }, t("rematch.go"))),
+        h(
+          "p",
+          {},
+          h("a", { class: "button primary", href: `/table/${encodeURIComponent(rm.table)}`, "data-testid": "rematch-link" }, t("rematch.go")),
+        ),
       );
       if (state.accepted) go(rm.table);
     } else if (!seated) {
