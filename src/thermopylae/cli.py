@@ -24,6 +24,7 @@ from thermopylae.cli_common import (
     out,
     set_language,
 )
+from thermopylae.cli_export import export, ladder
 from thermopylae.cli_serve import serve
 from thermopylae.cli_sim import bench, simulate, tournament
 from thermopylae.engine import registry
@@ -388,6 +389,8 @@ def agents(game_id: GameArg) -> None:
 
 
 app.command()(serve)
+app.command()(export)
+app.command()(ladder)
 
 
 def main() -> None:

@@ -363,6 +363,7 @@ def test_p5_schemathesis_finds_no_mismatch_and_no_server_error(tmp_path: Path) -
 CROSS_FIELD = {
     "POST /api/tables": r"cap_s must be at least initial_s|a rated( bot)? game|not rated",
     "POST /api/accounts": r"reserved|must not be the account's name|may hold only",
+    "GET /api/players/{name}/games": r"is not a side of",
 }
 """The operations with rules across fields, and the texts of their 422 answers."""
 

@@ -42,6 +42,7 @@ from thermopylae.server.routes_accounts import (
     router,
     session_of,
 )
+from thermopylae.server.routes_players import router as players_router
 from thermopylae.server.schema import LANG_DOC, ActionIn, TableIn, errors, table_body_schema
 from thermopylae.server.seats import LEVELS, TableError
 from thermopylae.server.store import Store, default_url
@@ -465,6 +466,7 @@ def create_app(
 
     app.include_router(router(tables, lambda: accounts, settings))
     app.include_router(routes_community.router(tables, accounts, limit))
+    app.include_router(players_router(lambda: accounts))
     app.mount("/static", StaticFiles(directory=str(WEB)), name="static")
     return app
 
