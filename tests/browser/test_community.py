@@ -214,6 +214,15 @@ def test_c19_two_players_chat_and_one_mutes_the_other(
     expect(lines).to_have_count(2)
     expect(alice.get_by_test_id("chat-list")).not_to_contain_text("are you there?")
 
+    # A spectator of this table (its terms keep the chat for the players) reads none of it.
+    watcher = new_context().new_page()
+    watcher.goto(f"/table/{table}")
+    expect(watcher.get_by_test_id("chat-note")).to_have_text(
+        "Only the players read this table’s chat."
+    )
+    expect(watcher.get_by_test_id("chat-input")).to_be_hidden()
+    expect(watcher.get_by_test_id("chat-line")).to_have_count(0)
+
     # Writing too fast: the server's refusal shows in words.
     for n in range(6):
         bob.get_by_test_id("chat-input").fill(f"spam {n}")
@@ -221,6 +230,29 @@ def test_c19_two_players_chat_and_one_mutes_the_other(
     expect(bob.get_by_test_id("chat-error")).to_contain_text("Too many messages")
     screenshot(bob, artifacts, "community-chat")
     assert not violations, violations
+
+
+def test_c19_the_new_table_form_offers_rated_games_to_players_only(page: Page) -> None:
+    """A guest is told to log in for a rated game; a player who ticks Rated finds the
+    takebacks unticked (a takeback would unrate the game), until ticking them by hand."""
+    page.goto("/")
+    expect(page.get_by_test_id("terms-rated-login")).to_contain_text("Log in")
+    expect(page.get_by_test_id("terms-rated")).to_have_count(0)
+    expect(page.get_by_test_id("match-login")).to_be_visible()
+    sign_up(page, fresh_name("carol"))
+    page.get_by_test_id("game-select").select_option(GAME)
+    expect(page.get_by_test_id("terms-takebacks")).to_be_checked()
+    page.get_by_test_id("terms-rated").check()
+    expect(page.get_by_test_id("terms-takebacks")).not_to_be_checked()
+    page.get_by_test_id("terms-takebacks").check()
+    page.get_by_test_id("terms-rated").uncheck()
+    page.get_by_test_id("terms-rated").check()
+    expect(page.get_by_test_id("terms-takebacks")).to_be_checked()  # chosen by hand: kept
+    # A rated table against a bot level, agreed with takebacks: the table says so.
+    page.get_by_test_id("seat-1").select_option("ai-easy")
+    page.get_by_test_id("start").click()
+    page.wait_for_url(re.compile(r"/table/[^/#]+$"))
+    expect(page.get_by_test_id("terms")).to_have_text(re.compile(r"^rated · takebacks allowed"))
 
 
 def test_c19_a_quick_rated_match_then_the_player_page_and_the_leaderboard(
@@ -245,8 +277,7 @@ def test_c19_a_quick_rated_match_then_the_player_page_and_the_leaderboard(
     alice.wait_for_url(re.compile(r"/table/[^/#]+$"))
     table = table_id(alice)
     assert table_id(bob) == table
-    expect(alice.get_by_test_id("terms")).to_contain_text("rated")
-    expect(alice.get_by_test_id("terms")).to_contain_text("no takebacks")
+    expect(alice.get_by_test_id("terms")).to_have_text(re.compile(r"^rated · no takebacks"))
     expect(alice.get_by_test_id("takeback-request")).to_have_count(0)
     play_both_to_end([alice, bob])
     fits_phone(alice, artifacts, "community-result-phone")
