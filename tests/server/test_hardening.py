@@ -364,6 +364,8 @@ CROSS_FIELD = {
     "POST /api/tables": r"cap_s must be at least initial_s|a rated( bot)? game|not rated",
     "POST /api/accounts": r"reserved|must not be the account's name|may hold only",
     "GET /api/players/{name}/games": r"is not a side of",
+    "POST /api/tables/{table_id}/takeback": r'"to" goes with "request" only',
+    "POST /api/tables/{table_id}/chat": r"text is empty|a message holds at most|control character",
 }
 """The operations with rules across fields, and the texts of their 422 answers."""
 

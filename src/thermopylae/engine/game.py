@@ -129,6 +129,9 @@ class GameBase(Generic[S, A]):
     def observer(self, options: Mapping[str, Any]) -> Observer | None:
         return None
 
+    def seats(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        raise NotImplementedError  # every game names its seats
+
     def side(self, options: Mapping[str, Any], seat: int) -> str:
         """The seat's own name: one seat, one side (a game with sides of several seats
         overrides this)."""

@@ -43,6 +43,7 @@ from thermopylae.server.routes_accounts import (
     session_of,
 )
 from thermopylae.server.routes_players import router as players_router
+from thermopylae.server.routes_table import router as table_router
 from thermopylae.server.schema import LANG_DOC, ActionIn, TableIn, errors, table_body_schema
 from thermopylae.server.seats import LEVELS, TableError
 from thermopylae.server.store import Store, default_url
@@ -379,13 +380,13 @@ def create_app(
             return
         await ws.accept()
         watcher = hub.watch(table_id, seat)
-        last, version = live.move, live.version
+        last, version, epoch = live.move, live.version, live.row.epoch
         language = i18n.negotiate(lang or ws.headers.get("accept-language"))
         with i18n.language(language):
             await ws.send_json(t.message(live, seat))
 
         async def writer() -> None:
-            nonlocal last, version
+            nonlocal last, version, epoch
             while True:
                 await watcher.queue.get()
                 while not watcher.queue.empty():
@@ -401,9 +402,10 @@ def create_app(
                     continue
                 if current.version == version:
                     continue
-                with i18n.language(language):
-                    msg = t.message(current, seat, since=last)
-                last, version = current.move, current.version
+                with i18n.language(language):  # after a takeback, the whole log again
+                    since = last if current.row.epoch == epoch else None
+                    msg = t.message(current, seat, since=since)
+                last, version, epoch = current.move, current.version, current.row.epoch
                 await ws.send_json(msg)
 
         send_task = asyncio.create_task(writer())
@@ -467,6 +469,7 @@ def create_app(
     app.include_router(router(tables, lambda: accounts, settings))
     app.include_router(routes_community.router(tables, accounts, limit))
     app.include_router(players_router(lambda: accounts))
+    app.include_router(table_router(tables, lambda: accounts))
     app.mount("/static", StaticFiles(directory=str(WEB)), name="static")
     return app
 

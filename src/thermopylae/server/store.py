@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import and_, event, insert, select, update
+from sqlalchemy import and_, delete, event, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine, create_engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 
@@ -198,9 +198,11 @@ class Store:
         over: bool,
         values: dict[str, Any] | None = None,
         notices: NoticeWriter | None = None,
+        epoch: int | None = None,
     ) -> None:
         """Store moves `start`, `start + 1`, ... with the table's new `values` (turn,
-        clock, deadline) and the notices they cause, in one transaction."""
+        clock, deadline) and the notices they cause, in one transaction; with `epoch`,
+        only if no takeback happened since the caller read the table (`take_back`)."""
         if not new:
             return
         try:
@@ -216,11 +218,51 @@ class Store:
                 fields["updated"] = now()
                 if over:
                     fields["over"] = True
-                conn.execute(update(tables).where(tables.c.id == table_id).values(**fields))
+                where = [tables.c.id == table_id]
+                if epoch is not None:
+                    where.append(tables.c.epoch == epoch)
+                done = conn.execute(update(tables).where(*where).values(**fields)).rowcount
+                if done != 1:  # rolled back: these moves followed moves taken back since
+                    raise Conflict(f"table {table_id}: moves were taken back meanwhile")
                 if notices is not None:
                     notices(conn)
         except IntegrityError as exc:
             raise Conflict(f"table {table_id}: move {start} was stored by another server") from exc
+
+    def take_back(
+        self,
+        table_id: str,
+        seen: tuple[int, int, dict[str, Any] | None],
+        values: dict[str, Any],
+        back_to: int | None = None,
+    ) -> None:
+        """Change a table's takeback request (`values`), or with `back_to` take its moves
+        back: the steps from `back_to` on are deleted and the epoch grows, with `values`
+        (the clock, the cleared request, unrated), in one transaction. Done only if the
+        table is still as the caller saw it, `seen` = (epoch, number of steps, pending
+        request), else Conflict: the row is locked first (FOR UPDATE where the dialect
+        has it), so processes that race for it take turns, and a move stored meanwhile
+        (which `append` with its epoch refuses once the epoch grew) is seen."""
+        epoch, moves, request = seen
+        with self._tx() as conn:
+            r = conn.execute(
+                select(tables.c.epoch, tables.c.takeback)
+                .where(tables.c.id == table_id)
+                .with_for_update()
+            ).first()
+            count = conn.execute(
+                select(func.count()).select_from(steps).where(steps.c.table_id == table_id)
+            ).scalar_one()
+            if r is None or r.epoch != epoch or count != moves or r.takeback != request:
+                raise Conflict(f"table {table_id}: a move or another answer was stored meanwhile")
+            fields = dict(values)
+            if back_to is not None:
+                conn.execute(
+                    delete(steps).where(steps.c.table_id == table_id, steps.c.n >= back_to)
+                )
+                fields["epoch"] = epoch + 1
+            fields["updated"] = now()
+            conn.execute(update(tables).where(tables.c.id == table_id).values(**fields))
 
     def change(
         self,

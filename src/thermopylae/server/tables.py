@@ -31,7 +31,7 @@ from thermopylae.engine import registry
 from thermopylae.engine.errors import NotationError, ThermopylaeError
 from thermopylae.engine.play import advance
 from thermopylae.engine.protocol import CHANCE
-from thermopylae.server import endings, messages, new_table, notices, timekeeper
+from thermopylae.server import chat, endings, messages, new_table, notices, timekeeper
 from thermopylae.server.account_store import Accounts
 from thermopylae.server.ai_pool import AiBusy, AiLimits, AiPool
 from thermopylae.server.live import LOG_KEPT, Live
@@ -211,6 +211,9 @@ class Tables:
             if row.accounts():
                 await asyncio.to_thread(self._store_call, self._load_names, live)
             await self._catch_up(live)
+            live.chat_last = await asyncio.to_thread(
+                self._store_call, chat.last_id, self.store, table_id
+            )
             self.live[table_id] = live
             self._evict_over_cap()
             return live
@@ -264,10 +267,13 @@ class Tables:
         new steps (or `row_too`) the table's row is read again too (its clock, a forfeit,
         a stand-in)."""
         new = await asyncio.to_thread(self._store_call, self.store.steps, live.row.id, live.move)
-        for who, text in new:
-            self._apply(live, who, text)
-        if (new and live.row.clock is not None) or row_too:
+        if new or row_too:
             row = await asyncio.to_thread(self._store_call, self.store.table, live.row.id)
+            if row is not None and row.epoch != live.row.epoch:  # moves were taken back
+                await self._rebuild(live, row)
+                return True
+            for who, text in new:  # read before the row: steps of the epoch it holds
+                self._apply(live, who, text)
             if row is not None and row != live.row:
                 live.row = row
                 live.changes += 1
@@ -275,6 +281,26 @@ class Tables:
                 if set(row.accounts().values()) - set(live.names):  # a seat claimed there
                     await asyncio.to_thread(self._store_call, self._load_names, live)
         return bool(new)
+
+    async def _rebuild(self, live: Live, row: TableRow) -> None:
+        """Another process took moves back (the row's epoch grew): the table is replayed
+        from its stored steps. The row is read before the steps: were moves taken back
+        again in between, the older epoch kept here makes the next catch-up rebuild again
+        (and refuses a move stored from this copy meanwhile, see Store.append)."""
+        stored = await asyncio.to_thread(self._store_call, self.store.steps, live.row.id)
+        live.row = row
+        self.replay(live, stored)
+        self._make_agents(live)
+
+    def replay(self, live: Live, stored: list[tuple[str, str]]) -> None:
+        """Make `stored` the table's steps, replayed from the start (after a takeback);
+        `live.version` still grows, so every screen is told."""
+        before = live.version
+        live.state = live.game.new(live.options)
+        live.steps, live.log = [], []
+        for who, text in stored:
+            self._apply(live, who, text)
+        live.changes += max(1, before + 1 - live.version)
 
     def _apply(self, live: Live, who: str, text: str) -> None:
         g = live.game
@@ -397,13 +423,16 @@ class Tables:
         values = timekeeper.after(live, to_act, t)
         if outcome is not None:
             values.update(endings.columns(outcome, t))
+        values["takeback"] = None  # a move played is a "no" to a pending takeback request
         writer = notices.combine(
             notices.your_turn(live, new, to_act),
             notices.game_over(live, live.row.id) if over else None,
             None if outcome is None else endings.settle(live.row, g, outcome, t),
         )
         try:
-            await self._write(self.store.append, live.row.id, start, new, over, values, writer)
+            await self._write(
+                self.store.append, live.row.id, start, new, over, values, writer, live.row.epoch
+            )
         except Conflict as exc:
             self.live.pop(live.row.id, None)  # another server moved first: reload next time
             raise TableError(409, f"{exc}; reload and try again") from exc
@@ -529,7 +558,7 @@ class Tables:
             spec = live.agents.get(seat)
             if spec is None:
                 return False  # a human's turn
-            state, move = g.copy(live.state), live.move
+            state, move, epoch = g.copy(live.state), live.move, live.row.epoch
         # Thinking happens outside the lock: the table's readers and its other seats are
         # not held up, and nothing can change the state meanwhile but another process.
         try:
@@ -539,9 +568,9 @@ class Tables:
         async with live.lock:
             if self.shared:  # a player may have taken the seat back in another process
                 await self._catch_up(live, row_too=True)
-            if live.move != move or live.agents.get(seat) != spec:
-                # The table moved on, or the player took the seat back from a stand-in bot
-                # while it thought: the bot's move is dropped (the seat is theirs again).
+            if live.move != move or live.row.epoch != epoch or live.agents.get(seat) != spec:
+                # The table moved on (or moves were taken back), or the player took the seat
+                # back from a stand-in bot while it thought: the bot's move is dropped.
                 return True
             parsed = g.parse(text)
             if parsed not in g.legal(live.state):
@@ -589,6 +618,10 @@ class Tables:
             return None
         async with live.lock:
             await self._catch_up(live, row_too=True)
+            last = await asyncio.to_thread(self._store_call, chat.last_id, self.store, table_id)
+            if last != live.chat_last:  # a message was posted there
+                live.chat_last = last
+                live.changes += 1
         self._kick(live)
         return live
 
