@@ -10,6 +10,10 @@ model is loaded again and plays `--eval-games` games, and so do the `random` and
 `heuristic` agents on the same seeds; each win rate is printed with its 95% Wilson
 interval. The same --seed gives the same model and the same figures (training runs on
 one thread; see docs/rl.md, "Training example").
+
+PyTorch and Stable-Baselines3 are imported by the functions that train and load a model,
+not at the top: they take seconds to import, which `--help` and a bad option need not wait
+for.
 """
 
 from __future__ import annotations
@@ -22,19 +26,19 @@ import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
-import torch
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.env_util import make_vec_env
 
 from thermopylae.ai.base import make_agent
 from thermopylae.interop.gymnasium import ThermopylaeEnv
 from thermopylae.interop.observe import Obs
 from thermopylae.sim.stats import wilson
+
+if TYPE_CHECKING:
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
 
 DEFAULT_OUT = Path("out/solo_thermopyles_ppo.zip")
 EVAL_SEED_OFFSET = 1_000_000  # evaluation games use seeds seed + 1_000_000 + i
@@ -71,40 +75,50 @@ def make_env() -> ActionMasks:
     return ActionMasks(ThermopylaeEnv("thermopyles", players=1))
 
 
-class Progress(BaseCallback):
-    """Prints timesteps, episodes, the recent win rate and speed every `every` steps."""
+def progress_callback(total: int, every: int, window: int = 1000) -> BaseCallback:
+    """A callback that prints timesteps, episodes, the recent win rate and speed every
+    `every` steps (a function, so that Stable-Baselines3 is imported only to train)."""
+    from stable_baselines3.common.callbacks import BaseCallback
 
-    def __init__(self, total: int, every: int, window: int = 1000) -> None:
-        super().__init__()
-        self.total, self.every = total, max(1, every)
-        self.next = self.every
-        self.results: deque[bool] = deque(maxlen=window)
-        self.episodes = 0
-        self.start = time.perf_counter()
+    class Progress(BaseCallback):
+        """Prints timesteps, episodes, the recent win rate and speed every `every` steps."""
 
-    def _on_step(self) -> bool:
-        for done, reward in zip(self.locals["dones"], self.locals["rewards"], strict=True):
-            if done:
-                self.episodes += 1
-                self.results.append(bool(reward > 0.5))
-        return True
+        def __init__(self, total: int, every: int, window: int = 1000) -> None:
+            super().__init__()
+            self.total, self.every = total, max(1, every)
+            self.next = self.every
+            self.results: deque[bool] = deque(maxlen=window)
+            self.episodes = 0
+            self.start = time.perf_counter()
 
-    def _on_rollout_end(self) -> None:
-        if self.num_timesteps >= self.next or self.num_timesteps >= self.total:
-            self.next = (self.num_timesteps // self.every + 1) * self.every
-            rate = sum(self.results) / len(self.results) if self.results else 0.0
-            elapsed = time.perf_counter() - self.start
-            print(
-                f"  timesteps {self.num_timesteps:>9,}/{self.total:,}  "
-                f"episodes {self.episodes:>7,}  "
-                f"win rate (last {len(self.results):,} episodes) {rate:6.1%}  "
-                f"{self.num_timesteps / elapsed:,.0f} steps/s",
-                flush=True,
-            )
+        def _on_step(self) -> bool:
+            for done, reward in zip(self.locals["dones"], self.locals["rewards"], strict=True):
+                if done:
+                    self.episodes += 1
+                    self.results.append(bool(reward > 0.5))
+            return True
+
+        def _on_rollout_end(self) -> None:
+            if self.num_timesteps >= self.next or self.num_timesteps >= self.total:
+                self.next = (self.num_timesteps // self.every + 1) * self.every
+                rate = sum(self.results) / len(self.results) if self.results else 0.0
+                elapsed = time.perf_counter() - self.start
+                print(
+                    f"  timesteps {self.num_timesteps:>9,}/{self.total:,}  "
+                    f"episodes {self.episodes:>7,}  "
+                    f"win rate (last {len(self.results):,} episodes) {rate:6.1%}  "
+                    f"{self.num_timesteps / elapsed:,.0f} steps/s",
+                    flush=True,
+                )
+
+    return Progress(total, every, window)
 
 
 def train(timesteps: int, seed: int, n_envs: int, out: Path, log_every: int) -> MaskablePPO:
     """Train MaskablePPO from scratch with `seed` and save it to `out`."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.env_util import make_vec_env
+
     venv = make_vec_env(make_env, n_envs=n_envs, seed=seed)
     model = MaskablePPO(
         "MlpPolicy",
@@ -117,7 +131,7 @@ def train(timesteps: int, seed: int, n_envs: int, out: Path, log_every: int) -> 
         verbose=0,
     )
     # A budget smaller than one rollout still runs one rollout (n_envs * n_steps).
-    model.learn(total_timesteps=timesteps, callback=Progress(timesteps, log_every))
+    model.learn(total_timesteps=timesteps, callback=progress_callback(timesteps, log_every))
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
     venv.close()
@@ -224,6 +238,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         parser.error("--timesteps must be >= 0, --eval-games and --n-envs >= 1")
     if args.timesteps == 0 and args.load is None:
         parser.error("--timesteps 0 needs --load MODEL")
+    import torch
+    from sb3_contrib import MaskablePPO
+
     torch.set_num_threads(args.threads)
 
     report: dict[str, Any] = {

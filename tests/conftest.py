@@ -6,6 +6,12 @@ import os
 
 import pytest
 
+# The suite makes hundreds of accounts: cheap password hashes (server/passwords.py), for
+# the servers it runs in-process and in subprocesses alike. test_password_cost.py checks
+# the default cost.
+os.environ.setdefault("THERMOPYLAE_ARGON2_TIME_COST", "1")
+os.environ.setdefault("THERMOPYLAE_ARGON2_MEMORY_KIB", "1024")
+
 from thermopylae.games.thermopyles import game as thermopyles_game
 from thermopylae.games.thermopyles.rules import Thermopyles
 

@@ -179,6 +179,17 @@ def test_resigning_ends_the_game_and_the_side_loses(client: TestClient) -> None:
     assert [t["id"] for t in finished] == [tid]
 
 
+def test_resigning_answers_a_pending_takeback_request(client: TestClient) -> None:
+    alice, bob = player(client, "alice"), player(client, "bob")
+    tid = full_table(alice, bob)
+    assert play(alice, tid).status_code == 200
+    r = post(alice, f"/api/tables/{tid}/takeback", {"action": "request"})
+    assert r.status_code == 200, r.text
+    assert bob.get(f"/api/tables/{tid}").json()["takeback"]["seat"] == "persia"
+    post(bob, f"/api/tables/{tid}/resign", {})
+    assert alice.get(f"/api/tables/{tid}").json()["takeback"] is None
+
+
 def test_a_rematch_with_sides_swapped_is_offered_and_accepted(client: TestClient) -> None:
     alice, bob = player(client, "alice"), player(client, "bob")
     tid = full_table(alice, bob, clock={"initial_s": 600, "increment_s": 10})

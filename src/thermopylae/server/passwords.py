@@ -4,14 +4,21 @@ and its timing tells nobody which names exist.
 
 Passwords are NFC-normalised before hashing and checking, so the same password typed on
 systems that compose accents differently still matches.
+
+The Argon2 cost is the library's default (3 passes over 64 MiB), tunable for the
+server's hardware with THERMOPYLAE_ARGON2_TIME_COST and THERMOPYLAE_ARGON2_MEMORY_KIB
+(each hash keeps its own parameters, so a change applies to new hashes and old ones
+still verify). The test suite lowers them: it makes hundreds of accounts.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import threading
 import unicodedata
+from collections.abc import Mapping
 
 from pwdlib import PasswordHash
 from pwdlib.exceptions import UnknownHashError
@@ -25,7 +32,34 @@ log = logging.getLogger("thermopylae.server")
 MIN_LEN = 8
 MAX_LEN = 200
 
-_hasher = PasswordHash((Argon2Hasher(),))
+TIME_COST = (1, 3, 20)  # smallest, default and largest passes the environment may set
+MEMORY_KIB = (1024, 65536, 1048576)  # the same for the memory, in KiB
+
+
+def _cost(env: Mapping[str, str], name: str, bounds: tuple[int, int, int]) -> int:
+    """A cost from the environment, its default when unset; a value out of bounds or not
+    a number stops the server with a message naming it."""
+    low, default, high = bounds
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SystemExit(f"{name}={raw!r}: give a whole number from {low} to {high}") from None
+    if not low <= value <= high:
+        raise SystemExit(f"{name}={value}: give a whole number from {low} to {high}")
+    return value
+
+
+def hasher_from(env: Mapping[str, str]) -> Argon2Hasher:
+    return Argon2Hasher(
+        time_cost=_cost(env, "THERMOPYLAE_ARGON2_TIME_COST", TIME_COST),
+        memory_cost=_cost(env, "THERMOPYLAE_ARGON2_MEMORY_KIB", MEMORY_KIB),
+    )
+
+
+_hasher = PasswordHash((hasher_from(os.environ),))
 _dummy: str | None = None
 _dummy_lock = threading.Lock()
 

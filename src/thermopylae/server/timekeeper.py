@@ -110,6 +110,7 @@ def forfeit_values(live: Live, seat: int, reason: str, t: float) -> dict[str, An
         "turn": None,
         "deadline": None,
         "low_at": None,
+        "takeback": None,  # a request pending at the end has nothing left to take back
         **endings.columns(outcome, t),
     }
 
