@@ -92,6 +92,10 @@ def test_openapi_docs_and_pages(api: Api) -> None:
         assert path in paths
     lobby = api.client.get("/")
     assert lobby.status_code == 200 and "text/html" in lobby.headers["content-type"]
+    # The client routes by path: a player's page and a leaderboard are the same page.
+    for page in ("/player/alice", "/ratings/earth-and-water"):
+        r = api.client.get(page)
+        assert r.status_code == 200 and r.text == lobby.text, page
 
 
 # -- creating tables --------------------------------------------------------------------------

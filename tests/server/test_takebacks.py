@@ -326,6 +326,23 @@ def test_a_watching_screen_gets_the_whole_log_again(sqlite_client: TestClient) -
         assert pushed["log"] == view(c, tid, tokens[0])["log"]  # not the lines after `to`
 
 
+def test_the_other_seats_screen_is_told_of_a_request_and_its_answer(
+    sqlite_client: TestClient,
+) -> None:
+    """A request changes no step, only the row: the other seat's socket must still be
+    pushed the request (to answer it), and then its withdrawal."""
+    c = sqlite_client
+    tid, tokens = create(c, HUMANS)
+    until_takeback(c, tid, tokens, 0)
+    with c.websocket_connect(f"/ws/tables/{tid}?token={tokens[1]}") as ws:
+        assert ws_receive(ws)["takeback"] is None
+        assert takeback(c, tid, {"action": "request", "token": tokens[0]}).status_code == 200
+        pushed = ws_receive(ws)
+        assert pushed["takeback"] is not None and pushed["takeback"]["waiting_for"] == ["greece"]
+        assert takeback(c, tid, {"action": "cancel", "token": tokens[0]}).status_code == 200
+        assert ws_receive(ws)["takeback"] is None
+
+
 def test_the_store_refuses_a_move_that_follows_moves_taken_back(sqlite_client: TestClient) -> None:
     """The store refuses a step that follows moves taken back since its writer read the
     table (two processes: one took back, the other still plays on its old copy)."""

@@ -461,6 +461,11 @@ def create_app(
     async def account_page() -> FileResponse:
         return FileResponse(str(WEB.joinpath("index.html")))
 
+    @app.api_route("/player/{name}", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.api_route("/ratings/{game}", methods=["GET", "HEAD"], include_in_schema=False)
+    async def community_page() -> FileResponse:  # a player's page, a leaderboard
+        return FileResponse(str(WEB.joinpath("index.html")))
+
     app.include_router(router(tables, lambda: accounts, settings))
     app.include_router(routes_community.router(tables, accounts, limit))
     app.include_router(players_router(lambda: accounts))

@@ -171,3 +171,4 @@ async def _store(t: Tables, live: Live, values: dict[str, Any], back_to: int | N
             ) from exc
         raise TableError(503, f"{exc}; nothing was changed, try again") from exc
     live.row = replace(live.row, **values)
+    live.changes += 1  # a request or its answer changes no step: screens must be told too

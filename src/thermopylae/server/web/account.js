@@ -68,6 +68,7 @@ export function accountBar() {
             "div",
             { class: "account-buttons" },
             h("a", { class: "button", href: "/account", "data-testid": "settings-link" }, t("account.settings")),
+            h("a", { class: "button", href: `/player/${encodeURIComponent(me.name)}`, "data-testid": "my-page-link" }, t("account.myPage")),
             h(
               "button",
               {

@@ -76,7 +76,38 @@ export const api = {
   deleteAccount: (password) => request("DELETE", "/api/me", { password }),
   saveNotifications: (settings) => request("PUT", "/api/me/notifications", settings),
   testNotification: () => request("POST", "/api/me/notifications/test"),
+  // -- the community (issue 19): open tables, quick match, takebacks, rematches, chat,
+  // players' pages and leaderboards. A seat's request carries its token when the page
+  // holds the seat by a token (else the login's session speaks for it).
+  createWith: (body) => request("POST", "/api/tables", body),
+  openTables: () => request("GET", `/api/tables${query({ open: "1" })}`),
+  join: (id, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/join${query()}`, { seat }),
+  match: (body) => request("POST", "/api/match", body),
+  matchStatus: () => request("GET", "/api/match"),
+  cancelMatch: () => request("DELETE", "/api/match"),
+  takeback: (id, token, action, to) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}/takeback${query()}`, seatBody(token, { action, to })),
+  resign: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/resign${query()}`, seatBody(token, {})),
+  rematch: (id, token, action, swap) =>
+    request("POST", `/api/tables/${encodeURIComponent(id)}/rematch${query()}`, seatBody(token, { action, swap })),
+  chat: (id, token, after) =>
+    request("GET", `/api/tables/${encodeURIComponent(id)}/chat${query({ token, after: after ? String(after) : "" })}`),
+  say: (id, token, text) => request("POST", `/api/tables/${encodeURIComponent(id)}/chat${query()}`, seatBody(token, { text })),
+  mute: (name) => request("PUT", `/api/me/mutes/${encodeURIComponent(name)}`),
+  unmute: (name) => request("DELETE", `/api/me/mutes/${encodeURIComponent(name)}`),
+  mutes: () => request("GET", "/api/me/mutes"),
+  player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}${query()}`),
+  playerGames: (name, filters) => request("GET", `/api/players/${encodeURIComponent(name)}/games${query(filters)}`),
+  ratings: (game) => request("GET", `/api/ratings/${encodeURIComponent(game)}${query()}`),
 };
+
+/** A seat's request body: the fields given (undefined ones left out) and its token. */
+function seatBody(token, fields) {
+  const body = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined && value !== null) body[key] = value;
+  if (token) body.token = token;
+  return body;
+}
 
 // -- what this browser keeps --------------------------------------------------------------
 
@@ -198,6 +229,13 @@ export class Connection {
       }
       if (data.type === "update") {
         this.retry = 0;
+        // The socket's updates come in order: one at an earlier move is a takeback. Its
+        // log still holds the undone steps' lines, so a new socket brings the whole log.
+        if (!this.fresh && this.message && data.move < this.message.move) {
+          this.message = null;
+          this.reopen();
+          return;
+        }
         this.accept(data, this.fresh);
         this.fresh = false;
       } else if (data.type === "error") {

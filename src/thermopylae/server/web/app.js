@@ -1,10 +1,13 @@
 // The browser client's entry point: the lobby at /, a table at /table/{id}, the account's
-// settings at /account.
+// settings at /account, a player's page at /player/{name}, a game's leaderboard at
+// /ratings/{game}.
 
 import { account, accountLink, refresh } from "./account.js";
 import { clear } from "./dom.js";
 import { langSelect, loadTexts, t } from "./i18n.js";
+import { mountLeaderboard } from "./leaderboard.js";
 import { mountLobby } from "./lobby.js";
+import { mountPlayer } from "./player.js";
 import { mountSettings } from "./settings.js";
 import { mountTable } from "./table.js";
 
@@ -12,6 +15,7 @@ function chrome() {
   document.getElementById("skip").textContent = t("nav.skip");
   document.querySelector("#brand .brand-name").textContent = t("app.title");
   document.getElementById("nav-lobby").textContent = t("nav.lobby");
+  document.getElementById("nav-ratings").textContent = t("nav.ratings");
   clear(document.getElementById("account-slot")).append(accountLink());
   const slot = document.getElementById("lang-slot");
   const had = document.activeElement?.id === "lang";
@@ -25,10 +29,16 @@ function main() {
   window.addEventListener("accountchange", chrome);
   const root = document.getElementById("main");
   const path = location.pathname;
-  const m = path.match(/^\/table\/([^/]+)\/?$/);
+  let m = path.match(/^\/table\/([^/]+)\/?$/);
   if (m) {
     document.body.classList.add("page-table");
     mountTable(root, decodeURIComponent(m[1]));
+  } else if ((m = path.match(/^\/player\/([^/]+)\/?$/))) {
+    document.body.classList.add("page-player");
+    mountPlayer(root, decodeURIComponent(m[1]));
+  } else if ((m = path.match(/^\/ratings\/([^/]+)\/?$/))) {
+    document.body.classList.add("page-ratings");
+    mountLeaderboard(root, decodeURIComponent(m[1]));
   } else if (/^\/account\/?$/.test(path)) {
     document.body.classList.add("page-account");
     mountSettings(root);

@@ -40,6 +40,11 @@ export function s(tag, attrs = {}, ...children) {
   return fill(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
+/** A data table's head: one column header per name. */
+export function headRow(names) {
+  return h("thead", {}, h("tr", {}, names.map((x) => h("th", { scope: "col" }, x))));
+}
+
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;

@@ -3,7 +3,10 @@
 //
 // A seat is "me" (a guest seat whose token this browser keeps), "invite" (a link to send),
 // "account" (an invitation to a player's account, by name: that player acts through their
-// login, no link) or an AI. Logged in, the first seat defaults to the player's own account.
+// login, no link), "open" (anyone logged in may join it: from the lobby's open games when
+// the table is public, else from the table's page) or an AI. Logged in, the first seat
+// defaults to the player's own account. The table's terms (public, rated, takebacks,
+// spectators' chat) come from termsform.js; the open games and the quick match sit beside.
 
 import { account, accountBar, refresh } from "./account.js";
 import { api, store } from "./api.js";
@@ -11,8 +14,11 @@ import { clockFieldset, clockJson, clockState } from "./clockform.js";
 import { clear, h } from "./dom.js";
 import { formatDate, seatName, t, tOr } from "./i18n.js";
 import { drawMyGames } from "./mygames.js";
+import { openGames } from "./opengames.js";
+import { quickMatch } from "./quickmatch.js";
+import { termsFieldset, termsJson, termsState } from "./termsform.js";
 
-const ROLES = ["me", "invite", "account", "ai-easy", "ai-normal", "ai-hard"];
+const ROLES = ["me", "invite", "account", "open", "ai-easy", "ai-normal", "ai-hard"];
 
 export function mountLobby(root) {
   const state = {
@@ -25,6 +31,7 @@ export function mountLobby(root) {
     names: [], // one per seat: the account invited (role "account")
     touched: false, // whether the player chose a seat's role by hand
     clock: clockState(),
+    terms: termsState(),
     status: {}, // table id -> lobby.status.* key
   };
 
@@ -32,7 +39,11 @@ export function mountLobby(root) {
   const games = h("section", { class: "panel my-games", "aria-labelledby": "games-heading", hidden: true });
   const mine = h("section", { class: "panel my-tables", "aria-labelledby": "mine-heading" });
   const bar = accountBar();
-  clear(root).append(h("div", { class: "lobby" }, form, h("div", { class: "lobby-side" }, bar, games, mine)));
+  const open = openGames();
+  const match = quickMatch(() => state.games);
+  clear(root).append(
+    h("div", { class: "lobby" }, h("div", { class: "lobby-main" }, open, form), h("div", { class: "lobby-side" }, bar, match, games, mine)),
+  );
 
   function game() {
     return state.games?.find((g) => g.id === state.game) || null;
@@ -163,6 +174,7 @@ export function mountLobby(root) {
       clear(notes);
       if (g.provisional) notes.append(h("p", { class: "note provisional-note" }, t("lobby.provisional")));
       if (g.cooperative) notes.append(h("p", { class: "note" }, t("lobby.cooperative")));
+      if (state.roles.includes("open") && !state.terms.public) notes.append(h("p", { class: "note" }, t("lobby.openPrivate")));
       const mine = state.roles.some(
         (r, i) => r === "me" || (r === "account" && account.me && sameName(state.names[i], account.me.name)),
       );
@@ -180,6 +192,7 @@ export function mountLobby(root) {
         h("div", { class: "field" }, h("label", { for: "players-select" }, t("lobby.players")), playersSelect),
         h("fieldset", { class: "seats" }, h("legend", {}, t("lobby.seats")), seats),
         clockFieldset(state.clock, drawForm),
+        termsFieldset(state.terms, Boolean(account.me), drawForm),
         notes,
         h("p", { class: "error", role: "alert", "data-testid": "error", hidden: !state.error }, state.error || ""),
         h(
@@ -202,14 +215,17 @@ export function mountLobby(root) {
         ? { kind: "ai", level: r.slice(3) }
         : r === "account"
           ? { kind: "account", name: state.names[i].trim() }
-          : { kind: "human" },
+          : r === "open"
+            ? { kind: "open" }
+            : { kind: "human" },
     );
     const options = g.min_players === g.max_players ? {} : { players: state.players };
     let table;
     try {
       const empty = state.roles.findIndex((r, i) => r === "account" && !state.names[i].trim());
       if (empty >= 0) throw new Error(t("lobby.accountMissing", { seat: seatName(seatNames()[empty]) }));
-      table = await api.create(g.id, options, seats, clockJson(state.clock));
+      const body = { game: g.id, options, seats, clock: clockJson(state.clock), ...termsJson(state.terms, Boolean(account.me)) };
+      table = await api.createWith(body);
     } catch (err) {
       state.busy = false;
       state.error = err.detail || err.message;
@@ -363,7 +379,10 @@ export function mountLobby(root) {
     drawMine();
   });
   redraw();
-  load().then(loadStatus);
+  load().then(() => {
+    match.redraw();
+    return loadStatus();
+  });
   // Back on the page: the account's games may have moved on meanwhile.
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && account.me) refresh().catch(() => {});

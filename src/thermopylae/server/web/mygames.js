@@ -1,6 +1,7 @@
 // "My games": the logged-in account's tables from /api/me, on any device — the active ones
 // with "your turn" first, each with its clock (your bank, counting down while it runs) and
-// whose turn it is; then the finished ones.
+// whose turn it is (or the seats still open, while the game waits for players), rated or
+// not; then the finished ones.
 
 import { clockTime, offsetOf } from "./clock.js";
 import { clear, h } from "./dom.js";
@@ -12,6 +13,9 @@ function entryRow(e) {
   const title = tOr(`game.${e.game}`, e.title || e.game);
   let status;
   if (e.over) status = h("span", { class: "status status-over" }, t("lobby.status.over"));
+  else if (e.open_seats?.length) {
+    status = h("span", { class: "status" }, t("table.waitingPlayers", { seats: e.open_seats.map(seatName).join(", ") }));
+  }
   else if (e.your_turn) status = h("span", { class: "status status-yourTurn" }, t("lobby.status.yourTurn"));
   else if (e.clock?.running) status = h("span", { class: "status" }, t("mygames.waitingFor", { seat: seatName(e.clock.running) }));
   else status = h("span", { class: "status" }, t("lobby.status.waiting"));
@@ -35,6 +39,7 @@ function entryRow(e) {
       "div",
       { class: "table-info" },
       h("strong", {}, title),
+      e.rated ? [" ", h("span", { class: "badge" }, t("open.rated"))] : null,
       " ",
       h("span", { class: "muted" }, e.id),
       h(

@@ -21,7 +21,10 @@
 // token holds no seat and a server that cannot be reached each get a page of their own
 // with a way on (the lobby, watching, trying again) instead of empty panels.
 //
-// Why this file is long (~740 lines): mountLive is one closure over the page's state (the
+// The community's parts (terms, open seats, takebacks, rematch: tablecommunity.js; the
+// chat: chat.js) draw from the same message and speak as the shown seat.
+//
+// Why this file is long (~760 lines): mountLive is one closure over the page's state (the
 // seats held, their connections, the last message, focus) that every draw* function
 // reads; the parts with a state of their own already live apart (clock.js, attention.js,
 // fault.js, the boards). Splitting the draw* functions out would mean passing that state
@@ -29,11 +32,14 @@
 
 import { ApiError, Connection, api, csrfToken, store } from "./api.js";
 import { clearAttention, notifyButton, notifyTurn, setAttention } from "./attention.js";
+import { chatPanel } from "./chat.js";
 import { drawClocks, offsetOf } from "./clock.js";
 import { append, clear, copyText, h } from "./dom.js";
 import { faultPage } from "./fault.js";
 import * as generic from "./generic.js";
 import { lang, seatName, t, tOr } from "./i18n.js";
+import { playerLink } from "./opengames.js";
+import { communityParts } from "./tablecommunity.js";
 
 const boardCache = new Map();
 
@@ -140,24 +146,32 @@ function mountLive(root, tableId, hashToken) {
   const log = h("ol", { class: "log", "data-testid": "log", role: "log", "aria-labelledby": "log-heading" });
   const links = h("section", { class: "panel links" });
   const seatList = h("section", { class: "panel seat-list" });
+  const shown = () => ({ token: current?.token || null, message: current?.message || null, seated: seated(current) });
+  const community = communityParts(tableId, shown);
+  const chat = chatPanel(tableId, shown);
+  let communityMove = null; // the move the takeback's refusal was about
 
   clear(root).append(
     h(
       "div",
       { class: "table-page" },
-      h("div", { class: "table-head" }, heading, who, switcher, notifySlot, conn),
+      h("div", { class: "table-head" }, heading, who, switcher, notifySlot, conn, community.terms),
+      community.waiting,
       turn,
       clocks,
       standinBox,
       noticeEl,
       errorBox,
       result,
+      community.rematch,
+      community.takeback,
       h(
         "div",
         { class: "table-grid" },
         h("section", { class: "panel actions-wrap", "aria-labelledby": "actions-heading" }, actionsHeading, actions),
         boardWrap,
         h("section", { class: "panel log-wrap", "aria-labelledby": "log-heading" }, logHeading, log),
+        chat.panel,
         seatList,
         links,
       ),
@@ -621,8 +635,10 @@ function mountLive(root, tableId, hashToken) {
             s.kind === "ai"
               ? t("table.ai", { level: aiLevel(s) })
               : s.player
-                ? h("span", { class: "player", "data-testid": "player" }, s.player)
-                : t("table.human"),
+                ? h("span", { class: "player", "data-testid": "player" }, playerLink(s.player))
+                : s.kind === "open"
+                  ? h("span", { class: "muted", "data-testid": "open-seat" }, t("table.openSeat"))
+                  : t("table.human"),
             s.standin ? h("span", { class: "standin", "data-testid": "standin" }, ` ${t("table.standin")}`) : null,
             held.has(s.seat) ? h("span", { class: "badge" }, t("table.you")) : null,
           ),
@@ -713,6 +729,13 @@ function mountLive(root, tableId, hashToken) {
     drawLog(current);
     drawSeats(message);
     drawLinks();
+    if (message && message.move !== communityMove) {
+      communityMove = message.move;
+      community.clearError();
+    }
+    community.draw(message);
+    // Whose chat the panel shows: the held seat's (its key), or the spectator's (null).
+    chat.update(current === spectator ? null : (seats.find((x) => x.conn === current)?.key ?? null));
     const done = drawBoard(message, stamp);
     if (focusAction !== null && message) done.then(() => restoreFocus(focusAction, message));
   }
