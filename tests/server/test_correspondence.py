@@ -134,6 +134,16 @@ def test_a_correspondence_game_between_two_accounts_with_webhook_and_email(
             by = {"persia": alice, "greece": bob}
             play(spectator, table, 7, by)
             before = spectator.get(f"/api/tables/{table}").json()
+            # Delivery is at least once: a kill between a webhook's POST and its "sent" mark
+            # sends it again after the restart. The notices owed so far are let out first,
+            # so that every one of them is counted once below.
+            store = Store(db)
+            so_far = [list(s) for s in store.steps(table)]
+            store.dispose()
+            owed = turn_starts(so_far, "persia", before["to_act"])
+            assert wait_for(lambda: len(webhook_bodies(hook, "your_turn")) >= owed)
+            owed_mail = turn_starts(so_far, "greece", before["to_act"])
+            assert wait_for(lambda: len(emails(box, "Your turn")) >= owed_mail)
             # The server dies between moves and starts again: clock and notices stand.
             server.kill()
             server.start()
