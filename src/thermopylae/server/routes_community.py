@@ -92,10 +92,11 @@ def router(
             raise TableError(
                 403, "only a player of this table can resign (give its token or log in)"
             )
+        name = (await tables().get(table_id)).seat_names[seat]
         done = await forfeits.forfeit(tables(), table_id, seat, "resigned")
         if not done:
             raise TableError(409, "the game is over")
-        return {"table": table_id, "resigned": tables().live[table_id].seat_names[seat]}
+        return {"table": table_id, "resigned": name}
 
     @r.post(
         "/api/tables/{table_id}/rematch",
