@@ -57,6 +57,9 @@ tables = Table(
     Column("rated_at", Float, nullable=True),  # when the ratings were settled (once)
     Column("ended", Float, nullable=True),  # epoch s the game ended
     Column("scores", JSON, nullable=True),  # {"results": [...], "scores": [...], "reason"}
+    Column("hints", Boolean, nullable=False, default=False),  # "Suggest" allowed (never rated)
+    Column("start", JSON, nullable=True),  # a starting position (state JSON): "play from here"
+    Column("kind", String(10), nullable=False, default="game"),  # "game", or "record" (a file)
     Index("ix_thermopylae_tables_deadline", "deadline"),
     Index("ix_thermopylae_tables_low_at", "low_at"),
     Index("ix_thermopylae_tables_open", "public", "over", "open_seats"),
@@ -199,4 +202,24 @@ match_queue = Table(
     Column("mu", Float, nullable=False),  # the player's rating when they asked
     Column("created", Float, nullable=False),
     Column("table_id", String(40), nullable=True),  # the table made when paired
+)
+
+analyses = Table(
+    "thermopylae_analyses",
+    metadata,
+    # one analysis per finished table and seat, shared by everyone who opens the game
+    Column("table_id", String(40), ForeignKey("thermopylae_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("status", String(10), nullable=False),  # queued, running, done, failed
+    Column("budget", Integer, nullable=False),  # playouts an estimate
+    Column("done", Integer, nullable=False, default=0),  # estimates made so far
+    Column("total", Integer, nullable=False, default=0),  # estimates in all (0: not planned)
+    Column("client", String(64), nullable=False),  # the address that asked (per-client limits)
+    Column("created", Float, nullable=False),
+    Column("claimed_by", String(64), nullable=True),  # the process running it
+    Column("claimed_until", Float, nullable=True),  # its lease: another process takes over after
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("result", JSON, nullable=True),  # the analysis JSON (ai.analysis.assemble)
+    Column("error", String(300), nullable=True),
+    Index("ix_thermopylae_analyses_status", "status", "created"),
 )
