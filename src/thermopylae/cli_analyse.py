@@ -16,7 +16,6 @@ from thermopylae.ai.winchance import MAX_BUDGET
 from thermopylae.cli_common import ComponentsOpt, fail, load_game, out, set_language, with_progress
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.record import Record
-from thermopylae.sim import report as sim_report
 
 GRAPH = "winchance.png"
 
@@ -47,6 +46,8 @@ def analyse(
     if not 1 <= workers <= 64:
         raise fail(f"--workers {workers}: give 1 to 64 worker processes")
     if report_dir is not None:
+        from thermopylae.sim import report as sim_report  # numpy: only for a report
+
         try:
             sim_report.check_available()
         except ThermopylaeError as exc:

@@ -1,6 +1,7 @@
 """The commands on a server's database: `export` (its finished games as JSON lines of
 records) and `ladder` (the server's bot levels play each other, so that they have
-ratings before any human plays them)."""
+ratings before any human plays them). The database libraries are imported by the
+commands that use them, so that every other command starts without them."""
 
 from __future__ import annotations
 
@@ -8,25 +9,22 @@ import itertools
 import json
 import secrets
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from sqlalchemy import create_engine, select
-from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
 from thermopylae.ai.base import make_agent
 from thermopylae.cli_common import fail, load_game, out, with_progress
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.protocol import GenericGame
 from thermopylae.i18n import _, ngettext
-from thermopylae.server import archive, rating_store
-from thermopylae.server.db import accounts
-from thermopylae.server.names import name_key
-from thermopylae.server.ratings import entrants
 from thermopylae.server.seats import LEVELS, level_agent
-from thermopylae.server.store import CONNECT_TIMEOUT, Store, StoreError, now
 from thermopylae.sim import match
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+    from thermopylae.server.store import Store
 
 DbOpt = Annotated[
     str,
@@ -53,6 +51,9 @@ def export(
     is the game's record (what GET /api/tables/ID/record answers), which
     `thermopylae replay` checks and `thermopylae play --from` continues. Unfinished games
     are left out (their records would show the hands). The database is only read."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from thermopylae.server import archive
     game = load_game(game_id, None)
     engine = _read_only(db)
     try:
@@ -115,6 +116,9 @@ def ladder(
     Persia, ...), both sides being bots: a human's first rated game against a bot then
     meets a rating that means something. Each game's pairing of levels goes round every
     combination of the levels over the seats."""
+    from thermopylae.server import rating_store
+    from thermopylae.server.store import StoreError
+
     game = load_game(game_id, None)
     if game.cooperative:
         raise fail(_("{game} is co-operative: its games are never rated").format(game=game.id))
@@ -176,6 +180,10 @@ def _ladder_game(
     run: str,
 ) -> None:
     """One game of the ladder, played and rated in a transaction of its own."""
+    from thermopylae.server import rating_store
+    from thermopylae.server.ratings import entrants
+    from thermopylae.server.store import now
+
     names = list(game.seats(options))
     specs = [
         level_agent(game, lv, len(names), name) for lv, name in zip(pairing, names, strict=True)
@@ -197,6 +205,12 @@ def _ladder_game(
 
 def _read_only(db: str) -> Engine:
     """An engine on an existing database (the export makes and migrates nothing)."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    from thermopylae.server.store import CONNECT_TIMEOUT
+
     try:
         url = make_url(db)
         if url.get_backend_name() == "sqlite":
@@ -216,6 +230,10 @@ def _read_only(db: str) -> Engine:
 
 
 def _store(db: str) -> Store:
+    from sqlalchemy.exc import ArgumentError
+
+    from thermopylae.server.store import Store, StoreError
+
     try:
         return Store(db)
     except StoreError as exc:
@@ -229,6 +247,11 @@ def _store(db: str) -> Store:
 
 
 def _account(conn: Any, name: str) -> int:
+    from sqlalchemy import select
+
+    from thermopylae.server.db import accounts
+    from thermopylae.server.names import name_key
+
     r = conn.execute(
         select(accounts.c.id).where(accounts.c.key == name_key(name), accounts.c.deleted.is_(False))
     ).first()
@@ -244,6 +267,9 @@ def _unreadable(db: str, exc: BaseException) -> typer.Exit:
 
 
 def _safe(db: str) -> str:
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
     try:
         return make_url(db).render_as_string(hide_password=True)
     except ArgumentError:
