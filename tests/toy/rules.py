@@ -217,6 +217,12 @@ class Toy(GameBase[State, Action]):
     # -- what seats see -----------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> JSON:
+        return self._view(state, seat, reveal=False)
+
+    def open_view(self, state: State) -> JSON:
+        return self._view(state, None, reveal=True)
+
+    def _view(self, state: State, seat: int | None, *, reveal: bool) -> JSON:
         to_act = self.to_act(state)
         outcome = self.outcome(state)
         return {
@@ -226,7 +232,7 @@ class Toy(GameBase[State, Action]):
                 {
                     "seat": seat_name(p),
                     "count": len(h),
-                    "cards": list(h) if p == seat else None,
+                    "cards": list(h) if (reveal or p == seat) else None,
                 }
                 for p, h in enumerate(state.hands)
             ],

@@ -98,12 +98,19 @@ class GameBase(Generic[S, A]):
     def legal(self, state: S) -> Sequence[A]:
         raise NotImplementedError
 
+    def view(self, state: S, seat: int | None) -> JSON:
+        raise NotImplementedError  # every game says what a seat sees
+
     def agents(self) -> Mapping[str, Any]:
         return {}
 
     def determinize(self, state: S, seat: int, rng: random.Random) -> S:
         """Without hidden information, the state itself (a copy)."""
         return self.copy(state)
+
+    def open_view(self, state: S) -> JSON:
+        """Without hidden information, a spectator's view shows everything already."""
+        return self.view(state, None)
 
     def evaluate(self, state: S) -> tuple[float, ...] | None:
         return None

@@ -186,6 +186,11 @@ class Game(Protocol[S, A]):
         tell apart give the same one), so a search learns nothing hidden from it."""
         ...
 
+    def open_view(self, state: S) -> JSON:
+        """A spectator's view with every seat's hidden parts shown (their hands), shaped
+        like `view` so a board draws it: what a replay of a finished game shows."""
+        ...
+
     def evaluate(self, state: S) -> tuple[float, ...] | None:
         """Each seat's estimated chance of winning an unfinished game, for a search that
         stops early; None where the game has no estimate for this position."""

@@ -230,6 +230,9 @@ class EarthAndWater(GameBase[State, Action]):
     def view(self, s: State, seat: int | None) -> JSON:
         return view.view(s, self.c, seat, game_id=self.id, to_act=self.to_act(s))
 
+    def open_view(self, s: State) -> JSON:
+        return view.view(s, self.c, None, game_id=self.id, to_act=self.to_act(s), reveal=True)
+
     def determinize(self, s: State, seat: int, rng: random.Random) -> State:
         return view.determinize(s, seat, rng)
 

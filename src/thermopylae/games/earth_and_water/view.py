@@ -31,9 +31,18 @@ def _owners(major: tuple[int, ...]) -> tuple[str | None, ...]:
     return tuple(SIDES[m] if m >= 0 else None for m in major)
 
 
-def view(s: State, c: Components, seat: int | None, *, game_id: str, to_act: int | None) -> JSON:
+def view(
+    s: State,
+    c: Components,
+    seat: int | None,
+    *,
+    game_id: str,
+    to_act: int | None,
+    reveal: bool = False,
+) -> JSON:
     """What `seat` sees of `s` (None: a spectator); `to_act` is the game's answer for `s`,
-    given by the caller, which owns whose turn it is."""
+    given by the caller, which owns whose turn it is. `reveal` shows both hands (a
+    replay's open view)."""
     pa, ga = s.arm[PERSIA], s.arm[GREECE]
     pf, gf = s.flt[PERSIA], s.flt[GREECE]
     names, major, port, amph = c.names, c.major, c.port, c.amphorae
@@ -72,7 +81,10 @@ def view(s: State, c: Components, seat: int | None, *, game_id: str, to_act: int
         },
         "kings_dead": s.kings,
         "once_used": [name for bit, name in ONCE.items() if s.used & bit],
-        "hands": {"persia": _hand(s, PERSIA, seat), "greece": _hand(s, GREECE, seat)},
+        "hands": {
+            "persia": _hand(s, PERSIA, seat, reveal),
+            "greece": _hand(s, GREECE, seat, reveal),
+        },
         "draw_pile": len(s.deck),
         "discard": list(s.discard),
         "carneia": s.carneia,
@@ -90,10 +102,11 @@ def view(s: State, c: Components, seat: int | None, *, game_id: str, to_act: int
     }
 
 
-def _hand(s: State, side: int, seat: int | None) -> JSON:
+def _hand(s: State, side: int, seat: int | None, reveal: bool) -> JSON:
     """A side's hand as `seat` sees it: its size, and its cards if they are shown."""
     hand = s.hands[side]
-    return {"count": len(hand), "cards": sorted(hand) if hand_visible(s, side, seat) else None}
+    shown = reveal or hand_visible(s, side, seat)
+    return {"count": len(hand), "cards": sorted(hand) if shown else None}
 
 
 def _name(c: Components, city: int) -> str | None:

@@ -298,6 +298,9 @@ class HotGates(GameBase[State, Action]):
     def view(self, s: State, seat: int | None) -> JSON:
         return view.view(s, self.t, seat)
 
+    def open_view(self, s: State) -> JSON:
+        return view.view(s, self.t, None, reveal=True)
+
     def determinize(self, s: State, seat: int, rng: random.Random) -> State:
         return view.determinize(s, seat, rng)
 

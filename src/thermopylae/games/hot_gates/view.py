@@ -72,8 +72,9 @@ def card(c: Components, number: int) -> JSON:
     }
 
 
-def view(s: State, t: Tables, seat: int | None) -> JSON:
-    """What `seat` sees (None: a spectator, who sees no hand)."""
+def view(s: State, t: Tables, seat: int | None, *, reveal: bool = False) -> JSON:
+    """What `seat` sees (None: a spectator, who sees no hand); `reveal` shows every hand
+    (a replay's open view, otherwise a spectator's)."""
     c = t.c
     n = s.players
     seats = SEATS[n]
@@ -125,7 +126,7 @@ def view(s: State, t: Tables, seat: int | None) -> JSON:
             {
                 "seat": seats[p],
                 "count": len(h),
-                "cards": [card(c, k) for k in h] if p == seat else None,
+                "cards": [card(c, k) for k in h] if (reveal or p == seat) else None,
             }
             for p, h in enumerate(s.hands)
         ],

@@ -219,6 +219,17 @@ class Thermopyles(GameBase[State, Action]):
             to_act=self.to_act(s),
         )
 
+    def open_view(self, s: State) -> JSON:
+        return view.view(
+            s,
+            self.tables,
+            None,
+            game_id=self.id,
+            provisional=self.provisional,
+            to_act=self.to_act(s),
+            reveal=True,
+        )
+
     def determinize(self, s: State, seat: int, rng: random.Random) -> State:
         return view.determinize(s, seat, rng)
 

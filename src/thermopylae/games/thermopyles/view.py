@@ -25,10 +25,18 @@ def card(c: Components, kind: int) -> JSON | None:
 
 
 def view(
-    s: State, t: Tables, seat: int | None, *, game_id: str, provisional: bool, to_act: int | None
+    s: State,
+    t: Tables,
+    seat: int | None,
+    *,
+    game_id: str,
+    provisional: bool,
+    to_act: int | None,
+    reveal: bool = False,
 ) -> JSON:
     """What `seat` sees of `s` (None: a spectator); `to_act` is the game's answer for `s`,
-    given by the caller, which owns whose turn it is."""
+    given by the caller, which owns whose turn it is. `reveal` shows every hand (a
+    replay's open view)."""
     c = t.components
     texts = t.kind_texts
     return {
@@ -50,7 +58,7 @@ def view(
             {
                 "seat": seat_name(p),
                 "count": len(h),
-                "cards": list(h) if (s.open_hands or p == seat) else None,
+                "cards": list(h) if (reveal or s.open_hands or p == seat) else None,
             }
             for p, h in enumerate(s.hands)
         ],

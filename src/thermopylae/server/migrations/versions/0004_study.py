@@ -45,9 +45,7 @@ def upgrade() -> None:
         sa.Column("result", sa.JSON, nullable=True),
         sa.Column("error", sa.String(300), nullable=True),
     )
-    op.create_index(
-        "ix_thermopylae_analyses_status", "thermopylae_analyses", ["status", "created"]
-    )
+    op.create_index("ix_thermopylae_analyses_status", "thermopylae_analyses", ["status", "created"])
 
 
 def downgrade() -> None:
