@@ -54,6 +54,7 @@ def export(
     from sqlalchemy.exc import SQLAlchemyError
 
     from thermopylae.server import archive
+
     game = load_game(game_id, None)
     engine = _read_only(db)
     try:
