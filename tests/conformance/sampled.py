@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -138,3 +139,20 @@ def positions(case: Case) -> list[tuple[Played, int, Any]]:
     """Every sampled position of the case's games, with its game and step number; each
     a fresh copy (tests may change them)."""
     return [(p, step, p.game.copy(s)) for p in games(case) for step, s in p.positions]
+
+
+def redealt(game_id: str) -> Iterator[tuple[Any, Any]]:
+    """(position, the same re-dealt for one seat) over the sampled positions of every
+    player count, for a game with its own `determinize` (none for one on the default)."""
+    from thermopylae.engine.game import GameBase
+
+    game = registry.get(game_id)
+    if type(game).determinize is GameBase.determinize:
+        return
+    rng = random.Random(game_id)
+    for case in cases():
+        if case.game_id != game_id:
+            continue
+        for _, _, s in positions(case):
+            for seat in range(case.players):
+                yield s, game.determinize(s, seat, rng)

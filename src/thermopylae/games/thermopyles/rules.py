@@ -210,6 +210,12 @@ class Thermopyles(GameBase[State, Action]):
         return s.turn
 
     def view(self, s: State, seat: int | None) -> JSON:
+        return self._view(s, seat, reveal=False)
+
+    def open_view(self, s: State) -> JSON:
+        return self._view(s, None, reveal=True)
+
+    def _view(self, s: State, seat: int | None, *, reveal: bool) -> JSON:
         return view.view(
             s,
             self.tables,
@@ -217,17 +223,7 @@ class Thermopyles(GameBase[State, Action]):
             game_id=self.id,
             provisional=self.provisional,
             to_act=self.to_act(s),
-        )
-
-    def open_view(self, s: State) -> JSON:
-        return view.view(
-            s,
-            self.tables,
-            None,
-            game_id=self.id,
-            provisional=self.provisional,
-            to_act=self.to_act(s),
-            reveal=True,
+            reveal=reveal,
         )
 
     def determinize(self, s: State, seat: int, rng: random.Random) -> State:
