@@ -18,7 +18,7 @@ import math
 import multiprocessing
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -96,6 +96,18 @@ def think(game_id: str, spec: str, state: Any, seed: int, seconds: float) -> str
     return str(game.format(action))
 
 
+def hint(game_id: str, state: Any, seat: int, budget: int, seed: int) -> list[dict[str, Any]]:
+    """The bot's best moves for `seat` in `state`, from that seat's information only
+    (`ai.hints.suggest`), as JSON: the action in notation and its win chance."""
+    from thermopylae.ai.hints import suggest  # workers that only play need not import it
+
+    game = registry.get(game_id)
+    return [
+        {"action": h.text, **h.chance.to_json()}
+        for h in suggest(game, state, seat, budget=budget, seed=seed)
+    ]
+
+
 @contextlib.contextmanager
 def cpu_budget(agent: Any, seconds: float) -> Iterator[None]:
     """Give a search agent a CPU-time deadline for the decision it is about to make
@@ -171,6 +183,13 @@ class AiPool:
                 del self._waiting[client]
 
     async def think(self, game_id: str, spec: str, state: Any, seed: int, client: str) -> str:
+        answer: str = await self.run(client, think, game_id, spec, state, seed, self.limits.seconds)
+        return answer
+
+    async def run(self, client: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """`fn(*args)` in the pool (a module-level function, so a spawned worker can run
+        it), counted against `client`'s decisions thinking at once: an AI seat's move, a
+        hint, an estimate of an analysis."""
         if self.closed:
             raise asyncio.CancelledError
         sem = self._thinking.get(client)
@@ -181,13 +200,10 @@ class AiPool:
             async with sem:
                 loop = asyncio.get_running_loop()
                 try:
-                    answer: str = await loop.run_in_executor(
-                        self._pool(), think, game_id, spec, state, seed, self.limits.seconds
-                    )
+                    return await loop.run_in_executor(self._pool(), fn, *args)
                 except BrokenProcessPool:  # a worker died (killed, out of memory): anew
                     self._executor = None
                     raise
-                return answer
         finally:
             self._users[client] -= 1
             if not self._users[client]:  # the address is forgotten when it has no work

@@ -20,10 +20,10 @@ from sqlalchemy.engine import Connection
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.protocol import GenericGame, Outcome
-from thermopylae.engine.record import Record
 from thermopylae.server.account_store import names_of
 from thermopylae.server.db import steps as db_steps
 from thermopylae.server.db import table_seats, tables
+from thermopylae.server.live import first_state, record_json
 from thermopylae.server.store import TableRow, _row
 
 SCAN = 5000  # a player's finished games the archive reads at most (the newest)
@@ -69,7 +69,7 @@ def steps_of(conn: Connection, table_id: str) -> list[tuple[str, str]]:
 
 def replayed(game: GenericGame, row: TableRow, steps: list[tuple[str, str]]) -> Any:
     """The state after a table's stored steps (each was checked when it was played)."""
-    state = game.new(row.options)
+    state = first_state(game, row)
     for _who, text in steps:
         game.apply(state, game.parse(text), quiet=True)
     return state
@@ -85,12 +85,7 @@ def outcome(game: GenericGame, row: TableRow, state: Any) -> Outcome | None:
 
 def record_of(game: GenericGame, row: TableRow, steps: list[tuple[str, str]]) -> dict[str, Any]:
     """A finished table's record, as `messages.record` gives it for a live table."""
-    rec = Record.begin(game, row.options)
-    rec.steps = list(steps)
-    state = replayed(game, row, steps)
-    r = row.result
-    rec.close(game, state, None if r is None else (int(r["seat"]), str(r["reason"])))
-    return rec.to_json()
+    return record_json(game, row, steps, replayed(game, row, steps))
 
 
 def ended_of(conn: Connection, row: TableRow) -> Ended | None:

@@ -58,7 +58,8 @@ tables = Table(
     Column("ended", Float, nullable=True),  # epoch s the game ended
     Column("scores", JSON, nullable=True),  # {"results": [...], "scores": [...], "reason"}
     Column("hints", Boolean, nullable=False, default=False),  # "Suggest" allowed (never rated)
-    Column("start", JSON, nullable=True),  # a starting position (state JSON): "play from here"
+    # A starting position, "play from here": {"position": state JSON, "from": id, "step": n}
+    Column("start", JSON, nullable=True),
     Column("kind", String(10), nullable=False, default="game"),  # "game", or "record" (a file)
     Index("ix_thermopylae_tables_deadline", "deadline"),
     Index("ix_thermopylae_tables_low_at", "low_at"),

@@ -14,6 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 log = logging.getLogger("thermopylae.server")
 
 MAX_BODY = 16 * 1024  # bytes of an HTTP request body
+LARGE_BODIES = {"/api/replays": 2 * 1024 * 1024}  # the routes that take more: a record file
 HTTP_RATE_ENV = "THERMOPYLAE_HTTP_RATE"  # POSTs a second per client address (unset: no limit)
 
 
@@ -29,9 +30,10 @@ class BodyLimit:
             return await self.app(scope, receive, send)
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")
+        limit = LARGE_BODIES.get(scope.get("path", ""), MAX_BODY)
         if length is not None:
-            if not length.isdigit() or int(length) > MAX_BODY:
-                return await _too_large(send)
+            if not length.isdigit() or int(length) > limit:
+                return await _too_large(send, limit)
             return await self.app(scope, receive, send)
         if scope.get("method") in ("GET", "HEAD", "DELETE", "OPTIONS"):
             return await self.app(scope, receive, send)
@@ -43,8 +45,8 @@ class BodyLimit:
             if msg["type"] != "http.request":
                 break
             seen += len(msg.get("body", b""))
-            if seen > MAX_BODY:
-                return await _too_large(send)
+            if seen > limit:
+                return await _too_large(send, limit)
             if not msg.get("more_body"):
                 break
 
@@ -96,8 +98,8 @@ def rate_from_env() -> float | None:
     return rate if rate > 0 else None
 
 
-async def _too_large(send: Send) -> None:
-    body = json.dumps({"detail": f"request body over {MAX_BODY} bytes"}).encode()
+async def _too_large(send: Send, limit: int) -> None:
+    body = json.dumps({"detail": f"request body over {limit} bytes"}).encode()
     await send(
         {
             "type": "http.response.start",

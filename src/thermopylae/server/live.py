@@ -16,9 +16,31 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from thermopylae.engine.protocol import Event, GenericGame, Outcome
+from thermopylae.engine.record import Record
 from thermopylae.server.store import TableRow
 
 LOG_KEPT = 400  # events kept in memory per table for screens (the record keeps all)
+
+
+def first_state(game: GenericGame, row: TableRow) -> Any:
+    """The state a table's steps are played from: the game's start, or the position a
+    "play from here" table was made from (checked when it was stored)."""
+    if row.start is not None:
+        return game.state_from_json(row.start["position"])
+    return game.new(row.options)
+
+
+def record_json(
+    game: GenericGame, row: TableRow, steps: list[tuple[str, str]], state: Any
+) -> dict[str, Any]:
+    """A finished table's record (`state`: after its `steps`), from its start position
+    when it has one, with its forfeit if it ended by one."""
+    rec = Record.begin(game, row.options)
+    rec.start = None if row.start is None else row.start["position"]
+    rec.steps = list(steps)
+    r = row.result
+    rec.close(game, state, None if r is None else (int(r["seat"]), str(r["reason"])))
+    return rec.to_json()
 
 
 @dataclass

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from thermopylae.engine.protocol import CHANCE, visible_events
-from thermopylae.engine.record import Record
 from thermopylae.server import timekeeper
+from thermopylae.server.live import record_json
 from thermopylae.server.seats import TableError
 
 if TYPE_CHECKING:
@@ -40,17 +40,7 @@ def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, 
         "options": live.options,
         "move": live.move,
         "seat": None if seat is None else live.seat_names[seat],
-        "seats": [
-            {
-                "seat": r["seat"],
-                "kind": r["kind"],
-                "level": r.get("level"),
-                "agent": r.get("agent"),
-                "player": live.names.get(r["account"]) if r.get("account") else None,
-                "standin": i in live.row.standin,
-            }
-            for i, r in enumerate(live.row.seats)
-        ],
+        "seats": seats(live),
         "clock": timekeeper.clock_message(live),
         "to_act": (
             "chance" if to_act == CHANCE else None if to_act is None else live.seat_names[to_act]
@@ -64,6 +54,48 @@ def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, 
         else {**out.to_json(), "reason_text": g.reason_text(out.reason)},
         "provisional": bool(g.provisional),
         **community(live),
+    }
+
+
+def seats(live: Live) -> list[dict[str, Any]]:
+    """Who sits at each seat: its kind, bot level or agent, account name, stand-in bot."""
+    return [
+        {
+            "seat": r["seat"],
+            "kind": r["kind"],
+            "level": r.get("level"),
+            "agent": r.get("agent"),
+            "player": live.names.get(r["account"]) if r.get("account") else None,
+            "standin": i in live.row.standin,
+        }
+        for i, r in enumerate(live.row.seats)
+    ]
+
+
+def created(live: Live, tokens: list[str | None], base: str) -> dict[str, Any]:
+    """The answer to a request that made a table: its links and each seat's token (shown
+    once, to the maker)."""
+    tid = live.row.id
+    return {
+        "id": tid,
+        "game": live.game.id,
+        "options": live.options,
+        "move": live.move,
+        "seats": [
+            {
+                "seat": r["seat"],
+                "kind": r["kind"],
+                "level": r.get("level"),
+                "token": tok,
+                "invite_url": f"{base}/table/{tid}#token={tok}" if tok else None,
+                "player": live.names.get(r["account"]) if r.get("account") else None,
+            }
+            for r, tok in zip(live.row.seats, tokens, strict=True)
+        ],
+        "clock": live.row.clock,
+        "terms": community(live)["terms"],
+        "url": f"{base}/table/{tid}",
+        "spectator_url": f"{base}/table/{tid}",
     }
 
 
@@ -81,7 +113,12 @@ def community(live: Live) -> dict[str, Any]:
             "rated": row.rated,
             "takebacks": row.takebacks,
             "spectator_chat": row.spectator_chat,
+            "hints": row.hints,
         },
+        "kind": row.kind,
+        "start_step": None
+        if row.start is None
+        else {"from": row.start.get("from"), "step": row.start.get("step")},
         "open_seats": live.open_seats(),
         "takeback": None
         if tb is None
@@ -106,8 +143,4 @@ def record(live: Live) -> dict[str, Any]:
     """The table's record, once its game is over (409 before: it would tell the hands)."""
     if live.outcome() is None:
         raise TableError(409, "the record is published once the game is over")
-    rec = Record.begin(live.game, live.options)
-    rec.steps = list(live.steps)
-    r = live.row.result
-    rec.close(live.game, live.state, None if r is None else (int(r["seat"]), str(r["reason"])))
-    return rec.to_json()
+    return record_json(live.game, live.row, live.steps, live.state)

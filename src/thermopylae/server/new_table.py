@@ -64,12 +64,14 @@ def invited(store: Store, seats: Any) -> tuple[Any, dict[int, Account]]:
 @dataclass(frozen=True)
 class Terms:
     """What the players agree to when a table is made: listed in the lobby, rated,
-    takebacks allowed (default: yes unless rated), spectators reading the chat."""
+    takebacks allowed (default: yes unless rated), spectators reading the chat, hints
+    ("Suggest") for the seat to move (never in a rated game)."""
 
     public: bool = False
     rated: bool = False
     takebacks: bool | None = None
     spectator_chat: bool = False
+    hints: bool = False
 
     def columns(self) -> dict[str, Any]:
         takebacks = (not self.rated) if self.takebacks is None else self.takebacks
@@ -78,15 +80,18 @@ class Terms:
             "rated": self.rated,
             "takebacks": takebacks,
             "spectator_chat": self.spectator_chat,
+            "hints": self.hints,
         }
 
 
 def check_terms(game: GenericGame, terms: Terms, rows: list[dict[str, Any]]) -> None:
     """422 for a rated table that cannot be rated: a co-operative game (its team record
     is kept for every game instead), a seat played by a guest link, an AI seat given as
-    an agent spec rather than a level, or no seat for a person."""
+    an agent spec rather than a level, or no seat for a person; hints in a rated game."""
     if not terms.rated:
         return
+    if terms.hints:
+        raise TableError(422, "hints are never allowed in a rated game: choose one of the two")
     if game.cooperative:
         raise TableError(
             422,

@@ -142,6 +142,7 @@ def table_body_schema() -> dict[str, Any]:
                     "rated": {"type": "boolean"},
                     "takebacks": {"type": ["boolean", "null"]},
                     "spectator_chat": {"type": "boolean"},
+                    "hints": {"type": "boolean"},
                     "seats": {
                         "anyOf": [
                             {"type": "null"},
@@ -208,6 +209,11 @@ class TableIn(BaseModel):
         "in which one is made is no longer rated",
     )
     spectator_chat: bool = Field(default=False, description="spectators may read the chat")
+    hints: bool = Field(
+        default=False,
+        description="the seat to move may ask for the bot's suggestions (POST .../hint); "
+        "never with rated",
+    )
 
 
 class JoinIn(BaseModel):

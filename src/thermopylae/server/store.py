@@ -75,6 +75,9 @@ class TableRow:
     rated_at: float | None = None
     ended: float | None = None
     scores: dict[str, Any] | None = None
+    hints: bool = False  # the seat to move may ask for a hint ("Suggest"); never rated
+    start: dict[str, Any] | None = None  # {"position": state JSON, "from": id, "step": n}
+    kind: str = "game"  # "game", or "record": a finished game sent as a record file
 
     def accounts(self) -> dict[int, int]:
         """seat index -> account id, for the seats held by accounts."""
@@ -132,9 +135,15 @@ class Store:
     def _safe_url(self) -> str:
         return self.engine.url.render_as_string(hide_password=True)
 
-    def create(self, row: TableRow, notices: NoticeWriter | None = None) -> None:
-        """Store a new table, its seats held by accounts, and the notices it causes (an
-        invitation), in one transaction."""
+    def create(
+        self,
+        row: TableRow,
+        notices: NoticeWriter | None = None,
+        played: list[tuple[str, str]] | None = None,
+    ) -> None:
+        """Store a new table, its seats held by accounts, the notices it causes (an
+        invitation) and the steps it was `played` with (a record file), in one
+        transaction."""
         with self._tx() as conn:
             conn.execute(
                 insert(tables).values(
@@ -160,6 +169,12 @@ class Store:
                     spectator_chat=row.spectator_chat,
                     epoch=row.epoch,
                     rematch=row.rematch,
+                    hints=row.hints,
+                    start=row.start,
+                    kind=row.kind,
+                    result=row.result,
+                    ended=row.ended,
+                    scores=row.scores,
                 )
             )
             held = row.accounts()
@@ -167,6 +182,14 @@ class Store:
                 conn.execute(
                     insert(table_seats),
                     [{"table_id": row.id, "seat": i, "account_id": a} for i, a in held.items()],
+                )
+            if played:
+                conn.execute(
+                    insert(steps),
+                    [
+                        {"table_id": row.id, "n": n, "who": who, "action": action}
+                        for n, (who, action) in enumerate(played)
+                    ],
                 )
             if notices is not None:
                 notices(conn)
@@ -390,6 +413,9 @@ def _row(r: Any) -> TableRow:
         rated_at=r.rated_at,
         ended=r.ended,
         scores=r.scores,
+        hints=bool(r.hints),
+        start=r.start,
+        kind=str(r.kind or "game"),
     )
 
 

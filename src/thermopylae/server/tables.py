@@ -34,7 +34,7 @@ from thermopylae.engine.protocol import CHANCE
 from thermopylae.server import chat, endings, messages, new_table, notices, timekeeper
 from thermopylae.server.account_store import Accounts
 from thermopylae.server.ai_pool import AiBusy, AiLimits, AiPool
-from thermopylae.server.live import LOG_KEPT, Live
+from thermopylae.server.live import LOG_KEPT, Live, first_state
 from thermopylae.server.seats import TableError, seat_rows, token_hash
 from thermopylae.server.store import Conflict, Store, StoreError, TableRow, now
 
@@ -101,10 +101,12 @@ class Tables:
         link_base: str | None = None,
         terms: new_table.Terms | None = None,
         table_id: str | None = None,
+        start: dict[str, Any] | None = None,
     ) -> tuple[Live, list[str | None]]:
         """A new table; returns it and one token per seat (None for AI seats). A table
         with a human seat answers once a human must act; a table of AI seats only is
-        played in the background and answers at once."""
+        played in the background and answers at once. `start`: the position it starts
+        from ("play from here": `{"position": state JSON, "from": id, "step": n}`)."""
         game, options, tc = new_table.checked(game_id, options, clock)
         seats, held = await asyncio.to_thread(
             self._store_call, new_table.invited, self.store, seats
@@ -130,9 +132,10 @@ class Tables:
             clock=None if tc is None else tc.to_json(),
             public_link=f"{self.link_base or link_base or ''}/table/{table_id}",
             open_seats=sum(r["kind"] == "open" for r in rows),
+            start=start,
             **terms.columns(),
         )
-        live = Live(row, game, options, game.new(options), client=client)
+        live = Live(row, game, options, first_state(game, row), client=client)
         live.names = {a.id: a.name for a in held.values()}
         live.shares = {a.id: a.low_share for a in held.values()}
         self._make_agents(live)
@@ -206,7 +209,7 @@ class Tables:
                 game = registry.get(row.game)
             except ThermopylaeError as exc:
                 raise TableError(500, f"table {table_id}: {exc}") from exc
-            live = Live(row, game, dict(row.options), game.new(row.options))
+            live = Live(row, game, dict(row.options), first_state(game, row))
             self._make_agents(live)
             if row.accounts():
                 await asyncio.to_thread(self._store_call, self._load_names, live)
@@ -296,7 +299,7 @@ class Tables:
         """Make `stored` the table's steps, replayed from the start (after a takeback);
         `live.version` still grows, so every screen is told."""
         before = live.version
-        live.state = live.game.new(live.options)
+        live.state = first_state(live.game, live.row)
         live.steps, live.log = [], []
         for who, text in stored:
             self._apply(live, who, text)

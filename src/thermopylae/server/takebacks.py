@@ -21,7 +21,7 @@ from typing import Any
 
 from thermopylae.engine.takeback import takebacks
 from thermopylae.server import timekeeper
-from thermopylae.server.live import Live
+from thermopylae.server.live import Live, first_state
 from thermopylae.server.seats import TableError
 from thermopylae.server.store import Conflict, StoreError, now
 from thermopylae.server.tables import Tables
@@ -144,7 +144,7 @@ async def _take_back(t: Tables, live: Live, seat: int, to: int) -> None:
     """Go back to move `to` (a decision of `seat`): stored, then replayed here."""
     g = live.game
     kept = live.steps[:to]
-    state = g.new(live.options)
+    state = first_state(g, live.row)
     for _who, text in kept:
         g.apply(state, g.parse(text), quiet=True)
     values = timekeeper.after(live, g.to_act(state), now())
