@@ -392,3 +392,13 @@ def test_the_study_columns_are_kept_on_postgresql(
         assert m["start_step"] == {"from": made["id"], "step": 2}
         assert api.view(uploaded["id"])["kind"] == "record"
         assert api.client.get(f"/api/tables/{uploaded['id']}/steps/0").status_code == 200
+
+
+def test_record_files_stay_out_of_the_archive_of_games_played(sqlite_api: Api) -> None:
+    from thermopylae.server import archive
+
+    made, rec = finished(sqlite_api, 14)
+    uploaded = sqlite_api.client.post("/api/replays", json=rec.to_json()).json()
+    with sqlite_api.store.engine.connect() as conn:
+        ids = {row.id for row in archive.finished(conn, GAME)}
+    assert made["id"] in ids and uploaded["id"] not in ids

@@ -157,7 +157,10 @@ def finished_ids(conn: Connection, account_id: int) -> list[str]:
 
 
 def _finished_query(game_id: str, account_id: int | None, what: Any) -> Any:
-    q = select(what).where(tables.c.game == game_id, tables.c.over.is_(True))
+    # Record files opened on the replay board are studies, not games played here.
+    q = select(what).where(
+        tables.c.game == game_id, tables.c.over.is_(True), tables.c.kind == "game"
+    )
     if account_id is not None:
         q = q.where(
             tables.c.id.in_(
