@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import update
+from sqlalchemy import create_engine, func, select, update
 
 from tests.server.helpers import Server
 from tests.server.notify_helpers import Receiver, mail_server, receiving
+from thermopylae.server.db import notices as db_notices
 from thermopylae.server.db import tables as db_tables
 from thermopylae.server.store import Store
 
@@ -72,6 +73,20 @@ def play(spectator: httpx.Client, table: str, decisions: int, by: dict[str, http
             headers=headers(who),
         )
         assert r.status_code == 200, r.text
+
+
+def pending_notices(db: str) -> int:
+    """Notices queued or in delivery, not yet marked sent (or failed)."""
+    engine = create_engine(db)
+    try:
+        with engine.connect() as conn:
+            return int(
+                conn.execute(
+                    select(func.count()).where(db_notices.c.status == "pending")
+                ).scalar_one()
+            )
+    finally:
+        engine.dispose()
 
 
 def webhook_bodies(hook: Receiver, event: str) -> list[dict[str, Any]]:
@@ -144,6 +159,8 @@ def test_a_correspondence_game_between_two_accounts_with_webhook_and_email(
             assert wait_for(lambda: len(webhook_bodies(hook, "your_turn")) >= owed)
             owed_mail = turn_starts(so_far, "greece", before["to_act"])
             assert wait_for(lambda: len(emails(box, "Your turn")) >= owed_mail)
+            # ... and marked sent: a POST that arrived is not yet a notice marked sent.
+            assert wait_for(lambda: pending_notices(db) == 0), pending_notices(db)
             # The server dies between moves and starts again: clock and notices stand.
             server.kill()
             server.start()
