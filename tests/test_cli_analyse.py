@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,36 @@ def test_the_report_lists_the_marked_decisions(tmp_path: Path) -> None:
     assert "blunder" in page and "&lt;b&gt;bad&lt;/b&gt;" in page  # escaped by the template
     assert page.count('<tr class="blunder">') == 1
     assert (tmp_path / "r" / "winchance.png").stat().st_size > 0
+
+
+def test_the_backend_is_checked_before_any_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from thermopylae.cli import app
+
+    path, seats, _ = _saved("thermopyles", tmp_path)
+    args = ["analyse", str(path), "--seat", seats[0], "--budget", "1"]
+    cases = [
+        (["--backend", "dask"], "--backend dask: no such backend"),
+        (["--address", "127.0.0.1:1"], "--address is for the ray backend"),
+    ]
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
+    cases.append((["--backend", "ray"], "pip install 'thermopylae[ray]'"))
+    for extra, message in cases:
+        done = CliRunner().invoke(app, [*args, *extra], env={"NO_COLOR": "1", "COLUMNS": "400"})
+        assert done.exit_code == 2, done.output
+        assert message in " ".join(done.output.split()), done.output
+        assert isinstance(done.exception, SystemExit), done.exception
+
+
+def test_ray_gives_the_same_analysis_as_the_process_backend(tmp_path: Path) -> None:
+    """One local Ray, started and stopped by the command (some seconds)."""
+    pytest.importorskip("ray")
+    path, seats, _ = _saved("hot-gates", tmp_path)
+    args = ("analyse", str(path), "--seat", seats[1], "--budget", "1", "--json", "-")
+    pool = run(*args)
+    ray = run(*args, "--backend", "ray")
+    assert pool.returncode == ray.returncode == 0, pool.stderr + ray.stderr
+    assert json.loads(ray.stdout) == json.loads(pool.stdout)

@@ -306,17 +306,36 @@ def replay_cmd(
     seat: Annotated[
         str | None,
         typer.Option(
-            "--seat", help="With --step: the board as this seat saw it (default: a spectator)."
+            "--seat",
+            help="With --step or --interactive: the board as this seat saw it (default: a "
+            "spectator).",
         ),
     ] = None,
+    interactive: Annotated[
+        bool,
+        typer.Option(
+            "--interactive",
+            "-i",
+            help="Step through the record: n (or Enter) next, p previous, g first, G last, "
+            "a number to go to that step, s SEAT the board as that seat saw it, a every hand "
+            "(a finished game), q quit; starts at --step if given. Keys may be piped in, "
+            "one a line.",
+        ),
+    ] = False,
 ) -> None:
-    """Re-run a game record: check that every step was legal and the end matches."""
+    """Re-run a game record: check that every step was legal and the end matches.
+
+    With --step, show the board after one step; with --interactive, step through the game.
+    """
     set_language(None)
     try:
         rec = Record.load(file)
     except ThermopylaeError as exc:
         raise fail(str(exc)) from exc
     game = load_game(rec.game, components)
+    if interactive:
+        _view(game, rec, step, seat)
+        return
     if step is not None:
         _show_step(game, rec, step, seat)
         return
@@ -347,6 +366,32 @@ def replay_cmd(
         ),
         markup=False,
     )
+
+
+def _view(game: GenericGame, rec: Record, step: int | None, seat_name_: str | None) -> None:
+    """The interactive viewer (`tui.viewer`), from `step` (default: the start) and as
+    `seat_name_` saw the game (default: a spectator)."""
+    from thermopylae.tui.viewer import Viewer, replay_steps
+
+    seats = list(rec.seats)
+    if seat_name_ is not None and seat_name_ not in seats:
+        raise fail(
+            _("--seat {seat}: not a seat of this game (seats: {seats})").format(
+                seat=seat_name_, seats=", ".join(seats)
+            )
+        )
+    if step is not None and step > len(rec.steps):
+        raise fail(
+            _("--step {step}: the record has steps 0 to {total}").format(
+                step=step, total=len(rec.steps)
+            )
+        )
+    try:
+        replayed = replay_steps(game, rec)
+    except ThermopylaeError as exc:
+        raise fail(str(exc)) from exc
+    seat = None if seat_name_ is None else seats.index(seat_name_)
+    Viewer(game, replayed, out, sys.stdin, step or 0, seat).run()
 
 
 def _show_step(game: GenericGame, rec: Record, step: int, seat_name_: str | None) -> None:

@@ -16,6 +16,7 @@ from thermopylae.ai.winchance import MAX_BUDGET
 from thermopylae.cli_common import ComponentsOpt, fail, load_game, out, set_language, with_progress
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.record import Record
+from thermopylae.i18n import _
 
 GRAPH = "winchance.png"
 
@@ -34,7 +35,23 @@ def analyse(
     report_dir: Annotated[
         Path | None, typer.Option("--report", help="Write an HTML report with the graph to DIR.")
     ] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes (1: none).")] = 1,
+    workers: Annotated[
+        int, typer.Option(help="Worker processes (1: none) of the process backend.")
+    ] = 1,
+    backend: Annotated[
+        str,
+        typer.Option(
+            help="Where the estimates run: process (this process, or --workers processes) "
+            "or ray (Ray tasks, on a local Ray or the cluster at --address). The same "
+            "seed gives the same analysis on either."
+        ),
+    ] = "process",
+    address: Annotated[
+        str | None,
+        typer.Option(
+            help="Address of the Ray cluster (--backend ray; default: start a local one)."
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the playouts.")] = 1,
     components: ComponentsOpt = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
@@ -45,6 +62,7 @@ def analyse(
         raise fail(f"--budget {budget}: give 1 to {MAX_BUDGET} playouts per estimate")
     if not 1 <= workers <= 64:
         raise fail(f"--workers {workers}: give 1 to 64 worker processes")
+    _check_backend(backend, address)
     if report_dir is not None:
         from thermopylae.sim import report as sim_report  # numpy: only for a report
 
@@ -68,7 +86,10 @@ def analyse(
     except ThermopylaeError as exc:
         raise fail(f"{record}: {exc}") from exc
     results = with_progress(
-        "analysing", len(p.tasks), progress, lambda adv: analysis.run(p.tasks, workers, adv)
+        "analysing",
+        len(p.tasks),
+        progress,
+        lambda adv: analysis.run(p.tasks, workers, adv, backend, address),
     )
     result = analysis.assemble(game, rec, index, budget, agent, seed, p, results)
     if json_out == "-":
@@ -87,6 +108,24 @@ def analyse(
             out.print(f"report: {page}", markup=False)
     if json_out is None and report_dir is None:
         _summary(result)
+
+
+def _check_backend(backend: str, address: str | None) -> None:
+    """A known backend, an address only for Ray, and Ray installed when it is asked for."""
+    if backend not in ("process", "ray"):
+        raise fail(
+            _("--backend {backend}: no such backend; the backends are process and ray").format(
+                backend=backend
+            )
+        )
+    if backend == "process" and address is not None:
+        raise fail(_("--address is for the ray backend (--backend ray)"))
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise fail(
+            _("--backend ray needs Ray, which is not installed: {hint}").format(
+                hint="pip install 'thermopylae[ray]'"
+            )
+        )
 
 
 def _summary(result: dict[str, Any]) -> None:

@@ -6,7 +6,7 @@ candidates of a decision are its `sensible` moves, at most `MAX_CANDIDATES`: the
 played, the heuristic's choice, then the others in a seeded random order. All
 candidates of one decision share one seed (common random numbers: the same deals and
 dice), so their differences are measured on the same luck. The estimates are independent
-tasks, run in worker processes when asked (`run`).
+tasks, run in worker processes or on Ray when asked (`run`).
 """
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ MAX_CANDIDATES = 8
 MARKS = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", 0.05))
 """A decision's mark by its loss in win chance (the first threshold it reaches)."""
 FORMAT = "thermopylae-analysis"
+MAX_CHUNK = 16
+"""Tasks per Ray task at most: an estimate of the default 200 playouts takes 0.2 to 7 s,
+so a Ray task's own cost (some milliseconds) is small beside even one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,9 +157,48 @@ def _candidates(
     return (moves + rest)[:MAX_CANDIDATES]
 
 
-def run(tasks: Sequence[Task], workers: int, advance: Callable[[int], None]) -> list[Any]:
-    """Every task's result, in order; `workers` > 1 runs them in spawned processes (the
-    pool is closed, its processes ended, before this returns)."""
+def run_chunk(tasks: Sequence[Task]) -> list[list[dict[str, Any]]]:
+    """The results of a chunk of tasks, in order (what one Ray task runs)."""
+    return [run_task(t) for t in tasks]
+
+
+def chunks(tasks: Sequence[Task], cpus: int) -> list[tuple[Task, ...]]:
+    """`tasks` cut into consecutive chunks, about four for each of `cpus` CPUs (so that
+    a slow chunk near the end leaves little idle), of at most `MAX_CHUNK` tasks each."""
+    size = max(1, min(MAX_CHUNK, len(tasks) // (4 * max(1, cpus))))
+    return [tuple(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+
+
+def run(
+    tasks: Sequence[Task],
+    workers: int,
+    advance: Callable[[int], None],
+    backend: str = "process",
+    address: str | None = None,
+) -> list[Any]:
+    """Every task's result, in order, whatever runs them (every task has its own seed).
+
+    `backend` "process": `workers` > 1 runs the tasks in spawned processes (the pool is
+    closed, its processes ended, before this returns). "ray": chunks of tasks run as Ray
+    tasks (`sim.backends`) on the cluster at `address`, or on a local Ray started with
+    one CPU a core; `workers` is not used (the cluster's CPUs are)."""
+    if backend == "ray":
+        from thermopylae.sim import backends
+
+        ray = backends.start_ray(address)
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        parts = backends.run_jobs(
+            run_chunk,
+            chunks(tasks, cpus),
+            backend="ray",
+            address=address,
+            progress=lambda chunk: advance(len(chunk)),
+        )
+        return [r for part in parts for r in part]
+    if backend != "process":
+        raise ThermopylaeError(f"unknown backend {backend!r}; backends: process, ray")
+    if address is not None:
+        raise ThermopylaeError("--address is for the ray backend")
     results: list[Any] = [None] * len(tasks)
     if workers <= 1 or len(tasks) <= 1:
         for i, t in enumerate(tasks):
