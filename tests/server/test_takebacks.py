@@ -75,19 +75,23 @@ def policy(c: TestClient, tid: str) -> Any:
 
 
 def play_one(c: TestClient, tid: str, tokens: list[str | None], rng: random.Random) -> None:
-    """The human seat to act plays a random legal move."""
-    for tok in tokens:
-        if tok is None:
-            continue
-        m = view(c, tid, tok)
-        if m["your_turn"]:
-            action = rng.choice(m["legal"])["action"]
-            r = c.post(
-                f"/api/tables/{tid}/actions",
-                json={"token": tok, "move": m["move"], "action": action},
-            )
-            assert r.status_code == 200, r.text
-            return
+    """The human seat to act plays a random legal move (once the bots have answered: a
+    table with a short `reply_wait` answers before a busy machine's bot has moved)."""
+    end = time.monotonic() + 20
+    while time.monotonic() < end:
+        for tok in tokens:
+            if tok is None:
+                continue
+            m = view(c, tid, tok)
+            if m["your_turn"]:
+                action = rng.choice(m["legal"])["action"]
+                r = c.post(
+                    f"/api/tables/{tid}/actions",
+                    json={"token": tok, "move": m["move"], "action": action},
+                )
+                assert r.status_code == 200, r.text
+                return
+        time.sleep(0.05)
     raise AssertionError("no human seat must act")
 
 
