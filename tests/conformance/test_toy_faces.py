@@ -77,3 +77,10 @@ def test_the_simulator_plays_many_toy_games(players: int) -> None:
     # a game of the run can be played again, and its record replays
     rec = replay_indexed(Toy(), {"players": players}, ["random"] * players, 3, 17)
     assert replay(Toy(), rec).ok
+
+
+def test_worker_processes_know_a_game_registered_at_run_time() -> None:
+    """Spawned workers import only the shipped games; the registry hands them the toy."""
+    one = simulate(GAME_ID, "random", 60, {"players": 2}, seed=4, workers=1)
+    two = simulate(GAME_ID, "random", 60, {"players": 2}, seed=4, workers=2)
+    assert (two.wins, two.draws, two.reasons) == (one.wins, one.draws, one.reasons)

@@ -53,6 +53,29 @@ def unregister(game_id: str) -> None:
     _SUMMARIES.pop(game_id, None)
 
 
+Registration = tuple[str, str, tuple[int, int], GameFactory]
+
+
+def registrations() -> list[Registration]:
+    """The games registered at run time by code outside the shipped packages (a plug-in,
+    a test's toy game), as `register`'s arguments: what a spawned worker process must
+    `adopt` to know them too (the shipped games register themselves when imported). Their
+    factories must be picklable: module-level functions."""
+    return [
+        (gid, title, (lo, hi), factory)
+        for gid, factory in _FACTORIES.items()
+        for title, lo, hi in [_SUMMARIES[gid]]
+        if not factory.__module__.startswith(("thermopylae.games.", __name__))
+    ]
+
+
+def adopt(games: list[Registration]) -> None:
+    """Register in this process the games another process registered at run time (a
+    worker's initializer)."""
+    for gid, title, players, factory in games:
+        register(gid, title, players, factory)
+
+
 def _load_builtins() -> None:
     for module in _BUILTIN:
         importlib.import_module(module)

@@ -121,11 +121,13 @@ def cpu_budget(agent: Any, seconds: float) -> Iterator[None]:
             agent.cpu_limit = None
 
 
-def _start_worker(niceness: int) -> None:
+def _start_worker(niceness: int, games: list[registry.Registration]) -> None:
     """A worker yields the CPU to the server process (the requests of every table come
-    before the searches of a few), and imports the games once."""
+    before the searches of a few), and imports the games once (with those registered at
+    run time in the server's process)."""
     with contextlib.suppress(OSError):
         os.nice(niceness)
+    registry.adopt(games)
     for gid in registry.game_ids():
         registry.get(gid)
 
@@ -155,7 +157,7 @@ class AiPool:
                     self.limits.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start_worker,
-                    initargs=(self.limits.niceness,),
+                    initargs=(self.limits.niceness, registry.registrations()),
                 )
             else:
                 self._executor = ThreadPoolExecutor(self.limits.workers, "thermopylae-ai")

@@ -25,6 +25,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 from typing import Any, TypeVar
 
+from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
 
 J = TypeVar("J")
@@ -60,7 +61,12 @@ def run_jobs(
             if progress:
                 progress(job)
         return results
-    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+    with ProcessPoolExecutor(
+        workers,
+        mp_context=get_context("spawn"),
+        initializer=registry.adopt,  # the games registered at run time, there too
+        initargs=(registry.registrations(),),
+    ) as pool:
         futures = {pool.submit(fn, job): i for i, job in enumerate(jobs)}
         for future in as_completed(futures):
             i = futures[future]
@@ -185,9 +191,11 @@ def _remove_temp_dir() -> None:
         _temp_dir = None
 
 
-def _call(fn: Callable[[J], R], job: J) -> R:
+def _call(fn: Callable[[J], R], job: J, games: list[registry.Registration]) -> R:
     """What each Ray task runs: any picklable callable works, not only plain functions
-    (`ray.remote` takes a class for an actor and refuses builtins)."""
+    (`ray.remote` takes a class for an actor and refuses builtins); `games`, the games
+    registered at run time in the process that asked."""
+    registry.adopt(games)
     return fn(job)
 
 
@@ -203,7 +211,8 @@ def _ray(
     if not jobs:
         return results
     task = ray.remote(_call)
-    refs = [task.remote(fn, job) for job in jobs]
+    games = registry.registrations()
+    refs = [task.remote(fn, job, games) for job in jobs]
     index = {ref: i for i, ref in enumerate(refs)}
     pending = refs
     try:
