@@ -7,6 +7,11 @@ source and stored as steps, so a table's record replays exactly. AI seats think 
 pool (`ai_pool.py`) on a copy of the state, outside the table's lock: a slow agent never
 blocks the event loop, the database threads or the other tables. Each table owed moves by
 chance or its AI seats has one runner task that plays them, one stored step at a time.
+
+Why one module of over 600 lines: loading, catching up, committing and the runner all hold
+the same per-table lock and cache invariants (`live.move` equals the stored steps of the
+row's epoch); split apart, each part would need the others' internals. What does not
+touch the cache lives beside it: seats.py, messages.py, new_table.py, timekeeper.py.
 """
 
 from __future__ import annotations
