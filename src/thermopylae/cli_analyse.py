@@ -16,9 +16,12 @@ from thermopylae.ai.winchance import MAX_BUDGET
 from thermopylae.cli_common import ComponentsOpt, fail, load_game, out, set_language, with_progress
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.record import Record
-from thermopylae.i18n import _
+from thermopylae.i18n import N_, _, ngettext
 
 GRAPH = "winchance.png"
+MAX_WORKERS = 64
+MARK_WORDS = {"blunder": N_("blunder"), "mistake": N_("mistake"), "inaccuracy": N_("inaccuracy")}
+"""The marks of `ai.analysis.MARKS` (English in the JSON, as data) as the summary says them."""
 
 
 def analyse(
@@ -59,9 +62,17 @@ def analyse(
     """Estimate the seat's win chance along a finished game and mark its mistakes."""
     set_language(None)
     if not 1 <= budget <= MAX_BUDGET:
-        raise fail(f"--budget {budget}: give 1 to {MAX_BUDGET} playouts per estimate")
-    if not 1 <= workers <= 64:
-        raise fail(f"--workers {workers}: give 1 to 64 worker processes")
+        raise fail(
+            _("--budget {budget}: give 1 to {most} playouts per estimate").format(
+                budget=budget, most=MAX_BUDGET
+            )
+        )
+    if not 1 <= workers <= MAX_WORKERS:
+        raise fail(
+            _("--workers {workers}: give 1 to {most} worker processes").format(
+                workers=workers, most=MAX_WORKERS
+            )
+        )
     _check_backend(backend, address)
     if report_dir is not None:
         from thermopylae.sim import report as sim_report  # numpy: only for a report
@@ -72,8 +83,10 @@ def analyse(
             raise fail(str(exc)) from exc
         if importlib.util.find_spec("jinja2") is None:
             raise fail(
-                "--report writes its page from a jinja2 template, which is not installed: "
-                "pip install 'thermopylae[report]'"
+                _(
+                    "--report writes its page from a jinja2 template, which is not "
+                    "installed: {hint}"
+                ).format(hint="pip install 'thermopylae[report]'")
             )
     try:
         rec = Record.load(record)
@@ -86,7 +99,7 @@ def analyse(
     except ThermopylaeError as exc:
         raise fail(f"{record}: {exc}") from exc
     results = with_progress(
-        "analysing",
+        _("analysing"),
         len(p.tasks),
         progress,
         lambda adv: analysis.run(p.tasks, workers, adv, backend, address),
@@ -98,14 +111,14 @@ def analyse(
         try:
             Path(json_out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
         except OSError as exc:
-            raise fail(f"--json {json_out}: cannot write: {exc.strerror}") from exc
+            raise fail(_cannot_write("--json", json_out, exc)) from exc
     if report_dir is not None:
         try:
             page = write_report(result, report_dir)
         except OSError as exc:
-            raise fail(f"--report {report_dir}: cannot write: {exc.strerror}") from exc
+            raise fail(_cannot_write("--report", report_dir, exc)) from exc
         if json_out != "-":
-            out.print(f"report: {page}", markup=False)
+            out.print(_("report: {page}").format(page=page), markup=False)
     if json_out is None and report_dir is None:
         _summary(result)
 
@@ -128,16 +141,35 @@ def _check_backend(backend: str, address: str | None) -> None:
         )
 
 
+def _cannot_write(option: str, path: object, exc: OSError) -> str:
+    return _("{option} {path}: cannot write: {reason}").format(
+        option=option, path=path, reason=exc.strerror or exc
+    )
+
+
 def _summary(result: dict[str, Any]) -> None:
     marked = [d for d in result["decisions"] if d["mark"]]
+    n = len(result["decisions"])
     out.print(
-        f"{len(result['decisions'])} decisions of {result['seat']}, {len(marked)} marked",
+        ngettext(
+            "{n} decision of {seat}, {marked} marked",
+            "{n} decisions of {seat}, {marked} marked",
+            n,
+        ).format(n=n, seat=result["seat"], marked=len(marked)),
         markup=False,
     )
     for d in marked:
         out.print(
-            f"step {d['step']}: {d['mark']}: {d['played']} ({d['win_played']:.0%}); "
-            f"best {d['best']} ({d['win_best']:.0%})",
+            _(
+                "step {step}: {mark}: {played} ({win_played:.0%}); best {best} ({win_best:.0%})"
+            ).format(
+                step=d["step"],
+                mark=_(MARK_WORDS[d["mark"]]),
+                played=d["played"],
+                win_played=d["win_played"],
+                best=d["best"],
+                win_best=d["win_best"],
+            ),
             markup=False,
         )
 
