@@ -205,7 +205,12 @@ def run(
             results[i] = run_task(t)
             advance(1)
         return results
-    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+    with ProcessPoolExecutor(
+        workers,
+        mp_context=get_context("spawn"),
+        initializer=registry.adopt,  # games registered at run time, there too
+        initargs=(registry.registrations(),),
+    ) as pool:
         futures = {pool.submit(run_task, t): i for i, t in enumerate(tasks)}
         for future in as_completed(futures):
             results[futures[future]] = future.result()
