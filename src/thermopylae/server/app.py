@@ -31,6 +31,7 @@ from thermopylae.server import messages, notify, outbox, routes_community
 from thermopylae.server.account_errors import AccountError
 from thermopylae.server.account_store import Accounts
 from thermopylae.server.ai_pool import AiLimits, AiPool
+from thermopylae.server.analysis_jobs import AnalysisLimits, Runner, release_claims
 from thermopylae.server.db import accounts as db_accounts
 from thermopylae.server.headers import SecurityHeaders
 from thermopylae.server.hub import Hub
@@ -42,6 +43,7 @@ from thermopylae.server.routes_accounts import (
     router,
     session_of,
 )
+from thermopylae.server.routes_analysis import router as analysis_router
 from thermopylae.server.routes_players import router as players_router
 from thermopylae.server.routes_table import router as table_router
 from thermopylae.server.schema import LANG_DOC, ActionIn, TableIn, errors, table_body_schema
@@ -72,6 +74,7 @@ def create_app(
     mail_from: str = "thermopylae@localhost.localdomain",
     allow_private_webhooks: bool = False,
     public_url: str | None = None,
+    analysis: AnalysisLimits | None = None,
 ) -> FastAPI:
     """The server. `db`: a SQLAlchemy URL (default: a SQLite file in `data_dir`);
     `redis`: share table updates with other processes; `origins`: extra origins whose
@@ -85,7 +88,8 @@ def create_app(
     server that sends notifications from `mail_from` (None: email is off);
     `allow_private_webhooks`: let webhooks reach loopback and private addresses (tests, home
     set-ups); `public_url`: the site's address for links in notifications (default: the
-    address of the request that created the table)."""
+    address of the request that created the table); `analysis`: the bounds of the
+    analyses of finished games (`AnalysisLimits`: budget, queue, runs at once)."""
     if db is None:
         if data_dir is None:
             from platformdirs import user_data_path
@@ -96,6 +100,7 @@ def create_app(
     store = Store(db)  # raises StoreError now, naming a database it cannot open
     holder: dict[str, Any] = {}
     limits = ai if ai is not None else AiLimits()
+    analysis_limits = analysis if analysis is not None else AnalysisLimits()
     rate = http_rate if http_rate is not None else rate_from_env()
     limiter = RateLimit(rate, http_burst) if rate else None
     mailer = None if smtp is None else notify.Mailer.from_spec(smtp, mail_from)
@@ -151,8 +156,15 @@ def create_app(
         sweeper = asyncio.create_task(sweep())
         ticker = asyncio.create_task(keeper.run())
         sender = asyncio.create_task(deliverer.run())
+        analyst = Runner(tables, analysis_limits)  # the finished games' analyses
+        if redis is None:  # alone on the database: the jobs of a crashed life are due
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(release_claims, store.engine)
+        holder["analysis"] = analyst
+        analyst.start()
         yield
         deliverer.stop()
+        await analyst.close()  # its jobs in hand go back to the queue
         for task in (resume, sweeper, ticker, sender):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -470,6 +482,9 @@ def create_app(
     app.include_router(routes_community.router(tables, accounts, limit))
     app.include_router(players_router(lambda: accounts))
     app.include_router(table_router(tables, lambda: accounts))
+    app.include_router(
+        analysis_router(tables, lambda: holder.get("analysis"), lambda: analysis_limits)
+    )
     app.mount("/static", StaticFiles(directory=str(WEB)), name="static")
     return app
 
