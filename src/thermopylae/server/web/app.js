@@ -1,6 +1,7 @@
 // The browser client's entry point: the lobby at /, a table at /table/{id}, the account's
 // settings at /account, a player's page at /player/{name}, a game's leaderboard at
-// /ratings/{game}.
+// /ratings/{game}, a finished game's replay at /table/{id}/replay and the page that opens
+// a record file at /replay.
 
 import { account, accountLink, refresh } from "./account.js";
 import { clear } from "./dom.js";
@@ -8,6 +9,7 @@ import { langSelect, loadTexts, t } from "./i18n.js";
 import { mountLeaderboard } from "./leaderboard.js";
 import { mountLobby } from "./lobby.js";
 import { mountPlayer } from "./player.js";
+import { mountDrop, mountReplay } from "./replay.js";
 import { mountSettings } from "./settings.js";
 import { mountTable } from "./table.js";
 
@@ -16,6 +18,7 @@ function chrome() {
   document.querySelector("#brand .brand-name").textContent = t("app.title");
   document.getElementById("nav-lobby").textContent = t("nav.lobby");
   document.getElementById("nav-ratings").textContent = t("nav.ratings");
+  document.getElementById("nav-replay").textContent = t("nav.replay");
   clear(document.getElementById("account-slot")).append(accountLink());
   const slot = document.getElementById("lang-slot");
   const had = document.activeElement?.id === "lang";
@@ -30,7 +33,14 @@ function main() {
   const root = document.getElementById("main");
   const path = location.pathname;
   let m = path.match(/^\/table\/([^/]+)\/?$/);
-  if (m) {
+  const replay = path.match(/^\/table\/([^/]+)\/replay\/?$/);
+  if (replay) {
+    document.body.classList.add("page-replay");
+    mountReplay(root, decodeURIComponent(replay[1]));
+  } else if (/^\/replay\/?$/.test(path)) {
+    document.body.classList.add("page-drop");
+    mountDrop(root);
+  } else if (m) {
     document.body.classList.add("page-table");
     mountTable(root, decodeURIComponent(m[1]));
   } else if ((m = path.match(/^\/player\/([^/]+)\/?$/))) {

@@ -24,6 +24,10 @@
 // The community's parts (terms, open seats, takebacks, rematch: tablecommunity.js; the
 // chat: chat.js) draw from the same message and speak as the shown seat.
 //
+// Studying (issue 20): once the game is over the result links to its replay (replay.js);
+// on a table whose terms allow hints, "Suggest a move" during the shown seat's turn
+// (hints.js); a table started from another game's step says so and links there.
+//
 // Why this file is long (~760 lines): mountLive is one closure over the page's state (the
 // seats held, their connections, the last message, focus) that every draw* function
 // reads; the parts with a state of their own already live apart (clock.js, attention.js,
@@ -37,6 +41,7 @@ import { drawClocks, offsetOf } from "./clock.js";
 import { append, clear, copyText, h } from "./dom.js";
 import { faultPage } from "./fault.js";
 import * as generic from "./generic.js";
+import { hintPanel } from "./hints.js";
 import { lang, seatName, t, tOr } from "./i18n.js";
 import { playerLink } from "./opengames.js";
 import { communityParts } from "./tablecommunity.js";
@@ -148,6 +153,8 @@ function mountLive(root, tableId, hashToken) {
   const seatList = h("section", { class: "panel seat-list" });
   const shown = () => ({ token: current?.token || null, message: current?.message || null, seated: seated(current) });
   const community = communityParts(tableId, shown);
+  const hints = hintPanel(tableId, shown, (action) => act(action), standinMine);
+  const startStep = h("p", { class: "muted small", "data-testid": "start-step", hidden: true });
   const chat = chatPanel(tableId, shown);
   let communityMove = null; // the move the takeback's refusal was about
 
@@ -155,7 +162,7 @@ function mountLive(root, tableId, hashToken) {
     h(
       "div",
       { class: "table-page" },
-      h("div", { class: "table-head" }, heading, who, switcher, notifySlot, conn, community.terms),
+      h("div", { class: "table-head" }, heading, who, switcher, notifySlot, conn, community.terms, startStep),
       community.waiting,
       turn,
       clocks,
@@ -168,7 +175,7 @@ function mountLive(root, tableId, hashToken) {
       h(
         "div",
         { class: "table-grid" },
-        h("section", { class: "panel actions-wrap", "aria-labelledby": "actions-heading" }, actionsHeading, actions),
+        h("section", { class: "panel actions-wrap", "aria-labelledby": "actions-heading" }, actionsHeading, hints.el, actions),
         boardWrap,
         h("section", { class: "panel log-wrap", "aria-labelledby": "log-heading" }, logHeading, log),
         chat.panel,
@@ -523,6 +530,11 @@ function mountLive(root, tableId, hashToken) {
       out.reason ? h("p", { "data-testid": "result-reason" }, t("table.reason", { reason: out.reason_text || out.reason })) : null,
       detail ? h("p", { "data-testid": "result-detail" }, detail) : null,
       out.turns !== undefined ? h("p", { class: "muted" }, t("table.turns", { n: out.turns })) : null,
+      h(
+        "p",
+        {},
+        h("a", { class: "button", href: `/table/${encodeURIComponent(tableId)}/replay`, "data-testid": "replay-link" }, t("replay.open")),
+      ),
     ]);
   }
 
@@ -607,6 +619,21 @@ function mountLive(root, tableId, hashToken) {
         ),
       );
     }
+  }
+
+  /** A table started from another game's step ("play from here") links to that step. */
+  function drawStartStep(message) {
+    const start = message?.start_step;
+    clear(startStep);
+    startStep.hidden = !start?.from;
+    if (!start?.from) return;
+    startStep.append(
+      h(
+        "a",
+        { href: `/table/${encodeURIComponent(start.from)}/replay#step=${encodeURIComponent(start.step)}`, "data-testid": "start-step-link" },
+        t("table.startStep", { step: start.step, table: start.from }),
+      ),
+    );
   }
 
   function drawLog(c) {
@@ -734,6 +761,8 @@ function mountLive(root, tableId, hashToken) {
       community.clearError();
     }
     community.draw(message);
+    hints.draw(message);
+    drawStartStep(message);
     // Whose chat the panel shows: the held seat's (its key), or the spectator's (null).
     chat.update(current === spectator ? null : (seats.find((x) => x.conn === current)?.key ?? null));
     const done = drawBoard(message, stamp);
