@@ -109,6 +109,24 @@ def serve(
             "and home set-ups."
         ),
     ] = False,
+    analysis_budget: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=1000,
+            help="Playouts per estimate in the analyses of finished games ('Analyse'); "
+            "the cost of an analysis grows with it.",
+        ),
+    ] = 24,
+    analysis_jobs: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=16,
+            help="Analyses this process runs at once; 0: none (other server processes "
+            "sharing the database run them).",
+        ),
+    ] = 1,
     public_url: Annotated[
         str | None,
         typer.Option(
@@ -123,6 +141,7 @@ def serve(
     import uvicorn
 
     from thermopylae.server.ai_pool import DEFAULT_PARAMETERS, AiLimits
+    from thermopylae.server.analysis_jobs import AnalysisLimits
     from thermopylae.server.app import create_app
     from thermopylae.server.store import StoreError
 
@@ -164,6 +183,7 @@ def serve(
             mail_from=mail_from,
             allow_private_webhooks=allow_private_webhooks,
             public_url=public_url,
+            analysis=AnalysisLimits(budget=analysis_budget, jobs=analysis_jobs),
         )
     except StoreError as exc:
         raise fail(str(exc)) from exc

@@ -95,6 +95,13 @@ def test_p1_the_serve_command_checks_its_ai_limits() -> None:
     assert r.exit_code == 2 and "--ai-limit 'iterations=lots'" in r.output
     r = CliRunner().invoke(app, ["serve", "--ai-seconds", "0"])
     assert r.exit_code == 2
+    for option, value in (
+        ("--analysis-budget", "0"),
+        ("--analysis-budget", "1001"),
+        ("--analysis-jobs", "-1"),
+    ):
+        r = CliRunner().invoke(app, ["serve", option, value])
+        assert r.exit_code == 2 and option in r.output, r.output
 
 
 @pytest.mark.parametrize(
