@@ -27,7 +27,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from thermopylae import i18n
 from thermopylae.engine import registry
-from thermopylae.server import messages, notify, outbox, routes_community
+from thermopylae.server import messages, notify, outbox, routes_community, routes_study
 from thermopylae.server.account_errors import AccountError
 from thermopylae.server.account_store import Accounts
 from thermopylae.server.ai_pool import AiLimits, AiPool
@@ -287,29 +287,9 @@ def create_app(
             clock=body.clock,
             creator=None if session is None else session.account.id,
             link_base=base,
-            terms=Terms(body.public, body.rated, body.takebacks, body.spectator_chat),
+            terms=Terms(body.public, body.rated, body.takebacks, body.spectator_chat, body.hints),
         )
-        return {
-            "id": live.row.id,
-            "game": live.game.id,
-            "options": live.options,
-            "move": live.move,
-            "seats": [
-                {
-                    "seat": r["seat"],
-                    "kind": r["kind"],
-                    "level": r.get("level"),
-                    "token": tok,
-                    "invite_url": f"{base}/table/{live.row.id}#token={tok}" if tok else None,
-                    "player": live.names.get(r["account"]) if r.get("account") else None,
-                }
-                for r, tok in zip(live.row.seats, tokens, strict=True)
-            ],
-            "clock": live.row.clock,
-            "terms": messages.community(live)["terms"],
-            "url": f"{base}/table/{live.row.id}",
-            "spectator_url": f"{base}/table/{live.row.id}",
-        }
+        return messages.created(live, tokens, base)
 
     @app.get(
         "/api/tables/{table_id}",
@@ -469,6 +449,11 @@ def create_app(
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(str(WEB.joinpath("index.html")))
 
+    @app.api_route("/table/{table_id}/replay", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.api_route("/replay", methods=["GET", "HEAD"], include_in_schema=False)
+    async def replay_page() -> FileResponse:  # a finished game's replay, a record file's
+        return FileResponse(str(WEB.joinpath("index.html")))
+
     @app.api_route("/account", methods=["GET", "HEAD"], include_in_schema=False)
     async def account_page() -> FileResponse:
         return FileResponse(str(WEB.joinpath("index.html")))
@@ -482,6 +467,7 @@ def create_app(
     app.include_router(routes_community.router(tables, accounts, limit))
     app.include_router(players_router(lambda: accounts))
     app.include_router(table_router(tables, lambda: accounts))
+    app.include_router(routes_study.router(tables, lambda: accounts, limit))
     app.include_router(
         analysis_router(tables, lambda: holder.get("analysis"), lambda: analysis_limits)
     )
