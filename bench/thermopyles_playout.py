@@ -2,9 +2,11 @@
 
     .venv/bin/python bench/thermopyles_playout.py [--seconds 5] [--players 1] [--profile]
 
-Prints games and steps per second for random and heuristic playouts on one core (the same
-measurement as `thermopylae bench thermopyles`); with --profile, the 15 functions that
-take the most time in the random playout.
+Prints games and steps per CPU second for random and heuristic playouts on one core, each
+with its ratio to the reference loop (`thermopylae.sim.reference`, a tight Python loop of
+the same game) measured in turns in the same run (the same measurement as `thermopylae
+bench thermopyles`); with --profile, the 15 functions that take the most time in the
+random playout.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import platform
 import pstats
 
 from thermopylae.engine import registry
-from thermopylae.sim.bench import bench
+from thermopylae.sim.bench import bench, compare
 
 
 def main() -> None:
@@ -30,11 +32,14 @@ def main() -> None:
         f"python {platform.python_version()} on {platform.machine()}, "
         f"{args.players} player(s), {args.seconds:.0f} s each"
     )
-    for agent in ("random", "heuristic"):
-        r = bench(game, agent, options, args.seconds)
+    figures = compare(game, ["random", "heuristic"], options, args.seconds)
+    print(f"reference: {figures[0].reference.games_per_second:8,.0f} games/s")
+    for f in figures:
+        r = f.result
         print(
-            f"{agent:>9}: {r.games_per_second:8,.0f} games/s  {r.steps_per_second:10,.0f} "
-            f"steps/s  ({r.games} games, {r.steps / r.games:.1f} steps per game)"
+            f"{r.agent:>9}: {r.games_per_second:8,.0f} games/s  {f.ratio:.3f}x reference  "
+            f"{r.steps_per_second:10,.0f} steps/s  ({r.games} games, "
+            f"{r.steps / r.games:.1f} steps per game)"
         )
     if args.profile:
         profiler = cProfile.Profile()

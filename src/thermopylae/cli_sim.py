@@ -24,9 +24,11 @@ from thermopylae.cli_common import (
     fail,
     load_game,
     out,
+    set_language,
     with_progress,
 )
 from thermopylae.engine.errors import ThermopylaeError
+from thermopylae.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from thermopylae.sim.tournament import Tally, Tournament
@@ -335,7 +337,7 @@ def _rate(x: Tally) -> str:
 
 def bench(
     game_id: GameArg,
-    seconds: Annotated[float, typer.Option(help="Seconds per measurement.")] = 3.0,
+    seconds: Annotated[float, typer.Option(help="CPU seconds per measurement.")] = 3.0,
     players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
     agents: Annotated[
         str, typer.Option(help="Comma-separated agents to time.")
@@ -348,36 +350,92 @@ def bench(
             "ismcts:playout=heuristic,depth=40,prior=1."
         ),
     ] = "ismcts",
+    rounds: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Rounds of the reference loop and each figure in turn; a figure's ratio is "
+            "the median of its rounds'.",
+        ),
+    ] = 5,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Games per second on one core, played through the full game protocol, and ISMCTS
-    iterations per second."""
-    from thermopylae.sim.bench import bench as run
+    """Games per second on one core (CPU time), played through the full game protocol, and
+    ISMCTS iterations per second; each with its ratio to the reference loop (a tight
+    special-purpose Python loop of Thermopyles random play, sim/reference.py) measured in
+    the same run, rounds in turn. Ratios carry between machines; absolute figures do not."""
+    from thermopylae.sim.bench import Yardstick, compare, ismcts_compare
 
+    set_language(None)
     game = load_game(game_id, None)
-    options = {} if players is None else {"players": players}
-    table = Table("playout", "games/s", "steps/s", "games", "seconds")
-    for name in agents.split(","):
-        try:
-            r = run(game, name.strip(), options, seconds)
-        except ThermopylaeError as exc:
-            raise fail(str(exc)) from exc
+    try:
+        options = game.options({} if players is None else {"players": players})
+        names = [name.strip() for name in agents.split(",")]
+        stick = Yardstick.of(game, options)
+        figures = compare(game, names, options, seconds, rounds, yardstick=stick)
+        rates = (
+            ismcts_compare(game, options, seconds, spec=search, yardstick=stick) if ismcts else []
+        )
+    except ThermopylaeError as exc:
+        raise fail(str(exc)) from exc
+    ref = figures[0].reference if figures else stick.measure(seconds / rounds)
+    if as_json:
+        data = {
+            "game": game_id,
+            "options": options,
+            "rounds": rounds,
+            "reference": {
+                "what": "thermopyles random play, sim/reference.py",
+                "players": stick.players,
+                "games": ref.games,
+                "cpu_seconds": ref.seconds,
+                "games_per_second": ref.games_per_second,
+            },
+            "playouts": [f.to_json() for f in figures],
+            "ismcts": {
+                "spec": search,
+                "iterations_per_second": [r for r, _ in rates],
+                "ratios": [x for _, x in rates],
+            }
+            if ismcts
+            else None,
+        }
+        print(json.dumps(data))
+        return
+    out.print(f"{game.title}, {options}, one process", markup=False)
+    out.print(
+        ngettext(
+            "Reference: a tight Python loop of Thermopyles random play ({players} player, "
+            "sim/reference.py), {rate} games per CPU second in this run. Each ratio is the "
+            "median over {rounds} rounds of the figure over the reference of its round.",
+            "Reference: a tight Python loop of Thermopyles random play ({players} players, "
+            "sim/reference.py), {rate} games per CPU second in this run. Each ratio is the "
+            "median over {rounds} rounds of the figure over the reference of its round.",
+            stick.players,
+        ).format(players=stick.players, rate=f"{ref.games_per_second:,.0f}", rounds=rounds),
+        markup=False,
+    )
+    table = Table("playout", "games/s", _("× reference"), "steps/s", "games", _("CPU seconds"))
+    for f in figures:
+        r = f.result
         table.add_row(
-            name,
+            r.agent,
             f"{r.games_per_second:,.0f}",
+            f"{f.ratio:.3f}",
             f"{r.steps_per_second:,.0f}",
             str(r.games),
             f"{r.seconds:.1f}",
         )
-    out.print(f"{game.title}, {game.options(options)}, one process")
     out.print(table)
     if ismcts:
-        from thermopylae.sim.bench import ismcts_rate
-
-        try:
-            rates = ismcts_rate(game, options, seconds, spec=search)
-        except ThermopylaeError as exc:
-            raise fail(str(exc)) from exc
+        figures_text = ", ".join(
+            _("{rate} ({ratio} × reference)").format(rate=f"{r:,.0f}", ratio=f"{x:.3f}")
+            for r, x in rates
+        )
         out.print(
-            f"{search} iterations per CPU second at the start, middle and end of a "
-            "random game: " + ", ".join(f"{r:,.0f}" for r in rates)
+            _(
+                "{search} iterations per CPU second at the start, middle and end of a random "
+                "game: {figures}"
+            ).format(search=search, figures=figures_text),
+            markup=False,
         )
