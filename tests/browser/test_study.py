@@ -94,6 +94,13 @@ def at_step(page: Page, n: int) -> None:
     expect(page.get_by_test_id("board")).to_have_attribute("data-step", str(n))
 
 
+def watch(page: Page) -> list[str]:
+    """CSP violations and uncaught script errors seen by the page."""
+    seen = watch_csp(page)
+    page.on("pageerror", lambda err: seen.append(f"page error: {err}"))
+    return seen
+
+
 def fits_phone(page: Page) -> None:
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 380, f"the page is {width} px wide at phone width"
@@ -102,7 +109,7 @@ def fits_phone(page: Page) -> None:
 def test_s20_a_replay_stepped_by_keys_analysed_and_its_graph_clicked(
     page: Page, server: str, finished: dict[str, Any], artifacts: Path
 ) -> None:
-    violations = watch_csp(page)
+    violations = watch(page)
     table, steps, seat = finished["id"], finished["steps"], finished["seat"]
     # The finished table links to its replay.
     page.goto(f"/table/{table}#token={finished['token']}")
@@ -183,7 +190,7 @@ def test_s20_a_replay_stepped_by_keys_analysed_and_its_graph_clicked(
 def test_s20_a_hint_on_a_table_with_hints_and_a_403_without(
     page: Page, server: str, artifacts: Path
 ) -> None:
-    violations = watch_csp(page)
+    violations = watch(page)
     # The lobby's box: off by default, sent as "hints".
     page.goto("/")
     page.get_by_test_id("game-select").select_option(GAME)
@@ -223,7 +230,7 @@ def test_s20_a_hint_on_a_table_with_hints_and_a_403_without(
 
 
 def test_s20_hints_are_never_rated_and_a_login_asks_for_them(page: Page, server: str) -> None:
-    violations = watch_csp(page)
+    violations = watch(page)
     sign_up(page, fresh_name("hint"))
     page.get_by_test_id("game-select").select_option(GAME)
     expect(page.get_by_test_id("seat-0")).to_have_value("account")
@@ -247,7 +254,7 @@ def test_s20_hints_are_never_rated_and_a_login_asks_for_them(page: Page, server:
 def test_s20_a_record_file_chosen_or_dropped_opens_its_replay(
     page: Page, server: str, finished: dict[str, Any]
 ) -> None:
-    violations = watch_csp(page)
+    violations = watch(page)
     with urllib.request.urlopen(f"{server}/api/tables/{finished['id']}/record") as r:
         text = r.read()
     page.goto("/")
@@ -285,13 +292,20 @@ def test_s20_a_record_file_chosen_or_dropped_opens_its_replay(
     )
     page.wait_for_url(re.compile(rf"/table/{record_table}/replay"))
     expect(page.get_by_test_id("board").locator("svg").first).to_be_visible()
+    # In another language: the page's words and the server's log lines.
+    page.keyboard.press("End")
+    at_step(page, finished["steps"])
+    page.get_by_test_id("lang").select_option("pt")
+    expect(page.get_by_test_id("replay-step")).to_contain_text(f"Passo {finished['steps']} de")
+    expect(page.get_by_test_id("branch")).to_contain_text("Jogar a partir daqui")
+    expect(page.get_by_test_id("replay-origin")).to_contain_text("ficheiro de registo")
     assert not violations, violations
 
 
 def test_s20_play_from_here_opens_a_new_table_at_that_step_at_phone_width(
     page: Page, server: str, finished: dict[str, Any], artifacts: Path
 ) -> None:
-    violations = watch_csp(page)
+    violations = watch(page)
     page.set_viewport_size({"width": 375, "height": 740})
     table = finished["id"]
     # A step where the seat decides (not the last: the game is over there).
