@@ -373,6 +373,9 @@ CROSS_FIELD = {
     "GET /api/players/{name}/games": r"is not a side of",
     "POST /api/tables/{table_id}/takeback": r'"to" goes with "request" only',
     "POST /api/tables/{table_id}/chat": r"text is empty|a message holds at most|control character",
+    # a record file: what makes a game record (and one that replays to its end) is the
+    # record format's and the game's rules, beyond the body's JSON schema
+    "POST /api/replays": r"not a valid game record|does not replay|is not over|unknown game",
 }
 """The operations with rules across fields, and the texts of their 422 answers."""
 

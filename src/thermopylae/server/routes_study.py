@@ -43,7 +43,12 @@ class HintIn(BaseModel):
 
 class BranchIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    step: int = Field(ge=0, le=1_000_000, description="the step to play on from (0: the start)")
+    step: int = Field(
+        ge=0,
+        le=1_000_000,
+        strict=False,  # 12.0 is 12, as JSON Schema's integer has it
+        description="the step to play on from (0: the start)",
+    )
     seat: str = Field(max_length=40, description="the seat whose knowledge the position keeps")
     true_cards: bool = Field(
         default=False,
