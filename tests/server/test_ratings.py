@@ -436,7 +436,7 @@ def test_a_players_games_filter_by_game_side_and_result_a_page_at_a_time(
         "partners": [],
         "rated": True,
         "record_url": f"/api/tables/{row.id}/record",
-        "replay_url": f"/table/{row.id}",
+        "replay_url": f"/table/{row.id}/replay",
     }
     last = body["games"][-1]
     assert last["result"] == old_out.results[0] and last["opponents"] == ["bot:normal"]

@@ -224,7 +224,7 @@ def entry(p: Played, names: dict[int, str]) -> dict[str, Any]:
         "partners": others if coop else [],
         "rated": row.rated,
         "record_url": f"/api/tables/{row.id}/record",
-        "replay_url": f"/table/{row.id}",
+        "replay_url": f"/table/{row.id}/replay",
     }
 
 

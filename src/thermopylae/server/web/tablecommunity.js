@@ -1,7 +1,7 @@
 // What the community adds to a table's page, drawn from the table message's "terms",
 // "open_seats", "takeback" and "rematch" (messages.community on the server):
 //
-// - the terms agreed at creation (rated, takebacks, public, spectators' chat);
+// - the terms agreed at creation (rated, takebacks, public, spectators' chat, hints);
 // - "Waiting for players" while seats are open, with a Join button for a logged-in
 //   visitor who holds no seat here;
 // - a seat's Take back button; a pending request shown to the seats that must consent,
@@ -34,7 +34,8 @@ export function communityParts(tableId, seat) {
       x.takebacks ? t("terms.hasTakebacks") : t("terms.noTakebacks"),
       x.public ? t("terms.isPublic") : t("terms.isPrivate"),
       x.spectator_chat ? t("terms.chatOpen") : t("terms.chatPlayers"),
-    ].join(" · ");
+      x.hints ? t("terms.hasHints") : null,
+    ].filter(Boolean).join(" · ");
   }
 
   async function send(fn, errorKey) {
