@@ -82,7 +82,7 @@ def play_out(
             if scores is not None:
                 return scores
     if policy is None:
-        play(game, d, (), rng, rng, moves=choices(game))
+        game.random_playout(d, rng, rng)
     else:
         play(game, d, [policy] * game.max_players, rng, rng)
     outcome = game.outcome(d)

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from thermopylae.engine.errors import NotationError, ThermopylaeError
-from thermopylae.engine.protocol import JSON, Observer, Outcome
+from thermopylae.engine.play import uniform
+from thermopylae.engine.protocol import JSON, Game, Observer, Outcome
 
 S = TypeVar("S", bound="Copyable")
 A = TypeVar("A")
@@ -117,6 +118,10 @@ class GameBase(Generic[S, A]):
 
     def sensible(self, state: S) -> Sequence[A]:
         return self.legal(state)
+
+    def random_playout(self, state: S, chance_rng: random.Random, agent_rng: random.Random) -> int:
+        g = cast("Game[S, A]", self)  # a GameBase is completed into a Game by its game
+        return uniform(g.to_act, g.apply, g.sample_chance, g.sensible, state, chance_rng, agent_rng)
 
     def label(self, action: A) -> str:
         return self.format(action)

@@ -63,6 +63,30 @@ def advance(
         yield Step(seat, action, apply(state, action, quiet=quiet))
 
 
+def uniform(
+    to_act: Callable[[Any], int | None],
+    apply: Callable[..., Any],
+    sample: Callable[[Any, random.Random], Any],
+    moves: Callable[[Any], Sequence[Any]],
+    state: Any,
+    chance_rng: random.Random,
+    agent_rng: random.Random,
+) -> int:
+    """The uniformly random playout through the protocol's calls: every seat plays
+    `moves(state)[int(agent_rng.random() * n)]`, chance `sample(state, chance_rng)`. What a
+    game's own `random_playout` must equal, random stream for random stream."""
+    rand = agent_rng.random
+    steps = 0
+    while (seat := to_act(state)) is not None:
+        if seat == CHANCE:
+            apply(state, sample(state, chance_rng), quiet=True)
+        else:
+            acts = moves(state)
+            apply(state, acts[int(rand() * len(acts))], quiet=True)
+        steps += 1
+    return steps
+
+
 def play(
     game: GenericGame,
     state: Any,
@@ -82,15 +106,7 @@ def play(
     to_act, apply, sample = game.to_act, game.apply, game.sample_chance
     steps = 0
     if moves is not None and not agents and on_step is None:
-        rand = agent_rng.random
-        while (seat := to_act(state)) is not None:
-            if seat == CHANCE:
-                apply(state, sample(state, chance_rng), quiet=True)
-            else:
-                acts = moves(state)
-                apply(state, acts[int(rand() * len(acts))], quiet=True)
-            steps += 1
-        return steps
+        return uniform(to_act, apply, sample, moves, state, chance_rng, agent_rng)
     if moves is not None:
         raise ValueError("play takes agents or moves, not both (and no on_step with moves)")
     while (seat := to_act(state)) is not None:

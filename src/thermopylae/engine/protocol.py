@@ -202,6 +202,16 @@ class Game(Protocol[S, A]):
         agents choose among these so as not to spend a card for nothing."""
         ...
 
+    def random_playout(self, state: S, chance_rng: random.Random, agent_rng: random.Random) -> int:
+        """Play `state` to the end, in place, every seat choosing uniformly among
+        `sensible(state)` (the move at `int(agent_rng.random() * len(moves))`), chance
+        drawn by `sample_chance(state, chance_rng)`; returns the number of steps. Exactly
+        `engine.play.play(game, state, (), chance_rng, agent_rng, moves=game.sensible)`,
+        random stream for random stream: a game may fuse it into one loop of its own (no
+        events, no re-checking the moves it made itself), the searches' and simulations'
+        hot path. The conformance suite holds every game to that equality."""
+        ...
+
     def label(self, action: A) -> str:
         """An action as a button says it (defaults to its notation)."""
         ...
