@@ -279,6 +279,7 @@ def test_s20_a_record_file_chosen_or_dropped_opens_its_replay(
     expect(page.get_by_test_id("to-table")).to_have_count(0)
     # Dropped (the same file: the same table).
     page.goto("/replay")
+    expect(page.get_by_test_id("drop-zone")).to_be_visible()  # the page draws it first
     page.evaluate(
         """(text) => {
           const zone = document.querySelector('[data-testid="drop-zone"]');
