@@ -4,8 +4,10 @@ win rates), `tournament` (a round robin with ratings) and `bench` (speed)."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -66,6 +68,7 @@ def simulate(
 ) -> None:
     """Play many games with the same agent on every seat; report the win rate with its
     95% confidence interval. The same seed gives the same games with any --workers."""
+    from thermopylae.sim.backends import process_pool
     from thermopylae.sim.simulate import simulate as run
 
     game = load_game(game_id, components)
@@ -81,24 +84,33 @@ def simulate(
             make_agent(spec, game)
     except ThermopylaeError as exc:
         raise fail(str(exc)) from exc
-    summary = with_progress(
-        f"{game_id} / {agent}",
-        games,
-        not as_json,
-        lambda advance: run(
-            game_id,
-            agent,
+    count = max(1, workers or os.cpu_count() or 1)
+    with ExitStack() as stack:
+        # the workers start before the progress bar's thread: forked where that is safe
+        pool = (
+            stack.enter_context(process_pool(count))
+            if backend == "process" and count > 1 and games > 1
+            else None
+        )
+        summary = with_progress(
+            f"{game_id} / {agent}",
             games,
-            options,
-            seed,
-            workers,
-            components,
-            advance,
-            backend,
-            address,
-            out_file,
-        ),
-    )
+            not as_json,
+            lambda advance: run(
+                game_id,
+                agent,
+                games,
+                options,
+                seed,
+                count,
+                components,
+                advance,
+                backend,
+                address,
+                out_file,
+                pool,
+            ),
+        )
     if as_json:
         print(json.dumps(summary.to_json()))
         return

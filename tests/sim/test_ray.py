@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from tests.cli_helpers import entry_point
+from tests.sim.procs import children, workers_left
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.sim import backends
 from thermopylae.sim.simulate import Summary, simulate
@@ -68,6 +69,7 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def ray_cluster() -> Iterator[Any]:
+    before = children()
     ray = backends.start_ray(num_cpus=2)
     temp_dir = backends._temp_dir
     assert temp_dir is not None and temp_dir.startswith(backends._temp_root())
@@ -77,6 +79,7 @@ def ray_cluster() -> Iterator[Any]:
     assert not ray.is_initialized()
     assert not Path(temp_dir).exists()
     assert not _wait_gone(temp_dir), "Ray processes outlived shutdown_ray"
+    assert not workers_left(before, 15), "child processes outlived shutdown_ray"
 
 
 def _summaries_agree(

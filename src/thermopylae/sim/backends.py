@@ -3,6 +3,14 @@
 Work is cut into picklable jobs (a chunk of game indices each); `run_jobs` returns their
 results in job order, whatever the backend, so a run's results depend only on its seed.
 
+The process pool's workers are started once per run (or once for several runs, with
+`process_pool`). On Linux they are forked from this process when it runs no other Python
+thread, which costs milliseconds and no imports; otherwise (threads, macOS, Windows) they
+are spawned, and each imports the package again (about half a second). Every worker
+adopts the games registered at run time (`registry.adopt`, its initializer), whichever
+way it was started. The pool is shut down and its workers joined before `run_jobs` (or
+the `process_pool` block) returns, on errors too: no process is left behind.
+
 Ray is optional (`pip install 'thermopylae[ray]'`) and imported only when the ray backend
 is asked for. Without an address a local Ray is started once per process, with its temp
 folder under the system temp dir (removed again by `shutdown_ray`, which also runs at
@@ -20,9 +28,11 @@ import socket
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from multiprocessing import get_context
+from multiprocessing.context import BaseContext
 from typing import Any, TypeVar
 
 from thermopylae.engine import registry
@@ -46,8 +56,11 @@ def run_jobs(
     backend: str = "process",
     address: str | None = None,
     progress: Callable[[J], None] | None = None,
+    pool: ProcessPoolExecutor | None = None,
 ) -> list[R]:
-    """`fn(job)` for every job, in parallel; `progress(job)` as each one finishes."""
+    """`fn(job)` for every job, in parallel; `progress(job)` as each one finishes. `pool`:
+    a pool from `process_pool` to run the jobs on (the process backend; `workers` is then
+    the pool's), instead of one started and shut down for this call."""
     if backend not in BACKENDS:
         raise ThermopylaeError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
     if backend == "ray":
@@ -55,25 +68,71 @@ def run_jobs(
     if address is not None:
         raise ThermopylaeError("--address is for the ray backend")
     results: list[Any] = [None] * len(jobs)
-    if workers <= 1:
+    if pool is None and (workers <= 1 or len(jobs) <= 1):
         for i, job in enumerate(jobs):
             results[i] = fn(job)
             if progress:
                 progress(job)
         return results
-    with ProcessPoolExecutor(
-        workers,
-        mp_context=get_context("spawn"),
+    with _pool_or(pool, workers) as running:
+        futures = {running.submit(fn, job): i for i, job in enumerate(jobs)}
+        try:
+            for future in as_completed(futures):
+                i = futures[future]
+                results[i] = future.result()
+                if progress:
+                    progress(jobs[i])
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+    return results
+
+
+def start_method() -> str:
+    """How the process pool starts its workers in this process now: `fork` on Linux when
+    no other Python thread runs (a thread holding a lock while the process forks would
+    leave that lock held forever in the child; the workers start none of their own),
+    `spawn` otherwise."""
+    if sys.platform == "linux" and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
+def _context() -> BaseContext:
+    return get_context(start_method())
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+@contextmanager
+def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """A pool of `workers` processes, all started before the block runs (forked if
+    `start_method` allows it then: open the pool before starting a thread, such as a
+    progress bar's), shut down and joined when it ends."""
+    pool = ProcessPoolExecutor(
+        max(1, workers),
+        mp_context=_context(),
         initializer=registry.adopt,  # the games registered at run time, there too
         initargs=(registry.registrations(),),
-    ) as pool:
-        futures = {pool.submit(fn, job): i for i, job in enumerate(jobs)}
-        for future in as_completed(futures):
-            i = futures[future]
-            results[i] = future.result()
-            if progress:
-                progress(jobs[i])
-    return results
+    )
+    try:
+        pool.submit(_ready).result()  # starts the workers now (all of them, when forked)
+        yield pool
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def _pool_or(pool: ProcessPoolExecutor | None, workers: int) -> Iterator[ProcessPoolExecutor]:
+    """`pool` as it is (its owner shuts it down), or a new one for this call."""
+    if pool is not None:
+        yield pool
+        return
+    with process_pool(workers) as new:
+        yield new
 
 
 # --- Ray ---------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,10 @@ from thermopylae.sim.match import play_indexed
 from thermopylae.sim.stats import wilson
 
 Progress = Callable[[int], None]
+CHUNK = 500
+"""The most games in one job: about 8 jobs per worker up to that, so that the workers
+finish together; larger chunks cost the parent less (a chunk's games come back as a few
+ints each, `_Part`), smaller ones balance better and tell the progress bar more often."""
 
 
 @dataclass
@@ -67,13 +72,46 @@ class _Job:
     record: bool = False  # digest each game's record (for --out)
 
 
-def _run_chunk(job: _Job) -> list[GameRow]:
+Shape = tuple[tuple[str, ...], tuple[float, ...], str]
+"""A game's results, scores and reason: few distinct ones in a run."""
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One chunk's games as a worker sends them back, column by column (a few ints a game
+    to pickle, where a row object costs ten times as much): each game's `shapes` index
+    into the chunk's distinct outcomes, its turns and steps, its record digest."""
+
+    start: int
+    shapes: tuple[Shape, ...]
+    kinds: list[int]
+    turns: list[int]
+    steps: list[int]
+    digests: list[str | None] | None = None  # None: no game recorded
+
+    def rows(self) -> list[GameRow]:
+        digests = self.digests or [None] * len(self.kinds)
+        return [
+            GameRow(self.start + i, *self.shapes[k], t, n, d)
+            for i, (k, t, n, d) in enumerate(
+                zip(self.kinds, self.turns, self.steps, digests, strict=True)
+            )
+        ]
+
+
+def _run_chunk(job: _Job) -> _Part:
     game = registry.get(job.game, Path(job.components) if job.components else None)
     agents = [make_agent(spec, game) for spec in job.agents]
-    return [
-        GameRow.of(play_indexed(game, job.options, agents, job.seed, i, job.record))
-        for i in range(job.start, job.stop)
-    ]
+    index: dict[Shape, int] = {}
+    kinds, turns, steps, digests = [], [], [], []
+    for i in range(job.start, job.stop):
+        r = play_indexed(game, job.options, agents, job.seed, i, job.record)
+        o = r.outcome
+        kinds.append(index.setdefault((o.results, o.scores, o.reason), len(index)))
+        turns.append(o.turns)
+        steps.append(r.steps)
+        digests.append(r.digest)
+    return _Part(job.start, tuple(index), kinds, turns, steps, digests if job.record else None)
 
 
 def simulate(
@@ -88,10 +126,12 @@ def simulate(
     backend: str = "process",
     address: str | None = None,
     out: Path | None = None,
+    pool: ProcessPoolExecutor | None = None,
 ) -> Summary:
     """Play `games` games; `agent` is one spec for every seat or `SEAT=AGENT,...`;
     `progress(n)` is told of each finished chunk; `out` gets one JSON line per game
-    (`gamelog.line`)."""
+    (`gamelog.line`); `pool`: the process pool to play on (`backends.process_pool`), else
+    one is started for this run when `workers` > 1."""
     game = registry.get(game_id, components)
     options = game.options(options)
     seats = tuple(game.seats(options))
@@ -99,7 +139,7 @@ def simulate(
     for spec in specs:
         make_agent(spec, game)  # fail fast on a bad name, before any worker starts
     workers = max(1, workers or os.cpu_count() or 1)
-    chunk = max(1, min(200, games // (workers * 8) or 1))
+    chunk = max(1, min(CHUNK, games // (workers * 8) or 1))
     jobs = [
         _Job(
             game_id,
@@ -114,22 +154,35 @@ def simulate(
         for start in range(0, games, chunk)
     ]
     started = time.perf_counter()
-    rows: list[GameRow] = []
-    for part in run_jobs(
+    parts: list[_Part] = run_jobs(
         _run_chunk,
         jobs,
         workers=workers,
         backend=backend,
         address=address,
         progress=(lambda job: progress(job.stop - job.start)) if progress else None,
-    ):
-        rows += part
+        pool=pool,
+    )
     seconds = time.perf_counter() - started
     if out is not None:
-        gamelog.write(out, (gamelog.line(game, options, specs, seed, r) for r in rows))
+        gamelog.write(
+            out, (gamelog.line(game, options, specs, seed, r) for p in parts for r in p.rows())
+        )
     n = games or 1
-    per_seat = {seat: sum(r.results[i] == "win" for r in rows) for i, seat in enumerate(seats)}
-    draws = sum(r.results[0] == "draw" for r in rows)
+    counts: Counter[Shape] = Counter()  # in the order of each shape's first game
+    turns = 0
+    for p in parts:
+        for k in p.kinds:
+            counts[p.shapes[k]] += 1
+        turns += sum(p.turns)
+    per_seat = {
+        seat: sum(c for (results, _, _), c in counts.items() if results[i] == "win")
+        for i, seat in enumerate(seats)
+    }
+    draws = sum(c for (results, _, _), c in counts.items() if results[0] == "draw")
+    reasons: Counter[str] = Counter()
+    for (_, _, reason), c in counts.items():
+        reasons[reason] += c
     shared = game.cooperative  # one team: every seat shares the result
     wins: int | dict[str, int]
     if shared:
@@ -151,8 +204,8 @@ def simulate(
         draws=draws,
         win_rate=rate,
         ci95=ci,
-        mean_turns=sum(r.turns for r in rows) / n,
+        mean_turns=turns / n,
         games_per_second=games / seconds if seconds > 0 else 0.0,
         seconds=seconds,
-        reasons=dict(Counter(r.reason for r in rows).most_common()),
+        reasons=dict(reasons.most_common()),
     )

@@ -1,0 +1,89 @@
+"""Does the second worker pay? `thermopylae simulate` with --workers 1 against --workers 2
+(and, with --ray, --backend ray), whole commands timed in turns in one run.
+
+    .venv/bin/python bench/workers.py [--games 20000] [--agent random] [--runs 5] [--ray]
+
+Each round runs every command once, in turn (1, 2[, ray], 1, 2, ...), so a machine whose
+speed drifts slows them alike; the ratio is taken round by round and its median printed.
+Wall seconds are the whole process (Python's start-up and imports included), read around
+the child; "in run" is the command's own figure (`seconds` of its JSON: the games only,
+workers' start-up included). The results must be the same for every command; the load
+average before and after says whether the cores were idle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+
+def command(args: argparse.Namespace, *extra: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "thermopylae",
+        "simulate",
+        "thermopyles",
+        "--agent",
+        args.agent,
+        "--games",
+        str(args.games),
+        "--seed",
+        "1",
+        "--json",
+        *extra,
+    ]
+
+
+def timed(cmd: list[str]) -> tuple[float, dict[str, Any]]:
+    started = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    return time.perf_counter() - started, json.loads(done.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20000)
+    parser.add_argument("--agent", default="random")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--ray", action="store_true", help="also time --backend ray")
+    args = parser.parse_args()
+    variants = {"workers 1": ["--workers", "1"], "workers 2": ["--workers", "2"]}
+    if args.ray:
+        variants["ray"] = ["--backend", "ray"]
+    print(
+        f"{args.games} Thermopyles games, agent {args.agent}, {args.runs} rounds, "
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} before"
+    )
+    timed(command(args, "--workers", "1"))  # warm-up: the file cache, not counted
+    wall: dict[str, list[float]] = {name: [] for name in variants}
+    inrun: dict[str, list[float]] = {name: [] for name in variants}
+    results = set()
+    for _ in range(args.runs):
+        for name, extra in variants.items():
+            seconds, data = timed(command(args, *extra))
+            wall[name].append(seconds)
+            inrun[name].append(data["seconds"])
+            results.add((data["wins"], data["mean_turns"], json.dumps(data["reasons"])))
+    base = "workers 1"
+    for name in variants:
+        ratios = [a / b for a, b in zip(wall[base], wall[name], strict=True)]
+        inrun_ratios = [a / b for a, b in zip(inrun[base], inrun[name], strict=True)]
+        print(
+            f"{name:>9}: wall {statistics.median(wall[name]):6.2f} s "
+            f"(min {min(wall[name]):.2f}, max {max(wall[name]):.2f}), "
+            f"speed-up {statistics.median(ratios):.2f}x; in run "
+            f"{statistics.median(inrun[name]):6.2f} s, speed-up "
+            f"{statistics.median(inrun_ratios):.2f}x"
+        )
+    print(f"load average {os.getloadavg()[0]:.2f} after; identical results: {len(results) == 1}")
+
+
+if __name__ == "__main__":
+    main()
