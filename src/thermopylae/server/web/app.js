@@ -5,11 +5,12 @@
 
 import { account, accountLink, refresh } from "./account.js";
 import { clear } from "./dom.js";
+import { mountDrop } from "./droppage.js";
 import { langSelect, loadTexts, t } from "./i18n.js";
 import { mountLeaderboard } from "./leaderboard.js";
 import { mountLobby } from "./lobby.js";
 import { mountPlayer } from "./player.js";
-import { mountDrop, mountReplay } from "./replay.js";
+import { mountReplay } from "./replay.js";
 import { mountSettings } from "./settings.js";
 import { mountTable } from "./table.js";
 

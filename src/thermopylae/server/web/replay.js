@@ -1,45 +1,28 @@
-// Studying a finished game (issue 20):
+// Studying a finished game (issue 20), /table/{id}/replay:
 //
-// - /table/{id}/replay: the game step by step, each frame from
-//   GET /api/tables/{id}/steps/{n}?as=... drawn by the game's own board module exactly as in
-//   play (no action can be clicked). First / back / forward / last, the keys ArrowLeft,
-//   ArrowRight, Home and End, a "jump to step" field, who played the step and what, the log
-//   up to it, and "view as": every hand (the default), a spectator, or one seat as it saw
-//   the game then. Frames already fetched are kept. The step shown is in the address
-//   (#step=N), so a link opens there.
-// - the analysis under the board: "Analyse" for a chosen seat (POST .../analysis), a
-//   progress bar while it runs (GET about once a second), then the win-chance graph
-//   (wingraph.js); clicking it shows that step. At a marked decision of the analysed seat,
-//   the move played and the better one with both win chances. An analysis that exists
-//   already shows when the page opens.
-// - "Play from here": a new table at the position shown, the chosen seat played by this
-//   browser (every other seat by a bot), with the hidden cards re-dealt from what that seat
-//   saw, or kept as they truly were.
-// - /replay: drop or choose a record file (POST /api/replays), then its replay.
+// - the game step by step, each frame from GET /api/tables/{id}/steps/{n}?as=... drawn
+//   by the game's own board module (boards.js) exactly as in play (no action can be
+//   clicked). First / back / forward / last, the keys ArrowLeft, ArrowRight, Home and
+//   End, a "jump to step" field, who played the step and what, the log up to it, and
+//   "view as": every hand (the default), a spectator, or one seat as it saw the game
+//   then. Frames already fetched are kept. The step shown is in the address (#step=N),
+//   so a link opens there.
+// - the analysis under the board (replayanalysis.js): told the step shown, it moves the
+//   win-chance graph's cursor and shows the decision note; a click on the graph shows
+//   that step through go(step).
+// - "Play from here" (replaybranch.js): told the step shown and whether the game is over
+//   there.
+// The page that opens a record file (/replay) is droppage.js.
 
 import { ApiError, store } from "./api.js";
+import { loadBoard } from "./boards.js";
 import { append, clear, h } from "./dom.js";
 import { faultPage } from "./fault.js";
 import * as generic from "./generic.js";
 import { lang, seatName, t, tOr } from "./i18n.js";
+import { analysisParts } from "./replayanalysis.js";
+import { branchParts } from "./replaybranch.js";
 import { study } from "./studyapi.js";
-import { betterParams, markedAt, winGraph } from "./wingraph.js";
-
-const MAX_RECORD = 2 * 1024 * 1024;
-
-const boards = new Map();
-function loadBoard(gameId) {
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(gameId)) return Promise.resolve(generic);
-  if (!boards.has(gameId)) {
-    boards.set(
-      gameId,
-      import(`./boards/${gameId}.js`)
-        .then((mod) => (typeof mod.render === "function" ? mod : generic))
-        .catch(() => generic),
-    );
-  }
-  return boards.get(gameId);
-}
 
 function hashParams() {
   const p = new URLSearchParams(location.hash.slice(1));
@@ -105,17 +88,6 @@ function mountFrames(root, tableId, firstFrame) {
   let error = null;
   cache.set(`${lang()}|${as}|${n}`, Promise.resolve(firstFrame));
 
-  // Analyses: seat -> status object; `shown` the seat whose analysis is drawn.
-  const analyses = new Map();
-  let shown = null;
-  let graph = null; // {el, setStep} of the analysis drawn
-  let graphFor = null; // the result it was drawn from
-  let polling = null;
-  let analysisError = null;
-
-  // Play from here.
-  const branch = { seat: held[0] || seats[0], trueCards: false, busy: false, error: null };
-
   // -- the parts ---------------------------------------------------------------------------
   const heading = h("h2", { class: "table-title", id: "replay-title" });
   const origin = h("p", { class: "muted small", "data-testid": "replay-origin" });
@@ -169,7 +141,6 @@ function mountFrames(root, tableId, firstFrame) {
   );
   const keysHelp = h("p", { class: "muted small replay-keys" });
   const moveLine = h("p", { class: "replay-move", "data-testid": "replay-move" });
-  const decisionNote = h("div", { class: "notice decision-note", "data-testid": "decision-note", hidden: true });
   const errorBox = h("p", { class: "error", role: "alert", "data-testid": "replay-error", hidden: true });
   const result = h("section", { class: "result", "data-testid": "result", hidden: true });
   const boardRoot = h("div", { class: "board-root" });
@@ -182,8 +153,13 @@ function mountFrames(root, tableId, firstFrame) {
   );
   const logHeading = h("h3", { id: "log-heading" });
   const log = h("ol", { class: "log", "data-testid": "log", "aria-labelledby": "log-heading" });
-  const analysisPanel = h("section", { class: "panel analysis-panel", "data-testid": "analysis" });
-  const branchPanel = h("section", { class: "panel branch-panel", "data-testid": "branch" });
+  // A step picked on the win-chance graph: shown, with the board in view.
+  const pick = (step) => {
+    go(step);
+    boardWrap.scrollIntoView?.({ block: "nearest" });
+  };
+  const analysis = analysisParts({ tableId, seats, held, step: n, go: pick });
+  const branch = branchParts({ tableId, game, seats, held, step: n });
 
   clear(root).append(
     h(
@@ -193,18 +169,18 @@ function mountFrames(root, tableId, firstFrame) {
       controls,
       keysHelp,
       moveLine,
-      decisionNote,
+      analysis.note,
       errorBox,
       result,
       h(
         "div",
         { class: "replay-grid" },
-        h("div", { class: "replay-main" }, boardWrap, analysisPanel),
+        h("div", { class: "replay-main" }, boardWrap, analysis.panel),
         h(
           "div",
           { class: "replay-side" },
           h("section", { class: "panel log-wrap", "aria-labelledby": "log-heading" }, logHeading, log),
-          branchPanel,
+          branch.panel,
         ),
       ),
     ),
@@ -291,7 +267,7 @@ function mountFrames(root, tableId, firstFrame) {
     ]);
     asSelect.value = as;
     keysHelp.textContent = t("replay.keys");
-    graph?.setStep(n);
+    analysis.setStep(n);
   }
 
   function drawHead() {
@@ -328,22 +304,6 @@ function mountFrames(root, tableId, firstFrame) {
     }
     const whoText = f.who === "chance" ? t("replay.chance") : seatName(f.who);
     moveLine.textContent = t("replay.move", { n: f.step, who: whoText || "?", action: f.action_label || f.action || "" });
-  }
-
-  function drawDecision() {
-    const a = shown ? analyses.get(shown) : null;
-    const d = a?.status === "done" && frame ? markedAt(a.result, frame.step) : null;
-    clear(decisionNote);
-    decisionNote.hidden = !d;
-    if (!d) return;
-    decisionNote.dataset.mark = d.mark;
-    decisionNote.append(
-      h("strong", {}, t("analysis.markedStep", { n: d.step, mark: t(`analysis.mark.${d.mark}`) })),
-      " — ",
-      seatName(a.result.seat || shown),
-      ": ",
-      t("analysis.playedBetter", betterParams(d)),
-    );
   }
 
   function drawLog() {
@@ -386,223 +346,23 @@ function mountFrames(root, tableId, firstFrame) {
     ]);
   }
 
-  // -- analysis ----------------------------------------------------------------------------
-  function take(status) {
-    if (!status || !status.seat) return;
-    analyses.set(status.seat, status);
-    if (status.status === "queued" || status.status === "running") poll();
-  }
-
-  function poll() {
-    if (polling) return;
-    polling = setTimeout(async () => {
-      polling = null;
-      const busy = [...analyses.values()].filter((a) => a.status === "queued" || a.status === "running");
-      for (const a of busy) {
-        try {
-          take(await study.analysis(tableId, a.seat));
-          analysisError = null;
-        } catch (err) {
-          if (err.status === 404) analyses.delete(a.seat);
-          else analysisError = err.detail || err.message;
-        }
-      }
-      drawAnalysis();
-      if ([...analyses.values()].some((a) => a.status === "queued" || a.status === "running")) poll();
-    }, 1000);
-  }
-
-  let analysing = false;
-  async function analyse(seat) {
-    if (analysing) return;
-    analysing = true;
-    analysisError = null;
-    shown = seat;
-    drawAnalysis();
-    try {
-      take(await study.analyse(tableId, seat));
-    } catch (err) {
-      analysisError = err.detail || err.message;
-    } finally {
-      analysing = false;
-      drawAnalysis();
-    }
-  }
-
-  const pick = (step) => {
-    go(step);
-    boardWrap.scrollIntoView?.({ block: "nearest" });
-  };
-
-  let analysisSeat = held[0] || seats[0];
-  function drawAnalysis() {
-    const a = shown ? analyses.get(shown) : null;
-    const result_ = a?.status === "done" ? a.result : null;
-    // The graph is built once per result; a redraw keeps it (and its cursor).
-    if (result_ !== graphFor) {
-      graphFor = result_;
-      graph = result_ ? winGraph(result_, pick) : null;
-      graph?.setStep(n);
-    }
-    clear(analysisPanel);
-    const select = h(
-      "select",
-      {
-        id: "analysis-seat",
-        "data-testid": "analysis-seat",
-        onchange: (e) => {
-          analysisSeat = e.target.value;
-          if (analyses.has(analysisSeat)) shown = analysisSeat;
-          drawAnalysis();
-          drawDecision();
-        },
-      },
-      seats.map((x) => h("option", { value: x }, seatName(x))),
-    );
-    select.value = analysisSeat;
-    const busy = a && (a.status === "queued" || a.status === "running");
-    analysisPanel.append(
-      h("h3", {}, t("analysis.heading")),
-      h("p", { class: "muted small" }, t("analysis.help")),
-      h(
-        "div",
-        { class: "analysis-form" },
-        h("label", { for: "analysis-seat" }, t("analysis.seat")),
-        " ",
-        select,
-        " ",
-        h(
-          "button",
-          {
-            type: "button",
-            class: "primary",
-            "data-testid": "analyse",
-            disabled: analysing || Boolean(busy && shown === analysisSeat),
-            onclick: () => analyse(analysisSeat),
-          },
-          t("analysis.start"),
-        ),
-      ),
-    );
-    if (a) {
-      const status = h("p", { class: "analysis-status", "data-testid": "analysis-status", "data-status": a.status, role: "status" });
-      if (a.status === "queued") status.textContent = t("analysis.queued", { seat: seatName(a.seat) });
-      else if (a.status === "running") status.textContent = t("analysis.running", { seat: seatName(a.seat), done: a.done ?? 0, total: a.total ?? "?" });
-      else if (a.status === "failed") status.textContent = t("analysis.failed", { detail: a.error || "?" });
-      else status.textContent = t("analysis.done", { seat: seatName(a.seat) });
-      analysisPanel.append(status);
-      if (busy) {
-        analysisPanel.append(
-          h("progress", {
-            class: "analysis-progress",
-            "data-testid": "analysis-progress",
-            max: Math.max(1, a.total || 1),
-            value: a.status === "running" ? a.done || 0 : 0,
-            "aria-label": t("analysis.progress"),
-          }),
-        );
-      }
-    }
-    if (analysisError) analysisPanel.append(h("p", { class: "error", role: "alert", "data-testid": "analysis-error" }, analysisError));
-    if (graph) analysisPanel.append(graph.el);
-  }
-
-  async function loadAnalyses() {
-    try {
-      const answer = await study.analyses(tableId);
-      for (const a of answer?.analyses || []) take(a);
-    } catch {
-      return; // none yet, or no analyses on this server: the button still asks
-    }
-    const list = [...analyses.values()];
-    const pickOne = list.find((a) => a.status === "done" && held.includes(a.seat)) || list.find((a) => a.status === "done") || list[0];
-    if (pickOne && !shown) {
-      shown = pickOne.seat;
-      analysisSeat = pickOne.seat;
-    }
-    drawAnalysis();
-    drawDecision();
-  }
-
-  // -- play from here ----------------------------------------------------------------------
-  async function branchHere() {
-    if (branch.busy) return;
-    branch.busy = true;
-    branch.error = null;
-    drawBranch();
-    const token = store.held(tableId).find((e) => e.seat === branch.seat)?.token || null;
-    try {
-      const table = await study.branch(tableId, token, n, branch.seat, branch.trueCards);
-      const mine = (table.seats || []).find((x) => x.seat === branch.seat) || null;
-      if (mine?.token) store.hold({ id: table.id, game, seat: mine.seat, token: mine.token });
-      location.assign(`/table/${encodeURIComponent(table.id)}${mine?.token ? `#token=${encodeURIComponent(mine.token)}` : ""}`);
-    } catch (err) {
-      branch.error = err.detail || err.message;
-      branch.busy = false;
-      drawBranch();
-    }
-  }
-
-  const branchButton = h("button", { type: "button", class: "primary", "data-testid": "branch-start", onclick: branchHere });
-  const branchOver = h("p", { class: "muted small", "data-testid": "branch-over" });
-  /** The button's text and state follow the step shown (no rebuild: the focus stays). */
-  function drawBranchButton() {
-    const over = Boolean(frame?.outcome) || n >= total;
-    branchButton.textContent = branch.busy ? t("branch.starting") : t("branch.start", { n });
-    branchButton.disabled = branch.busy || over;
-    branchOver.textContent = t("branch.over");
-    branchOver.hidden = !over;
-  }
-
-  function drawBranch() {
-    drawBranchButton();
-    clear(branchPanel);
-    const select = h(
-      "select",
-      { id: "branch-seat", "data-testid": "branch-seat", onchange: (e) => (branch.seat = e.target.value) },
-      seats.map((x) => h("option", { value: x }, seatName(x))),
-    );
-    select.value = branch.seat;
-    append(branchPanel, [
-      h("h3", {}, t("branch.heading")),
-      h("p", { class: "muted small" }, t("branch.help")),
-      h("div", { class: "field" }, h("label", { for: "branch-seat" }, t("branch.seat")), select),
-      h(
-        "label",
-        { class: "check", for: "branch-true-cards" },
-        h("input", {
-          type: "checkbox",
-          id: "branch-true-cards",
-          "data-testid": "branch-true-cards",
-          checked: branch.trueCards,
-          onchange: (e) => (branch.trueCards = e.target.checked),
-        }),
-        " ",
-        h("span", {}, t("branch.trueCards")),
-      ),
-      h("p", {}, branchButton),
-      branchOver,
-      branch.error ? h("p", { class: "error", role: "alert", "data-testid": "branch-error" }, branch.error) : null,
-    ]);
-  }
-
   /** What changes with the step shown. */
   function drawFrame() {
     drawControls();
     drawMove();
-    drawDecision();
+    analysis.setFrameStep(frame ? frame.step : null);
     drawLog();
     drawError();
     drawResult();
-    drawBranchButton();
+    branch.setStep(n, Boolean(frame?.outcome) || n >= total);
   }
 
   function drawAll() {
     boardHeading.textContent = t("table.board");
     drawHead();
     drawFrame();
-    drawAnalysis();
-    drawBranch();
+    analysis.draw();
+    branch.draw();
   }
 
   // -- keys, language ----------------------------------------------------------------------
@@ -623,99 +383,11 @@ function mountFrames(root, tableId, firstFrame) {
   });
   window.addEventListener("langchange", () => {
     // The server writes the log and labels in the page's language: ask for the frame again.
-    graphFor = null;
     drawAll();
     go(n, true);
   });
 
   drawAll();
   show(firstFrame);
-  loadAnalyses();
+  analysis.load();
 }
-
-// -- /replay: a record file ----------------------------------------------------------------
-
-/** The page where a record file is dropped or chosen. */
-export function mountDrop(root) {
-  const state = { busy: false, error: null, name: null };
-  const input = h("input", {
-    type: "file",
-    id: "record-file",
-    accept: ".json,application/json",
-    "data-testid": "record-file",
-    onchange: (e) => {
-      const file = e.target.files?.[0];
-      if (file) send(file);
-    },
-  });
-  const zone = h("div", {
-    class: "drop-zone",
-    "data-testid": "drop-zone",
-    tabindex: "0",
-    role: "button",
-    onclick: () => input.click(),
-    onkeydown: (e) => {
-      if (e.key === "Enter" || e.key === " ") {
-        e.preventDefault();
-        input.click();
-      }
-    },
-    ondragover: (e) => {
-      e.preventDefault();
-      zone.classList.add("drop-over");
-    },
-    ondragleave: () => zone.classList.remove("drop-over"),
-    ondrop: (e) => {
-      e.preventDefault();
-      zone.classList.remove("drop-over");
-      const file = e.dataTransfer?.files?.[0];
-      if (file) send(file);
-    },
-  });
-  const status = h("p", { class: "form-status", "data-testid": "drop-status", role: "status" });
-
-  async function send(file) {
-    if (state.busy) return;
-    state.error = null;
-    state.name = file.name;
-    if (file.size > MAX_RECORD) {
-      state.error = t("drop.tooBig", { name: file.name });
-      draw();
-      return;
-    }
-    state.busy = true;
-    draw();
-    try {
-      const answer = await study.upload(await file.text());
-      location.assign(answer.url || `/table/${encodeURIComponent(answer.id)}/replay`);
-    } catch (err) {
-      state.busy = false;
-      state.error = t("drop.refused", { detail: err.detail || err.message });
-      input.value = "";
-      draw();
-    }
-  }
-
-  function draw() {
-    document.title = `${t("drop.title")} — ${t("app.title")}`;
-    clear(zone).append(h("span", { class: "drop-text" }, state.busy ? t("drop.sending", { name: state.name }) : t("drop.zone")));
-    zone.setAttribute("aria-label", t("drop.zone"));
-    status.textContent = state.error || "";
-    status.className = state.error ? "form-status error" : "form-status";
-    status.hidden = !state.error;
-    clear(root).append(
-      h(
-        "section",
-        { class: "panel drop-page", "data-testid": "drop-page" },
-        h("h2", {}, t("drop.title")),
-        h("p", {}, t("drop.help")),
-        zone,
-        h("p", { class: "drop-choose" }, h("label", { for: "record-file" }, t("drop.choose")), " ", input),
-        status,
-      ),
-    );
-  }
-  draw();
-  window.addEventListener("langchange", draw);
-}
-

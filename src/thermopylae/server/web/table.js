@@ -10,12 +10,12 @@
 // player's turn the tab's title and icon say so, and an opted-in browser notification
 // pops up while the page is hidden (attention.js).
 //
-// Boards: boards/<game-id>.js exports render(container, message, ctx) with
-// ctx = {t, act(actionText), seat, legal, pending, lang}; it draws message.view into the
-// (emptied) container on every update. A game without one gets generic.js. A board may
-// also export progress(message, t) (where the game is, in the rules' words: turn, round,
-// campaign) for the turn line, and resultDetail(message, t) (the game's own numbers at the
-// end: a track, Glory) for the result, which then replaces the raw scores.
+// Boards: boards/<game-id>.js (loaded by boards.js) exports render(container, message,
+// ctx) with ctx = {t, act(actionText), seat, legal, pending, lang}; it draws message.view
+// into the (emptied) container on every update. A game without one gets generic.js. A
+// board may also export progress(message, t) (where the game is, in the rules' words:
+// turn, round, campaign) for the turn line, and resultDetail(message, t) (the game's own
+// numbers at the end: a track, Glory) for the result, which then replaces the raw scores.
 //
 // Before it connects, the page asks for the table once: a missing table, a link whose
 // token holds no seat and a server that cannot be reached each get a page of their own
@@ -28,45 +28,28 @@
 // on a table whose terms allow hints, "Suggest a move" during the shown seat's turn
 // (hints.js); a table started from another game's step says so and links there.
 //
-// Why this file is long (~760 lines): mountLive is one closure over the page's state (the
-// seats held, their connections, the last message, focus) that every draw* function
-// reads; the parts with a state of their own already live apart (clock.js, attention.js,
-// fault.js, the boards). Splitting the draw* functions out would mean passing that state
-// around by hand; it is the next step if the file grows further.
+// This module holds the page's state (the seats held, their connections, the message
+// shown, the action on its way, the focus) and what needs it: the connections' handlers,
+// the seat switcher, acting, the board and putting the focus back after a move. The parts
+// that only draw from a message live apart and are handed what they need: the turn line
+// and notices (tablestatus.js), the action list (tableactions.js), the result
+// (tableresult.js), the seat list and links (tableseats.js), the clocks (clock.js).
 
 import { ApiError, Connection, api, csrfToken, store } from "./api.js";
 import { clearAttention, notifyButton, notifyTurn, setAttention } from "./attention.js";
+import { loadBoard } from "./boards.js";
 import { chatPanel } from "./chat.js";
 import { drawClocks, offsetOf } from "./clock.js";
-import { append, clear, copyText, h } from "./dom.js";
+import { append, clear, h } from "./dom.js";
 import { faultPage } from "./fault.js";
 import * as generic from "./generic.js";
 import { hintPanel } from "./hints.js";
 import { lang, seatName, t, tOr } from "./i18n.js";
-import { playerLink } from "./opengames.js";
+import { drawActionList } from "./tableactions.js";
 import { communityParts } from "./tablecommunity.js";
-
-const boardCache = new Map();
-
-async function loadBoard(gameId) {
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(gameId)) return generic;
-  if (!boardCache.has(gameId)) {
-    boardCache.set(
-      gameId,
-      import(`./boards/${gameId}.js`)
-        .then((mod) => (typeof mod.render === "function" ? mod : generic))
-        .catch((err) => {
-          console.warn(`no board for ${gameId}; using the generic view`, err);
-          return generic;
-        }),
-    );
-  }
-  return boardCache.get(gameId);
-}
-
-function verbOf(action) {
-  return action.trim().split(/\s+/)[0];
-}
+import { drawResult } from "./tableresult.js";
+import { drawLinks, drawSeats } from "./tableseats.js";
+import { drawConnection, drawStandin, drawTurn } from "./tablestatus.js";
 
 export function mountTable(root, tableId) {
   const hashToken = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -249,7 +232,7 @@ function mountLive(root, tableId, hashToken) {
       }
     },
     onStatus(c) {
-      if (c === current) drawConnection();
+      if (c === current) showConnection();
     },
   };
 
@@ -351,26 +334,34 @@ function mountLive(root, tableId, hashToken) {
     errorBox.querySelector(".dismiss").hidden = !error;
   }
 
-  function drawConnection() {
-    const status = current?.status;
-    conn.textContent =
-      status === "open"
-        ? t("table.connected")
-        : status === "reconnecting"
-          ? t("table.reconnecting")
-          : status === "closed"
-            ? t("table.offline")
-            : t("table.connecting");
-    conn.dataset.status = status || "";
-  }
-
-  /** An AI seat's level in words (an explicit agent spec stays as it is). */
-  function aiLevel(row) {
-    return row.level ? tOr(`level.${row.level}`, row.level) : row.agent || "?";
-  }
-
   function gameTitle(message) {
     return tOr(`game.${message.game}`, message.title);
+  }
+
+  // The parts drawn by their own modules, handed what they need.
+  function showConnection() {
+    drawConnection(conn, current?.status);
+  }
+
+  function showTurn(message) {
+    drawTurn(turn, noticeEl, message, { board: boardModule, notice, standin: standinMine(message) });
+  }
+
+  function showResult(message) {
+    drawResult(result, message, { tableId, board: boardModule });
+  }
+
+  function drawActions(message) {
+    actionsHeading.textContent = t("table.actions");
+    clear(actions);
+    const legal = standinMine(message) ? [] : message?.legal || [];
+    drawActionList(actions, legal, { over: Boolean(message?.outcome), pending, act });
+  }
+
+  function drawSeatList(message) {
+    const held = new Set(seats.filter((x) => x.conn.message?.seat).map((x) => x.conn.message.seat));
+    if (spectator?.message?.seat) held.add(spectator.message.seat);
+    drawSeats(seatList, message, held);
   }
 
   function drawHead(message) {
@@ -417,210 +408,6 @@ function mountLive(root, tableId, hashToken) {
     }
   }
 
-  function drawTurn(message) {
-    if (!message) {
-      turn.textContent = t("table.connecting");
-      turn.className = "turn";
-      delete turn.dataset.move;
-      return;
-    }
-    let text;
-    let cls = "turn";
-    if (message.outcome) {
-      text = t("table.over");
-      cls += " turn-over";
-    } else if (message.your_turn && standinMine(message)) {
-      text = t("table.waitingAi", { seat: seatName(message.seat) });
-    } else if (message.your_turn) {
-      text = t("table.yourTurn", { seat: seatName(message.seat) });
-      cls += " turn-yours";
-    } else if (message.to_act === "chance") {
-      text = t("table.chance");
-    } else {
-      const row = message.seats.find((s) => s.seat === message.to_act);
-      const who = seatName(message.to_act);
-      text = row?.kind === "ai" || row?.standin ? t("table.waitingAi", { seat: who }) : t("table.waiting", { seat: who });
-    }
-    // Where the game is, in the rules' words (the move number counts chance and AI steps
-    // too, so it is kept for scripts in data-move only).
-    let where = "";
-    if (boardModule && typeof boardModule.progress === "function") {
-      try {
-        where = boardModule.progress(message, t) || "";
-      } catch (err) {
-        console.error("the board could not say where the game is", err);
-      }
-    }
-    turn.className = cls;
-    turn.textContent = where ? `${text} · ${where}` : text;
-    turn.dataset.move = String(message.move);
-    turn.dataset.yourTurn = message.your_turn && !standinMine(message) ? "true" : "false";
-    if (notice) {
-      noticeEl.textContent = t(notice.key, { seat: notice.seat });
-      noticeEl.hidden = false;
-    } else {
-      noticeEl.hidden = true;
-    }
-  }
-
-  function drawStandin(message) {
-    const mine = standinMine(message) && seated(current);
-    standinBox.hidden = !mine;
-    clear(standinBox);
-    if (!mine) return;
-    standinBox.append(
-      h("span", {}, t("table.standinMine")),
-      h(
-        "button",
-        { type: "button", class: "small-button", "data-testid": "take-back", onclick: () => current?.reopen() },
-        t("table.takeBack"),
-      ),
-    );
-  }
-
-  function drawResult(message) {
-    clear(result);
-    const out = message?.outcome;
-    result.hidden = !out;
-    if (!out) return;
-    const names = message.seats.map((s) => s.seat);
-    const results = out.results || [];
-    const word = (r) => (r === "win" ? t("table.win") : r === "loss" ? t("table.loss") : r === "draw" ? t("table.draw") : r);
-    let headline;
-    const mine = message.seat ? results[names.indexOf(message.seat)] : null;
-    const same = results.length > 0 && results.every((r) => r === results[0]);
-    if (same && results.length > 1 && results[0] !== "draw") {
-      headline = results[0] === "win" ? t("table.teamWin") : t("table.teamLoss");
-    } else if (same) {
-      headline = word(results[0]);
-    } else if (mine) {
-      headline = word(mine);
-    } else {
-      headline = t("table.over");
-    }
-    const good = mine ? mine === "win" : results.every((r) => r === "win");
-    // The game's own numbers (a track, Glory), when its board says them: they mean more
-    // than the scores, which are only 1 for a win and 0 for a loss.
-    let detail = null;
-    if (boardModule && typeof boardModule.resultDetail === "function") {
-      try {
-        detail = boardModule.resultDetail(message, t) || null;
-      } catch (err) {
-        console.error("the board could not describe the result", err);
-      }
-    }
-    result.className = `result ${good ? "result-win" : "result-other"}`;
-    append(result, [
-      h("h3", {}, t("table.result")),
-      h("p", { class: "headline" }, headline),
-      results.length > 1
-        ? h(
-            "ul",
-            {},
-            results.map((r, i) =>
-              h(
-                "li",
-                {},
-                t("table.seatResult", { seat: names[i] ? seatName(names[i]) : `#${i + 1}`, result: word(r) }),
-                !detail && out.scores && out.scores[i] !== undefined ? ` (${t("table.score", { score: out.scores[i] })})` : "",
-              ),
-            ),
-          )
-        : null,
-      out.reason ? h("p", { "data-testid": "result-reason" }, t("table.reason", { reason: out.reason_text || out.reason })) : null,
-      detail ? h("p", { "data-testid": "result-detail" }, detail) : null,
-      out.turns !== undefined ? h("p", { class: "muted" }, t("table.turns", { n: out.turns })) : null,
-      h(
-        "p",
-        {},
-        h("a", { class: "button", href: `/table/${encodeURIComponent(tableId)}/replay`, "data-testid": "replay-link" }, t("replay.open")),
-      ),
-    ]);
-  }
-
-  function drawActions(message) {
-    actionsHeading.textContent = t("table.actions");
-    clear(actions);
-    const legal = standinMine(message) ? [] : message?.legal || [];
-    if (!legal.length) {
-      actions.append(h("p", { class: "muted" }, message?.outcome ? t("table.over") : t("table.noActions")));
-      return;
-    }
-    if (pending) actions.append(h("p", { class: "muted", role: "status" }, t("table.sending")));
-    const button = (item, text) => {
-      const label = item.label || item.action;
-      return h(
-        "button",
-        {
-          type: "button",
-          class: "action",
-          "data-testid": "action",
-          "data-action": item.action,
-          "aria-label": label,
-          title: label,
-          disabled: pending,
-          onclick: () => act(item.action),
-        },
-        text || label,
-      );
-    };
-    // The label without a leading `prefix` (when it has it).
-    const rest = (label, prefix) =>
-      label.toLowerCase().startsWith(prefix.toLowerCase()) ? label.slice(prefix.length).trim() : label;
-    const groups = new Map();
-    for (const item of legal) {
-      const verb = verbOf(item.action);
-      if (!groups.has(verb)) groups.set(verb, []);
-      groups.get(verb).push(item);
-    }
-    for (const [verb, items] of groups) {
-      if (items.length === 1) {
-        actions.append(h("div", { class: "action-group single", "data-verb": verb }, button(items[0])));
-        continue;
-      }
-      const id = `group-${verb.replace(/[^a-z0-9-]/gi, "_")}`;
-      // The group's name: the first word its labels share (labels are in the page's
-      // language), else the notation's verb.
-      const firsts = new Set(items.map((item) => (item.label || item.action).trim().split(/\s+/)[0]));
-      const name = firsts.size === 1 ? [...firsts][0] : verb;
-      // A big group whose actions share their second word (fight 16, fight 16 support 1,
-      // ...): one row per second word.
-      const rows = new Map();
-      for (const item of items) {
-        const second = item.action.trim().split(/\s+/)[1] ?? "";
-        if (!rows.has(second)) rows.set(second, []);
-        rows.get(second).push(item);
-      }
-      const nested = items.length > 6 && rows.size < items.length && !rows.has("");
-      const body = nested
-        ? h(
-            "div",
-            { class: "sub-groups" },
-            [...rows].map(([second, list]) => {
-              const labels = list.map((item) => rest(item.label || item.action, `${verb} ${second}`));
-              // When no button carries the shared word itself (move A4-A3 spartan,
-              // move A4-A3 stelios), the row names it.
-              const key = labels.every((l) => l !== "") ? h("span", { class: "sub-key" }, second) : null;
-              return h(
-                "div",
-                { class: "group-buttons sub-group", "data-key": second },
-                key,
-                list.map((item, i) => button(item, labels[i] || second)),
-              );
-            }),
-          )
-        : h("div", { class: "group-buttons" }, items.map((item) => button(item, rest(item.label || item.action, `${name} `))));
-      actions.append(
-        h(
-          "div",
-          { class: `action-group${nested ? " nested" : ""}`, role: "group", "aria-labelledby": id, "data-verb": verb },
-          h("span", { class: "group-name", id }, name),
-          body,
-        ),
-      );
-    }
-  }
-
   /** A table started from another game's step ("play from here") links to that step. */
   function drawStartStep(message) {
     const start = message?.start_step;
@@ -643,59 +430,6 @@ function mountLive(root, tableId, hashToken) {
     log.scrollTop = log.scrollHeight;
   }
 
-  function drawSeats(message) {
-    clear(seatList);
-    if (!message) return;
-    const held = new Set(seats.filter((x) => x.conn.message?.seat).map((x) => x.conn.message.seat));
-    if (spectator?.message?.seat) held.add(spectator.message.seat);
-    seatList.append(
-      h("h3", {}, t("table.seats")),
-      h(
-        "ul",
-        { class: "seats" },
-        message.seats.map((s) =>
-          h(
-            "li",
-            { class: s.seat === message.to_act ? "to-act" : "" },
-            h("strong", {}, seatName(s.seat)),
-            " — ",
-            s.kind === "ai"
-              ? t("table.ai", { level: aiLevel(s) })
-              : s.player
-                ? h("span", { class: "player", "data-testid": "player" }, playerLink(s.player))
-                : s.kind === "open"
-                  ? h("span", { class: "muted", "data-testid": "open-seat" }, t("table.openSeat"))
-                  : t("table.human"),
-            s.standin ? h("span", { class: "standin", "data-testid": "standin" }, ` ${t("table.standin")}`) : null,
-            held.has(s.seat) ? h("span", { class: "badge" }, t("table.you")) : null,
-          ),
-        ),
-      ),
-    );
-  }
-
-  function drawLinks() {
-    clear(links);
-    const invites = store.invites(tableId);
-    const rows = [];
-    const row = (label, url, testid) => {
-      const input = h("input", { type: "text", readonly: true, value: url, "data-testid": testid, "aria-label": label });
-      const button = h("button", { type: "button", class: "small-button" }, t("table.copy"));
-      button.addEventListener("click", async () => {
-        await copyText(url, input);
-        button.textContent = t("table.copied");
-        setTimeout(() => (button.textContent = t("table.copy")), 1500);
-      });
-      return h("div", { class: "link-row" }, h("label", {}, label), h("div", { class: "link-field" }, input, button));
-    };
-    if (invites.length) {
-      rows.push(h("h3", {}, t("table.invites")), h("p", { class: "muted small" }, t("table.inviteHelp")));
-      for (const inv of invites) rows.push(row(t("table.inviteFor", { seat: seatName(inv.seat) }), inv.url, "invite-link"));
-    }
-    rows.push(row(t("table.spectatorLink"), `${location.origin}/table/${encodeURIComponent(tableId)}`, "spectator-link"));
-    links.append(...rows);
-  }
-
   async function drawBoard(message, stamp) {
     boardWrap.querySelector("#board-heading").textContent = t("table.board");
     provisional.textContent = t("table.provisional");
@@ -708,8 +442,8 @@ function mountLive(root, tableId, hashToken) {
     const mod = await board;
     if (boardModule !== mod) {
       boardModule = mod; // its progress and result texts can be drawn now
-      drawTurn(message);
-      drawResult(message);
+      showTurn(message);
+      showResult(message);
     }
     if (current?.message !== message || drawn > stamp) return; // a newer drawing is due
     const ctx = {
@@ -746,16 +480,16 @@ function mountLive(root, tableId, hashToken) {
     }
     if (!pending) refocus = null;
     drawHead(message);
-    drawConnection();
-    drawTurn(message);
+    showConnection();
+    showTurn(message);
     drawClocks(clocks, message, current?.clockOffset || 0);
-    drawStandin(message);
+    drawStandin(standinBox, standinMine(message) && seated(current), () => current?.reopen());
     drawError();
-    drawResult(message);
+    showResult(message);
     drawActions(message);
     drawLog(current);
-    drawSeats(message);
-    drawLinks();
+    drawSeatList(message);
+    drawLinks(links, tableId);
     if (message && message.move !== communityMove) {
       communityMove = message.move;
       community.clearError();
