@@ -303,7 +303,7 @@ def test_c19_a_quick_rated_match_then_the_player_page_and_the_leaderboard(
     expect(game.get_by_test_id("record-link")).to_have_attribute(
         "href", f"/api/tables/{table}/record"
     )
-    expect(game.get_by_test_id("replay-link")).to_have_attribute("href", f"/table/{table}")
+    expect(game.get_by_test_id("replay-link")).to_have_attribute("href", f"/table/{table}/replay")
     with alice.expect_download() as download:
         alice.get_by_test_id("download-all").click()
     lines = Path(download.value.path()).read_text(encoding="utf-8").splitlines()

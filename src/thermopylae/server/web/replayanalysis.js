@@ -55,6 +55,7 @@ export function analysisParts({ tableId, seats, held, step, go }) {
         }
       }
       drawPanel();
+      drawNote(); // an analysis that just ended marks the step on screen at once
       if ([...analyses.values()].some((a) => a.status === "queued" || a.status === "running")) poll();
     }, 1000);
   }
