@@ -15,6 +15,7 @@ from rich.table import Table
 
 from thermopylae.ai.base import Agent, agent_names, make_agent
 from thermopylae.cli_analyse import analyse
+from thermopylae.cli_balance import balance
 from thermopylae.cli_common import (
     ComponentsOpt,
     GameArg,
@@ -421,6 +422,7 @@ def _show_step(game: GenericGame, rec: Record, step: int, seat_name_: str | None
 # In the order of `thermopylae --help`.
 app.command()(simulate)
 app.command()(tournament)
+app.command()(balance)
 app.command()(bench)
 app.command()(analyse)
 

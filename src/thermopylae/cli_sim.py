@@ -7,14 +7,16 @@ import json
 import os
 import shlex
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
 from thermopylae.ai.base import make_agent, seat_agents
+from thermopylae.cli_balance import EngineOpt, fast_batch
 from thermopylae.cli_common import (
     AddressOpt,
     BackendOpt,
@@ -30,9 +32,11 @@ from thermopylae.cli_common import (
     with_progress,
 )
 from thermopylae.engine.errors import ThermopylaeError
+from thermopylae.engine.protocol import GenericGame
 from thermopylae.i18n import _, ngettext
 
 if TYPE_CHECKING:
+    from thermopylae.sim.simulate import Summary
     from thermopylae.sim.tournament import Tally, Tournament
 
 
@@ -65,6 +69,7 @@ def simulate(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     components: ComponentsOpt = None,
+    engine: EngineOpt = "python",
 ) -> None:
     """Play many games with the same agent on every seat; report the win rate with its
     95% confidence interval. The same seed gives the same games with any --workers."""
@@ -84,19 +89,20 @@ def simulate(
             make_agent(spec, game)
     except ThermopylaeError as exc:
         raise fail(str(exc)) from exc
+    play_many = _engine(game, options, engine, agent, out_file, backend) or run
     count = max(1, workers or os.cpu_count() or 1)
     with ExitStack() as stack:
         # the workers start before the progress bar's thread: forked where that is safe
         pool = (
             stack.enter_context(process_pool(count))
-            if backend == "process" and count > 1 and games > 1
+            if backend == "process" and count > 1 and games > 1 and play_many is run
             else None
         )
         summary = with_progress(
             f"{game_id} / {agent}",
             games,
             not as_json,
-            lambda advance: run(
+            lambda advance: play_many(
                 game_id,
                 agent,
                 games,
@@ -118,6 +124,14 @@ def simulate(
         f"{game.title}, {options}, agents {summary.agents}, seed {seed}, "
         f"{summary.workers} worker(s)"
     )
+    if summary.engine != "python":
+        out.print(
+            _(
+                "engine: fast, the game's compiled kernel (its own random sources: other "
+                "games than --engine python plays for this seed, the same win rates)"
+            ),
+            markup=False,
+        )
     wins, rates, cis = summary.wins, summary.win_rate, summary.ci95
     if isinstance(wins, int) and isinstance(rates, float) and isinstance(cis, tuple):
         out.print(
@@ -140,6 +154,42 @@ def simulate(
         out.print(f"  {n:7d}  {reason}", markup=False)
     if out_file is not None:
         out.print(f"{games} game lines written to {out_file}", markup=False)
+
+
+def _engine(
+    game: GenericGame,
+    options: dict[str, Any],
+    engine: str,
+    agent: str,
+    out_file: Path | None,
+    backend: str,
+) -> Callable[..., Summary] | None:
+    """`simulate --engine fast` (or `auto` where the game's kernel can): a function that
+    plays the run on the kernel, called as `sim.simulate.simulate` is; None for the
+    Python engine."""
+    from thermopylae.sim.simulate import simulate_batch
+
+    set_language(None)  # its messages in the user's language
+    batch = fast_batch(game, options, engine, tuple(seat_agents(agent, game.seats(options))))
+    if batch is None:
+        return None
+    if out_file is not None or backend != "process":
+        raise fail(_("--out and --backend ray need --engine python"))
+
+    def play(
+        game_id: str,
+        agent: str,
+        games: int,
+        options: dict[str, Any],
+        seed: int = 0,
+        workers: int | None = None,
+        components: Path | None = None,
+        progress: Callable[[int], None] | None = None,
+        *rest: Any,
+    ) -> Summary:
+        return simulate_batch(game, batch, agent, games, options, seed, progress)
+
+    return play
 
 
 def _replay_line(

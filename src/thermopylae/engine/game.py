@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from thermopylae.engine.errors import NotationError, ThermopylaeError
 from thermopylae.engine.play import uniform
-from thermopylae.engine.protocol import JSON, Game, Observer, Outcome
+from thermopylae.engine.protocol import JSON, BatchSimulator, Game, Observer, Outcome
 
 S = TypeVar("S", bound="Copyable")
 A = TypeVar("A")
@@ -122,6 +122,10 @@ class GameBase(Generic[S, A]):
     def random_playout(self, state: S, chance_rng: random.Random, agent_rng: random.Random) -> int:
         g = cast("Game[S, A]", self)  # a GameBase is completed into a Game by its game
         return uniform(g.to_act, g.apply, g.sample_chance, g.sensible, state, chance_rng, agent_rng)
+
+    def batch_simulator(self, options: Mapping[str, Any]) -> BatchSimulator | None:
+        """No compiled kernel: simulations play through the protocol."""
+        return None
 
     def label(self, action: A) -> str:
         return self.format(action)

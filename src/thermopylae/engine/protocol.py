@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from thermopylae.engine.errors import ThermopylaeError
+
 CHANCE = -1
 """What `to_act` returns while a card is drawn or a die is rolled."""
 
@@ -63,6 +65,60 @@ class Outcome:
             "reason": self.reason,
             "turns": self.turns,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class BatchCounts:
+    """What a batch of games came to, summed (a `BatchSimulator`'s answer): the games,
+    each seat's wins, the drawn games, the turns and steps of all games together, and how
+    many games ended for each reason (the reasons as `Outcome.reason` gives them)."""
+
+    games: int
+    wins: tuple[int, ...]
+    draws: int
+    turns: int
+    steps: int
+    reasons: Mapping[str, int]
+
+    def __add__(self, other: BatchCounts) -> BatchCounts:
+        reasons = dict(self.reasons)
+        for reason, n in other.reasons.items():
+            reasons[reason] = reasons.get(reason, 0) + n
+        return BatchCounts(
+            self.games + other.games,
+            tuple(a + b for a, b in zip(self.wins, other.wins, strict=True)),
+            self.draws + other.draws,
+            self.turns + other.turns,
+            self.steps + other.steps,
+            reasons,
+        )
+
+
+class BatchSimulator(Protocol):
+    """Whole batches of games of one game and one set of options played at once by a
+    game's own compiled kernel (`Game.batch_simulator`): mass simulation."""
+
+    @property
+    def policies(self) -> tuple[str, ...]:
+        """The agent specs it plays (e.g. `random`, `heuristic`)."""
+        ...
+
+    def run(self, games: int, seed: int, policies: Sequence[str], start: int = 0) -> BatchCounts:
+        """Games `start` .. `start + games - 1` of a run seeded `seed`, each seat playing
+        its policy (one for every seat, or one per seat). A game depends only on the seed
+        and its index, so a run played in batches of any size gives the same counts."""
+        ...
+
+
+class MissingExtra(ThermopylaeError):
+    """A capability needs an optional extra of the package that is not installed."""
+
+    def __init__(self, extra: str, capability: str) -> None:
+        super().__init__(
+            f"{capability} needs the [{extra}] extra: pip install 'thermopylae[{extra}]'"
+        )
+        self.extra = extra
+        self.capability = capability
 
 
 class Observer(Protocol):
@@ -210,6 +266,14 @@ class Game(Protocol[S, A]):
         random stream for random stream: a game may fuse it into one loop of its own (no
         events, no re-checking the moves it made itself), the searches' and simulations'
         hot path. The conformance suite holds every game to that equality."""
+        ...
+
+    def batch_simulator(self, options: Mapping[str, Any]) -> BatchSimulator | None:
+        """The game's compiled kernel for whole batches of games at `options` (`simulate
+        --engine fast`, `balance`); None when the game has none. Raises `MissingExtra`
+        when it has one that needs an optional extra not installed. The kernel is a
+        second implementation of the rules: the game's tests hold it to the same games as
+        the protocol for the same chance outcomes."""
         ...
 
     def label(self, action: A) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 from thermopylae.ai.base import make_agent, seat_agents
 from thermopylae.engine import registry
+from thermopylae.engine.protocol import BatchCounts, BatchSimulator, GenericGame
 from thermopylae.sim import gamelog
 from thermopylae.sim.backends import run_jobs
 from thermopylae.sim.gamelog import GameRow
@@ -50,6 +51,7 @@ class Summary:
     games_per_second: float
     seconds: float
     reasons: dict[str, int] = field(default_factory=dict)
+    engine: str = "python"  # or "fast": the game's compiled kernel (`simulate_batch`)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -208,4 +210,63 @@ def simulate(
         games_per_second=games / seconds if seconds > 0 else 0.0,
         seconds=seconds,
         reasons=dict(reasons.most_common()),
+    )
+
+
+FAST_BATCH = 100_000
+"""Games per call of a compiled kernel in `simulate_batch`: the progress bar moves after each."""
+
+
+def simulate_batch(
+    game: GenericGame,
+    batch: BatchSimulator,
+    agent: str,
+    games: int,
+    options: dict[str, Any],
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> Summary:
+    """`simulate` on the game's compiled kernel (`game.batch_simulator(options)`), in
+    batches of `FAST_BATCH` games on this process: the same game and agents, other random
+    sources (the kernel's own, seeded by `seed` and each game's index), so other games
+    than the Python engine's for the same seed, with the same win rates."""
+    options = game.options(options)
+    seats = tuple(game.seats(options))
+    specs = tuple(seat_agents(agent, seats))
+    started = time.perf_counter()
+    counts: BatchCounts | None = None
+    for start in range(0, games, FAST_BATCH):
+        n = min(FAST_BATCH, games - start)
+        part = batch.run(n, seed, specs, start)
+        counts = part if counts is None else counts + part
+        if progress is not None:
+            progress(n)
+    seconds = time.perf_counter() - started
+    assert counts is not None
+    n = games or 1
+    wins: int | dict[str, int]
+    if game.cooperative:
+        wins = counts.wins[0]
+        rate: float | dict[str, float] = wins / n
+        ci: tuple[float, float] | dict[str, tuple[float, float]] = wilson(wins, games)
+    else:
+        wins = dict(zip(seats, counts.wins, strict=True))
+        rate = {seat: w / n for seat, w in wins.items()}
+        ci = {seat: wilson(w, games) for seat, w in wins.items()}
+    return Summary(
+        game=game.id,
+        agents=dict(zip(seats, specs, strict=True)),
+        options=options,
+        seed=seed,
+        workers=1,
+        games=games,
+        wins=wins,
+        draws=counts.draws,
+        win_rate=rate,
+        ci95=ci,
+        mean_turns=counts.turns / n,
+        games_per_second=games / seconds if seconds > 0 else 0.0,
+        seconds=seconds,
+        reasons=dict(Counter(counts.reasons).most_common()),
+        engine="fast",
     )

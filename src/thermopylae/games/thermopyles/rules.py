@@ -18,7 +18,14 @@ from typing import Any, ClassVar
 
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.game import GameBase
-from thermopylae.engine.protocol import CHANCE, JSON, Event, Outcome
+from thermopylae.engine.protocol import (
+    CHANCE,
+    JSON,
+    BatchSimulator,
+    Event,
+    MissingExtra,
+    Outcome,
+)
 from thermopylae.games.thermopyles import draws, observe, text, turn, view
 from thermopylae.games.thermopyles.actions import (
     MAX_PLAYERS,
@@ -270,6 +277,17 @@ class Thermopyles(GameBase[State, Action]):
         from thermopylae.games.thermopyles.levels import levels
 
         return levels(players, seat)
+
+    def batch_simulator(self, options: Mapping[str, Any]) -> BatchSimulator | None:
+        """The compiled kernel (kernel.py, numba: the `[fast]` extra), imported only now:
+        whole batches of random and heuristic games, held to the rules by
+        tests/thermopyles/test_kernel.py."""
+        players = self.options(options)["players"]
+        try:
+            from thermopylae.games.thermopyles.kernel import ThermopylesBatch
+        except ImportError as exc:
+            raise MissingExtra("fast", "the fast engine") from exc
+        return ThermopylesBatch(self.components, players)
 
 
 @lru_cache(maxsize=16)
