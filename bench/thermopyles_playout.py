@@ -37,7 +37,7 @@ def main() -> None:
     for f in figures:
         r = f.result
         print(
-            f"{r.agent:>9}: {r.games_per_second:8,.0f} games/s  {f.ratio:.3f}x reference  "
+            f"{r.agent:>9}: {r.games_per_second:8,.0f} games/s  {f.ratio:.3g}x reference  "
             f"{r.steps_per_second:10,.0f} steps/s  ({r.games} games, "
             f"{r.steps / r.games:.1f} steps per game)"
         )

@@ -7,8 +7,10 @@ Each round runs every command once, in turn (1, 2[, ray], 1, 2, ...), so a machi
 speed drifts slows them alike; the ratio is taken round by round and its median printed.
 Wall seconds are the whole process (Python's start-up and imports included), read around
 the child; "in run" is the command's own figure (`seconds` of its JSON: the games only,
-workers' start-up included). The results must be the same for every command; the load
-average before and after says whether the cores were idle.
+workers' start-up included); CPU is the user and system seconds of the command and the
+workers it waited for (a Ray cluster's processes are not its children: not counted). The
+results must be the same for every command; the load average before and after says
+whether the cores were idle.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -41,10 +44,17 @@ def command(args: argparse.Namespace, *extra: str) -> list[str]:
     ]
 
 
-def timed(cmd: list[str]) -> tuple[float, dict[str, Any]]:
+def children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(cmd: list[str]) -> tuple[float, float, dict[str, Any]]:
+    """Wall seconds, CPU seconds (the command and the workers it waited for), its JSON."""
+    cpu = children_cpu()
     started = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
-    return time.perf_counter() - started, json.loads(done.stdout)
+    return time.perf_counter() - started, children_cpu() - cpu, json.loads(done.stdout)
 
 
 def main() -> None:
@@ -64,11 +74,13 @@ def main() -> None:
     timed(command(args, "--workers", "1"))  # warm-up: the file cache, not counted
     wall: dict[str, list[float]] = {name: [] for name in variants}
     inrun: dict[str, list[float]] = {name: [] for name in variants}
+    cpu: dict[str, list[float]] = {name: [] for name in variants}
     results = set()
     for _ in range(args.runs):
         for name, extra in variants.items():
-            seconds, data = timed(command(args, *extra))
+            seconds, used, data = timed(command(args, *extra))
             wall[name].append(seconds)
+            cpu[name].append(used)
             inrun[name].append(data["seconds"])
             results.add((data["wins"], data["mean_turns"], json.dumps(data["reasons"])))
     base = "workers 1"
@@ -80,7 +92,7 @@ def main() -> None:
             f"(min {min(wall[name]):.2f}, max {max(wall[name]):.2f}), "
             f"speed-up {statistics.median(ratios):.2f}x; in run "
             f"{statistics.median(inrun[name]):6.2f} s, speed-up "
-            f"{statistics.median(inrun_ratios):.2f}x"
+            f"{statistics.median(inrun_ratios):.2f}x; CPU {statistics.median(cpu[name]):6.2f} s"
         )
     print(f"load average {os.getloadavg()[0]:.2f} after; identical results: {len(results) == 1}")
 

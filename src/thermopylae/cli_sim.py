@@ -483,7 +483,7 @@ def bench(
         table.add_row(
             r.agent,
             f"{r.games_per_second:,.0f}",
-            f"{f.ratio:.3f}",
+            f"{f.ratio:.3g}",
             f"{r.steps_per_second:,.0f}",
             str(r.games),
             f"{r.seconds:.1f}",
@@ -491,7 +491,7 @@ def bench(
     out.print(table)
     if ismcts:
         figures_text = ", ".join(
-            _("{rate} ({ratio} × reference)").format(rate=f"{r:,.0f}", ratio=f"{x:.3f}")
+            _("{rate} ({ratio} × reference)").format(rate=f"{r:,.0f}", ratio=f"{x:.3g}")
             for r, x in rates
         )
         out.print(
