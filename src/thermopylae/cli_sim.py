@@ -133,10 +133,11 @@ def simulate(
             markup=False,
         )
     wins, rates, cis = summary.wins, summary.win_rate, summary.ci95
+    digits = 2 if summary.games >= 100_000 else 1  # an interval narrower than 0.1% shows
     if isinstance(wins, int) and isinstance(rates, float) and isinstance(cis, tuple):
         out.print(
             f"games {summary.games}   wins {wins}   win rate "
-            f"{rates:.1%} (95% CI {cis[0]:.1%} to {cis[1]:.1%})"
+            f"{rates:.{digits}%} (95% CI {cis[0]:.{digits}%} to {cis[1]:.{digits}%})"
         )
     elif isinstance(wins, dict) and isinstance(rates, dict) and isinstance(cis, dict):
         out.print(f"games {summary.games}   draws {summary.draws}")
