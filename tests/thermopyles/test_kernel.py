@@ -30,7 +30,9 @@ from thermopylae.games.thermopyles import kernel
 from thermopylae.sim.match import play, rngs
 from thermopylae.sim.stats import wilson
 
-WIDTH = 160  # numbers drawn from each source per game: more than any game takes
+# numbers drawn from each source per game: more than any game takes (about 70 and 40 at
+# most; a game that would need more fails the test as an overflow)
+CHANCE_WIDTH, AGENT_WIDTH = 100, 64
 Z = NormalDist().inv_cdf(1 - 0.05 / 8 / 2)  # two-sided, 8 comparisons
 GAMES = 2_600  # per player count and policy: 10,400 games of each policy
 
@@ -60,13 +62,13 @@ def engine_and_kernel(
     game = registry.get("thermopyles", components)
     options = game.options({"players": players})
     agents = [make_agent(policy, game) for _ in range(players)]
-    chance = np.empty((games, WIDTH))
-    agent = np.empty((games, WIDTH))
+    chance = np.empty((games, CHANCE_WIDTH))
+    agent = np.empty((games, AGENT_WIDTH))
     expected = []
     for i in range(games):
         c, a = rngs(seed, i)
-        chance[i] = [c.random() for _ in range(WIDTH)]
-        agent[i] = [a.random() for _ in range(WIDTH)]
+        chance[i] = [c.random() for _ in range(CHANCE_WIDTH)]
+        agent[i] = [a.random() for _ in range(AGENT_WIDTH)]
         c, a = rngs(seed, i)
         state, steps = play(game, options, agents, c, a)
         o = game.outcome(state)
@@ -88,7 +90,9 @@ def engine_and_kernel(
         )
     rows = kernel.play_streams(game.components, players, [policy], chance, agent)
     f = {name: i for i, name in enumerate(kernel.FIELDS)}
-    assert not rows[:, f["overflow"]].any(), "a game took more numbers than WIDTH"
+    assert (rows[:, f["chance_draws"]] < CHANCE_WIDTH).all(), "more chance numbers than drawn"
+    assert (rows[:, f["agent_draws"]] < AGENT_WIDTH).all(), "more agent numbers than drawn"
+    assert not rows[:, f["overflow"]].any()
     got = [
         (
             bool(r[f["result"]] == 1),
@@ -112,7 +116,7 @@ def engine_and_kernel(
 def test_same_chance_outcomes_same_games_and_win_rates_within_intervals(policy: str) -> None:
     """10,400 games of each policy (2,600 at each player count, 1 to 4), every field of
     every game equal, down to the numbers each source would give next. Then the kernel's
-    own seeded games (its SplitMix64 sources, 200,000 games at each player count) against
+    own seeded games (its SplitMix64 sources, 100,000 games at each player count) against
     the engine's (its Mersenne Twister sources, these 2,600): their Wilson intervals
     overlap, each at the level that makes the 8 comparisons (2 policies x 4 player counts)
     together a 95% test (Bonferroni)."""
@@ -125,7 +129,7 @@ def test_same_chance_outcomes_same_games_and_win_rates_within_intervals(policy: 
         total += len(got)
         batch = game.batch_simulator({"players": players})
         assert batch is not None
-        counts = batch.run(200_000, 7, [policy])
+        counts = batch.run(100_000, 7, [policy])
         lo, hi = wilson(sum(e[0] for e in expected), len(expected), Z)
         klo, khi = wilson(counts.wins[0], counts.games, Z)
         assert klo <= hi and lo <= khi, (policy, players, (lo, hi), (klo, khi))
