@@ -4,14 +4,17 @@ game lengths agree within their 95% intervals."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 
 import pytest
 
+from tests.cli_helpers import run
 from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
 from thermopylae.sim import reference
+from thermopylae.sim.bench import Yardstick, compare, ismcts_compare
 from thermopylae.sim.match import play_indexed, rngs
 from thermopylae.sim.stats import wilson
 
@@ -78,3 +81,31 @@ def test_run_counts_games_and_cpu_seconds() -> None:
     rate = reference.run(0.05, rng=random.Random(1))
     assert rate.games > 0 and rate.seconds >= 0.05
     assert rate.games_per_second == rate.games / rate.seconds
+
+
+def test_bench_compares_each_figure_with_the_reference_of_its_round() -> None:
+    game = registry.get("thermopyles")
+    options = game.options({"players": 2})
+    stick = Yardstick.of(game, options)
+    assert stick.players == 2  # Thermopyles: the reference at the table's size
+    assert Yardstick.of(registry.get("hot-gates"), {"players": 2}).players == 1
+    (f,) = compare(game, ["random"], options, seconds=0.15, rounds=3, yardstick=stick)
+    assert len(f.ratios) == 3 and min(f.ratios) <= f.ratio <= max(f.ratios)
+    assert f.result.games > 0 and f.reference.games > 0
+    data = f.to_json()
+    assert data["ratio"] == f.ratio and data["reference_games_per_second"] > 0
+    rates = ismcts_compare(game, options, 0.15, positions=2, yardstick=stick)
+    assert len(rates) == 2 and all(r > 0 and x > 0 for r, x in rates)
+
+
+def test_bench_command_prints_the_ratios() -> None:
+    r = run("bench", "thermopyles", "--seconds", "0.2", "--agents", "random", "--no-ismcts")
+    assert r.returncode == 0, r.stderr
+    assert "Reference: a tight Python loop" in r.stdout and "× reference" in r.stdout
+    r = run("bench", "thermopyles", "--seconds", "0.2", "--rounds", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["reference"]["games_per_second"] > 0 and data["rounds"] == 2
+    assert [p["agent"] for p in data["playouts"]] == ["random", "heuristic"]
+    assert all(len(p["ratios"]) == 2 for p in data["playouts"])
+    assert len(data["ismcts"]["ratios"]) == 3
