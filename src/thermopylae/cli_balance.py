@@ -157,14 +157,18 @@ def balance(
             except ThermopylaeError as exc:
                 raise fail(str(exc)) from exc
     count = max(1, workers or os.cpu_count() or 1)
-    slow = any(c.batch is None for c in cells)
+    for c in cells:  # each kernel compiled (or loaded) here, before the workers fork
+        if c.batch is not None:
+            c.batch.run(1, 0, tuple(seat_agents(c.agent, c.game.seats(c.options))))
     with ExitStack() as stack:
         # the workers start before the progress bar's thread (see `simulate`)
-        pool = stack.enter_context(process_pool(count)) if slow and count > 1 else None
+        pool = stack.enter_context(process_pool(count)) if count > 1 else None
 
         def sweep(advance: Any) -> list[Summary]:
             return [
-                simulate_batch(c.game, c.batch, c.agent, games, c.options, seed, advance)
+                simulate_batch(
+                    c.game, c.batch, c.agent, games, c.options, seed, advance, count, pool
+                )
                 if c.batch is not None
                 else simulate(
                     game_id,

@@ -8,6 +8,7 @@ import os
 import shlex
 import sys
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -95,7 +96,7 @@ def simulate(
         # the workers start before the progress bar's thread: forked where that is safe
         pool = (
             stack.enter_context(process_pool(count))
-            if backend == "process" and count > 1 and games > 1 and play_many is run
+            if backend == "process" and count > 1 and games > 1
             else None
         )
         summary = with_progress(
@@ -176,6 +177,8 @@ def _engine(
         return None
     if out_file is not None or backend != "process":
         raise fail(_("--out and --backend ray need --engine python"))
+    specs = tuple(seat_agents(agent, game.seats(options)))
+    batch.run(1, 0, specs)  # compiled (or loaded) here, before the pool's workers fork
 
     def play(
         game_id: str,
@@ -186,9 +189,14 @@ def _engine(
         workers: int | None = None,
         components: Path | None = None,
         progress: Callable[[int], None] | None = None,
-        *rest: Any,
+        backend: str = "process",
+        address: str | None = None,
+        out: Path | None = None,
+        pool: ProcessPoolExecutor | None = None,
     ) -> Summary:
-        return simulate_batch(game, batch, agent, games, options, seed, progress)
+        return simulate_batch(
+            game, batch, agent, games, options, seed, progress, workers or 1, pool
+        )
 
     return play
 

@@ -34,6 +34,16 @@ def test_simulate_fast_engine_json_is_seeded() -> None:
 
 
 @needs_numba
+def test_simulate_fast_engine_same_counts_with_any_workers() -> None:
+    args = ("simulate", "thermopyles", "--engine", "fast", "--games", "250000", "--json")
+    one = json.loads(run(*args, "--players", "3", "--workers", "1").stdout)
+    two = json.loads(run(*args, "--players", "3", "--workers", "2").stdout)
+    assert (one["workers"], two["workers"]) == (1, 2)
+    for key in ("wins", "win_rate", "ci95", "mean_turns", "reasons"):
+        assert one[key] == two[key], key
+
+
+@needs_numba
 def test_simulate_fast_engine_text_says_so() -> None:
     r = run("simulate", "thermopyles", "--engine", "fast", "--players", "2", "--games", "5000")
     assert r.returncode == 0, r.stderr

@@ -217,6 +217,21 @@ FAST_BATCH = 100_000
 """Games per call of a compiled kernel in `simulate_batch`: the progress bar moves after each."""
 
 
+@dataclass(frozen=True)
+class _Batch:
+    """Games `start` .. `start + games - 1` of a run on a compiled kernel."""
+
+    batch: BatchSimulator
+    seed: int
+    specs: tuple[str, ...]
+    start: int
+    games: int
+
+
+def _run_batch(job: _Batch) -> BatchCounts:
+    return job.batch.run(job.games, job.seed, job.specs, job.start)
+
+
 def simulate_batch(
     game: GenericGame,
     batch: BatchSimulator,
@@ -225,24 +240,32 @@ def simulate_batch(
     options: dict[str, Any],
     seed: int = 0,
     progress: Progress | None = None,
+    workers: int = 1,
+    pool: ProcessPoolExecutor | None = None,
 ) -> Summary:
     """`simulate` on the game's compiled kernel (`game.batch_simulator(options)`), in
-    batches of `FAST_BATCH` games on this process: the same game and agents, other random
-    sources (the kernel's own, seeded by `seed` and each game's index), so other games
-    than the Python engine's for the same seed, with the same win rates."""
+    batches of `FAST_BATCH` games, on this process or on `workers` processes (`pool`, or
+    one started for this run): the same game and agents, other random sources (the
+    kernel's own, seeded by `seed` and each game's index, so the same counts with any
+    workers), so other games than the Python engine's for the same seed, with the same
+    win rates. Forked workers inherit the kernel compiled here: run it once first."""
     options = game.options(options)
     seats = tuple(game.seats(options))
     specs = tuple(seat_agents(agent, seats))
+    jobs = [
+        _Batch(batch, seed, specs, start, min(FAST_BATCH, games - start))
+        for start in range(0, games, FAST_BATCH)
+    ]
     started = time.perf_counter()
-    counts: BatchCounts | None = None
-    for start in range(0, games, FAST_BATCH):
-        n = min(FAST_BATCH, games - start)
-        part = batch.run(n, seed, specs, start)
-        counts = part if counts is None else counts + part
-        if progress is not None:
-            progress(n)
+    parts: list[BatchCounts] = run_jobs(
+        _run_batch,
+        jobs,
+        workers=workers,
+        progress=(lambda job: progress(job.games)) if progress else None,
+        pool=pool,
+    )
     seconds = time.perf_counter() - started
-    assert counts is not None
+    counts = sum(parts[1:], parts[0])
     n = games or 1
     wins: int | dict[str, int]
     if game.cooperative:
@@ -258,7 +281,7 @@ def simulate_batch(
         agents=dict(zip(seats, specs, strict=True)),
         options=options,
         seed=seed,
-        workers=1,
+        workers=max(1, workers),
         games=games,
         wins=wins,
         draws=counts.draws,
