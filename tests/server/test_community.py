@@ -159,6 +159,7 @@ def test_a_rated_table_must_be_between_accounts_and_not_co_operative(
         "rated": True,
         "takebacks": False,  # off by default in a rated game
         "spectator_chat": False,
+        "hints": False,  # never in a rated game
     }
 
 
