@@ -42,6 +42,18 @@ def controllers(c: Components, s: State) -> list[int]:
     ]
 
 
+def controlled(c: Components, s: Pieces, side: int) -> list[int]:
+    """The cities `side` controls, in order: those where `controllers` says `side`, in
+    one pass (no enemy army there, and an army of its own or its own major city)."""
+    return [
+        city
+        for city, mine, theirs, major in zip(
+            c.cities, s.arm[side], s.arm[1 - side], c.major, strict=True
+        )
+        if not theirs and (mine or major == side)
+    ]
+
+
 def neighbours(c: Components, s: Pieces, city: int) -> tuple[int, ...]:
     """Cities joined to `city` by a usable road (Abydos-Pella only while the bridge stands)."""
     return c.roads[city] if s.bridge else c.unbridged[city]
@@ -134,13 +146,8 @@ def supplied(c: Components, s: State, side: int) -> set[int]:
 def points(c: Components, s: State, side: int) -> int:
     """Scoring: 1 point per controlled city, 2 per major city; Athenai scores for no one in
     a campaign when the Acropolis burned."""
-    athenai = c.city["Athenai"]
-    who = controllers(c, s)
-    return sum(
-        c.points[city]
-        for city in range(len(c.names))
-        if who[city] == side and not (s.acropolis and city == athenai)
-    )
+    athenai, worth, burned = c.athenai, c.points, s.acropolis
+    return sum([worth[x] for x in controlled(c, s, side) if not (burned and x == athenai)])
 
 
 def capacity(c: Components, s: State, side: int) -> tuple[int, tuple[int, ...]]:

@@ -65,7 +65,11 @@ def resume(s: State, c: Components, ev: Ev) -> None:
             "waits for the procedure that just ended"
         )
     item = s.stack.pop()
-    (_STEPS or _steps())[item[0]](s, c, ev, *item[1:])
+    step = (_STEPS or _steps())[item[0]]
+    if len(item) == 1:
+        step(s, c, ev)
+    else:
+        step(s, c, ev, *item[1:])
 
 
 _STEPS: dict[str, Callable[..., None]] = {}
@@ -183,16 +187,18 @@ def build_options(s: State, c: Components) -> list[Action]:
     side = s.side
     p = c.prices
     out: list[Action] = [A.done]
-    who = board.controllers(c, s)
+    mine = board.controlled(c, s, side)
     if s.talents >= p.army and s.res_arm[side]:
-        out += [A.army[x] for x in c.cities if who[x] == side]
+        army = A.army
+        out += [army[x] for x in mine]
     price = _fleet_price(s, c)
     if (
         s.talents >= price
         and s.res_flt[side]
         and (s.fleets_built < 0 or s.fleets_built < p.max_fleets)
     ):
-        out += [A.fleet[x] for x in c.ports if who[x] == side and not s.flt[1 - side][x]]
+        fleet, port, theirs = A.fleet, c.port, s.flt[1 - side]
+        out += [fleet[x] for x in mine if port[x] and not theirs[x]]
     if (
         side == PERSIA
         and not s.bridge
@@ -262,12 +268,17 @@ def _start_operations(s: State, ev: Ev) -> None:
 def ops_options(s: State, c: Components) -> list[Action]:
     side = s.active
     out: list[Action] = [A.pass_]
-    movable = moves.can_move_with(s, c, side)
-    for k in sorted(set(s.hands[side])):
-        if cards.can_event(s, c, side, k):
-            out.append(A.event[k])
+    hand = s.hands[side]
+    if not hand:
+        return out
+    land = moves.can_move_land(s, c, side)  # (asked once: several events ask it too)
+    movable = land or any(s.flt[side])  # (`moves.can_move_with`)
+    event, move, no_event, can_event = A.event, A.move, cards.NO_EVENT[side], cards.can_event
+    for k in sorted(set(hand)):
+        if k not in no_event and can_event(s, c, side, k, land):
+            out.append(event[k])
         if movable:
-            out.append(A.move[k])
+            out.append(move[k])
     return out
 
 

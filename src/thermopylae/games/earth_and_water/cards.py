@@ -50,6 +50,11 @@ SPARTA_CARDS = frozenset({6, 8, 11, 15})  # Greek halves that are Sparta cards (
 LIGHTNING: tuple[set[int], set[int]] = ({5}, {4, 5, 6, 9, 12, 15})  # per side: Persia, Greece
 # Never played as events: Sudden Death (it strikes when drawn), Alliance with Carthage.
 NEVER: tuple[set[int], set[int]] = ({11, 14}, set())
+# Per side, the cards whose event is never played in Operations (lightning or never).
+NO_EVENT: tuple[frozenset[int], frozenset[int]] = (
+    frozenset(LIGHTNING[0] | NEVER[0]),
+    frozenset(LIGHTNING[1] | NEVER[1]),
+)
 
 # What each half does, in our own words (not the printed text), for `rules` and screens.
 # Index: card number; (Greek half, Persian half). "L:" marks a lightning (reaction) card.
@@ -177,10 +182,11 @@ def card_name(c: Components, side: int, card: int) -> str:
     return (c.persian_names if side == PERSIA else c.greek_names)[card]
 
 
-def can_event(s: State, c: Components, side: int, k: int) -> bool:
-    if k in LIGHTNING[side] or k in NEVER[side]:
+def can_event(s: State, c: Components, side: int, k: int, land: bool | None = None) -> bool:
+    """Whether `side` may play card `k` for its event now (`land`: whether it can move by
+    land, `moves.can_move_land`, when the caller knows)."""
+    if k in NO_EVENT[side]:
         return False
-    c = c
     if side == GREECE:
         if k in SPARTA_CARDS and s.carneia:
             return False  # Carneia Festival: no Sparta events this campaign
@@ -191,9 +197,9 @@ def can_event(s: State, c: Components, side: int, k: int) -> bool:
         if k == 3:
             return any(s.flt[PERSIA])
         if k == 8:
-            return not s.used & USED_LEONIDAS and moves.can_move_land(s, c, GREECE)
+            return not s.used & USED_LEONIDAS and _land(s, c, GREECE, land)
         if k == 10:
-            return moves.can_move_land(s, c, GREECE)
+            return _land(s, c, GREECE, land)
         if k == 11:
             return bool(s.res_arm[GREECE]) and board.controls(c, s, GREECE, c.sparta)
         if k == 13:
@@ -204,7 +210,7 @@ def can_event(s: State, c: Components, side: int, k: int) -> bool:
             return any(s.arm[PERSIA])
         return False
     if k in (1, 7):  # Cavalry of Mardonius, The Great King
-        return moves.can_move_land(s, c, PERSIA)
+        return _land(s, c, PERSIA, land)
     if k in (2, 3, 13):  # Tribute of Earth and Water
         return bool(s.res_arm[PERSIA]) and _any_neutral(s, c)
     if k in (4, 16):  # Carneia Festival, Pacification of Babylon or Egypt
@@ -219,6 +225,10 @@ def can_event(s: State, c: Components, side: int, k: int) -> bool:
     if k == 15:
         return bool(s.arm[PERSIA][c.athenai])
     return False
+
+
+def _land(s: State, c: Components, side: int, land: bool | None) -> bool:
+    return moves.can_move_land(s, c, side) if land is None else land
 
 
 def _neutral(s: State, c: Components) -> list[int]:
@@ -237,13 +247,13 @@ def _royal_road_cities(s: State, c: Components) -> list[int]:
 
 
 def _thebes_refuges(s: State, c: Components) -> list[int]:
-    who = board.controllers(c, s)
-    return [x for x in c.cities if x != c.thebai and who[x] == GREECE]
+    thebai = c.thebai
+    return [x for x in board.controlled(c, s, GREECE) if x != thebai]
 
 
 def _syracuse_ports(s: State, c: Components) -> list[int]:
-    who = board.controllers(c, s)
-    return [x for x in c.ports if who[x] == GREECE and not s.flt[PERSIA][x]]
+    port, persian = c.port, s.flt[PERSIA]
+    return [x for x in board.controlled(c, s, GREECE) if port[x] and not persian[x]]
 
 
 # -- the events ----------------------------------------------------------------------------

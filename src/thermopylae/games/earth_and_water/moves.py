@@ -5,6 +5,8 @@ fleets carry (`carry N`), destination (`to CITY`). A group moves together from o
 
 from __future__ import annotations
 
+from itertools import compress
+
 from thermopylae.engine.protocol import Event
 from thermopylae.games.earth_and_water import battle, board, campaign, reactions
 from thermopylae.games.earth_and_water.actions import (
@@ -57,7 +59,13 @@ def can_move_with(s: State, c: Components, side: int) -> bool:
 
 
 def can_move_land(s: State, c: Components, side: int) -> bool:
-    return bool(board.land_origins(c, s, side, _locked(s, c, side)))
+    """Whether `board.land_origins` lists any city (stopping at the first)."""
+    locked, solid = _locked(s, c, side), c.solid
+    roads = c.roads if s.bridge else c.unbridged  # (`board.neighbours`)
+    for city in compress(c.cities, s.arm[side]):
+        if city != locked and (solid[city] or roads[city]):
+            return True
+    return False
 
 
 def begin_move(
@@ -77,12 +85,16 @@ def begin_move(
 def _origins(s: State, c: Components) -> list[Action]:
     mv = s.mv
     assert mv is not None
-    side = mv.side
-    out: list[Action] = []
-    if mv.kind != FLEETS_ONLY:  # (a city with a road always has a destination)
-        out += [A.land[x] for x in board.land_origins(c, s, side, _locked(s, c, side))]
-    if mv.kind != LAND_ONLY:
-        out += [A.sea[x] for x in board.sea_origins(c, s, side) if x != mv.exclude]
+    side, kind = mv.side, mv.kind
+    if kind != FLEETS_ONLY:  # (a city with a road always has a destination)
+        land = A.land
+        out: list[Action] = [land[x] for x in board.land_origins(c, s, side, _locked(s, c, side))]
+        if kind == LAND_ONLY:
+            return out
+    else:
+        out = []
+    sea, exclude = A.sea, mv.exclude  # (`board.sea_origins`)
+    out += [sea[x] for x in compress(c.cities, s.flt[side]) if x != exclude]
     return out
 
 

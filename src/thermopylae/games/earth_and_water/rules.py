@@ -28,6 +28,7 @@ from thermopylae.games.earth_and_water import (
     cards,
     moves,
     observe,
+    playout,
     reactions,
     text,
     view,
@@ -169,6 +170,10 @@ class EarthAndWater(GameBase[State, Action]):
         if ph == ROLL:
             return battle.sample_roll(s, self.c, rng)
         raise IllegalAction(f"no chance event is due now (phase {PHASES[ph]})")
+
+    def random_playout(self, s: State, chance_rng: random.Random, agent_rng: random.Random) -> int:
+        """The protocol's uniformly random playout, fused into one loop (`playout`)."""
+        return playout.random_playout(s, self.c, _OPTIONS, _RULES, chance_rng, agent_rng)
 
     # -- applying ----------------------------------------------------------------------------
 
