@@ -14,7 +14,7 @@ from thermopylae.engine.play import play
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
 
-FROM_START = 300
+FROM_START = 120
 """Playouts from a new game, per game and player count (besides the sampled positions)."""
 
 
