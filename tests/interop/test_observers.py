@@ -13,7 +13,7 @@ import pytest
 
 from tests.interop.conftest import ALL_CASES, GAME_IDS, case_id
 from thermopylae.engine import registry
-from thermopylae.engine.observation import Fields, histogram, onehot, scaled
+from thermopylae.engine.observation import Fields, StateObserver, histogram, onehot, scaled
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.interop import observe
 
@@ -73,3 +73,36 @@ def test_interop_knows_no_game() -> None:
         # default, not a branch
         hits = [line for line in hits if "game_id: str =" not in line]
         assert not hits, (path.name, hits)
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
+def test_state_features_are_the_views_features(case: tuple[str, dict[str, Any]]) -> None:
+    """The fast path (`StateObserver.state_features`, reading the state) gives exactly
+    the numbers of `features(view)` for every seat, at decisions, chance nodes and the
+    end, over whole random games: it shows nothing the view hides."""
+    game_id, options = case
+    g = registry.get(game_id)
+    opts = g.options(options)
+    found = g.observer(opts)
+    if not isinstance(found, StateObserver):
+        pytest.skip(f"{game_id} reads its observations from the view only")
+    seats = range(len(g.seats(opts)))
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        s = g.new(opts)
+        while True:
+            who = g.to_act(s)
+            for seat in seats:
+                expected = observe.vector(found, g.view(s, seat))
+                got = found.state_features(s, seat, who)
+                assert got.dtype == np.float32 and got.shape == (found.size,)
+                assert np.array_equal(got, expected), (seed, seat, np.flatnonzero(got != expected))
+                # not clipped again: within the bounds by themselves
+                assert got.min() >= observe.LOW and got.max() <= observe.HIGH
+                checked += 1
+            if who is None:
+                break
+            legal = g.legal(s) if who != CHANCE else None
+            g.apply(s, g.sample_chance(s, rng) if legal is None else rng.choice(list(legal)))
+    assert checked > 100

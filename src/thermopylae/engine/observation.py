@@ -3,23 +3,61 @@ view into a fixed-size list of numbers, with a documented layout.
 
 A game that offers learning interfaces returns one from `Game.observer(options)`; the
 interfaces in `thermopylae.interop` know nothing else about the game. An observation is
-built from `game.view(state, seat)` only, the one place where hidden information is
-filtered, so it cannot leak what the seat may not see.
+the numbers of `game.view(state, seat)`, the one place where hidden information is
+filtered, so it cannot leak what the seat may not see (`StateObserver` below reads the
+same numbers from the state, and is tested to equal them).
 
 The building blocks below (`Field`, `onehot`, `histogram`, `scaled`, `Fields`) are what
 each game's `observe.py` writes its layout with, so that no game imports a face to
 describe its observations and every layout reads the same way.
+
+The fast path: an observer may also be a `StateObserver`, whose `state_features(state,
+seat, to_act)` gives the same numbers as `features(game.view(state, seat))` (as float32)
+reading the state directly, without building the view (the learning interfaces call it on every step
+when the observer offers it). It must read only what the view shows that seat: each game's
+tests hold it to equality with `features(view)` on many positions, for every seat, and to
+the hidden-information tests the view-based observation passes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
 
 from thermopylae.engine.protocol import JSON, Observer
 
-__all__ = ["Field", "Fields", "Observer", "histogram", "onehot", "scaled"]
+__all__ = [
+    "Counts",
+    "Field",
+    "Fields",
+    "Obs",
+    "Observer",
+    "StateObserver",
+    "histogram",
+    "onehot",
+    "scaled",
+]
+
+
+Obs = npt.NDArray[np.float32]
+"""An observation vector."""
+
+
+@runtime_checkable
+class StateObserver(Observer, Protocol):
+    """An observer that can also read a state directly (see the module's docstring)."""
+
+    def state_features(self, state: Any, seat: int, to_act: int | None) -> Obs:
+        """`features(game.view(state, seat))` as a new float32 array of `size` entries,
+        where `to_act` is `game.to_act(state)` (the game's answer, which the caller
+        holds). Its entries must lie within the learning interfaces' bounds (-100..100:
+        they are not clipped again)."""
+        ...
 
 
 Getter = Callable[[JSON], Sequence[float]]
@@ -59,6 +97,36 @@ def histogram(
         if i is not None:
             out[i] += 1.0 / scale
     return out
+
+
+class Counts:
+    """`histogram(items, choices)` as a read-only float32 row, cached by the items (as a
+    tuple), for `state_features`: hands and piles change a card at a time, and most
+    positions repeat the counts of the one before. `index` maps an item to its choice's
+    place (items not in it are left out); at most `limit` rows are kept (emptied when
+    full)."""
+
+    def __init__(self, index: Mapping[Any, int], size: int, limit: int = 4096) -> None:
+        self.index: dict[Any, int] = dict(index)
+        self.size = size
+        self.limit = limit
+        self._rows: dict[tuple[Hashable, ...], Obs] = {}
+
+    def __call__(self, items: Iterable[Hashable]) -> Obs:
+        key = tuple(items)
+        row = self._rows.get(key)
+        if row is None:
+            row = np.zeros(self.size, dtype=np.float32)
+            index = self.index
+            for x in key:
+                i = index.get(x)
+                if i is not None:
+                    row[i] += 1.0
+            row.setflags(write=False)
+            if len(self._rows) >= self.limit:
+                self._rows.clear()
+            self._rows[key] = row
+        return row
 
 
 def scaled(x: float | None, scale: float) -> float:

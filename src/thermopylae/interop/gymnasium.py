@@ -30,9 +30,9 @@ from gymnasium import spaces
 from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
-from thermopylae.engine.play import advance
-from thermopylae.engine.protocol import Decider, GenericGame
-from thermopylae.interop.observe import HIGH, LOW, Obs, action_mask, observer, vector
+from thermopylae.engine.observation import Obs
+from thermopylae.engine.protocol import CHANCE, Decider, GenericGame
+from thermopylae.interop.observe import HIGH, LOW, Encoder
 
 NAMESPACE = "thermopylae"
 MAX_ILLEGAL = 100
@@ -83,30 +83,41 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         self.opponent: Decider = (
             make_agent(opponent, self.game) if isinstance(opponent, str) else opponent
         )
-        # every other seat is the opponent's: `advance` plays them and chance
-        self._others: dict[int, Decider] = {i: self.opponent for i in range(n) if i != seat}
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.max_illegal = max_illegal
         self._illegal_run = 0  # illegal actions in a row
         self._over = False  # terminated or truncated: `reset` first
         self.render_mode = render_mode
-        self.observer = observer(self.game, self.options)
-        self.observation_space = spaces.Box(LOW, HIGH, (self.observer.size,), np.float32)
+        self.encoder = Encoder(self.game, self.options)
+        self.observer = self.encoder.observer
+        self.observation_space = spaces.Box(LOW, HIGH, (self.encoder.size,), np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._rng = random.Random()
         self.state_: Any = None
+        self._mask: Any = self.encoder.no_mask  # the mask of the last info
 
     def _advance(self) -> None:
-        """Play chance and the other seats until this seat acts or the game ends."""
-        for _ in advance(self.game, self.state_, self._rng, self._others, quiet=True):
-            pass
+        """Play chance and the other seats until this seat acts or the game ends: the
+        loop of `engine.play.advance` (the same draws from the same source), without its
+        step objects."""
+        g, state, rng, me, opponent = self.game, self.state_, self._rng, self.seat, self.opponent
+        to_act, apply, sample = g.to_act, g.apply, g.sample_chance
+        while (who := to_act(state)) is not None and who != me:
+            if who == CHANCE:
+                apply(state, sample(state, rng), quiet=True)
+            else:
+                apply(state, opponent.act(g, state, rng), quiet=True)
 
     def _obs(self) -> Obs:
-        return vector(self.observer, self.game.view(self.state_, self.seat))
+        return self.encoder.observation(self.state_, self.seat)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        return {"action_mask": action_mask(self.game, self.state_, self.seat), **extra}
+        """The info, with `action_mask` (a copy of the cached mask: Gymnasium wants new
+        data every call). The cached mask is kept for `step` to check the next action
+        against (every change of the state is followed by an info)."""
+        self._mask = self.encoder.mask(self.state_, self.seat)
+        return {"action_mask": self._mask.copy(), **extra}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -125,7 +136,7 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
             raise ThermopylaeError("no episode yet: call reset()")
         if self._over or g.to_act(self.state_) is None:
             raise ThermopylaeError("the episode is over: call reset()")
-        mask = action_mask(g, self.state_, self.seat)
+        mask = self._mask
         a = int(action)
         if not (0 <= a < len(mask) and mask[a]):
             if self.illegal == "raise":
@@ -145,8 +156,8 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         self._illegal_run = 0
         g.apply(self.state_, g.decode(a), quiet=True)
         self._advance()
-        outcome = g.outcome(self.state_)
         if g.to_act(self.state_) is None:
+            outcome = g.outcome(self.state_)
             reward = float(outcome.scores[self.seat]) if outcome else 0.0
             info = self._info(outcome=outcome.to_json() if outcome else None)
             return self._obs(), reward, True, False, info
@@ -155,7 +166,7 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as booleans (what sb3-contrib's MaskablePPO asks an
         environment for; the same as `info["action_mask"]`)."""
-        return np.asarray(action_mask(self.game, self.state_, self.seat), dtype=bool)
+        return self.encoder.mask(self.state_, self.seat).astype(bool)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

@@ -3,25 +3,33 @@
 The layout of a game's observations is the game's own: `game.observer(options)` returns
 an `engine.observation.Observer` (each game writes it in its `observe.py`; docs/rl.md
 lists every field), and this module only turns its numbers into the float32 vectors the
-learning libraries take. An observation is built only from `game.view(state, seat)`, the
+learning libraries take. An observation is the numbers of `game.view(state, seat)`, the
 one place where hidden information is filtered, so it cannot leak what the seat may not
-see. Numbers are scaled to about [0, 1] and clipped to [`LOW`, `HIGH`]; seats are
+see (the fast path below reads the same numbers from the state, held equal to the
+view's by the tests). Numbers are scaled to about [0, 1] and clipped to [`LOW`, `HIGH`]; seats are
 absolute indices `0..n-1` in the game's seat order.
+
+`Encoder` is what the environments hold: the same observations and masks, fast. When
+the game's observer is a `StateObserver` it reads the state directly (the game's own
+code, held by the tests to equality with the view's numbers); action masks are cached
+on the legal actions the game hands out (the games intern them: cached by the tuple's
+identity, else by the actions' codes, each memoised on the action's identity), so a step
+neither re-encodes every legal action nor encodes them again to check the chosen one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from thermopylae.engine.errors import ThermopylaeError
-from thermopylae.engine.observation import Observer
+from thermopylae.engine.observation import Obs, Observer, StateObserver
 from thermopylae.engine.protocol import CHANCE, JSON, GenericGame
 
-Obs = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
 LOW, HIGH = -100.0, 100.0
 """Bounds of every observation entry (values are clipped to them; none comes near)."""
 
@@ -78,3 +86,106 @@ def action_mask(game: GenericGame, state: Any, seat: int | None = None) -> npt.N
     for a in game.legal(state):
         mask[game.encode(a)] = 1
     return mask
+
+
+CACHE_SIZE = 4096
+"""Legal-action tuples an `Encoder` keeps masks for (emptied when full: the games hand
+out far fewer distinct ones in practice)."""
+
+
+class Masks:
+    """Action masks and legal codes of one game, cached on the legal actions the game
+    hands out (see the module's docstring). Masks are shared read-only arrays and code
+    lists shared lists: copy one to change it."""
+
+    def __init__(self, game: GenericGame) -> None:
+        self.game = game
+        self.num_actions = int(game.num_actions)
+        # the mask of a seat that does not decide now (and of chance nodes, and the end)
+        self.no_mask: Mask = np.zeros(self.num_actions, dtype=np.int8)
+        self.no_mask.setflags(write=False)
+        # legal actions -> (them, mask, sorted codes): by the tuple's identity (the games
+        # intern some tuples they hand out: one look-up), else by the actions' codes
+        # (each memoised on the action's identity, `code`)
+        self._by_id: dict[int, tuple[Sequence[Any], Mask, list[int]]] = {}
+        self._by_codes: dict[tuple[int, ...], tuple[Sequence[Any], Mask, list[int]]] = {}
+        self._code_of: dict[int, tuple[Any, int]] = {}
+
+    def code(self, action: Any) -> int:
+        """`game.encode(action)`, memoised on the action's identity (the games hand out
+        the same action objects again: no hashing of the action by value)."""
+        seen = self._code_of.get(id(action))
+        if seen is not None and seen[0] is action:
+            return seen[1]
+        code = int(self.game.encode(action))
+        if len(self._code_of) >= CACHE_SIZE:
+            self._code_of.clear()
+        # the entry holds the action itself, so its id cannot be reused while cached
+        self._code_of[id(action)] = (action, code)
+        return code
+
+    def entry(self, legal: Sequence[Any]) -> tuple[Sequence[Any], Mask, list[int]]:
+        """(legal, its mask, its sorted codes)."""
+        interned = type(legal) is tuple  # immutable: a game may hand it out again
+        if interned:
+            entry = self._by_id.get(id(legal))
+            if entry is not None and entry[0] is legal:
+                return entry
+        code = self.code
+        key = tuple([code(a) for a in legal])
+        entry = self._by_codes.get(key)
+        if entry is None:
+            codes = sorted(set(key))
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+            mask[codes] = 1
+            mask.setflags(write=False)
+            entry = (legal, mask, codes)
+            if len(self._by_codes) >= CACHE_SIZE:
+                self._by_codes.clear()
+            self._by_codes[key] = entry
+        if not interned:
+            return entry
+        if len(self._by_id) >= CACHE_SIZE:
+            self._by_id.clear()
+        # the entry holds `legal` itself, so its id cannot be reused while it is cached
+        entry = self._by_id[id(legal)] = (legal, entry[1], entry[2])
+        return entry
+
+    def mask(self, state: Any, seat: int | None = None) -> Mask:
+        """`action_mask(game, state, seat)`, as a shared read-only array."""
+        who = self.game.to_act(state)
+        if who is None or who == CHANCE or (seat is not None and who != seat):
+            return self.no_mask
+        return self.entry(self.game.legal(state))[1]
+
+    def codes(self, state: Any) -> list[int]:
+        """The deciding seat's legal actions, encoded, sorted (empty at chance nodes and
+        once the game is over)."""
+        who = self.game.to_act(state)
+        if who is None or who == CHANCE:
+            return []
+        return self.entry(self.game.legal(state))[2]
+
+
+class Encoder(Masks):
+    """Observations and action masks of one game and set of options, fast; what the
+    environments hold (see the module's docstring)."""
+
+    def __init__(self, game: GenericGame, options: Mapping[str, Any]) -> None:
+        super().__init__(game)
+        self.observer = observer(game, options)
+        self.size = int(self.observer.size)
+        found = self.observer
+        self._direct: StateObserver | None = found if isinstance(found, StateObserver) else None
+
+    def observation(self, state: Any, seat: int) -> Obs:
+        """The float32 observation of `seat` in `state` (the same as `observe`; a new
+        array)."""
+        direct = self._direct
+        if direct is not None:
+            # within the bounds by the contract of `state_features` (tested): not clipped
+            return direct.state_features(state, seat, self.game.to_act(state))
+        x = np.array(self.observer.features(self.game.view(state, seat)), dtype=np.float32)
+        np.maximum(x, LOW, out=x)
+        np.minimum(x, HIGH, out=x)
+        return x

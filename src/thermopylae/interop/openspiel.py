@@ -37,6 +37,8 @@ from thermopylae.engine.protocol import CHANCE, GenericGame
 from thermopylae.interop import observe
 
 PREFIX = "python_thermopylae_"
+CHANCE_CACHE = 4096
+"""Chance distributions a game keeps encoded (emptied when full)."""
 MAX_GAME_LENGTH = 10_000
 """A generous bound on decisions plus chance events (random games last a few hundred)."""
 
@@ -121,9 +123,18 @@ class ThermopylaeGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(_TYPES[self.game_id], info, params)
+        self.caches = _Caches(self.tgame, self.options)
+        self._encoder: observe.Encoder | None = None
+        self._observers: dict[bool, ThermopylaeObserver] = {}
 
     def new_initial_state(self) -> ThermopylaeState:
         return ThermopylaeState(self)
+
+    def encoder(self) -> observe.Encoder:
+        """The game's observation encoder, built once (its observer must exist)."""
+        if self._encoder is None:
+            self._encoder = observe.Encoder(self.tgame, self.options)
+        return self._encoder
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
@@ -131,22 +142,89 @@ class ThermopylaeGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         recall = True if iig_obs_type is None else bool(iig_obs_type.perfect_recall)
-        return ThermopylaeObserver(self, perfect_recall=recall)
+        # one per kind, built once: OpenSpiel asks for one at every `observation_tensor`
+        found = self._observers.get(recall)
+        if found is None:
+            found = self._observers[recall] = ThermopylaeObserver(self, perfect_recall=recall)
+        return found
+
+
+class _Interned(dict[int, tuple[Any, Any]]):
+    """Values kept on objects by identity: id -> (the object, its value). Holding the
+    object keeps its id from being reused while it is cached; emptied when full."""
+
+    def put(self, obj: Any, value: Any) -> Any:
+        if len(self) >= CHANCE_CACHE:
+            self.clear()
+        self[id(obj)] = (obj, value)
+        return value
+
+
+class _Codes(_Interned):
+    """Actions' codes by the actions' identity (`add` encodes one not seen yet)."""
+
+    def __init__(self, tgame: GenericGame) -> None:
+        super().__init__()
+        self.encode = tgame.encode
+
+    def add(self, action: Any) -> int:
+        code: int = self.put(action, int(self.encode(action)))
+        return code
+
+
+class _Caches:
+    """A game's caches, which its states share: masks and legal codes (`observe.Masks`),
+    chance distributions by identity -> their outcomes encoded, merged and sorted, chance
+    outcomes by identity -> their codes. A pickled state takes none of it along (a
+    deserialised one starts empty caches)."""
+
+    def __init__(self, tgame: GenericGame, options: Mapping[str, Any]) -> None:
+        self.tgame = tgame
+        self.options = options
+        self.masks = observe.Masks(tgame)
+        self.chances = _Interned()
+        self.codes = _Codes(tgame)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Caches, (self.tgame, self.options))
 
 
 class _Core:
     """What a state holds. OpenSpiel clones Python states by deep-copying their attributes;
-    this copies the thermopylae state with `game.copy` and shares the (immutable) game."""
+    this copies the thermopylae state with `game.copy` and shares the (immutable) game
+    and the game's caches."""
 
-    __slots__ = ("mine", "tgame", "tstate")
+    __slots__ = ("_tstate", "caches", "fresh", "mine", "steps", "tgame")
 
-    def __init__(self, tgame: GenericGame, tstate: Any, mine: list[list[int]]) -> None:
-        self.tgame = tgame
-        self.tstate = tstate
+    def __init__(self, caches: _Caches, tstate: Any, mine: list[list[int]], *, fresh: bool) -> None:
+        self.caches = caches
+        self.tgame: GenericGame = caches.tgame
+        self._tstate = tstate
         self.mine = mine
+        # `fresh`: the state is the game's new state (`tgame.new`, before any chance),
+        # built when first asked for (`tstate`: OpenSpiel builds a new initial state
+        # only to size the observation tensor at every `observation_tensor`, and the
+        # observer knows that observation already), and `steps` actions were applied to
+        # it since, through this core
+        self.fresh = fresh
+        self.steps = 0
+
+    @property
+    def tstate(self) -> Any:
+        state = self._tstate
+        if state is None:
+            state = self._tstate = self.tgame.new(self.caches.options)
+        return state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
-        return _Core(self.tgame, self.tgame.copy(self.tstate), [list(m) for m in self.mine])
+        copied = _Core(
+            self.caches,
+            self.tgame.copy(self.tstate),
+            [list(m) for m in self.mine],
+            fresh=self.fresh,
+        )
+        copied.steps = self.steps
+        return copied
 
 
 class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
@@ -156,12 +234,12 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
         self, game: ThermopylaeGame, tstate: Any = None, mine: list[list[int]] | None = None
     ) -> None:
         super().__init__(game)
-        tgame = game.tgame
         # `mine`: each seat's own decisions so far (encoded), for perfect-recall infostates.
         self._core = _Core(
-            tgame,
-            tgame.new(game.options) if tstate is None else tstate,
+            game.caches,
+            tstate,  # None: the new state, built when first asked for
             [[] for _ in game.seat_names] if mine is None else [list(m) for m in mine],
+            fresh=tstate is None,
         )
 
     @property
@@ -177,31 +255,61 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
         return self._core.mine
 
     def current_player(self) -> int:
-        who = self.tgame.to_act(self.tstate)
+        core = self._core
+        who = core.tgame.to_act(core.tstate)
         if who is None:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return _TERMINAL
         if who == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         return int(who)
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player < 0 or self.tgame.to_act(self.tstate) != player:
+        core = self._core
+        if player < 0 or core.tgame.to_act(core.tstate) != player:
             return []
-        return sorted(self.tgame.encode(a) for a in self.tgame.legal(self.tstate))
+        return core.caches.masks.codes(core.tstate)  # cached on the legal actions
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        merged: dict[int, float] = {}
-        for action, p in self.tgame.chance(self.tstate):
-            code = int(self.tgame.encode(action))
-            merged[code] = merged.get(code, 0.0) + float(p)
-        total = sum(merged.values())
-        return [(code, merged[code] / total) for code in sorted(merged)]
+        core = self._core
+        dist = core.tgame.chance(core.tstate)
+        # a distribution the game hands out again (an interned tuple) is encoded once
+        found = core.caches.chances.get(id(dist))
+        if found is not None and found[0] is dist:
+            encoded: list[tuple[int, float]] = found[1]
+            return encoded
+        # else each outcome's code is memoised on the outcome (the games intern them):
+        # cheaper than hashing the whole distribution by value, which changes with every
+        # card drawn
+        codes = core.caches.codes
+        out: list[tuple[int, float]] = []
+        total, last, ordered = 0.0, -1, True
+        for action, p in dist:
+            seen = codes.get(id(action))
+            code: int = seen[1] if seen is not None and seen[0] is action else codes.add(action)
+            q = float(p)
+            total += q
+            ordered = ordered and code > last
+            last = code
+            out.append((code, q))
+        if not ordered:  # out of order or repeated: merged and sorted
+            merged: dict[int, float] = {}
+            for code, q in out:
+                merged[code] = merged.get(code, 0.0) + q
+            out = [(code, merged[code]) for code in sorted(merged)]
+        if total != 1.0:
+            out = [(code, q / total) for code, q in out]
+        if type(dist) is tuple:  # immutable: it may be handed out again as it is
+            core.caches.chances.put(dist, out)
+        return out
 
     def _apply_action(self, action: int) -> None:
-        who = self.tgame.to_act(self.tstate)
-        self.tgame.apply(self.tstate, self.tgame.decode(int(action)), quiet=True)
+        core = self._core
+        g, state = core.tgame, core.tstate
+        who = g.to_act(state)
+        g.apply(state, g.decode(action), quiet=True)
+        core.steps += 1
         if who is not None and who >= 0:
-            self.mine[who].append(int(action))
+            core.mine[who].append(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         text = str(self.tgame.format(self.tgame.decode(int(action))))
@@ -242,8 +350,11 @@ class ThermopylaeObserver:
         self.game = game
         self.perfect_recall = perfect_recall
         self.observer = None if perfect_recall else game.tgame.observer(game.options)
+        # the fast path of the same vectors (the state read directly where it can be)
+        self.encoder = None if self.observer is None else game.encoder()
         size = 0 if self.observer is None else int(self.observer.size)
         self.tensor: np.ndarray[Any, np.dtype[np.float32]] = np.zeros(size, np.float32)
+        self._initial: dict[int, Any] = {}  # each player's observation of a new game
         self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = (
             {} if perfect_recall else {"observation": self.tensor}
         )
@@ -255,10 +366,18 @@ class ThermopylaeObserver:
                 "(it would not encode the history); use "
                 "information_state_string, or observation_tensor"
             )
-        if self.observer is None:
+        if self.encoder is None:
             raise ValueError(f"{state.tgame.id} offers no observation tensor (no observer)")
-        view = state.tgame.view(state.tstate, int(player))
-        self.tensor[:] = observe.vector(self.observer, view)
+        core, player = state._core, int(player)
+        if core.fresh and core.steps == 0:
+            # OpenSpiel sizes the tensor on a new initial state at every
+            # `observation_tensor`: that observation, the same every time, is kept
+            initial = self._initial.get(player)
+            if initial is None:
+                initial = self._initial[player] = self.encoder.observation(core.tstate, player)
+            self.tensor[:] = initial
+        else:
+            self.tensor[:] = self.encoder.observation(core.tstate, player)
 
     def string_from(self, state: ThermopylaeState, player: int) -> str:
         view = canonical(state.tgame.view(state.tstate, int(player)))
@@ -268,6 +387,8 @@ class ThermopylaeObserver:
 
 
 _TYPES: dict[str, Any] = {}
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
 def _register_one(game_id: str, short: str, long: str) -> None:

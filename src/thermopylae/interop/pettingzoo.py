@@ -18,9 +18,8 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
-from thermopylae.engine.play import advance
-from thermopylae.engine.protocol import GenericGame
-from thermopylae.interop.observe import HIGH, LOW, action_mask, observer, vector
+from thermopylae.engine.protocol import CHANCE, GenericGame
+from thermopylae.interop.observe import HIGH, LOW, Encoder
 
 
 class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
@@ -41,8 +40,10 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         self.metadata = {**type(self).metadata, "name": f"thermopylae_{game_id.replace('-', '_')}"}
         self.render_mode = render_mode
         self.possible_agents = list(self.game.seats(self.options))
-        self.observer = observer(self.game, self.options)
-        size = self.observer.size
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        self.encoder = Encoder(self.game, self.options)
+        self.observer = self.encoder.observer
+        size = self.encoder.size
         n = self.game.num_actions
         self._obs_spaces = {
             a: spaces.Dict(
@@ -58,6 +59,8 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         self.action_spaces = self._act_spaces
         self._rng = random.Random()
         self.state_: Any = None
+        self._who: int | None = None  # the deciding seat (None: over)
+        self._mask: Any = None  # its action mask, once asked for, until the next step
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_spaces[agent]
@@ -66,13 +69,16 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         return self._act_spaces[agent]
 
     def _resolve_chance(self) -> None:
-        """Draw cards and roll dice until a seat must decide or the game ends."""
-        for _ in advance(self.game, self.state_, self._rng, quiet=True):
-            pass
+        """Draw cards and roll dice until a seat must decide or the game ends (the loop of
+        `engine.play.advance` with no agents, without its step objects)."""
+        g, state, rng = self.game, self.state_, self._rng
+        to_act, apply, sample = g.to_act, g.apply, g.sample_chance
+        while to_act(state) == CHANCE:
+            apply(state, sample(state, rng), quiet=True)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self._rng = random.Random(seed)
-        if seed is not None:
+        if seed is not None:  # unseeded, the next episode goes on with the same source
+            self._rng = random.Random(seed)
             for a in self.possible_agents:
                 self._act_spaces[a].seed(seed)
         self.state_ = self.game.new(self.options)
@@ -86,7 +92,8 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         self._select()
 
     def _select(self) -> None:
-        who = self.game.to_act(self.state_)
+        who = self._who = self.game.to_act(self.state_)
+        self._mask = None
         if who is None:
             outcome = self.game.outcome(self.state_)
             for i, a in enumerate(self.possible_agents):
@@ -98,11 +105,20 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[who]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self.possible_agents.index(agent)
+        """The agent's observation and action mask (new arrays each call)."""
+        seat = self._seat_of[agent]
+        mask = self._mask_now() if seat == self._who else self.encoder.no_mask
         return {
-            "observation": vector(self.observer, self.game.view(self.state_, seat)),
-            "action_mask": action_mask(self.game, self.state_, seat),
+            "observation": self.encoder.observation(self.state_, seat),
+            "action_mask": mask.copy(),  # the cached mask is read-only and shared
         }
+
+    def _mask_now(self) -> Any:
+        """The deciding seat's mask, computed once per position."""
+        mask = self._mask
+        if mask is None:
+            mask = self._mask = self.encoder.mask(self.state_)
+        return mask
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -111,11 +127,14 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise IllegalAction(f"{agent} must act: got None")
-        mask = action_mask(self.game, self.state_)
-        if not (0 <= int(action) < len(mask) and mask[int(action)]):
+        mask = self._mask_now()
+        code = int(action)
+        if not (0 <= code < len(mask) and mask[code]):
             raise IllegalAction(f"action {action} is not legal for {agent} (see action_mask)")
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply(self.state_, self.game.decode(int(action)), quiet=True)
+        # checked against the mask: the rules need not check it again, but `apply` does
+        # (the contract has no unchecked apply)
+        self.game.apply(self.state_, self.game.decode(code), quiet=True)
         self._resolve_chance()
         self._select()
         self._accumulate_rewards()

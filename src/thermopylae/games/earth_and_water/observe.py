@@ -3,14 +3,28 @@ as fixed-size numbers (docs/rl.md lists every field), built from `view` only.
 
 `observer(...)` builds what `EarthAndWater.observer(options)` returns, from the tables only;
 the game keeps one per player count (`rules._observer`: the layout depends on nothing else).
+
+`state_features` gives the same numbers from the state directly (the learning interfaces'
+fast path, `engine.observation.StateObserver`): it reads only what `view.view` shows the
+seat (the other side's hand by its size alone, unless `view.hand_visible` shows it; the
+draw pile by its size), and the tests hold it to equality with `features(view)`.
 """
 
 from __future__ import annotations
 
-from thermopylae.engine.observation import Field, Fields, histogram, onehot, scaled
-from thermopylae.engine.protocol import JSON
+import numpy as np
+
+from thermopylae.engine.observation import Counts, Field, Fields, Obs, histogram, onehot, scaled
+from thermopylae.engine.protocol import CHANCE, JSON
 from thermopylae.games.earth_and_water.components import Components
-from thermopylae.games.earth_and_water.state import PHASES, SIDES
+from thermopylae.games.earth_and_water.state import PHASES, SIDES, State
+from thermopylae.games.earth_and_water.view import ONCE, hand_visible
+
+ONCE_ORDER = ["Miltiades", "Themistocles", "Leonidas", "Artemisia I"]
+"""The one-time cards of the `once_used` field, in order."""
+
+TALENTS_SHOWN = (0, 2)  # the phases whose view shows the talents (view.view)
+WINDOW_SHOWN = 8  # the phase whose view shows the window (view.view)
 
 
 def _fields(components: Components) -> list[Field]:
@@ -18,7 +32,7 @@ def _fields(components: Components) -> list[Field]:
     sides = list(SIDES)
     ncities = len(components.cities)
     cards = tuple(range(len(components.greek_names)))
-    once = ["Miltiades", "Themistocles", "Leonidas", "Artemisia I"]
+    once = ONCE_ORDER
 
     def cities(v: JSON) -> list[float]:
         out: list[float] = []
@@ -167,11 +181,143 @@ def _fields(components: Components) -> list[Field]:
     ]
 
 
+BLOCK_CACHE = 20_000
+"""Maps (armies and fleets) an observer keeps the `cities` numbers of (emptied when full)."""
+
+
 class EarthAndWaterObserver(Fields):
     """The observation layout of Earth & Water for one player count."""
 
     def __init__(self, components: Components, game_id: str, players: int) -> None:
         super().__init__(game_id, _fields(components))
+        at: dict[str, int] = {}
+        offset = 0
+        for f in self.fields:
+            at[f.name] = offset
+            offset += f.size
+        self._at = at
+        c = components
+        self._ncities = len(c.names)
+        self._ncards = len(c.greek_names)
+        # per phase, the places of its name among PHASES (one-hot by name, as the view)
+        self._phase = [[i for i, q in enumerate(PHASES) if q == p] for p in PHASES]
+        bit = {name: b for b, name in ONCE.items()}
+        self._once = [bit.get(name, 0) for name in ONCE_ORDER]
+        # per city: major-for (one-hot place or -1), port, amphorae / 3
+        self._cities = [
+            (m if m >= 0 else -1, float(port), amph / 3)
+            for m, port, amph in zip(c.major, c.port, c.amphorae, strict=True)
+        ]
+        # the armies and fleets on the map -> the `cities` field: they change at a move
+        self._blocks: dict[tuple[int, ...], Obs] = {}
+        self._counts = Counts({k: k for k in range(self._ncards)}, self._ncards)
+
+    def _cities_block(self, pa: list[int], ga: list[int], pf: list[int], gf: list[int]) -> Obs:
+        """The `cities` field from the armies and fleets (read-only)."""
+        block = np.zeros(10 * self._ncities, dtype=np.float32)
+        i = 0
+        for k, (major, port, amph) in enumerate(self._cities):
+            p_arm, g_arm = pa[k], ga[k]
+            control = 0 if p_arm else 1 if g_arm else major
+            if major >= 0:
+                block[i + major] = 1.0
+            block[i + 2 : i + 8] = (port, amph, p_arm / 10, g_arm / 10, pf[k] / 10, gf[k] / 10)
+            if control >= 0:
+                block[i + 8 + control] = 1.0
+            i += 10
+        block.setflags(write=False)
+        return block
+
+    def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
+        """`features(view(s, seat))` as float32, read from the state: what `view.view`
+        shows (a fresh array, written where it is not zero)."""
+        at = self._at
+        out = np.zeros(self._size, dtype=np.float32)
+        if 0 <= seat < 2:
+            out[seat] = 1.0  # "seat" comes first
+        for i in self._phase[s.phase]:
+            out[at["phase"] + i] = 1.0
+        if to_act == CHANCE:
+            out[at["to_act"] + 2] = 1.0
+        elif to_act is not None:
+            out[at["to_act"] + to_act] = 1.0
+        out[at["active"] + s.active] = 1.0
+        out[at["campaign"]] = s.campaign / 3
+        out[at["score"]] = s.score / 10
+        i = at["cities"]
+        pa, ga = s.arm
+        pf, gf = s.flt
+        key = (*pa, *ga, *pf, *gf)
+        block = self._blocks.get(key)
+        if block is None:
+            block = self._cities_block(pa, ga, pf, gf)
+            if len(self._blocks) >= BLOCK_CACHE:
+                self._blocks.clear()
+            self._blocks[key] = block
+        out[i : i + 10 * self._ncities] = block
+        out[at["bridge"]] = float(s.bridge)
+        i = at["reserve"]
+        out[i : i + 4] = (
+            s.res_arm[0] / 20,
+            s.res_flt[0] / 20,
+            s.res_arm[1] / 20,
+            s.res_flt[1] / 20,
+        )
+        i = at["portraits"]
+        out[i : i + 3] = (s.portraits[0] / 3, s.portraits[1] / 3, s.portraits[2] / 3)
+        out[at["kings_dead"]] = s.kings / 3
+        i = at["once_used"]
+        for j, b in enumerate(self._once):
+            if s.used & b:
+                out[i + j] = 1.0
+        i = at["hands"]
+        ncards = self._ncards
+        counts = self._counts
+        for side in (0, 1):
+            hand = s.hands[side]
+            out[i] = len(hand) / 10
+            if hand and hand_visible(s, side, seat):
+                out[i + 1 : i + 1 + ncards] = counts(hand)
+            i += 1 + ncards
+        out[at["draw_pile"]] = len(s.deck) / 16
+        if s.discard:
+            i = at["discard"]
+            out[i : i + ncards] = counts(s.discard)
+        i = at["flags"]
+        out[i : i + 3] = (float(s.carneia), float(s.acropolis), float(s.acropolis_penalty))
+        if s.phase in TALENTS_SHOWN:
+            out[at["talents"]] = 1.0
+            out[at["talents"] + 1] = s.talents / 10
+        out[at["passes"]] = s.passes / 2
+        mv = s.mv
+        if mv is not None:
+            i = at["move"]
+            out[i] = 1.0
+            out[i + 1 + mv.side] = 1.0
+            out[i + 3 + mv.kind] = 1.0
+            if mv.mode >= 0:
+                out[i + 6 + mv.mode] = 1.0
+            out[i + 8] = mv.count / 10
+            out[i + 9] = mv.carry / 10
+            if mv.origin >= 0:
+                out[i + 10 + mv.origin] = 1.0
+            if mv.dest >= 0:
+                out[i + 10 + self._ncities + mv.dest] = 1.0
+        bt = s.bt
+        if bt is not None and bt.stage < 2:
+            i = at["battle"]
+            out[i] = 1.0
+            out[i + 1 + bt.kind] = 1.0
+            out[i + 3 + bt.att] = 1.0
+            out[i + 5] = float(bool(bt.cav))
+            out[i + 6] = float(bool(bt.imm))
+            out[i + 7 + bt.city] = 1.0
+        if s.phase == WINDOW_SHOWN:
+            out[at["window"]] = 1.0
+            out[at["window"] + 1] = s.window / 10
+        if s.result in (0, 1):
+            out[at["result"] + s.result] = 1.0
+        return out
 
 
 def observer(components: Components, game_id: str, players: int) -> EarthAndWaterObserver:

@@ -3,6 +3,11 @@ as fixed-size numbers (docs/rl.md lists every field), built from `view` only.
 
 `observer(game, players)` is what `HotGates.observer(options)` returns; it is built once
 per game and player count (the layout depends on nothing else).
+
+`state_features` gives the same numbers from the state directly (the learning interfaces'
+fast path, `engine.observation.StateObserver`): it reads only what `view.view` shows the
+seat (the other seats' hands and every deck by their size alone; the battle through the
+view's own `_battle`), and the tests hold it to equality with `features(view)`.
 """
 
 from __future__ import annotations
@@ -11,20 +16,59 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from thermopylae.engine.observation import Field, Fields, histogram, onehot, scaled
-from thermopylae.engine.protocol import JSON
-from thermopylae.games.hot_gates.board import SEATS
+import numpy as np
+
+from thermopylae.engine.observation import Counts, Field, Fields, Obs, histogram, onehot, scaled
+from thermopylae.engine.protocol import CHANCE, JSON
+from thermopylae.games.hot_gates import view
+from thermopylae.games.hot_gates.board import SEATS, SIDE_NAMES, persian_seats, spartan_seats
 from thermopylae.games.hot_gates.components import TYPE_IDS
-from thermopylae.games.hot_gates.state import PHASES, SPACES, WINDOWS
+from thermopylae.games.hot_gates.state import (
+    PHASES,
+    PIECE,
+    SPACES,
+    WINDOWS,
+    WOUNDED,
+    State,
+    phase_name,
+)
 
 if TYPE_CHECKING:
     from thermopylae.games.hot_gates.rules import HotGates
 
 
+def _battle(b: JSON | None) -> list[float]:
+    """The `battle` field of the view's battle (`view._battle`)."""
+    if not b:
+        return [0.0] * 12
+    if b.get("pull_back"):
+        return [0.0, 1.0, *onehot(b["row"], "AB"), *[0.0] * 8]
+    left = b["damage_left"] or {}
+    conquer = b["conquer"] or {}
+    return [
+        1.0,
+        0.0,
+        *onehot(b["row"], "AB"),
+        float(b["narrow_entrance"]),
+        b["attack"]["persian"] / 20,
+        b["attack"]["spartan"] / 20,
+        sum(b["dice"]["persian"]) / 30,
+        sum(b["dice"]["spartan"]) / 30,
+        scaled(left.get("persian"), 10),
+        scaled(left.get("spartan"), 10),
+        *onehot(conquer.get("side"), ["persian"]),
+    ]
+
+
+def _phases() -> list[str]:
+    """The `phase` field's names, in order."""
+    return [p for p in PHASES if p != "window"] + [f"{w} cards" for w in WINDOWS]
+
+
 def _fields(game: HotGates, n: int) -> list[Field]:
     """The fields of a table of `n` seats (`board.SEATS[n]`), in order."""
     seats = list(SEATS[n])
-    phases = [p for p in PHASES if p != "window"] + [f"{w} cards" for w in WINDOWS]
+    phases = _phases()
     types = tuple(TYPE_IDS)
     codes = tuple(sorted({c.code for c in game.cards}))
     nt = len(types)
@@ -68,26 +112,7 @@ def _fields(game: HotGates, n: int) -> list[Field]:
         ]
 
     def battle(v: JSON) -> list[float]:
-        b = v["battle"]
-        if not b:
-            return [0.0] * 12
-        if b.get("pull_back"):
-            return [0.0, 1.0, *onehot(b["row"], "AB"), *[0.0] * 8]
-        left = b["damage_left"] or {}
-        conquer = b["conquer"] or {}
-        return [
-            1.0,
-            0.0,
-            *onehot(b["row"], "AB"),
-            float(b["narrow_entrance"]),
-            b["attack"]["persian"] / 20,
-            b["attack"]["spartan"] / 20,
-            sum(b["dice"]["persian"]) / 30,
-            sum(b["dice"]["spartan"]) / 30,
-            scaled(left.get("persian"), 10),
-            scaled(left.get("spartan"), 10),
-            *onehot(conquer.get("side"), ["persian"]),
-        ]
+        return _battle(v["battle"])
 
     return [
         Field(
@@ -199,11 +224,156 @@ def _fields(game: HotGates, n: int) -> list[Field]:
     ]
 
 
+ROW_CACHE = 20_000
+"""Spaces' contents an observer keeps the numbers of (emptied when full)."""
+
+
 class HotGatesObserver(Fields):
     """The observation layout of the Board Game for one player count."""
 
     def __init__(self, game: HotGates, players: int) -> None:
         super().__init__(game.id, _fields(game, players))
+        at: dict[str, int] = {}
+        offset = 0
+        for f in self.fields:
+            at[f.name] = offset
+            offset += f.size
+        self._at = at
+        self._t = game.t
+        self._n = players
+        self._phase = {name: i for i, name in enumerate(_phases())}
+        self._nt = len(TYPE_IDS)
+        codes = tuple(sorted({c.code for c in game.cards}))
+        self._ncodes = len(codes)
+        place = {code: i for i, code in enumerate(codes)}
+        # a card's number -> the place of its code
+        self._code = [place[c.code] for c in game.t.c.cards]
+        self._cards = Counts(dict(enumerate(self._code)), len(codes))
+        nt = len(TYPE_IDS)
+        # a piece (type * 2 + wounded) -> its type's place
+        self._units = Counts({p: p >> 1 for p in range(2 * nt)}, nt)
+        c = game.t.c
+        self._spartans = spartan_seats(players)
+        self._persians = persian_seats(players)
+        self._win_glory = c.rules.win_glory_2p if players == 2 else c.rules.win_glory_team
+        self._path = c.goat_path
+        sides = ["persian", "spartan"]
+        self._side = [sides.index(name) if name in sides else -1 for name in SIDE_NAMES]
+        # (space, its pieces) -> that space's part of `board` without bonus and entry:
+        # the board changes a few spaces at a time
+        self._rows: dict[tuple[int, tuple[int, ...]], Obs] = {}
+
+    def _row(self, sp: int, raw: list[int]) -> Obs:
+        """A space's part of `board` from its pieces (bonus and entry left 0)."""
+        t, nt = self._t, self._nt
+        row = np.zeros(6 + 2 * nt, dtype=np.float32)
+        pieces = [p & PIECE for p in raw]
+        row[0] = t.load(pieces) / max(1, t.capacity[sp])
+        k = self._side[t.side[pieces[0]]]
+        if k >= 0:
+            row[1 + k] = 1.0
+        row[3] = sum(1 for p in raw if p & ~PIECE) / 6
+        for p in pieces:
+            row[6 + (p >> 1)] += 1.0
+            if p & WOUNDED:
+                row[6 + nt + (p >> 1)] += 1.0
+        row.setflags(write=False)
+        return row
+
+    def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
+        """`features(view(s, seat))` as float32, read from the state: what `view.view`
+        shows (a fresh array, written where it is not zero)."""
+        at, n, nt, t = self._at, self._n, self._nt, self._t
+        c = t.c
+        out = np.zeros(self._size, dtype=np.float32)
+        if 0 <= seat < n:
+            out[seat] = 1.0  # "seat" comes first
+        i = self._phase.get(phase_name(s))
+        if i is not None:
+            out[at["phase"] + i] = 1.0
+        if to_act == CHANCE:
+            out[at["to_act"] + n] = 1.0
+        elif to_act is not None:
+            out[at["to_act"] + to_act] = 1.0
+        out[at["round"]] = s.round / 10
+        out[at["goat_path"]] = s.eph / self._path
+        out[at["goat_path"] + 1] = float(s.eph_move)
+        for p in self._spartans:
+            out[at["glory"] + p] = s.glory[p] / self._win_glory
+        for p in self._persians:
+            out[at["kills"] + p] = s.kills[p] / 20
+        i = at["board"]
+        bonus = view.bonuses(s, c)
+        capacity = t.capacity
+        width = 6 + 2 * nt
+        rows = self._rows
+        for sp in range(2 * SPACES):
+            raw = s.board[sp]
+            if raw:
+                key = (sp, tuple(raw))
+                row = rows.get(key)
+                if row is None:
+                    row = self._row(sp, raw)
+                    if len(rows) >= ROW_CACHE:
+                        rows.clear()
+                    rows[key] = row
+                out[i : i + width] = row
+            else:
+                out[i] = 0 / max(1, capacity[sp])
+            out[i + 4] = bonus[sp] / 12
+            if s.gates_entered & (1 << sp):
+                out[i + 5] = 1.0
+            i += width
+        units = self._units
+        if s.camp:
+            i = at["spartan_camp"]
+            out[i : i + nt] = units(s.camp)
+        i = at["boxes"]
+        for box in s.boxes:
+            if box:
+                out[i : i + nt] += units(box)
+        i = at["persian_camp"]
+        for kind in s.leaders:
+            out[i + kind] += 1.0
+        if s.dead:
+            i = at["eliminated"]
+            out[i : i + nt] = units(s.dead)
+        if s.pool:
+            i = at["pulled_back"]
+            out[i : i + nt] = units(s.pool)
+        out[at["breach"]] = float(bool(s.breach))
+        i = at["hands"]
+        code, ncodes, cards = self._code, self._ncodes, self._cards
+        for p, h in enumerate(s.hands):
+            out[i] = len(h) / 10
+            if h and p == seat:
+                out[i + 1 : i + 1 + ncodes] = cards(h)
+            i += 1 + ncodes
+        i = at["decks"]
+        for p, d in enumerate(s.decks):
+            out[i + p] = len(d) / 26
+        i = at["discards"]
+        for d in s.discards:
+            if d:
+                out[i : i + ncodes] = cards(d)
+            i += ncodes
+        if s.window >= 0:
+            i = at["window"]
+            out[i] = 1.0
+            for e in s.played:
+                if not e[2]:
+                    out[i + 1 + code[e[1]]] += 1.0
+        i = at["extra_marches"]
+        for p in range(n):
+            if s.extra[p]:
+                out[i + p] = float(s.extra[p])
+        if s.bt:
+            i = at["battle"]
+            out[i : i + 12] = _battle(view._battle(s, t))
+        if s.reason:
+            for w in s.winners:
+                out[at["result"] + w] = 1.0
+        return out
 
 
 @lru_cache(maxsize=16)

@@ -1,16 +1,23 @@
 """The observations of Thermopyles for learning interfaces: the layout of one seat's view
 as fixed-size numbers (docs/rl.md lists every field), built from `view` only.
 
+`state_features` gives the same numbers from the state directly (the learning interfaces'
+fast path, `engine.observation.StateObserver`): it reads only what `view.view` shows the
+seat (other players' hands by their size alone unless hands are open, the decks by
+their size), and the tests hold it to equality with `features(view)`.
+
 `observer(...)` builds what `Thermopyles.observer(options)` returns, from the tables only;
 the game keeps one per player count (`rules._observer`: the layout depends on nothing else).
 """
 
 from __future__ import annotations
 
-from thermopylae.engine.observation import Field, Fields, histogram, onehot
-from thermopylae.engine.protocol import JSON
+import numpy as np
+
+from thermopylae.engine.observation import Counts, Field, Fields, Obs, histogram, onehot
+from thermopylae.engine.protocol import CHANCE, JSON
 from thermopylae.games.thermopyles.actions import seat_name
-from thermopylae.games.thermopyles.state import PHASES
+from thermopylae.games.thermopyles.state import PHASES, State
 from thermopylae.games.thermopyles.tables import Tables
 
 
@@ -139,6 +146,93 @@ class ThermopylesObserver(Fields):
 
     def __init__(self, t: Tables, game_id: str, players: int) -> None:
         super().__init__(game_id, _fields(t, players))
+        self.players = players
+        self._tables = t
+        at: dict[str, int] = {}
+        offset = 0
+        for f in self.fields:
+            at[f.name] = offset
+            offset += f.size
+        self._at = at
+        values = tuple(sorted(set(t.components.spartan)))
+        kinds = tuple(dict.fromkeys(t.kind_texts))
+        self._nvalues = len(values)
+        self._value = {v: i for i, v in enumerate(values)}
+        # a Persian kind's index -> its place among the distinct kind texts
+        self._kind = [kinds.index(text) for text in t.kind_texts]
+        self._kinds = [
+            (float(k.combat), float(k.annihilation), float(k.bonus))
+            for k in t.components.persian_kinds
+        ]
+        self._values = Counts(self._value, len(values))
+        self._kinds_of = Counts(dict(enumerate(self._kind)), len(kinds))
+        self._support_total = t.components.support
+        self._nloc = len(t.locations)
+        self._die = [bool(d) for d in t.die]
+
+    def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
+        """`features(view(s, seat))` as float32, read from the state: what `view.view`
+        shows (a fresh array, written where it is not zero)."""
+        at = self._at
+        n = s.players
+        out = np.zeros(self._size, dtype=np.float32)
+        if 0 <= seat < n:
+            out[seat] = 1.0  # "seat" comes first
+        out[at["phase"] + s.phase] = 1.0
+        if to_act == CHANCE:
+            out[at["to_act"] + n] = 1.0
+        elif to_act is not None:
+            out[at["to_act"] + to_act] = 1.0
+        out[at["active"] + s.active] = 1.0
+        if s.recipient >= 0:
+            out[at["recipient"] + s.recipient] = 1.0
+        out[at["turn"]] = s.turn / 100
+        if 0 <= s.marker <= self._nloc:
+            out[at["marker"] + s.marker] = 1.0
+        i = at["slots"]
+        for k in s.slots[:2]:
+            if k >= 0:
+                combat, annihilation, bonus = self._kinds[k]
+                out[i : i + 4] = (1.0, combat / 25, annihilation / 25, bonus)
+            i += 4
+        total = self._support_total
+        out[at["support"]] = s.support / max(1, total)
+        out[at["support"] + 1] = total / 4
+        i = at["hands"]
+        nv = self._nvalues
+        counts = self._values
+        for p, h in enumerate(s.hands):
+            out[i] = len(h) / 10
+            if h and (s.open_hands or p == seat):
+                out[i + 1 : i + 1 + nv] = counts(h)
+            i += 1 + nv
+        out[at["spartan_deck"]] = len(s.sdeck) / 20
+        if s.sdiscard:
+            i = at["spartan_discard"]
+            out[i : i + nv] = counts(s.sdiscard)
+        out[at["persian_deck"]] = len(s.pdeck) / 28
+        kinds = self._kinds_of
+        nk = kinds.size
+        if s.pdiscard:
+            i = at["persian_discard"]
+            out[i : i + nk] = kinds(s.pdiscard)
+        if s.graveyard:
+            i = at["graveyard"]
+            out[i : i + nk] = kinds(s.graveyard)
+        if s.card:
+            i = at["fight"]
+            out[i : i + 6] = (
+                1.0,
+                s.card / 25,
+                s.committed / 4,
+                len(s.dice) / 4,
+                sum(s.dice) / 24,
+                float(self._die[s.marker]),
+            )
+        out[at["draws"]] = s.draws / 4
+        if s.result:
+            out[at["result"] + (0 if s.result > 0 else 1)] = 1.0
+        return out
 
 
 def observer(t: Tables, game_id: str, players: int) -> ThermopylesObserver:
