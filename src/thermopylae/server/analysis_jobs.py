@@ -41,6 +41,7 @@ from thermopylae.ai import analysis
 from thermopylae.ai.winchance import check_budget
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.record import Record
+from thermopylae.server import wakeup
 from thermopylae.server.db import analyses
 from thermopylae.server.seats import TableError
 
@@ -462,17 +463,7 @@ class Runner:
 
     def wake(self) -> None:
         """Look at the queue now; safe from any thread."""
-        loop, event = self._loop, self._event
-        if loop is None or event is None or loop.is_closed():
-            return
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            event.set()
-        else:
-            loop.call_soon_threadsafe(event.set)
+        wakeup.wake(self._loop, self._event)
 
     async def close(self) -> None:
         """Stop: the loop ends, the jobs in hand are cancelled and given back to the queue

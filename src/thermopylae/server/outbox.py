@@ -38,6 +38,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
+from thermopylae.server import wakeup
 from thermopylae.server.db import notices
 from thermopylae.server.notify import (
     EVENTS,
@@ -301,17 +302,7 @@ class Deliverer:
 
     def wake(self) -> None:
         """Look for due rows now (after a commit that queued some); safe from any thread."""
-        loop, event = self._loop, self._event
-        if loop is None or event is None or loop.is_closed():
-            return
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            event.set()
-        else:
-            loop.call_soon_threadsafe(event.set)
+        wakeup.wake(self._loop, self._event)
 
     def stop(self) -> None:
         """End `run()` after the rows in hand (at once if it has not started: a stopped
