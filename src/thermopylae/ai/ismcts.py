@@ -20,6 +20,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from math import log, sqrt
 from typing import Any
 
 from thermopylae.ai.params import check_parameters
@@ -29,8 +30,12 @@ from thermopylae.engine.protocol import CHANCE, Decider, GenericGame
 _UNSET = object()
 
 
+_LINEUPS = 8
+"""Tuples of moves a node keeps lined up with its children (`_Node.lineups`)."""
+
+
 class _Node:
-    __slots__ = ("avail", "children", "hint", "total", "visits", "who")
+    __slots__ = ("avail", "children", "hint", "lineups", "total", "visits", "who")
 
     def __init__(self, who: int) -> None:
         self.who = who  # the seat that chose the move leading here
@@ -39,6 +44,11 @@ class _Node:
         self.total = 0.0
         self.children: dict[Any, _Node] = {}
         self.hint: Any = _UNSET  # the heuristic's move from here (with `prior`)
+        # By the identity of a tuple of moves the game handed out here (a game that keeps
+        # its legal tuples hands out the same one again): the tuple, and the child of each
+        # move (None: not found yet), so that a move is not hashed again at each visit
+        # (the actions' dataclass hash is a Python call). At most `_LINEUPS` tuples.
+        self.lineups: dict[int, tuple[Any, list[_Node | None]]] = {}
 
 
 class ISMCTS:
@@ -140,35 +150,55 @@ class ISMCTS:
                 continue
             acts = legal_of(d)
             children = node.children
-            untried = []
-            for a in acts:
-                child = children.get(a)
-                if child is None:
-                    untried.append(a)
-                else:
-                    child.avail += 1
+            get = children.get
             hint = None
             if hints is not None:
                 hint = node.hint
                 if hint is _UNSET:
                     hint = node.hint = hints.act(game, d, rng)
+            # One pass: each move is hashed once (the actions' dataclass hash is a Python
+            # call), its availability counted, and its UCB value taken while every move so
+            # far has been tried (the value is needed only when all have).
+            untried = []
+            best_a, best_ch, best_v = None, None, -math.inf
+            lineups = node.lineups
+            kept = lineups.get(id(acts))
+            if kept is not None and kept[0] is acts:
+                lineup = kept[1]
+            else:
+                lineup = [None] * len(acts)
+                if len(lineups) < _LINEUPS and type(acts) is tuple:  # a list may change
+                    lineups[id(acts)] = (acts, lineup)
+            for i, a in enumerate(acts):
+                ch = lineup[i]
+                if ch is None:
+                    ch = lineup[i] = get(a)
+                if ch is None:
+                    untried.append(a)
+                else:
+                    ch.avail += 1
+                    if not untried:
+                        v = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                        if hint is not None and a == hint:
+                            v += prior / (ch.visits + 1)
+                        if v > best_v:
+                            best_a, best_ch, best_v = a, ch, v
             if untried:
-                a = hint if hint in untried else untried[int(rng.random() * len(untried))]
+                a = (
+                    hint
+                    if hint is not None and hint in untried
+                    else untried[int(rng.random() * len(untried))]
+                )
                 child = _Node(who)
                 child.avail = 1
                 children[a] = child
                 path.append(child)
                 apply(d, a, quiet=True)
                 break
-            best_a, best_v = acts[0], -math.inf
-            for a in acts:
-                ch = children[a]
-                v = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                if a == hint:
-                    v += prior / (ch.visits + 1)
-                if v > best_v:
-                    best_a, best_v = a, v
-            node = children[best_a]
+            if best_ch is None:
+                best_a = acts[0]
+                best_ch = children[best_a]
+            node = best_ch
             path.append(node)
             apply(d, best_a, quiet=True)
         # Playout, cut off after `depth` decisions where the game can estimate the

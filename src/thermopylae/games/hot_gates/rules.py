@@ -26,6 +26,7 @@ from thermopylae.games.hot_gates import (
     march,
     observe,
     phases,
+    playout,
     pullback,
     text,
     view,
@@ -175,6 +176,11 @@ class HotGates(GameBase[State, Action]):
             deck = s.decks[s.draws[0]]
             return self.notation.draw[deck[int(rng.random() * len(deck))]]
         return self.notation.roll[self._faces[int(rng.random() * len(self._faces))]]
+
+    def random_playout(self, s: State, chance_rng: random.Random, agent_rng: random.Random) -> int:
+        """The protocol's uniformly random playout in one loop (playout.py): the same game
+        for the same random sources, without the protocol's calls between the steps."""
+        return playout.random_playout(s, self.t, self._faces, chance_rng, agent_rng)
 
     # -- applying actions ----------------------------------------------------------------
 

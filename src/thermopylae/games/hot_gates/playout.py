@@ -1,0 +1,85 @@
+"""300: The Board Game's uniformly random playout in one loop (issue 21): the game's
+`random_playout`, the hot path of the searches.
+
+It plays exactly the game the protocol loop plays (`engine.play.uniform`: every seat
+chooses `sensible(state)[int(agent_rng.random() * n)]`, chance `sample_chance(state,
+chance_rng)`), drawing from the two random sources in the same order and the same way,
+so that the same sources reach the same final state in the same number of steps (the
+conformance suite and tests/hot_gates check it on thousands of playouts). What it leaves
+out: the protocol's calls between the steps (`to_act`, `sample_chance`, `apply`), the
+chance actions (a card or a face is drawn and handed to its step as a number), the
+events, and `apply`'s check of each move against the list the loop has just chosen it
+from: each phase's list goes straight to that phase's step.
+"""
+
+from __future__ import annotations
+
+import random
+
+from thermopylae.games.hot_gates import battle, cards, flow, march, pullback
+from thermopylae.games.hot_gates.actions import Casualty, Enter
+from thermopylae.games.hot_gates.board import Tables
+from thermopylae.games.hot_gates.state import (
+    CASUALTY,
+    CONQUER,
+    DEAL,
+    MARCH,
+    OVER,
+    PULLBACK,
+    WINDOW,
+    State,
+)
+
+
+def random_playout(
+    s: State, t: Tables, faces: list[int], chance_rng: random.Random, agent_rng: random.Random
+) -> int:
+    """Play `s` to the end in place, as `engine.play.uniform` with `sensible` would;
+    returns the steps. `faces`: the Battle Die's faces, as `sample_chance` draws them."""
+    crand, arand = chance_rng.random, agent_rng.random
+    nfaces = len(faces)
+    march_list, do_march = march.march_list, march.march
+    drawn, rolled, deal = cards.drawn, battle.rolled, flow.deal
+    card_legal, card_sensible, card_decide = cards.legal, cards.sensible, cards.decide
+    steps = 0
+    while True:
+        ph = s.phase
+        if ph == MARCH:  # the list kept by the step before, as `legal` reads it
+            cached = s.cache
+            if cached is not None and cached[0] == s.steps:
+                acts = cached[1]
+            else:
+                acts, geometry = march_list(s, t, None)
+                s.cache = (s.steps, acts, geometry)
+            do_march(s, t, acts[int(arand() * len(acts))], None)
+        elif ph == DEAL:
+            draws = s.draws
+            if draws:
+                deck = s.decks[draws[0]]
+                drawn(s, t, deck[int(crand() * len(deck))], None)
+            else:
+                rolled(s, faces[int(crand() * nfaces)], None)
+            deal(s, t, None)
+        elif ph == WINDOW:
+            choice = card_sensible(s, t, card_legal(s, t))
+            card_decide(s, t, choice[int(arand() * len(choice))], None)
+        elif ph == OVER:
+            return steps
+        elif ph == CASUALTY:
+            hurt = battle.casualty_legal(s, t)
+            pick = hurt[int(arand() * len(hurt))]
+            assert isinstance(pick, Casualty)
+            battle.casualty(s, t, pick.piece, None)
+        elif ph == CONQUER:
+            acts = battle.conquer_legal(s, t)
+            battle.conquer(s, t, acts[int(arand() * len(acts))], None)
+        elif ph == PULLBACK:
+            acts = pullback.pullback_legal(s, t)
+            enter = acts[int(arand() * len(acts))]
+            assert isinstance(enter, Enter)
+            pullback.place(s, t, enter, None)
+        else:
+            acts = pullback.return_legal(s, t)
+            pullback.returned(s, t, acts[int(arand() * len(acts))], None)
+        s.steps += 1
+        steps += 1
