@@ -39,6 +39,7 @@ from thermopylae.games.thermopyles.state import (
 from thermopylae.games.thermopyles.tables import LOST_LOCATION, Tables
 from thermopylae.games.thermopyles.turn import GRAVEYARD_WIN
 
+DISTINCT_MAX = 50_000
 _DISTINCT: dict[tuple[int, ...], tuple[int, ...]] = {}
 """A hand's distinct values in the order of the hand (`dict.fromkeys`, as `legal` lists
 them), by the hand: hands of a few small values, so the table stays small."""
@@ -121,6 +122,8 @@ def random_playout(s: State, t: Tables, chance_rng: random.Random, agent_rng: ra
     gappend, sdappend = graveyard.append, sdiscard.append
     active, marker, support, draws, turn = s.active, s.marker, s.support, s.draws, s.turn
     distinct = _DISTINCT
+    if len(distinct) > DISTINCT_MAX:  # a component set of many values: start afresh
+        distinct.clear()
     fought = False
     # Where the turn stands: 0 the decision, 1 the combat of `total` (after the dice),
     # 2 the refill of `empty` slots, 3 the team's draws (`pending`: the phase of the draw
