@@ -142,6 +142,11 @@ class Fields:
         self.game_id = game_id
         self.fields = tuple(fields)
         self._size = sum(f.size for f in self.fields)
+        self._at: dict[str, int] = {}  # each field's offset in the observation
+        offset = 0
+        for f in self.fields:
+            self._at[f.name] = offset
+            offset += f.size
 
     def layout(self) -> list[tuple[str, int, str]]:
         return [(f.name, f.size, f.meaning) for f in self.fields]

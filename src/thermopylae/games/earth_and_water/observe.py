@@ -190,12 +190,6 @@ class EarthAndWaterObserver(Fields):
 
     def __init__(self, components: Components, game_id: str, players: int) -> None:
         super().__init__(game_id, _fields(components))
-        at: dict[str, int] = {}
-        offset = 0
-        for f in self.fields:
-            at[f.name] = offset
-            offset += f.size
-        self._at = at
         c = components
         self._ncities = len(c.names)
         self._ncards = len(c.greek_names)

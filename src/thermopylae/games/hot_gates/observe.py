@@ -233,12 +233,6 @@ class HotGatesObserver(Fields):
 
     def __init__(self, game: HotGates, players: int) -> None:
         super().__init__(game.id, _fields(game, players))
-        at: dict[str, int] = {}
-        offset = 0
-        for f in self.fields:
-            at[f.name] = offset
-            offset += f.size
-        self._at = at
         self._t = game.t
         self._n = players
         self._phase = {name: i for i, name in enumerate(_phases())}

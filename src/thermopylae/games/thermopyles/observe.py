@@ -148,12 +148,6 @@ class ThermopylesObserver(Fields):
         super().__init__(game_id, _fields(t, players))
         self.players = players
         self._tables = t
-        at: dict[str, int] = {}
-        offset = 0
-        for f in self.fields:
-            at[f.name] = offset
-            offset += f.size
-        self._at = at
         values = tuple(sorted(set(t.components.spartan)))
         kinds = tuple(dict.fromkeys(t.kind_texts))
         self._nvalues = len(values)
