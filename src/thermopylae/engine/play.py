@@ -41,15 +41,7 @@ def advance(
     mapping, or one agent per seat) to `state`, in place, yielding each step once it is
     applied; stop when a seat without an agent must decide or the game is over. Agents
     draw from `agent_rng` (by default the chance source, for callers with one source)."""
-    # the usual kinds first: isinstance against an ABC costs several calls each time, and
-    # the learning interfaces call this once per decision
-    seats: Mapping[int, Decider]
-    if isinstance(agents, dict):
-        seats = agents
-    elif isinstance(agents, (tuple, list, Sequence)):
-        seats = dict(enumerate(agents))
-    else:
-        seats = agents
+    seats = _by_seat(agents)
     rng = chance_rng if agent_rng is None else agent_rng
     to_act, apply, sample = game.to_act, game.apply, game.sample_chance
     while (seat := to_act(state)) is not None:
@@ -61,6 +53,40 @@ def advance(
                 return
             action = agent.act(game, state, rng)
         yield Step(seat, action, apply(state, action, quiet=quiet))
+
+
+def advance_quietly(
+    game: GenericGame,
+    state: Any,
+    chance_rng: random.Random,
+    agents: Mapping[int, Decider] | Sequence[Decider] = (),
+    agent_rng: random.Random | None = None,
+) -> None:
+    """`advance` for a caller that needs only the state it ends at (the learning
+    interfaces, once per decision): the same steps from the same draws, quietly, without
+    building a step object for each."""
+    seats = _by_seat(agents)
+    rng = chance_rng if agent_rng is None else agent_rng
+    to_act, apply, sample = game.to_act, game.apply, game.sample_chance
+    while (seat := to_act(state)) is not None:
+        if seat == CHANCE:
+            apply(state, sample(state, chance_rng), quiet=True)
+        else:
+            agent = seats.get(seat)
+            if agent is None:
+                return
+            apply(state, agent.act(game, state, rng), quiet=True)
+
+
+def _by_seat(agents: Mapping[int, Decider] | Sequence[Decider]) -> Mapping[int, Decider]:
+    """A seat -> agent mapping, from a mapping or one agent per seat."""
+    # the usual kinds first: isinstance against an ABC costs several calls each time, and
+    # the learning interfaces call this once per decision
+    if isinstance(agents, dict):
+        return agents
+    if isinstance(agents, (tuple, list, Sequence)):
+        return dict(enumerate(agents))
+    return agents
 
 
 def uniform(

@@ -31,7 +31,8 @@ from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.observation import Obs
-from thermopylae.engine.protocol import CHANCE, Decider, GenericGame
+from thermopylae.engine.play import advance_quietly
+from thermopylae.engine.protocol import Decider, GenericGame
 from thermopylae.interop.observe import HIGH, LOW, Encoder
 
 NAMESPACE = "thermopylae"
@@ -83,6 +84,7 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         self.opponent: Decider = (
             make_agent(opponent, self.game) if isinstance(opponent, str) else opponent
         )
+        self._others = {s: self.opponent for s in range(n) if s != seat}  # who it plays
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.max_illegal = max_illegal
@@ -98,16 +100,8 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         self._mask: Any = self.encoder.no_mask  # the mask of the last info
 
     def _advance(self) -> None:
-        """Play chance and the other seats until this seat acts or the game ends: the
-        loop of `engine.play.advance` (the same draws from the same source), without its
-        step objects."""
-        g, state, rng, me, opponent = self.game, self.state_, self._rng, self.seat, self.opponent
-        to_act, apply, sample = g.to_act, g.apply, g.sample_chance
-        while (who := to_act(state)) is not None and who != me:
-            if who == CHANCE:
-                apply(state, sample(state, rng), quiet=True)
-            else:
-                apply(state, opponent.act(g, state, rng), quiet=True)
+        """Play chance and the other seats until this seat acts or the game ends."""
+        advance_quietly(self.game, self.state_, self._rng, self._others)
 
     def _obs(self) -> Obs:
         return self.encoder.observation(self.state_, self.seat)

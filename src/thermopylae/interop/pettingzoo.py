@@ -18,7 +18,8 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
-from thermopylae.engine.protocol import CHANCE, GenericGame
+from thermopylae.engine.play import advance_quietly
+from thermopylae.engine.protocol import GenericGame
 from thermopylae.interop.observe import HIGH, LOW, Encoder
 
 
@@ -69,12 +70,8 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         return self._act_spaces[agent]
 
     def _resolve_chance(self) -> None:
-        """Draw cards and roll dice until a seat must decide or the game ends (the loop of
-        `engine.play.advance` with no agents, without its step objects)."""
-        g, state, rng = self.game, self.state_, self._rng
-        to_act, apply, sample = g.to_act, g.apply, g.sample_chance
-        while to_act(state) == CHANCE:
-            apply(state, sample(state, rng), quiet=True)
+        """Draw cards and roll dice until a seat must decide or the game ends."""
+        advance_quietly(self.game, self.state_, self._rng)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:  # unseeded, the next episode goes on with the same source

@@ -37,7 +37,8 @@ from gymnasium.vector.utils import batch_space
 from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
-from thermopylae.engine.protocol import CHANCE, Decider, GenericGame
+from thermopylae.engine.play import advance_quietly
+from thermopylae.engine.protocol import Decider, GenericGame
 from thermopylae.interop.gymnasium import MAX_ILLEGAL, _integer
 from thermopylae.interop.observe import HIGH, LOW, Encoder, Mask
 
@@ -83,6 +84,7 @@ class ThermopylaeVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[A
         self.opponent: Decider = (
             make_agent(opponent, self.game) if isinstance(opponent, str) else opponent
         )
+        self._others = {s: self.opponent for s in range(players) if s != self.seat}
         self.encoder = Encoder(self.game, self.options)
         n, size, actions = self.num_envs, self.encoder.size, self.encoder.num_actions
         self.single_observation_space = spaces.Box(LOW, HIGH, (size,), np.float32)
@@ -104,14 +106,7 @@ class ThermopylaeVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[A
     def _advance(self, i: int) -> None:
         """Play chance and the other seats of game `i` until its seat acts or it ends
         (the single environment's loop: the same draws from the same source)."""
-        g, me, opponent = self.game, self.seat, self.opponent
-        state, rng = self._states[i], self._rngs[i]
-        to_act, apply, sample = g.to_act, g.apply, g.sample_chance
-        while (who := to_act(state)) is not None and who != me:
-            if who == CHANCE:
-                apply(state, sample(state, rng), quiet=True)
-            else:
-                apply(state, opponent.act(g, state, rng), quiet=True)
+        advance_quietly(self.game, self._states[i], self._rngs[i], self._others)
 
     def _show(self, i: int) -> None:
         """Write game `i`'s observation and mask into the batch."""
