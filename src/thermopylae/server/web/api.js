@@ -26,7 +26,9 @@ export function csrfToken() {
   return null;
 }
 
-async function request(method, url, body) {
+/** One API request: JSON both ways (`raw`: the body is text already, e.g. a record
+ * file), errors as ApiError(status, the server's detail). */
+export async function request(method, url, body, raw = false) {
   const headers = body === undefined ? {} : { "content-type": "application/json" };
   const csrf = method === "GET" ? null : csrfToken();
   if (csrf) headers["X-CSRF-Token"] = csrf;
@@ -35,7 +37,7 @@ async function request(method, url, body) {
     response = await fetch(url, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
     });
   } catch (err) {
     throw new ApiError(0, t("error.network"));

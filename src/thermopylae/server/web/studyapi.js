@@ -1,39 +1,9 @@
 // The server's API for studying games (issue 20): a finished game's replay frames, record
-// files, "play from here", hints and analyses. Same conventions as api.js: JSON both ways,
-// errors as ApiError(status, detail), the page's language in `lang`, and a state-changing
-// request made with the login cookie repeats the CSRF token in X-CSRF-Token.
+// files, "play from here", hints and analyses, through api.js's `request` (JSON both ways,
+// errors as ApiError(status, detail), the CSRF token with the login cookie) with the
+// page's language in `lang`.
 
-import { ApiError, csrfToken, query } from "./api.js";
-import { t } from "./i18n.js";
-
-async function send(method, url, body, raw = false) {
-  const headers = body === undefined ? {} : { "content-type": "application/json" };
-  const csrf = method === "GET" ? null : csrfToken();
-  if (csrf) headers["X-CSRF-Token"] = csrf;
-  let response;
-  try {
-    response = await fetch(url, {
-      method,
-      headers,
-      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiError(0, t("error.network"));
-  }
-  let data = null;
-  try {
-    data = await response.json();
-  } catch {
-    /* not JSON */
-  }
-  if (!response.ok) {
-    let detail = `HTTP ${response.status}`;
-    if (data && typeof data.detail === "string") detail = data.detail;
-    else if (data && Array.isArray(data.detail)) detail = data.detail.map((d) => d?.msg || String(d)).join("; ");
-    throw new ApiError(response.status, detail);
-  }
-  return data;
-}
+import { query, request as send } from "./api.js";
 
 const base = (id) => `/api/tables/${encodeURIComponent(id)}`;
 
