@@ -172,12 +172,12 @@ def _engine(
     from thermopylae.sim.simulate import simulate_batch
 
     set_language(None)  # its messages in the user's language
-    batch = fast_batch(game, options, engine, tuple(seat_agents(agent, game.seats(options))))
+    specs = tuple(seat_agents(agent, game.seats(options)))
+    batch = fast_batch(game, options, engine, specs)
     if batch is None:
         return None
     if out_file is not None or backend != "process":
         raise fail(_("--out and --backend ray need --engine python"))
-    specs = tuple(seat_agents(agent, game.seats(options)))
     batch.run(1, 0, specs)  # compiled (or loaded) here, before the pool's workers fork
 
     def play(
