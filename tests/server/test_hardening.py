@@ -188,6 +188,26 @@ def test_p1_tables_waiting_for_the_ai_are_bounded_per_client(tmp_path: Path) -> 
         assert c.post("/api/tables", json={"game": "thermopyles"}).status_code == 201
 
 
+def test_p1_human_tables_are_dealt_whatever_the_clients_ai_tables_wait_for(
+    tmp_path: Path,
+) -> None:
+    """A new table's deal is a chance step, not AI work: it is drawn at once even while
+    the client's tables waiting for the AI are at their bound (such tables were left at
+    "chance" for good, the stall the load bench met at 100 tables)."""
+    limits = AiLimits(processes=False, per_client=1, tables_per_client=2, workers=1)
+    with TestClient(create_app(db=f"sqlite:///{tmp_path / 't.sqlite'}", ai=limits)) as c:
+        ai = {"game": "earth-and-water", "seats": [{"kind": "ai", "agent": "ismcts:seconds=2"}] * 2}
+        assert c.post("/api/tables", json=ai).status_code == 201
+        assert c.post("/api/tables", json=ai).status_code == 201
+        for _ in range(3):
+            r = c.post("/api/tables", json={"game": "thermopyles", "options": {"players": 2}})
+            assert r.status_code == 201
+            assert r.json()["move"] > 0  # the deal is stored
+            token = r.json()["seats"][0]["token"]
+            table = c.get(f"/api/tables/{r.json()['id']}", params={"token": token}).json()
+            assert table["to_act"] not in (None, "chance")
+
+
 def test_p1_seven_slow_ai_tables_stall_nothing_and_sigterm_stops(tmp_path: Path) -> None:
     """The stall of the issue, on a real server: seven all-AI tables thinking at the
     limit; an action on another table is answered while they all still think, and SIGTERM

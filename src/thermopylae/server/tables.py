@@ -519,8 +519,12 @@ class Tables:
         the database cannot store now is tried again with growing delays (the step before
         it, a seat's action or the table's creation, stands)."""
         delay = 0.5
+        # Only a table with AI seats waits for the AI, and counts against its client's
+        # bound: the chance steps of human tables (a new table's deal) are drawn at once,
+        # however many tables that client has (they were left undealt past the bound).
+        waiting = self.ai.table(live.client) if live.agents else contextlib.nullcontext()
         try:
-            with self.ai.table(live.client):
+            with waiting:
                 while not self.closing:
                     try:
                         if not await self._step(live):
