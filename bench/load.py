@@ -264,6 +264,7 @@ class Seat:
         self.changed = asyncio.Event()
         self.timed_move = -1  # the submitted move whose push this socket has been timed for
         self.closed = False
+        self.refused: str | None = None  # the server's error message to this seat's action
 
     async def read(self) -> None:
         stats = self.table.stats
@@ -273,6 +274,8 @@ class Seat:
                 m = json.loads(raw)
                 if m.get("type") == "error":
                     stats.error(f"ws {m.get('status')}")
+                    self.refused = f"ws {m.get('status')}"
+                    self.changed.set()
                     continue
                 if m.get("type") != "update":
                     continue
@@ -302,10 +305,11 @@ class Table:
         self.stopping = False
 
     async def until(self, seat: Seat, move: int) -> dict[str, Any] | None:
-        """The seat's newest update once it is at `move` or later (None: timeout/closed)."""
+        """The seat's newest update once it is at `move` or later (None: timeout, closed
+        socket, or the server refused this seat's action)."""
         deadline = time.monotonic() + self.run.timeout
         while seat.latest is None or seat.latest["move"] < move:
-            if seat.closed:
+            if seat.closed or seat.refused is not None:
                 return None
             seat.changed.clear()
             left = deadline - time.monotonic()
@@ -346,15 +350,23 @@ class Table:
                 readers.append(asyncio.create_task(seat.read()))
             index = {name: j for j, name in enumerate(seats)}
             move = created["move"]
-            first = await self.until(next(iter(seats.values())), move)
+            first_seat = next(iter(seats.values()))
+            first = await self.until(first_seat, move)
             if first is None:
                 return
             run.ready.add(self.slot)
             to_act: str | None = first["to_act"]
+            move = first["move"]
             while not run.stop.is_set():
                 if to_act is None:
                     self.stats.games_finished += 1
                     return
+                if to_act == "chance":  # the server draws (a new table's deal): next update
+                    later = await self.until(first_seat, move + 1)
+                    if later is None:
+                        return
+                    move, to_act = later["move"], later["to_act"]
+                    continue
                 seat = seats[to_act]
                 mine = await self.until(seat, move)
                 if mine is None:
@@ -370,18 +382,26 @@ class Table:
                 sent_move = mine["move"]
                 t0 = time.perf_counter()
                 self.submitted = (sent_move, t0)
-                try:
-                    a = await home[index[seat.name]].post(
-                        f"/api/tables/{created['id']}/actions",
-                        json={"token": seat.token, "move": sent_move, "action": action},
+                if run.via == "socket":  # as the browser plays while its socket is open
+                    await seat.ws.send(
+                        json.dumps({"type": "action", "move": sent_move, "action": action})
                     )
-                except httpx.HTTPError as exc:
-                    self.stats.error(f"http {type(exc).__name__}")
-                    return
-                if a.status_code != 200:
-                    self.stats.error(f"http {a.status_code}")
-                    return  # a fresh table: this one's state is in doubt
-                body = a.json()
+                    body = await self.until(seat, sent_move + 1)
+                    if body is None:
+                        return  # refused, closed or timed out (counted): a fresh table
+                else:
+                    try:
+                        a = await home[index[seat.name]].post(
+                            f"/api/tables/{created['id']}/actions",
+                            json={"token": seat.token, "move": sent_move, "action": action},
+                        )
+                    except httpx.HTTPError as exc:
+                        self.stats.error(f"http {type(exc).__name__}")
+                        return
+                    if a.status_code != 200:
+                        self.stats.error(f"http {a.status_code}")
+                        return  # a fresh table: this one's state is in doubt
+                    body = a.json()
                 if self.stats.measuring:
                     self.stats.answer.append(time.perf_counter() - t0)
                     self.stats.actions += 1
@@ -406,13 +426,20 @@ class Table:
     async def loop(self) -> None:
         while not self.run.stop.is_set():
             self.stopping = False
-            await self.play_one()
+            try:
+                await self.play_one()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a fault of this client or an answer it did not expect
+                self.stats.error(f"client {type(exc).__name__}: {exc}"[:80])
+                await asyncio.sleep(0.5)
 
 
 class Run:
     def __init__(self, args: argparse.Namespace, servers: list[Server]) -> None:
         self.game: str = args.game
         self.think: float = args.think
+        self.via: str = args.via
         self.timeout: float = args.timeout
         self.servers = servers
         self.stats = Stats()
@@ -568,6 +595,17 @@ async def drive(
         },
         "server_cpu_percent": round(100 * sum(cpu) / window, 1) if cpu else None,
         "client_cpu_percent": round(100 * sum(x["client_cpu"] for x in parts) / window, 1),
+        # what an accepted action costs each side, in CPU milliseconds (every server
+        # process together; every client process together)
+        "server_cpu_ms_per_action": (
+            round(1000 * sum(cpu) / stats.actions, 3) if cpu and stats.actions else None
+        ),
+        "client_cpu_ms_per_action": (
+            round(1000 * sum(x["client_cpu"] for x in parts) / stats.actions, 3)
+            if stats.actions
+            else None
+        ),
+        "via": args.via,
         "client_loop_lag_ms": summary_ms(stats.lag),
         "machine": {
             "cores": os.cpu_count(),
@@ -652,6 +690,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=1.0,
         help="mean think time of a player in seconds, uniform in [0, 2*think] "
         "(default 1.0; 0: act as soon as it is your turn)",
+    )
+    p.add_argument(
+        "--via",
+        choices=["socket", "http"],
+        default="socket",
+        help="how a player sends its action: over the table's WebSocket, as the browser "
+        "does while its socket is open (default), or by POST /api/tables/{id}/actions",
     )
     p.add_argument(
         "--db",
@@ -761,11 +806,14 @@ def print_report(r: dict[str, Any]) -> None:
     print(
         f"  server         RSS peak {r['server_rss_mib']['peak']} MiB "
         f"{r['server_rss_mib']['per_process_peak']}, end {r['server_rss_mib']['end']} MiB, "
-        f"CPU {r['server_cpu_percent']}% of a core"
+        f"CPU {r['server_cpu_percent']}% of a core, "
+        f"{r['server_cpu_ms_per_action']} ms of CPU per accepted action"
     )
     lag, m = r["client_loop_lag_ms"], r["machine"]
     print(
-        f"  client         CPU {r['client_cpu_percent']}% of a core, event loop late by "
+        f"  client         CPU {r['client_cpu_percent']}% of a core "
+        f"({r['client_cpu_ms_per_action']} ms per action, actions by {r['via']}), "
+        "event loop late by "
         f"p99 {lag['p99']} ms; machine {m['cores']} cores {m['cpu_busy_percent']}% busy, "
         f"load average {m['load_average_1min']}{', nice ' + str(r['nice']) if r['nice'] else ''}"
     )
