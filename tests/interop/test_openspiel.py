@@ -239,3 +239,37 @@ def test_example_ismcts_one_game(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "game 1:" in out
     assert "total over 1 game(s)" in out
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
+def test_python_fast_paths_answer_as_openspiel(case: tuple[str, dict[str, Any]]) -> None:
+    """`is_chance_node`, `legal_actions` and `observation_tensor`, answered in Python,
+    give what OpenSpiel's own path (through C++ and back) gives, at decisions, chance
+    nodes and the end, for every player; a copy each time."""
+    game = load(*case)
+    rng = random.Random(5)
+    base = pyspiel.State
+    for _ in range(2):
+        state = game.new_initial_state()
+        while True:
+            assert state.is_chance_node() == base.is_chance_node(state)
+            assert state.legal_actions() == base.legal_actions(state)
+            for player in range(game.num_players()):
+                assert state.legal_actions(player) == base.legal_actions(state, player)
+                got = state.observation_tensor(player)
+                assert type(got) is list and got == base.observation_tensor(state, player)
+            if state.current_player() >= 0:
+                assert state.observation_tensor() == base.observation_tensor(state)
+                mine = state.legal_actions()
+                mine.clear()  # the caller's copy: the next answer is whole again
+                assert state.legal_actions() == base.legal_actions(state)
+            else:
+                with pytest.raises(pyspiel.SpielError):
+                    state.observation_tensor()
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))

@@ -124,7 +124,6 @@ class ThermopylaeGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(_TYPES[self.game_id], info, params)
         self.caches = _Caches(self.tgame, self.options)
-        self._encoder: observe.Encoder | None = None
         self._observers: dict[bool, ThermopylaeObserver] = {}
 
     def new_initial_state(self) -> ThermopylaeState:
@@ -132,9 +131,10 @@ class ThermopylaeGame(pyspiel.Game):  # type: ignore[misc]
 
     def encoder(self) -> observe.Encoder:
         """The game's observation encoder, built once (its observer must exist)."""
-        if self._encoder is None:
-            self._encoder = observe.Encoder(self.tgame, self.options)
-        return self._encoder
+        found = self.caches.encoder()
+        if found is None:
+            raise ValueError(f"{self.tgame.id} offers no observation tensor (no observer)")
+        return found
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
@@ -184,6 +184,17 @@ class _Caches:
         self.masks = observe.Masks(tgame)
         self.chances = _Interned()
         self.codes = _Codes(tgame)
+        # the observation encoder, built when first asked for (None: the game has no
+        # observer), and the number of seats
+        self._encoder: observe.Encoder | None = None
+        self._has_tensor = tgame.observer(options) is not None
+        self.players = len(tgame.seats(options))
+
+    def encoder(self) -> observe.Encoder | None:
+        """The game's observation encoder, built once (None: no observer)."""
+        if self._encoder is None and self._has_tensor:
+            self._encoder = observe.Encoder(self.tgame, self.options)
+        return self._encoder
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_Caches, (self.tgame, self.options))
@@ -262,6 +273,35 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
         if who == CHANCE:
             return _CHANCE
         return int(who)
+
+    # Python fast paths of three queries. Called from Python, pybind11 would go into C++
+    # and back into this class (`current_player`, `_legal_actions`, the observer and a
+    # new initial state OpenSpiel builds to size the tensor) for every call; these give
+    # the same answers from here, and leave every other case (chance nodes, other
+    # players, errors) to OpenSpiel. Callers in C++ still take OpenSpiel's path.
+
+    def is_chance_node(self) -> bool:
+        core = self._core
+        return core.tgame.to_act(core.tstate) == CHANCE
+
+    def legal_actions(self, *player: int) -> list[int]:
+        """OpenSpiel's `legal_actions()` / `legal_actions(player)`."""
+        core = self._core
+        g, state = core.tgame, core.tstate
+        who = g.to_act(state)
+        if who is None or who == CHANCE or (player and player[0] != who):
+            return list(pyspiel.State.legal_actions(self, *player))
+        return list(core.caches.masks.entry(g.legal(state))[2])  # a copy of the cached list
+
+    def observation_tensor(self, *player: int) -> list[float]:
+        """OpenSpiel's `observation_tensor()` / `observation_tensor(player)`."""
+        core = self._core
+        encoder = core.caches.encoder()
+        seat = player[0] if player else core.tgame.to_act(core.tstate)
+        if encoder is None or seat is None or not 0 <= seat < core.caches.players:
+            return list(pyspiel.State.observation_tensor(self, *player))
+        values: list[float] = encoder.observation(core.tstate, int(seat)).tolist()
+        return values
 
     def _legal_actions(self, player: int) -> list[int]:
         core = self._core
