@@ -4,11 +4,17 @@ What `engine.play.uniform` does through the protocol — every seat plays
 `sensible(s)[int(agent_rng.random() * n)]`, chance `sample_chance(s, chance_rng)` — done
 here without the protocol's calls: the phase is read once a step, chance is drawn inline
 from `chance_rng` exactly as `sample_chance` draws it, the options of a decision are those
-`legal` lists in the same order (for the most frequent decisions, only the chosen one is
-built), and the chosen action goes straight to its rule, without `apply`'s check that it
-is legal (it came from the rules' own list) and without events. Same random streams, same
-game: the conformance suite holds it to the protocol loop (tests/conformance/
-test_random_playout.py), and tests/earth_and_water/test_playout.py on more games.
+`legal` lists in the same order, and the chosen action goes straight to its rule, without
+`apply`'s check that it is legal (it came from the rules' own list) and without events.
+
+The frequent decisions (a card played or a pass, each small decision of a move, a
+Preparation's builds, a purchase) are not built as action lists at all: their options are
+counted, the chosen one found by its place in the order `legal` would list them, and its
+rule's effect written here on the state's fields, down to the next decision; a rarer
+step (an event, a battle, a reaction, supply) goes to the rule itself. Same random
+streams, same game: the conformance suite holds it to the protocol loop (tests/
+conformance/test_random_playout.py), and tests/earth_and_water/test_playout.py on more
+games and on positions of every phase.
 """
 
 from __future__ import annotations
@@ -16,9 +22,10 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Callable, Sequence
+from itertools import compress
 from typing import Any
 
-from thermopylae.games.earth_and_water import campaign
+from thermopylae.games.earth_and_water import battle, campaign, cards, moves
 from thermopylae.games.earth_and_water.actions import A, Action
 from thermopylae.games.earth_and_water.board import controlled, controls
 from thermopylae.games.earth_and_water.components import Components
@@ -30,12 +37,16 @@ from thermopylae.games.earth_and_water.state import (
     FLEETS_ONLY,
     GREECE,
     LAND,
+    LAND_ONLY,
+    LEONIDAS,
     LOT,
     MAX_CARRY,
+    MOLON_LABE,
     MV_CARRY,
     MV_COUNT,
     MV_DEST,
     MV_ORIGIN,
+    NO_RETREAT,
     OPS,
     OVER,
     PERSIA,
@@ -48,6 +59,8 @@ from thermopylae.games.earth_and_water.state import (
     SUP_KEEP,
     SUP_REMOVE,
     THEMISTOCLES_MOVE,
+    TRIREMES_2,
+    Move,
     State,
 )
 
@@ -57,10 +70,10 @@ Rule = Callable[[State, Components, Any, None], None]
 _MAX_KINGS = campaign.MAX_KINGS
 # The decisions played from the rules' own list of options (the others are drawn here
 # without building it).
-_LISTED = frozenset(
-    {OPS, MV_ORIGIN, MV_DEST, CHOOSE, REACT, BT_CHOICE, SUP_KEEP, SUP_REMOVE, BRIDGE}
-)
+_LISTED = frozenset({CHOOSE, REACT, BT_CHOICE, SUP_KEEP, SUP_REMOVE, BRIDGE})
 _MAX_DICE = 3
+_AT_SEA = 64  # a move's origin code: city + _AT_SEA for a naval move (cities < 25)
+_OPS_NEXT = ("ops_next",)
 
 
 def random_playout(
@@ -74,22 +87,73 @@ def random_playout(
     """Play `s` to the end in place, uniformly at random (`options`/`rules`: the game's
     tables by phase, `rules._OPTIONS` and `rules._RULES`); the number of steps."""
     crand, rand = chance_rng.random, agent_rng.random
-    draw_actions, buy, armies, fleets, carry_actions = A.draw, A.buy, A.armies, A.fleets, A.carry
-    roll_actions, lot_actions = A.roll, A.lot
+    draw_actions, roll_actions, lot_actions = A.draw, A.roll, A.lot
     drawn, rolled, lot = rules[DRAW], rules[ROLL], rules[LOT]
-    choose_count, choose_carry, bought = rules[MV_COUNT], rules[MV_CARRY], rules[PREP_BUY]
-    next_draw = campaign._next_draw
-    build = rules[PREP_BUILD]
-    done, army, fleet, build_bridge = A.done, A.army, A.fleet, A.build_bridge
+    bought = rules[PREP_BUY]
+    next_draw, start_supply, resume = campaign._next_draw, campaign._start_supply, campaign.resume
+    build, done = rules[PREP_BUILD], A.done
+    can_event, no_event, play_event = cards.can_event, cards.NO_EVENT, cards.play_event
+    land_battle, sea_move = battle.start_land_battle, moves._sea_move
     prices = c.prices
     army_price, max_fleets, bridge_price = prices.army, prices.max_fleets, prices.bridge
-    port, abydos = c.port, c.abydos
-    max_cards, card_price = c.prices.max_cards, c.prices.card
+    max_cards, card_price = prices.max_cards, prices.card
+    port, ports, abydos, sparta, major = c.port, c.ports, c.abydos, c.sparta, c.major
+    cities, solid, roads_by_bridge = c.cities, c.solid, (c.unbridged, c.roads)
+    # (`board.land_origins`: a city with armies is an origin if it has a road)
+    leaves = tuple(
+        tuple(bool(x or r) for x, r in zip(solid, roads, strict=True)) for roads in roads_by_bridge
+    )
     steps = 0
     while True:
         ph = s.phase
         steps += 1
-        if ph == DRAW:  # `sample_chance`, then `campaign.drawn`
+        if ph == OPS:  # `campaign.ops_options`, then `campaign.ops`
+            side = s.active
+            hand = s.hands[side]
+            plays: list[int] = []  # card k: its event; -k: its move
+            if hand:
+                # (`moves.can_move_land`, asked once)
+                locked = sparta if (s.carneia and side == GREECE) else -1
+                ways = leaves[s.bridge]
+                land = False
+                for city in compress(cities, s.arm[side]):
+                    if city != locked and ways[city]:
+                        land = True
+                        break
+                movable = land or any(s.flt[side])
+                barred, last = no_event[side], 0
+                for k in hand:  # (a hand is kept sorted: each card once, in order)
+                    if k == last:
+                        continue
+                    last = k
+                    if k not in barred and can_event(s, c, side, k, land):
+                        plays.append(k)
+                    if movable:
+                        plays.append(-k)
+            i = int(rand() * (len(plays) + 1))
+            s.turns += 1
+            if not i:  # pass
+                s.passes += 1
+                if s.passes >= 2 or (not s.hands[PERSIA] and not s.hands[GREECE]):
+                    start_supply(s, c, PERSIA, None)
+                else:
+                    s.side = s.active = 1 - side
+                continue
+            k = plays[i - 1]
+            s.passes = 0
+            s.stack.append(_OPS_NEXT)
+            if k > 0:
+                hand.remove(k)
+                s.discard.append(k)
+                play_event(s, c, side, k, None)
+                continue
+            hand.remove(-k)
+            s.discard.append(-k)
+            # `moves.begin_move` (a card's move: the side can move, so it has an origin)
+            s.mv = Move(side, 0, -1, -1, 0, 0, 0, -1, -1)
+            s.side = side
+            s.phase = MV_ORIGIN
+        elif ph == DRAW:  # `sample_chance`, then `campaign.drawn`
             deck = s.deck
             pile = deck or s.discard
             card = pile[int(crand() * len(pile))]
@@ -106,65 +170,165 @@ def random_playout(
                     next_draw(s, c, None)
             else:  # (a position with an empty pile: the rule says what happens)
                 drawn(s, c, draw_actions[card], None)
+        elif ph == MV_ORIGIN:  # `moves.origin_options`, then `moves.choose_origin`
+            mv = s.mv
+            assert mv is not None
+            side, kind, flag = mv.side, mv.kind, mv.flag
+            origins: list[int] = []  # a city by land, city + _AT_SEA by sea, -1 skip
+            if kind != FLEETS_ONLY:
+                locked = sparta if (s.carneia and side == GREECE) else -1
+                ways = leaves[s.bridge]
+                for city in compress(cities, s.arm[side]):
+                    if city != locked and ways[city]:
+                        origins.append(city)
+            if kind != LAND_ONLY:
+                exclude = mv.exclude
+                for city in compress(cities, s.flt[side]):
+                    if city != exclude:
+                        origins.append(city + _AT_SEA)
+            if flag in (MOLON_LABE, TRIREMES_2):
+                origins.append(-1)
+            x = origins[int(rand() * len(origins))]
+            if x < 0:
+                s.mv = None
+                resume(s, c, None)
+            elif x < _AT_SEA:
+                mv.mode = LAND
+                mv.origin = x
+                if flag == LEONIDAS:
+                    mv.count = 1  # Leonidas moves exactly one army
+                    s.phase = MV_DEST
+                else:
+                    s.phase = MV_COUNT
+            else:
+                mv.mode = SEA
+                mv.origin = x - _AT_SEA
+                s.phase = MV_COUNT
+        elif ph == MV_DEST:  # `moves.dest_options`, then `moves.choose_dest`
+            mv = s.mv
+            assert mv is not None
+            side, origin = mv.side, mv.origin
+            if mv.mode == SEA:
+                to_ports = [x for x in ports if x != origin]
+                mv.dest = to_ports[int(rand() * len(to_ports))]
+                sea_move(s, c, None)
+                continue
+            # `board.land_reach`: it may pass only through cities its side controls
+            mine, theirs = s.arm[side], s.arm[1 - side]
+            roads = roads_by_bridge[s.bridge]
+            seen = {origin}
+            frontier = [origin]
+            reach = []
+            while frontier:
+                for n in roads[frontier.pop()]:
+                    if n not in seen:
+                        seen.add(n)
+                        reach.append(n)
+                        if not theirs[n] and (mine[n] or major[n] == side):
+                            frontier.append(n)
+            reach.sort()
+            dest = mv.dest = reach[int(rand() * len(reach))]
+            n = mv.count  # `moves._land_move`
+            mine[origin] -= n
+            mine[dest] += n
+            if theirs[dest]:
+                land_battle(s, c, dest, side, None)
+                continue
+            # `moves.end_move`
+            if side == GREECE and dest == abydos and s.bridge and controls(c, s, GREECE, abydos):
+                s.side = GREECE
+                s.phase = BRIDGE
+                continue
+            s.mv = None
+            stack = s.stack
+            if stack and stack[-1][0] == "ops_next":  # `campaign.ops_next`
+                stack.pop()
+                s.used &= ~NO_RETREAT
+                if s.passes >= 2 or (not s.hands[PERSIA] and not s.hands[GREECE]):
+                    start_supply(s, c, PERSIA, None)
+                else:
+                    s.side = s.active = 1 - s.active
+                    s.phase = OPS
+            else:
+                resume(s, c, None)
+        elif ph == MV_COUNT:  # `count_options`: 1 to all the armies / fleets there
+            mv = s.mv
+            assert mv is not None
+            side, origin = mv.side, mv.origin
+            if mv.mode == LAND:
+                mv.count = int(rand() * s.arm[side][origin]) + 1
+                s.phase = MV_DEST
+                continue
+            n = mv.count = int(rand() * s.flt[side][origin]) + 1
+            # `moves._max_carry`
+            if (
+                mv.kind == FLEETS_ONLY
+                or mv.flag == THEMISTOCLES_MOVE
+                or (s.carneia and side == GREECE and origin == sparta)
+            ):
+                s.phase = MV_DEST
+            else:
+                s.phase = MV_CARRY if min(n, MAX_CARRY, s.arm[side][origin]) > 0 else MV_DEST
         elif ph == PREP_BUILD:  # `campaign.build_options` and `campaign.build`, build
             # after build until the side is done: what it controls cannot change meanwhile
             # (it raises armies only where it has control), nor the enemy's fleets
             side = s.side
-            mine = controlled(c, s, side)
-            theirs = s.flt[1 - side]
-            havens = [x for x in mine if port[x] and not theirs[x]]
+            mine_cities = controlled(c, s, side)
+            theirs_fleets = s.flt[1 - side]
+            havens = [x for x in mine_cities if port[x] and not theirs_fleets[x]]
+            n_mine, n_havens = len(mine_cities), len(havens)
             may_bridge = side == PERSIA and controls(c, s, PERSIA, abydos)
             fleet_price = campaign._fleet_price(s, c)
-            while True:
-                talents = s.talents
-                acts: list[Action] = [done]
-                if talents >= army_price and s.res_arm[side]:
-                    acts += [army[x] for x in mine]
-                built = s.fleets_built
-                if talents >= fleet_price and s.res_flt[side] and (built < 0 or built < max_fleets):
-                    acts += [fleet[x] for x in havens]
-                if may_bridge and not s.bridge and talents >= bridge_price:
-                    acts.append(build_bridge)
-                a = acts[int(rand() * len(acts))]
-                build(s, c, a, None)
-                if a is done:
+            armies, fleets, res_arm, res_flt = s.arm[side], s.flt[side], s.res_arm, s.res_flt
+            talents, built, bridge = s.talents, s.fleets_built, s.bridge
+            while True:  # options: done, the armies, the fleets, the bridge
+                raise_army = talents >= army_price and res_arm[side]
+                build_fleet = (
+                    talents >= fleet_price and res_flt[side] and (built < 0 or built < max_fleets)
+                )
+                build_bridge = may_bridge and not bridge and talents >= bridge_price
+                i = int(
+                    rand()
+                    * (
+                        1
+                        + (n_mine if raise_army else 0)
+                        + (n_havens if build_fleet else 0)
+                        + (1 if build_bridge else 0)
+                    )
+                )
+                if not i:
+                    s.talents, s.fleets_built, s.bridge = talents, built, bridge
+                    build(s, c, done, None)
                     break
                 steps += 1
-        elif ph in _LISTED:
-            listed = options[ph](s, c)
-            rules[ph](s, c, listed[int(rand() * len(listed))], None)
+                i -= 1
+                if raise_army:
+                    if i < n_mine:
+                        talents -= army_price
+                        res_arm[side] -= 1
+                        armies[mine_cities[i]] += 1
+                        continue
+                    i -= n_mine
+                if build_fleet and i < n_havens:
+                    talents -= fleet_price
+                    res_flt[side] -= 1
+                    fleets[havens[i]] += 1
+                    if built >= 0:
+                        built += 1
+                    continue
+                talents -= bridge_price
+                bridge = True
         elif ph == PREP_BUY:  # `buy_options`: buy 0 to `most`
             most = min(max_cards, s.talents // card_price, len(s.deck) + len(s.discard))
-            bought(s, c, buy[int(rand() * (most + 1))], None)
-        elif ph == MV_COUNT:  # `count_options`: 1 to all the armies / fleets there
-            mv = s.mv
-            assert mv is not None
-            if mv.mode == LAND:
-                n = s.arm[mv.side][mv.origin]
-                choose_count(s, c, armies[int(rand() * n) + 1], None)
-            else:
-                n = s.flt[mv.side][mv.origin]
-                choose_count(s, c, fleets[int(rand() * n) + 1], None)
-        elif ph == MV_CARRY:  # `carry_options`: 0 to the most the fleets may carry
-            mv = s.mv
-            assert mv is not None
-            side = mv.side
-            if (
-                mv.kind == FLEETS_ONLY
-                or mv.flag == THEMISTOCLES_MOVE
-                or (s.carneia and side == GREECE and mv.origin == c.sparta)
-            ):
-                most = 0
-            else:
-                most = min(mv.count, MAX_CARRY, s.arm[side][mv.origin])
-            choose_carry(s, c, carry_actions[int(rand() * (most + 1))], None)
+            bought(s, c, A.buy[int(rand() * (most + 1))], None)
         elif ph == ROLL:  # `battle.sample_roll`
             bt = s.bt
             assert bt is not None
-            if bt.stage >= 2:
+            stage = bt.stage
+            if stage >= 2:
                 n = 1
             else:
-                side = bt.att if bt.stage == 0 else 1 - bt.att
+                side = bt.att if stage == 0 else 1 - bt.att
                 if bt.kind == SEA:
                     n = s.flt[side][bt.city]
                 elif side == GREECE and bt.gdice:
@@ -178,7 +342,28 @@ def random_playout(
                 d = int(crand() * 6) + 1
                 if d > best:
                     best = d
-            rolled(s, c, roll_actions[best], None)
+            if stage == 0:  # (`battle.rolled`: the attacker's die waits for the defender's)
+                bt.aroll = best
+                bt.stage = 1
+            else:
+                rolled(s, c, roll_actions[best], None)
+        elif ph == MV_CARRY:  # `carry_options`: 0 to the most the fleets may carry
+            mv = s.mv
+            assert mv is not None
+            side = mv.side
+            if (
+                mv.kind == FLEETS_ONLY
+                or mv.flag == THEMISTOCLES_MOVE
+                or (s.carneia and side == GREECE and mv.origin == sparta)
+            ):
+                most = 0
+            else:
+                most = min(mv.count, MAX_CARRY, s.arm[side][mv.origin])
+            mv.carry = int(rand() * (most + 1))
+            s.phase = MV_DEST
+        elif ph in _LISTED:
+            listed = options[ph](s, c)
+            rules[ph](s, c, listed[int(rand() * len(listed))], None)
         elif ph == LOT:
             hand = s.hands[GREECE]
             lot(s, c, lot_actions[hand[int(crand() * len(hand))]], None)
