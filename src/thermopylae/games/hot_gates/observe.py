@@ -6,24 +6,35 @@ per game and player count (the layout depends on nothing else).
 
 `state_features` gives the same numbers from the state directly (the learning interfaces'
 fast path, `engine.observation.StateObserver`): it reads only what `view.view` shows the
-seat (the other seats' hands and every deck by their size alone; the battle through the
-view's own `_battle`), and the tests hold it to equality with `features(view)`.
+seat (the other seats' hands and every deck by their size alone; the battle's numbers as
+`view._battle` gives them), and the tests hold it to equality with `features(view)`. The
+board, the piles of units and the discards change a few moves in many: their numbers are
+kept by their contents.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import chain
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from thermopylae.engine.observation import Counts, Field, Fields, Obs, histogram, onehot, scaled
 from thermopylae.engine.protocol import CHANCE, JSON
-from thermopylae.games.hot_gates import view
-from thermopylae.games.hot_gates.board import SEATS, SIDE_NAMES, persian_seats, spartan_seats
+from thermopylae.games.hot_gates import battle, view
+from thermopylae.games.hot_gates.board import (
+    PERSIAN,
+    SEATS,
+    SIDE_NAMES,
+    persian_seats,
+    spartan_seats,
+)
 from thermopylae.games.hot_gates.components import TYPE_IDS
 from thermopylae.games.hot_gates.state import (
+    CASUALTY,
+    CONQUER,
     PHASES,
     PIECE,
     SPACES,
@@ -225,7 +236,10 @@ def _fields(game: HotGates, n: int) -> list[Field]:
 
 
 ROW_CACHE = 20_000
-"""Spaces' contents an observer keeps the numbers of (emptied when full)."""
+"""Spaces' contents (and piles of units, discards) an observer keeps the numbers of
+(each cache emptied when full)."""
+BOARD_CACHE = 4096
+"""Whole boards an observer keeps the `board` field of (emptied when full)."""
 
 
 class HotGatesObserver(Fields):
@@ -256,6 +270,35 @@ class HotGatesObserver(Fields):
         # (space, its pieces) -> that space's part of `board` without bonus and entry:
         # the board changes a few spaces at a time
         self._rows: dict[tuple[int, tuple[int, ...]], Obs] = {}
+        # (bonus bits, entry bits, every space's pieces) -> the whole `board` field
+        self._boards: dict[tuple[object, ...], Obs] = {}
+        self._board_size = 2 * SPACES * (6 + 2 * nt)
+        # (camp, boxes, leaders, dead, pulled back) -> those five fields, and every
+        # seat's discards -> the `discards` field
+        self._piles: dict[tuple[tuple[int, ...], ...], Obs] = {}
+        self._discards: dict[tuple[tuple[int, ...], ...], Obs] = {}
+        # each field's offset after `seat`, in the order `state_features` unpacks them
+        self._offsets = tuple(
+            self._at[name]
+            for name in (
+                "phase",
+                "to_act",
+                "round",
+                "goat_path",
+                "glory",
+                "kills",
+                "board",
+                "spartan_camp",
+                "breach",
+                "hands",
+                "decks",
+                "discards",
+                "window",
+                "extra_marches",
+                "battle",
+                "result",
+            )
+        )
 
     def _row(self, sp: int, raw: list[int]) -> Obs:
         """A space's part of `board` from its pieces (bonus and entry left 0)."""
@@ -274,33 +317,15 @@ class HotGatesObserver(Fields):
         row.setflags(write=False)
         return row
 
-    def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
-        """`features(view(s, seat))` as float32, read from the state: what `view.view`
-        shows (a fresh array, written where it is not zero)."""
-        at, n, nt, t = self._at, self._n, self._nt, self._t
-        c = t.c
-        out = np.zeros(self._size, dtype=np.float32)
-        if 0 <= seat < n:
-            out[seat] = 1.0  # "seat" comes first
-        i = self._phase.get(phase_name(s))
-        if i is not None:
-            out[at["phase"] + i] = 1.0
-        if to_act == CHANCE:
-            out[at["to_act"] + n] = 1.0
-        elif to_act is not None:
-            out[at["to_act"] + to_act] = 1.0
-        out[at["round"]] = s.round / 10
-        out[at["goat_path"]] = s.eph / self._path
-        out[at["goat_path"] + 1] = float(s.eph_move)
-        for p in self._spartans:
-            out[at["glory"] + p] = s.glory[p] / self._win_glory
-        for p in self._persians:
-            out[at["kills"] + p] = s.kills[p] / 20
-        i = at["board"]
-        bonus = view.bonuses(s, c)
-        capacity = t.capacity
+    def _board(self, s: State) -> Obs:
+        """The `board` field (read-only), from the spaces' rows and the bonus and entry
+        bits."""
+        nt = self._nt
         width = 6 + 2 * nt
+        block = np.zeros(2 * SPACES * width, dtype=np.float32)
+        bonus = view.bonuses(s, self._t.c)
         rows = self._rows
+        i = 0
         for sp in range(2 * SPACES):
             raw = s.board[sp]
             if raw:
@@ -311,62 +336,150 @@ class HotGatesObserver(Fields):
                     if len(rows) >= ROW_CACHE:
                         rows.clear()
                     rows[key] = row
-                out[i : i + width] = row
-            else:
-                out[i] = 0 / max(1, capacity[sp])
-            out[i + 4] = bonus[sp] / 12
+                block[i : i + width] = row
+            block[i + 4] = bonus[sp] / 12
             if s.gates_entered & (1 << sp):
-                out[i + 5] = 1.0
+                block[i + 5] = 1.0
             i += width
+        block.setflags(write=False)
+        return block
+
+    def _piles_block(self, *piles: tuple[int, ...]) -> Obs:
+        """The fields `spartan_camp`, `boxes`, `persian_camp`, `eliminated` and
+        `pulled_back` (read-only) from the camp, the boxes' units, the leaders' types, the
+        dead and the pulled-back units."""
+        nt = self._nt
+        camp, boxes, leaders, dead, pool = piles
+        block = np.zeros(5 * nt, dtype=np.float32)
         units = self._units
-        if s.camp:
-            i = at["spartan_camp"]
-            out[i : i + nt] = units(s.camp)
-        i = at["boxes"]
-        for box in s.boxes:
-            if box:
-                out[i : i + nt] += units(box)
-        i = at["persian_camp"]
-        for kind in s.leaders:
-            out[i + kind] += 1.0
-        if s.dead:
-            i = at["eliminated"]
-            out[i : i + nt] = units(s.dead)
-        if s.pool:
-            i = at["pulled_back"]
-            out[i : i + nt] = units(s.pool)
-        out[at["breach"]] = float(bool(s.breach))
-        i = at["hands"]
-        code, ncodes, cards = self._code, self._ncodes, self._cards
+        block[0:nt] = units(camp)
+        block[nt : 2 * nt] = units(boxes)
+        for kind in leaders:
+            block[2 * nt + kind] += 1.0
+        block[3 * nt : 4 * nt] = units(dead)
+        block[4 * nt :] = units(pool)
+        block.setflags(write=False)
+        return block
+
+    def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
+        """`features(view(s, seat))` as float32, read from the state: what `view.view`
+        shows (a fresh array, written where it is not zero)."""
+        n, nt = self._n, self._nt
+        (
+            o_phase,
+            o_act,
+            o_round,
+            o_path,
+            o_glory,
+            o_kills,
+            o_board,
+            o_camp,
+            o_breach,
+            o_hands,
+            o_decks,
+            o_discards,
+            o_window,
+            o_extra,
+            o_battle,
+            o_result,
+        ) = self._offsets
+        out = np.zeros(self._size, dtype=np.float32)
+        if 0 <= seat < n:
+            out[seat] = 1.0  # "seat" comes first
+        i = self._phase.get(phase_name(s))
+        if i is not None:
+            out[o_phase + i] = 1.0
+        if to_act == CHANCE:
+            out[o_act + n] = 1.0
+        elif to_act is not None:
+            out[o_act + to_act] = 1.0
+        out[o_round] = s.round / 10
+        out[o_path] = s.eph / self._path
+        out[o_path + 1] = float(s.eph_move)
+        for p in self._spartans:
+            out[o_glory + p] = s.glory[p] / self._win_glory
+        for p in self._persians:
+            out[o_kills + p] = s.kills[p] / 20
+        # the whole board, by its contents: most decisions (cards, windows) leave it be
+        board = s.board
+        key = (s.bonus_taken, s.gates_entered, *map(tuple, board))
+        block = self._boards.get(key)
+        if block is None:
+            block = self._board(s)
+            if len(self._boards) >= BOARD_CACHE:
+                self._boards.clear()
+            self._boards[key] = block
+        out[o_board : o_board + self._board_size] = block
+        # the camps, boxes and piles of units (five fields in a row), by their contents
+        piles = (
+            tuple(s.camp),
+            tuple(chain.from_iterable(s.boxes)),
+            tuple(s.leaders),
+            tuple(s.dead),
+            tuple(s.pool),
+        )
+        block = self._piles.get(piles)
+        if block is None:
+            block = self._piles_block(*piles)
+            if len(self._piles) >= ROW_CACHE:
+                self._piles.clear()
+            self._piles[piles] = block
+        out[o_camp : o_camp + 5 * nt] = block
+        if s.breach:
+            out[o_breach] = 1.0
+        i = o_hands
+        ncodes, cards = self._ncodes, self._cards
         for p, h in enumerate(s.hands):
             out[i] = len(h) / 10
             if h and p == seat:
                 out[i + 1 : i + 1 + ncodes] = cards(h)
             i += 1 + ncodes
-        i = at["decks"]
         for p, d in enumerate(s.decks):
-            out[i + p] = len(d) / 26
-        i = at["discards"]
-        for d in s.discards:
-            if d:
-                out[i : i + ncodes] = cards(d)
-            i += ncodes
+            out[o_decks + p] = len(d) / 26
+        if any(s.discards):
+            seen = tuple(map(tuple, s.discards))
+            block = self._discards.get(seen)
+            if block is None:
+                block = np.concatenate([cards(d) for d in seen])
+                block.setflags(write=False)
+                if len(self._discards) >= ROW_CACHE:
+                    self._discards.clear()
+                self._discards[seen] = block
+            out[o_discards : o_discards + n * ncodes] = block
         if s.window >= 0:
-            i = at["window"]
-            out[i] = 1.0
+            out[o_window] = 1.0
+            code = self._code
             for e in s.played:
                 if not e[2]:
-                    out[i + 1 + code[e[1]]] += 1.0
-        i = at["extra_marches"]
+                    out[o_window + 1 + code[e[1]]] += 1.0
+        extra = s.extra
         for p in range(n):
-            if s.extra[p]:
-                out[i + p] = float(s.extra[p])
-        if s.bt:
-            i = at["battle"]
-            out[i : i + 12] = _battle(view._battle(s, t))
+            if extra[p]:
+                out[o_extra + p] = float(extra[p])
+        bt = s.bt
+        if bt:
+            # the numbers of `_battle(view._battle(s, t))`, read from the state
+            out[o_battle + 2 + bt[battle.ROW]] = 1.0
+            if len(bt) <= battle.WINNER:  # a pull-back: the row only
+                out[o_battle + 1] = 1.0
+            else:
+                t = self._t
+                out[o_battle] = 1.0
+                if bt[battle.PSP] % SPACES == 2:
+                    out[o_battle + 4] = 1.0
+                out[o_battle + 5] = battle.attack_total(s, t, PERSIAN) / 20
+                out[o_battle + 6] = battle.attack_total(s, t, 1) / 20
+                out[o_battle + 7] = sum(bt[battle.DICE]) / 30
+                out[o_battle + 8] = sum(bt[battle.DICE + 1]) / 30
+                if s.phase == CASUALTY:
+                    left = bt[battle.LEFT]
+                    out[o_battle + 9] = left[0] / 10
+                    out[o_battle + 10] = left[1] / 10
+                elif s.phase == CONQUER and bt[battle.WINNER] == PERSIAN:
+                    out[o_battle + 11] = 1.0
         if s.reason:
             for w in s.winners:
-                out[at["result"] + w] = 1.0
+                out[o_result + w] = 1.0
         return out
 
 
