@@ -20,6 +20,7 @@ from bisect import insort
 from collections.abc import Sequence
 
 from thermopylae.engine.protocol import Event
+from thermopylae.games.hot_gates import battle as b
 from thermopylae.games.hot_gates import flow, march
 from thermopylae.games.hot_gates.actions import PASS, Action, Play
 from thermopylae.games.hot_gates.board import (
@@ -64,13 +65,21 @@ def decks(all_cards: tuple[CardInfo, ...], players: int) -> list[list[int]]:
     return [deck("persian", "A"), deck("persian", "B"), deck("spartan", "A"), deck("spartan", "B")]
 
 
+ALL_SEATS = {2: (0, 1), 3: (0, 1, 2), 4: (0, 2, 1, 3)}
+"""Who may play in a window open to every seat, by player count."""
+ROW_SEATS = {
+    n: tuple((PERSIAN_OF[n][row], SPARTAN_OF[n][row]) for row in (0, 1)) for n in (2, 3, 4)
+}
+"""Who may play in a battle window, by player count and row."""
+SIDE = {n: tuple(side_of_seat(n, seat) for seat in range(n)) for n in (2, 3, 4)}
+"""Each seat's side, by player count."""
+
+
 def order(s: State, w: int) -> tuple[int, ...]:
     """Who may play in window `w`, Persians first, alternating with the Spartans."""
-    n = s.players
     if w in BATTLE_WINDOWS:
-        row = s.bt[0]
-        return PERSIAN_OF[n][row], SPARTAN_OF[n][row]
-    return {2: (0, 1), 3: (0, 1, 2), 4: (0, 2, 1, 3)}[n]
+        return ROW_SEATS[s.players][s.bt[0]]
+    return ALL_SEATS[s.players]
 
 
 def drawn(s: State, t: Tables, card: int, ev: Events) -> None:
@@ -96,10 +105,12 @@ def open_window(s: State, t: Tables, w: int, ev: Events) -> None:
 
 def _cancel_target(s: State, seat: int) -> int:
     """The last card still in force that an opponent played in this window, or -1."""
-    side = side_of_seat(s.players, seat)
-    for i in range(len(s.played) - 1, -1, -1):
-        entry = s.played[i]
-        if not entry[CANCELLED] and side_of_seat(s.players, entry[SEAT]) != side:
+    sides = SIDE[s.players]
+    side = sides[seat]
+    played = s.played
+    for i in range(len(played) - 1, -1, -1):
+        entry = played[i]
+        if not entry[CANCELLED] and sides[entry[SEAT]] != side:
             return i
     return -1
 
@@ -114,9 +125,8 @@ def sensible(s: State, t: Tables, acts: Sequence[Action]) -> Sequence[Action]:
     """The window's legal actions without the card plays whose effect cannot apply
     (decision 35); `pass` always stays."""
     seat = s.actor
-    if all(not isinstance(a, Play) or can_apply(s, t, seat, a.card) for a in acts):
-        return acts
-    return [a for a in acts if not isinstance(a, Play) or can_apply(s, t, seat, a.card)]
+    keep = [a for a in acts if not isinstance(a, Play) or can_apply(s, t, seat, a.card)]
+    return acts if len(keep) == len(acts) else keep
 
 
 def can_apply(s: State, t: Tables, seat: int, card: int) -> bool:
@@ -126,8 +136,6 @@ def can_apply(s: State, t: Tables, seat: int, card: int) -> bool:
     already rolls all 6 dice, a shield against no Damage once the dice are in, a heal with
     nobody Wounded. Other cards of the window do not count (a cancel may still strike
     them), and a card set that puts an effect in another window is never second-guessed."""
-    from thermopylae.games.hot_gates import battle as b
-
     e, w = t.cards[card].effect, s.window
     if e == "draw":
         return bool(s.decks[seat])
@@ -136,11 +144,11 @@ def can_apply(s: State, t: Tables, seat: int, card: int) -> bool:
             return True
         # The Persians march first: only a Persian march can open the way for a Persian;
         # anyone's may open it for a Spartan.
-        persian = side_of_seat(s.players, seat) != SPARTAN_SIDE
+        persian = SIDE[s.players][seat] != SPARTAN_SIDE
         return march.could_march(s, t, persian_seats(s.players) if persian else range(s.players))
     if w not in BATTLE_WINDOWS or len(s.bt) <= b.WINNER:
         return True
-    side = side_of_seat(s.players, seat)
+    side = SIDE[s.players][seat]
     bt = s.bt
     if e in ("attack", "dice") and w == BATTLE_W:
         return b.dice_count(s, t, side) < MAX_DICE
@@ -162,21 +170,39 @@ def _any_playable(s: State, t: Tables, seat: int) -> bool:
 
 
 def legal(s: State, t: Tables) -> list[Action]:
+    """`pass` and each playable card of the hand once (`playable`, written out)."""
     seat = s.actor
-    play = t.notation.play
-    return [PASS, *(play[c] for c in dict.fromkeys(s.hands[seat]) if playable(s, t, seat, c))]
+    play, window, cancel = t.notation.play, t.card_window, t.card_cancel
+    w = s.window
+    out: list[Action] = [PASS]
+    target = -2  # the cancel's target, looked for once
+    for c in dict.fromkeys(s.hands[seat]):
+        if cancel[c]:
+            if target == -2:
+                target = _cancel_target(s, seat)
+            if target >= 0:
+                out.append(play[c])
+        elif window[c] == w:
+            out.append(play[c])
+    return out
 
 
 def _next(s: State, t: Tables, ev: Events) -> None:
     """Ask the next seat that holds a playable card; close after a full round of passes."""
     seats = order(s, s.window)
-    while s.passes < len(seats):
+    k = len(seats)
+    hands, w = s.hands, s.window
+    window, cancel = t.card_window.__getitem__, t.card_cancel.__getitem__
+    while s.passes < k:
         seat = s.actor
-        if _any_playable(s, t, seat):
+        hand = hands[seat]
+        if hand and (
+            w in map(window, hand) or (any(map(cancel, hand)) and _cancel_target(s, seat) >= 0)
+        ):
             s.phase = WINDOW
             return
         s.passes += 1
-        s.actor = seats[(seats.index(seat) + 1) % len(seats)]
+        s.actor = seats[(seats.index(seat) + 1) % k]
     close(s, t, ev)
 
 
@@ -220,19 +246,19 @@ def _set_cancelled(s: State, t: Tables, i: int, cancelled: bool) -> None:
 
 def close(s: State, t: Tables, ev: Events) -> None:
     """The window closes: the cards still in force take effect, in the order played."""
-    played = [(e[SEAT], e[CARD]) for e in s.played if not e[CANCELLED]]
+    played = s.played
     s.window = -1
-    s.played = []
     s.actor = -1
-    for seat, card in played:
-        _effect(s, t, seat, t.cards[card], ev)
+    if played:
+        s.played = []
+        for e in played:
+            if not e[CANCELLED]:
+                _effect(s, t, e[SEAT], t.cards[e[CARD]], ev)
     flow.deal(s, t, ev)
 
 
 def _effect(s: State, t: Tables, seat: int, c: CardInfo, ev: Events) -> None:
-    from thermopylae.games.hot_gates import battle as b
-
-    side = side_of_seat(s.players, seat)
+    side = SIDE[s.players][seat]
     n = c.amount
     e = c.effect
     if e == "attack":

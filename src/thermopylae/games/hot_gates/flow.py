@@ -36,9 +36,14 @@ def to_act(s: State) -> int | None:
 def deal(s: State, t: Tables, ev: Events) -> None:
     """Draw the cards and roll the dice still owed, then carry on. An empty deck gives
     no more cards (decision 8 in docs/rules/hot-gates.md)."""
-    while s.draws and not s.decks[s.draws[0]]:
-        s.draws.pop(0)
-    if s.draws or s.rolls:
+    draws = s.draws
+    if draws:
+        while draws and not s.decks[draws[0]]:
+            draws.pop(0)
+        if draws:
+            s.phase = DEAL
+            return
+    if s.rolls:
         s.phase = DEAL
         return
     resume(s, t, ev)
@@ -46,16 +51,21 @@ def deal(s: State, t: Tables, ev: Events) -> None:
 
 def resume(s: State, t: Tables, ev: Events) -> None:
     """A step ended: carry on with whatever waited for it."""
-    if not s.stack:
+    stack = s.stack
+    if not stack:
         raise RecordError(
             "this position's pending steps are inconsistent: nothing "
             "waits for the step that just ended"
         )
-    item = s.stack.pop()
-    name = item[0]
-    step = STEPS.get(name) if isinstance(name, str) else None
-    if step is None:  # not a step of these rules (a hand-made position)
+    item = stack.pop()
+    try:
+        step = STEPS[item[0]]
+    except (KeyError, TypeError):  # not a step of these rules (a hand-made position)
+        name = item[0]
         if not isinstance(name, str):
-            raise TypeError(f"a pending step is named by a string, not {name!r}")
-        raise AttributeError(f"no step {name!r} in the rules of 300: The Board Game")
-    step(s, t, ev, *item[1:])
+            raise TypeError(f"a pending step is named by a string, not {name!r}") from None
+        raise AttributeError(f"no step {name!r} in the rules of 300: The Board Game") from None
+    if len(item) == 1:
+        step(s, t, ev)
+    else:
+        step(s, t, ev, *item[1:])
