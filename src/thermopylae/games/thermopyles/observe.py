@@ -141,6 +141,10 @@ def _fields(t: Tables, n: int) -> list[Field]:
     ]
 
 
+PILES_CACHE = 4096
+"""Persian discards and graveyards an observer keeps the numbers of (emptied when full)."""
+
+
 class ThermopylesObserver(Fields):
     """The observation layout of Thermopyles for one player count."""
 
@@ -163,59 +167,117 @@ class ThermopylesObserver(Fields):
         self._support_total = t.components.support
         self._nloc = len(t.locations)
         self._die = [bool(d) for d in t.die]
+        # a Persian kind's `slots` entries, and 1 / the support total
+        self._slot_rows = [
+            np.array((1.0, combat / 25, annihilation / 25, bonus), dtype=np.float32)
+            for combat, annihilation, bonus in self._kinds
+        ]
+        self._per_support = 1 / max(1, self._support_total)
+        # the entries that never change: the support total / 4
+        self._constant = np.zeros(self._size, dtype=np.float32)
+        self._constant[self._at["support"] + 1] = self._support_total / 4
+        self._constant.setflags(write=False)
+        self._piles: dict[tuple[tuple[int, ...], tuple[int, ...]], Obs] = {}
+        # each field's offset after `seat`, in the order `state_features` unpacks them
+        # (`persian_discard` and `graveyard` are written together: they are side by side)
+        self._offsets = tuple(
+            self._at[name]
+            for name in (
+                "phase",
+                "to_act",
+                "active",
+                "recipient",
+                "turn",
+                "marker",
+                "slots",
+                "support",
+                "hands",
+                "spartan_deck",
+                "spartan_discard",
+                "persian_deck",
+                "persian_discard",
+                "fight",
+                "draws",
+                "result",
+            )
+        )
+
+    def _persian_piles(self, key: tuple[tuple[int, ...], tuple[int, ...]]) -> Obs:
+        """The fields `persian_discard` and `graveyard` (read-only), by their contents
+        (kept: they change at a fight's end)."""
+        block = self._piles.get(key)
+        if block is None:
+            block = np.concatenate((self._kinds_of(key[0]), self._kinds_of(key[1])))
+            block.setflags(write=False)
+            if len(self._piles) >= PILES_CACHE:
+                self._piles.clear()
+            self._piles[key] = block
+        return block
 
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`
-        shows (a fresh array, written where it is not zero)."""
-        at = self._at
+        shows (a copy of the constant entries, written where the rest is not zero)."""
+        (
+            o_phase,
+            o_act,
+            o_active,
+            o_recipient,
+            o_turn,
+            o_marker,
+            o_slots,
+            o_support,
+            o_hands,
+            o_sdeck,
+            o_sdiscard,
+            o_pdeck,
+            o_piles,
+            o_fight,
+            o_draws,
+            o_result,
+        ) = self._offsets
         n = s.players
-        out = np.zeros(self._size, dtype=np.float32)
+        out = self._constant.copy()
         if 0 <= seat < n:
             out[seat] = 1.0  # "seat" comes first
-        out[at["phase"] + s.phase] = 1.0
+        out[o_phase + s.phase] = 1.0
         if to_act == CHANCE:
-            out[at["to_act"] + n] = 1.0
+            out[o_act + n] = 1.0
         elif to_act is not None:
-            out[at["to_act"] + to_act] = 1.0
-        out[at["active"] + s.active] = 1.0
+            out[o_act + to_act] = 1.0
+        out[o_active + s.active] = 1.0
         if s.recipient >= 0:
-            out[at["recipient"] + s.recipient] = 1.0
-        out[at["turn"]] = s.turn / 100
+            out[o_recipient + s.recipient] = 1.0
+        out[o_turn] = s.turn / 100
         if 0 <= s.marker <= self._nloc:
-            out[at["marker"] + s.marker] = 1.0
-        i = at["slots"]
-        for k in s.slots[:2]:
+            out[o_marker + s.marker] = 1.0
+        slots = s.slots
+        if slots:
+            rows = self._slot_rows
+            k = slots[0]
             if k >= 0:
-                combat, annihilation, bonus = self._kinds[k]
-                out[i : i + 4] = (1.0, combat / 25, annihilation / 25, bonus)
-            i += 4
-        total = self._support_total
-        out[at["support"]] = s.support / max(1, total)
-        out[at["support"] + 1] = total / 4
-        i = at["hands"]
+                out[o_slots : o_slots + 4] = rows[k]
+            if len(slots) > 1 and slots[1] >= 0:
+                out[o_slots + 4 : o_slots + 8] = rows[slots[1]]
+        out[o_support] = s.support * self._per_support
+        i = o_hands
         nv = self._nvalues
         counts = self._values
+        open_hands = s.open_hands
         for p, h in enumerate(s.hands):
-            out[i] = len(h) / 10
-            if h and (s.open_hands or p == seat):
-                out[i + 1 : i + 1 + nv] = counts(h)
+            if h:
+                out[i] = len(h) / 10
+                if open_hands or p == seat:
+                    out[i + 1 : i + 1 + nv] = counts(h)
             i += 1 + nv
-        out[at["spartan_deck"]] = len(s.sdeck) / 20
+        out[o_sdeck] = len(s.sdeck) / 20
         if s.sdiscard:
-            i = at["spartan_discard"]
-            out[i : i + nv] = counts(s.sdiscard)
-        out[at["persian_deck"]] = len(s.pdeck) / 28
-        kinds = self._kinds_of
-        nk = kinds.size
-        if s.pdiscard:
-            i = at["persian_discard"]
-            out[i : i + nk] = kinds(s.pdiscard)
-        if s.graveyard:
-            i = at["graveyard"]
-            out[i : i + nk] = kinds(s.graveyard)
+            out[o_sdiscard : o_sdiscard + nv] = counts(s.sdiscard)
+        out[o_pdeck] = len(s.pdeck) / 28
+        if s.pdiscard or s.graveyard:
+            block = self._persian_piles((tuple(s.pdiscard), tuple(s.graveyard)))
+            out[o_piles : o_piles + len(block)] = block
         if s.card:
-            i = at["fight"]
-            out[i : i + 6] = (
+            out[o_fight : o_fight + 6] = (
                 1.0,
                 s.card / 25,
                 s.committed / 4,
@@ -223,9 +285,9 @@ class ThermopylesObserver(Fields):
                 sum(s.dice) / 24,
                 float(self._die[s.marker]),
             )
-        out[at["draws"]] = s.draws / 4
+        out[o_draws] = s.draws / 4
         if s.result:
-            out[at["result"] + (0 if s.result > 0 else 1)] = 1.0
+            out[o_result + (0 if s.result > 0 else 1)] = 1.0
         return out
 
 
