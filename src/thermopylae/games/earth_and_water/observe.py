@@ -181,6 +181,9 @@ def _fields(components: Components) -> list[Field]:
     ]
 
 
+Piles = tuple[int, tuple[int, ...], bool, bool, bool]
+"""The draw pile's size, the discard pile, carneia, acropolis, acropolis penalty."""
+
 BLOCK_CACHE = 20_000
 """Maps (armies and fleets) an observer keeps the `cities` numbers of (emptied when full)."""
 
@@ -205,6 +208,31 @@ class EarthAndWaterObserver(Fields):
         # the armies and fleets on the map -> the `cities` field: they change at a move
         self._blocks: dict[tuple[int, ...], Obs] = {}
         self._counts = Counts({k: k for k in range(self._ncards)}, self._ncards)
+        # the fields `bridge` to `once_used`, and `draw_pile` to `flags`, by their sources
+        self._stocks: dict[tuple[int, ...], Obs] = {}
+        self._pile_blocks: dict[Piles, Obs] = {}
+        # each field's offset after `seat`, in the order `state_features` unpacks them
+        # (the fields in between are written together: they are side by side)
+        self._offsets = tuple(
+            self._at[name]
+            for name in (
+                "phase",
+                "to_act",
+                "active",
+                "campaign",
+                "score",
+                "cities",
+                "bridge",
+                "hands",
+                "draw_pile",
+                "talents",
+                "passes",
+                "move",
+                "battle",
+                "window",
+                "result",
+            )
+        )
 
     def _cities_block(self, pa: list[int], ga: list[int], pf: list[int], gf: list[int]) -> Obs:
         """The `cities` field from the armies and fleets (read-only)."""
@@ -222,23 +250,62 @@ class EarthAndWaterObserver(Fields):
         block.setflags(write=False)
         return block
 
+    def _stock(self, key: tuple[int, ...]) -> Obs:
+        """The fields `bridge` to `once_used` (read-only) from (bridge, reserve armies and
+        fleets of each side, portraits, kings dead, one-time cards used)."""
+        bridge, pa, pf, ga, gf, p0, p1, p2, kings, used = key
+        block = np.zeros(13, dtype=np.float32)
+        block[0:9] = (bridge, pa / 20, pf / 20, ga / 20, gf / 20, p0 / 3, p1 / 3, p2 / 3, kings / 3)
+        for j, b in enumerate(self._once):
+            if used & b:
+                block[9 + j] = 1.0
+        block.setflags(write=False)
+        return block
+
+    def _piles(self, key: Piles) -> Obs:
+        """The fields `draw_pile` to `flags` (read-only) from (draw pile size, the discard
+        pile, carneia, acropolis, acropolis penalty)."""
+        deck, discard, carneia, acropolis, penalty = key
+        n = self._ncards
+        block = np.zeros(n + 4, dtype=np.float32)
+        block[0] = deck / 16
+        block[1 : 1 + n] = self._counts(discard)
+        block[1 + n :] = (float(carneia), float(acropolis), float(penalty))
+        block.setflags(write=False)
+        return block
+
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`
         shows (a fresh array, written where it is not zero)."""
-        at = self._at
+        (
+            o_phase,
+            o_act,
+            o_active,
+            o_campaign,
+            o_score,
+            o_cities,
+            o_stock,
+            o_hands,
+            o_piles,
+            o_talents,
+            o_passes,
+            o_move,
+            o_battle,
+            o_window,
+            o_result,
+        ) = self._offsets
         out = np.zeros(self._size, dtype=np.float32)
         if 0 <= seat < 2:
             out[seat] = 1.0  # "seat" comes first
         for i in self._phase[s.phase]:
-            out[at["phase"] + i] = 1.0
+            out[o_phase + i] = 1.0
         if to_act == CHANCE:
-            out[at["to_act"] + 2] = 1.0
+            out[o_act + 2] = 1.0
         elif to_act is not None:
-            out[at["to_act"] + to_act] = 1.0
-        out[at["active"] + s.active] = 1.0
-        out[at["campaign"]] = s.campaign / 3
-        out[at["score"]] = s.score / 10
-        i = at["cities"]
+            out[o_act + to_act] = 1.0
+        out[o_active + s.active] = 1.0
+        out[o_campaign] = s.campaign / 3
+        out[o_score] = s.score / 10
         pa, ga = s.arm
         pf, gf = s.flt
         key = (*pa, *ga, *pf, *gf)
@@ -248,44 +315,60 @@ class EarthAndWaterObserver(Fields):
             if len(self._blocks) >= BLOCK_CACHE:
                 self._blocks.clear()
             self._blocks[key] = block
-        out[i : i + 10 * self._ncities] = block
-        out[at["bridge"]] = float(s.bridge)
-        i = at["reserve"]
-        out[i : i + 4] = (
-            s.res_arm[0] / 20,
-            s.res_flt[0] / 20,
-            s.res_arm[1] / 20,
-            s.res_flt[1] / 20,
+        out[o_cities : o_cities + 10 * self._ncities] = block
+        # bridge, reserves, portraits, kings and one-time cards: they change seldom
+        res_arm, res_flt, portraits = s.res_arm, s.res_flt, s.portraits
+        stock = (
+            int(s.bridge),
+            res_arm[0],
+            res_flt[0],
+            res_arm[1],
+            res_flt[1],
+            portraits[0],
+            portraits[1],
+            portraits[2],
+            s.kings,
+            s.used,
         )
-        i = at["portraits"]
-        out[i : i + 3] = (s.portraits[0] / 3, s.portraits[1] / 3, s.portraits[2] / 3)
-        out[at["kings_dead"]] = s.kings / 3
-        i = at["once_used"]
-        for j, b in enumerate(self._once):
-            if s.used & b:
-                out[i + j] = 1.0
-        i = at["hands"]
+        block = self._stocks.get(stock)
+        if block is None:
+            block = self._stock(stock)
+            if len(self._stocks) >= BLOCK_CACHE:
+                self._stocks.clear()
+            self._stocks[stock] = block
+        out[o_stock : o_stock + 13] = block
+        i = o_hands
         ncards = self._ncards
         counts = self._counts
         for side in (0, 1):
             hand = s.hands[side]
-            out[i] = len(hand) / 10
-            if hand and hand_visible(s, side, seat):
-                out[i + 1 : i + 1 + ncards] = counts(hand)
+            if hand:
+                out[i] = len(hand) / 10
+                if side == seat or hand_visible(s, side, seat):
+                    out[i + 1 : i + 1 + ncards] = counts(hand)
             i += 1 + ncards
-        out[at["draw_pile"]] = len(s.deck) / 16
-        if s.discard:
-            i = at["discard"]
-            out[i : i + ncards] = counts(s.discard)
-        i = at["flags"]
-        out[i : i + 3] = (float(s.carneia), float(s.acropolis), float(s.acropolis_penalty))
+        # the draw pile's size, the discard pile and the flags
+        piles: Piles = (
+            len(s.deck),
+            tuple(s.discard),
+            s.carneia,
+            s.acropolis,
+            s.acropolis_penalty,
+        )
+        block = self._pile_blocks.get(piles)
+        if block is None:
+            block = self._piles(piles)
+            if len(self._pile_blocks) >= BLOCK_CACHE:
+                self._pile_blocks.clear()
+            self._pile_blocks[piles] = block
+        out[o_piles : o_piles + ncards + 4] = block
         if s.phase in TALENTS_SHOWN:
-            out[at["talents"]] = 1.0
-            out[at["talents"] + 1] = s.talents / 10
-        out[at["passes"]] = s.passes / 2
+            out[o_talents] = 1.0
+            out[o_talents + 1] = s.talents / 10
+        out[o_passes] = s.passes / 2
         mv = s.mv
         if mv is not None:
-            i = at["move"]
+            i = o_move
             out[i] = 1.0
             out[i + 1 + mv.side] = 1.0
             out[i + 3 + mv.kind] = 1.0
@@ -299,7 +382,7 @@ class EarthAndWaterObserver(Fields):
                 out[i + 10 + self._ncities + mv.dest] = 1.0
         bt = s.bt
         if bt is not None and bt.stage < 2:
-            i = at["battle"]
+            i = o_battle
             out[i] = 1.0
             out[i + 1 + bt.kind] = 1.0
             out[i + 3 + bt.att] = 1.0
@@ -307,10 +390,10 @@ class EarthAndWaterObserver(Fields):
             out[i + 6] = float(bool(bt.imm))
             out[i + 7 + bt.city] = 1.0
         if s.phase == WINDOW_SHOWN:
-            out[at["window"]] = 1.0
-            out[at["window"] + 1] = s.window / 10
+            out[o_window] = 1.0
+            out[o_window + 1] = s.window / 10
         if s.result in (0, 1):
-            out[at["result"] + s.result] = 1.0
+            out[o_result + s.result] = 1.0
         return out
 
 
