@@ -98,19 +98,22 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         self._rng = random.Random()
         self.state_: Any = None
         self._mask: Any = self.encoder.no_mask  # the mask of the last info
+        self._who: int | None = None  # `game.to_act` of the state now
 
     def _advance(self) -> None:
-        """Play chance and the other seats until this seat acts or the game ends."""
+        """Play chance and the other seats until this seat acts or the game ends (then
+        `_who` is the game's `to_act`: this seat, or None)."""
         advance_quietly(self.game, self.state_, self._rng, self._others)
+        self._who = self.game.to_act(self.state_)
 
     def _obs(self) -> Obs:
-        return self.encoder.observation(self.state_, self.seat)
+        return self.encoder.observation_at(self.state_, self.seat, self._who)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         """The info, with `action_mask` (a copy of the cached mask: Gymnasium wants new
         data every call). The cached mask is kept for `step` to check the next action
         against (every change of the state is followed by an info)."""
-        self._mask = self.encoder.mask(self.state_, self.seat)
+        self._mask = self.encoder.mask_at(self.state_, self.seat, self._who)
         return {"action_mask": self._mask.copy(), **extra}
 
     def reset(
@@ -128,7 +131,7 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         g = self.game
         if self.state_ is None:
             raise ThermopylaeError("no episode yet: call reset()")
-        if self._over or g.to_act(self.state_) is None:
+        if self._over or self._who is None:
             raise ThermopylaeError("the episode is over: call reset()")
         mask = self._mask
         a = int(action)
@@ -150,7 +153,7 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         self._illegal_run = 0
         g.apply(self.state_, g.decode(a), quiet=True)
         self._advance()
-        if g.to_act(self.state_) is None:
+        if self._who is None:
             outcome = g.outcome(self.state_)
             reward = float(outcome.scores[self.seat]) if outcome else 0.0
             info = self._info(outcome=outcome.to_json() if outcome else None)

@@ -153,7 +153,11 @@ class Masks:
 
     def mask(self, state: Any, seat: int | None = None) -> Mask:
         """`action_mask(game, state, seat)`, as a shared read-only array."""
-        who = self.game.to_act(state)
+        return self.mask_at(state, seat, self.game.to_act(state))
+
+    def mask_at(self, state: Any, seat: int | None, who: int | None) -> Mask:
+        """`mask(state, seat)` where `who` is `game.to_act(state)`, which the caller
+        holds."""
         if who is None or who == CHANCE or (seat is not None and who != seat):
             return self.no_mask
         return self.entry(self.game.legal(state))[1]
@@ -181,10 +185,15 @@ class Encoder(Masks):
     def observation(self, state: Any, seat: int) -> Obs:
         """The float32 observation of `seat` in `state` (the same as `observe`; a new
         array)."""
+        return self.observation_at(state, seat, self.game.to_act(state))
+
+    def observation_at(self, state: Any, seat: int, who: int | None) -> Obs:
+        """`observation(state, seat)` where `who` is `game.to_act(state)`, which the
+        caller holds."""
         direct = self._direct
         if direct is not None:
             # within the bounds by the contract of `state_features` (tested): not clipped
-            return direct.state_features(state, seat, self.game.to_act(state))
+            return direct.state_features(state, seat, who)
         x = np.array(self.observer.features(self.game.view(state, seat)), dtype=np.float32)
         np.maximum(x, LOW, out=x)
         np.minimum(x, HIGH, out=x)

@@ -22,6 +22,9 @@ from thermopylae.engine.play import advance_quietly
 from thermopylae.engine.protocol import GenericGame
 from thermopylae.interop.observe import HIGH, LOW, Encoder
 
+_NO_AGENTS: dict[int, Any] = {}
+"""No seat is played inside the environment (a dict: `advance_quietly` takes it as it is)."""
+
 
 class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
     # On the class, where wrappers and tools read it without building an environment; an
@@ -71,7 +74,7 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
 
     def _resolve_chance(self) -> None:
         """Draw cards and roll dice until a seat must decide or the game ends."""
-        advance_quietly(self.game, self.state_, self._rng)
+        advance_quietly(self.game, self.state_, self._rng, _NO_AGENTS)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:  # unseeded, the next episode goes on with the same source
@@ -104,9 +107,10 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         """The agent's observation and action mask (new arrays each call)."""
         seat = self._seat_of[agent]
-        mask = self._mask_now() if seat == self._who else self.encoder.no_mask
+        who = self._who
+        mask = self._mask_now() if seat == who else self.encoder.no_mask
         return {
-            "observation": self.encoder.observation(self.state_, seat),
+            "observation": self.encoder.observation_at(self.state_, seat, who),
             "action_mask": mask.copy(),  # the cached mask is read-only and shared
         }
 
@@ -114,7 +118,7 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         """The deciding seat's mask, computed once per position."""
         mask = self._mask
         if mask is None:
-            mask = self._mask = self.encoder.mask(self.state_)
+            mask = self._mask = self.encoder.mask_at(self.state_, None, self._who)
         return mask
 
     def step(self, action: int | None) -> None:
@@ -134,7 +138,8 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         self.game.apply(self.state_, self.game.decode(code), quiet=True)
         self._resolve_chance()
         self._select()
-        self._accumulate_rewards()
+        if self._who is None:  # the rewards are all 0 until the end: nothing to add before
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

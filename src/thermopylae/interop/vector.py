@@ -111,8 +111,9 @@ class ThermopylaeVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[A
     def _show(self, i: int) -> None:
         """Write game `i`'s observation and mask into the batch."""
         state = self._states[i]
-        self._obs[i] = self.encoder.observation(state, self.seat)
-        mask = self._mask_of[i] = self.encoder.mask(state, self.seat)
+        who = self.game.to_act(state)
+        self._obs[i] = self.encoder.observation_at(state, self.seat, who)
+        mask = self._mask_of[i] = self.encoder.mask_at(state, self.seat, who)
         self._masks[i] = mask
 
     def _reset_one(self, i: int) -> None:
