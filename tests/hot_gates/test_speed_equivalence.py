@@ -126,3 +126,30 @@ def test_march_legal_agrees_with_the_plain_version(players: int) -> None:
             GAME.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
     assert checked > 500
     assert extra > 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_could_march_agrees_with_the_march_lists(players: int) -> None:
+    """`could_march` answers without building the lists: the same answer as theirs (a
+    move or an entry besides `done`), for every seat and side at positions of every phase."""
+    options = GAME.options({"players": players})
+    t = GAME.t
+    every = [tuple(range(players)), *((seat,) for seat in range(players))]
+    checked = yes = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        s = GAME.new(options)
+        while (who := GAME.to_act(s)) is not None:
+            for seats in every:
+                lists = [march.march_list(s, t, None, seat)[0] for seat in seats]
+                expected = any(a is not DONE for acts in lists for a in acts)
+                assert march.could_march(s, t, seats) == expected
+                checked += 1
+                yes += expected
+            if who == CHANCE:
+                GAME.apply(s, GAME.sample_chance(s, rng), quiet=True)
+            else:
+                legal = GAME.legal(s)
+                GAME.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
+    assert checked > 1000
+    assert 0 < yes < checked

@@ -16,6 +16,7 @@ from thermopylae.engine.protocol import Event
 from thermopylae.games.hot_gates import flow, pullback, victory
 from thermopylae.games.hot_gates.actions import DONE, Action, Enter, Move, piece_name
 from thermopylae.games.hot_gates.board import (
+    COASTAL,
     PERSIAN,
     SEATS,
     SPARTAN_SIDE,
@@ -68,7 +69,62 @@ def could_march(s: State, t: Tables, seats: Sequence[int]) -> bool:
     """Whether one of `seats` could move or bring on a unit if its march began now: what
     a `march` card needs (decision 35). Read at the March Phase's card window, before
     anyone has marched."""
-    return any(a is not DONE for seat in seats for a in march_list(s, t, None, seat)[0])
+    return any(_any_move(s, t, seat) for seat in seats)
+
+
+def _any_move(s: State, t: Tables, seat: int) -> bool:
+    """Whether `march_list` for `seat` would hold more than `done`, without building it:
+    the first unit that could move or come on answers."""
+    side, spaces, plan, entries = t.march_plan[s.players][seat]
+    enemy = 1 - side
+    extra = s.extra[seat] > 0
+    size, _, _, _, pside = t.march_tables
+    board = s.board
+    room = t.room
+    owner = [pside[b[0]] if b else -1 for b in board]
+    if side == PERSIAN:
+        a, b = owner[:SPACES], owner[SPACES:]
+        fronts = (
+            a.index(enemy) if enemy in a else SPACES,
+            b.index(enemy) if enemy in b else SPACES,
+        )
+    else:
+        a, b = owner[SPACES - 1 :: -1], owner[: SPACES - 1 : -1]
+        fronts = (
+            SPACES - 1 - a.index(enemy) if enemy in a else -1,
+            SPACES - 1 - b.index(enemy) if enemy in b else -1,
+        )
+    for sp in spaces:
+        if owner[sp] != side:
+            continue
+        pieces = board[sp]
+        if not extra and min(pieces) >= MOVED:
+            continue
+        n, fwd, sw, other, _, _ = plan[sp]
+        fwd_room = room(s, fwd) if fwd >= 0 and owner[fwd] != enemy else -1
+        may_switch = fronts[other] > n if side == PERSIAN else fronts[other] < n
+        sw_room = room(s, sw) if may_switch and owner[sw] != enemy else -1
+        free = max(fwd_room, sw_room)
+        if free <= 0:
+            continue
+        for p in pieces:
+            if p & MOVED and (not extra or p & AGAIN):
+                continue
+            if free >= size[p & PIECE]:
+                return True
+    for sp, _ in entries:
+        if owner[sp] == enemy:
+            continue
+        free = room(s, sp)
+        if free <= 0:
+            continue
+        if side == PERSIAN:
+            waiting = (s.boxes[0] if s.boxes else []) + [lt * 2 for lt in s.leaders]
+        else:
+            waiting = s.camp
+        if any(free >= size[code] for code in waiting):
+            return True
+    return False
 
 
 def march_list(
@@ -197,12 +253,15 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
                 },
             )
         )
-    victory.entered(s, t, code, dst, ev, advance=src < 0 or src // SPACES == dst // SPACES)
-    if s.phase == OVER:
-        return
-    if t.side[code] == SPARTAN_SIDE and dst % SPACES == 0:
-        s.stack.append(("march_resume", seat))
-        return pullback.pull_back(s, t, dst // SPACES, ev)
+    side = t.side[code]
+    if side == SPARTAN_SIDE or dst % SPACES >= COASTAL:  # (a Persian on the Coastal Plain
+        # changes no Glory and breaks into no camp: most marches)
+        victory.entered(s, t, code, dst, ev, advance=src < 0 or src // SPACES == dst // SPACES)
+        if s.phase == OVER:
+            return
+        if side == SPARTAN_SIDE and dst % SPACES == 0:
+            s.stack.append(("march_resume", seat))
+            return pullback.pull_back(s, t, dst // SPACES, ev)
     if geometry is not None:  # one unit of this side left `src` and came to `dst`
         owner, room, _ = geometry
         need = t.size[code]
@@ -211,7 +270,7 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
             if not s.board[src]:
                 owner[src] = -1
         room[dst] -= need
-        owner[dst] = t.side[code]
+        owner[dst] = side
     nxt, geometry = march_list(s, t, geometry)
     if nxt == [DONE]:
         return flow.resume(s, t, ev)
@@ -224,5 +283,5 @@ _MARCHED = [bool(p & MOVED) for p in range(PIECE + MOVED + AGAIN + 1)]  # by pie
 def clear_moved(s: State) -> None:
     marched = _MARCHED.__getitem__
     for sp in s.board:
-        if any(map(marched, sp)):
+        if sp and any(map(marched, sp)):
             sp[:] = [p & PIECE for p in sp]
