@@ -125,34 +125,48 @@ def sea_origins(c: Components, s: State, side: int) -> list[int]:
 def supplied(c: Components, s: State, side: int) -> set[int]:
     """Cities in supply for `side` (rulebook 8.2, lines of communication): reached by road
     from one of its controlled major cities through cities the enemy does not control, or
-    ports holding its fleets while one of its controlled major cities has no enemy fleet."""
-    who = controllers(c, s)
-    majors = [city for city in c.majors[side] if who[city] == side]
+    ports holding its fleets while one of its controlled major cities has no enemy fleet.
+    (`controllers` read city by city: a major city of its own is controlled while no
+    enemy army is there; the enemy controls a city where `side` has no army and the enemy
+    has one, or which is the enemy's major city.)"""
+    mine, theirs, major, enemy = s.arm[side], s.arm[1 - side], c.major, 1 - side
+    majors = [m for m in c.majors[side] if not theirs[m]]
     reached = set(majors)
     frontier = list(majors)
-    roads, enemy = c.roads if s.bridge else c.unbridged, 1 - side  # (`neighbours`)
+    roads = c.roads if s.bridge else c.unbridged  # (`neighbours`)
     while frontier:
-        city = frontier.pop()
-        for n in roads[city]:
-            if n not in reached and who[n] != enemy:
+        for n in roads[frontier.pop()]:
+            if n not in reached and (mine[n] or not (theirs[n] or major[n] == enemy)):
                 reached.add(n)
                 frontier.append(n)
     enemy_fleets = s.flt[enemy]
-    if not all([enemy_fleets[m] for m in majors]):
-        reached.update(compress(c.cities, s.flt[side]))
+    for m in majors:
+        if not enemy_fleets[m]:
+            reached.update(compress(c.cities, s.flt[side]))
+            break
     return reached
 
 
 def points(c: Components, s: State, side: int) -> int:
     """Scoring: 1 point per controlled city, 2 per major city; Athenai scores for no one in
     a campaign when the Acropolis burned."""
-    athenai, worth, burned = c.athenai, c.points, s.acropolis
-    return sum([worth[x] for x in controlled(c, s, side) if not (burned and x == athenai)])
+    worth, mine, theirs, major = c.points, s.arm[side], s.arm[1 - side], c.major
+    total = 0
+    for x in c.cities:  # (`controlled`)
+        if not theirs[x] and (mine[x] or major[x] == side):
+            total += worth[x]
+    if s.acropolis and not theirs[c.athenai] and (mine[c.athenai] or major[c.athenai] == side):
+        total -= worth[c.athenai]
+    return total
 
 
 def capacity(c: Components, s: State, side: int) -> tuple[int, tuple[int, ...]]:
     """(amphorae available, cities whose armies count) for attrition (rulebook 8.2).
     Persian armies in Abydos and Ephesos are always fed and do not count."""
     counted = c.attrition_cities[side]
-    who, amphorae = controllers(c, s), c.amphorae
-    return sum([amphorae[x] for x in counted if who[x] == side]), counted
+    amphorae, mine, theirs, major = c.amphorae, s.arm[side], s.arm[1 - side], c.major
+    food = 0
+    for x in counted:  # (the cities `side` controls: `controlled`)
+        if not theirs[x] and (mine[x] or major[x] == side):
+            food += amphorae[x]
+    return food, counted

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Callable
+from itertools import compress
 
 from thermopylae.engine.errors import RecordError
 from thermopylae.engine.protocol import Event
@@ -455,11 +456,11 @@ def attrition(s: State, c: Components, a: Remove, ev: Ev) -> None:
 
 
 def _lines_of_communication(s: State, c: Components, side: int, ev: Ev) -> None:
-    reached = board.supplied(c, s, side)
-    for city in c.cities:
-        n = s.arm[side][city]
-        if n and city not in reached:
-            s.arm[side][city] = 0
+    reached, armies = board.supplied(c, s, side), s.arm[side]
+    for city in compress(c.cities, armies):
+        if city not in reached:
+            n = armies[city]
+            armies[city] = 0
             s.res_arm[side] += n
             if ev is not None:
                 ev.append(

@@ -55,6 +55,10 @@ NO_EVENT: tuple[frozenset[int], frozenset[int]] = (
     frozenset(LIGHTNING[0] | NEVER[0]),
     frozenset(LIGHTNING[1] | NEVER[1]),
 )
+# Per side, the cards whose event may be played whenever it is the side's turn (their
+# effect needs nothing on the map): Carneia Festival, Pacification of Babylon or Egypt;
+# Mines of Laurion, Oracle of Delphi (no Sparta cards, so the Carneia does not bar them).
+ALWAYS: tuple[frozenset[int], frozenset[int]] = (frozenset({4, 16}), frozenset({1, 7}))
 
 # What each half does, in our own words (not the printed text), for `rules` and screens.
 # Index: card number; (Greek half, Persian half). "L:" marks a lightning (reaction) card.
@@ -187,11 +191,11 @@ def can_event(s: State, c: Components, side: int, k: int, land: bool | None = No
     land, `moves.can_move_land`, when the caller knows)."""
     if k in NO_EVENT[side]:
         return False
+    if k in ALWAYS[side]:
+        return True
     if side == GREECE:
         if k in SPARTA_CARDS and s.carneia:
             return False  # Carneia Festival: no Sparta events this campaign
-        if k in (1, 7):
-            return True  # Mines of Laurion, Oracle of Delphi
         if k == 2:
             return bool(s.arm[PERSIA][c.abydos] or s.arm[PERSIA][c.ephesos])
         if k == 3:
@@ -213,8 +217,6 @@ def can_event(s: State, c: Components, side: int, k: int, land: bool | None = No
         return _land(s, c, PERSIA, land)
     if k in (2, 3, 13):  # Tribute of Earth and Water
         return bool(s.res_arm[PERSIA]) and _any_neutral(s, c)
-    if k in (4, 16):  # Carneia Festival, Pacification of Babylon or Egypt
-        return True
     if k in (6, 9, 10):  # Ostracism, Hippias, Separate Peace
         return bool(s.hands[GREECE])
     if k == 8:

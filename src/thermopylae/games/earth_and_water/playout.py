@@ -92,8 +92,9 @@ def random_playout(
     bought = rules[PREP_BUY]
     next_draw, start_supply, resume = campaign._next_draw, campaign._start_supply, campaign.resume
     build, done = rules[PREP_BUILD], A.done
-    can_event, no_event, play_event = cards.can_event, cards.NO_EVENT, cards.play_event
-    land_battle, sea_move = battle.start_land_battle, moves._sea_move
+    can_event, play_event = cards.can_event, cards.play_event
+    no_event, always = cards.NO_EVENT, cards.ALWAYS
+    land_battle, sea_move, sea_arrive = battle.start_land_battle, moves._sea_move, moves.sea_arrive
     prices = c.prices
     army_price, max_fleets, bridge_price = prices.army, prices.max_fleets, prices.bridge
     max_cards, card_price = prices.max_cards, prices.card
@@ -121,12 +122,12 @@ def random_playout(
                         land = True
                         break
                 movable = land or any(s.flt[side])
-                barred, last = no_event[side], 0
+                barred, free, last = no_event[side], always[side], 0
                 for k in hand:  # (a hand is kept sorted: each card once, in order)
                     if k == last:
                         continue
                     last = k
-                    if k not in barred and can_event(s, c, side, k, land):
+                    if k not in barred and (k in free or can_event(s, c, side, k, land)):
                         plays.append(k)
                     if movable:
                         plays.append(-k)
@@ -210,8 +211,26 @@ def random_playout(
             side, origin = mv.side, mv.origin
             if mv.mode == SEA:
                 to_ports = [x for x in ports if x != origin]
-                mv.dest = to_ports[int(rand() * len(to_ports))]
-                sea_move(s, c, None)
+                dest = mv.dest = to_ports[int(rand() * len(to_ports))]
+                if side == PERSIA and s.hands[GREECE]:  # Themistocles' window opens
+                    sea_move(s, c, None)
+                    continue
+                # `moves._sea_move` and at once `moves.sea_arrive` (nothing comes between)
+                n, k = mv.count, mv.carry
+                fleets = s.flt[side]
+                fleets[origin] -= n
+                s.arm[side][origin] -= k
+                if s.flt[1 - side][dest] or (mv.flag == THEMISTOCLES_MOVE and dest == mv.exclude):
+                    sea_arrive(s, c, None, mv)  # a naval battle, or fleets waiting for one
+                    continue
+                fleets[dest] += n
+                if k > 0:  # `moves.disembark`
+                    armies = s.arm[side]
+                    armies[dest] += k
+                    if s.arm[1 - side][dest]:
+                        land_battle(s, c, dest, side, None)
+                        continue
+                _end_move(s, c)
                 continue
             # `board.land_reach`: it may pass only through cities its side controls
             mine, theirs = s.arm[side], s.arm[1 - side]
@@ -233,24 +252,8 @@ def random_playout(
             mine[dest] += n
             if theirs[dest]:
                 land_battle(s, c, dest, side, None)
-                continue
-            # `moves.end_move`
-            if side == GREECE and dest == abydos and s.bridge and controls(c, s, GREECE, abydos):
-                s.side = GREECE
-                s.phase = BRIDGE
-                continue
-            s.mv = None
-            stack = s.stack
-            if stack and stack[-1][0] == "ops_next":  # `campaign.ops_next`
-                stack.pop()
-                s.used &= ~NO_RETREAT
-                if s.passes >= 2 or (not s.hands[PERSIA] and not s.hands[GREECE]):
-                    start_supply(s, c, PERSIA, None)
-                else:
-                    s.side = s.active = 1 - s.active
-                    s.phase = OPS
             else:
-                resume(s, c, None)
+                _end_move(s, c)
         elif ph == MV_COUNT:  # `count_options`: 1 to all the armies / fleets there
             mv = s.mv
             assert mv is not None
@@ -376,3 +379,24 @@ def random_playout(
     if steps:
         s._legal = None
     return steps
+
+
+def _end_move(s: State, c: Components) -> None:
+    """`moves.end_move` and what waited for the move; after a card's move (the usual
+    case), the turn's end (`campaign.ops_next`) written out."""
+    mv = s.mv
+    assert mv is not None
+    if mv.side == GREECE and mv.dest == c.abydos and s.bridge and controls(c, s, GREECE, c.abydos):
+        s.side = GREECE
+        s.phase = BRIDGE
+        return
+    s.mv = None
+    stack = s.stack
+    if not stack or stack[-1][0] != "ops_next":
+        return campaign.resume(s, c, None)
+    stack.pop()
+    s.used &= ~NO_RETREAT
+    if s.passes >= 2 or (not s.hands[PERSIA] and not s.hands[GREECE]):
+        return campaign._start_supply(s, c, PERSIA, None)
+    s.side = s.active = 1 - s.active
+    s.phase = OPS
