@@ -31,6 +31,13 @@ A decision is one seat choosing an action (chance is not counted): every loop co
 the decisions of its games, including, for Gymnasium, those of the opponents it plays
 inside `step` (so its decisions/s is its games/s times the decisions per game, as for the
 others). Random play gives every loop the same distribution of games.
+
+What is charged to an interface beyond its own work: the random policy's draw from the
+mask (about 1 µs a decision; the engine loop draws from the legal list, about 0.2 µs),
+the counting wrapper around Gymnasium's and the vector's opponents (one call a
+decision), and OpenSpiel's draw from `chance_outcomes()` (a walk along the list, where
+the engine samples with the game's own `sample_chance`): these are what any user of the
+interface pays too, except the counting wrapper.
 """
 
 from __future__ import annotations
@@ -74,7 +81,11 @@ def engine_loop(game: GenericGame, options: dict[str, Any], seed: int) -> Loop:
 
 
 def _pick(mask: np.ndarray[Any, Any], rand: Callable[[], float]) -> int:
-    legal = np.flatnonzero(mask)
+    """A uniform draw among the mask's legal actions (the same distribution as the engine
+    loop's draw from `legal`: no game gives two legal actions one code). The mask's own
+    `nonzero` (about 1 µs here), not `np.flatnonzero`, which costs twice as much through
+    its Python wrappers: this is the random policy's cost, charged to the interface."""
+    legal = mask.nonzero()[0]
     return int(legal[int(rand() * len(legal))])
 
 
