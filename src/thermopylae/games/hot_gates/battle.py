@@ -61,17 +61,20 @@ def attack_total(s: State, t: Tables, side: int) -> int:
     attack from a Coastal Plain space into a Hot Gates space", only 3 Units or 1 War Beast
     count: the choice that adds up to most (no other choice can help)."""
     bt = s.bt
-    pieces = [p & PIECE for p in s.board[bt[PSP] if side == PERSIAN else bt[SSP]]]
     if side == PERSIAN and bt[PSP] % SPACES == 2:
+        pieces = [p & PIECE for p in s.board[bt[PSP]]]
         beasts = [t.attack[p] for p in pieces if p >> 1 == BEAST]
         units = sorted((t.attack[p] for p in pieces if p >> 1 != BEAST), reverse=True)
         return int(max(max(beasts, default=0), sum(units[:3])) + bt[ATK][side])
-    return int(sum(t.attack[p] for p in pieces) + bt[ATK][side])
+    space = bt[PSP] if side == PERSIAN else bt[SSP]
+    return int(sum(map(t.piece_attack.__getitem__, s.board[space])) + bt[ATK][side])
 
 
 def dice_count(s: State, t: Tables, side: int) -> int:
     """The Battle Chart, plus dice from cards; never more than the 6 Battle Dice."""
-    base = t.c.dice_for(attack_total(s, t, side))
+    total = attack_total(s, t, side)
+    chart = t.dice_chart
+    base = chart[total] if 0 <= total < len(chart) else t.c.dice_for(total)
     return min(MAX_DICE, base + int(s.bt[XDICE][side]))
 
 
@@ -138,9 +141,9 @@ def casualty_side(s: State) -> int:
 
 
 def casualty_legal(s: State, t: Tables) -> list[Action]:
-    side = casualty_side(s)
-    space = s.bt[PSP] if side == PERSIAN else s.bt[SSP]
-    return [t.notation.casualty[p] for p in dict.fromkeys(s.board[space])]
+    bt = s.bt
+    space = bt[PSP] if bt[LEFT][PERSIAN] > 0 else bt[SSP]  # (`casualty_side`)
+    return [*map(t.notation.casualty.__getitem__, dict.fromkeys(s.board[space]))]
 
 
 def casualty(s: State, t: Tables, code: int, ev: Events) -> None:

@@ -189,6 +189,12 @@ class Tables:
         self.piece_side = [
             self.side[p & PIECE] if p & PIECE < n else -1 for p in range(PIECE + MOVED + AGAIN + 1)
         ]
+        # Attack by piece with any flags (battle.attack_total), and the Battle Chart's dice
+        # by total Attack up to a bound (beyond it, asked of the components).
+        self.piece_attack = [
+            self.attack[p & PIECE] if p & PIECE < n else 0 for p in range(PIECE + MOVED + AGAIN + 1)
+        ]
+        self.dice_chart = [c.dice_for(a) for a in range(128)]
         self.capacity = [
             c.rules.coastal_capacity if is_coastal(sp) else c.rules.gates_capacity
             for sp in range(2 * SPACES)
