@@ -431,7 +431,7 @@ def bench(
     ] = 5,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Games per second on one core (CPU time), played through the full game protocol, and
+    """Games per second on one core (CPU time), played as `simulate` plays them, and
     ISMCTS iterations per second; each with its ratio to the reference loop (a tight
     special-purpose Python loop of Thermopyles random play, sim/reference.py) measured in
     the same run, rounds in turn. Ratios carry between machines; absolute figures do not."""

@@ -113,6 +113,16 @@ def uniform(
     return steps
 
 
+def plays_legal(game: GenericGame) -> bool:
+    """Whether `game.random_playout` plays what random agents play (uniformly among
+    `legal`): the game's `sensible` is its `legal`, the same method (`GameBase` makes it so
+    for every game that does not override `sensible`). Then a table of random agents may
+    be played by `random_playout`, the game's fused loop, with the same games from the
+    same random sources; a game whose `sensible` is a method of its own is played through
+    the protocol loop, whatever that method returns."""
+    return bool(game.sensible == game.legal)
+
+
 def play(
     game: GenericGame,
     state: Any,

@@ -255,7 +255,10 @@ class Game(Protocol[S, A]):
     def sensible(self, state: S) -> Sequence[A]:
         """The legal actions without the plays whose effect cannot apply now (a march
         card when no unit can march): the rules allow them, so `legal` keeps them, but
-        agents choose among these so as not to spend a card for nothing."""
+        agents choose among these so as not to spend a card for nothing. A game with no
+        such knowledge leaves `sensible` to be its `legal`, the same method (`GameBase`
+        does so): that declares `random_playout` to play what random agents play, and
+        simulations of random agents play through it (`engine.play.plays_legal`)."""
         ...
 
     def random_playout(self, state: S, chance_rng: random.Random, agent_rng: random.Random) -> int:

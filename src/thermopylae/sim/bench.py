@@ -1,7 +1,8 @@
-"""Playout speed on one core, through the full protocol (legal, chance, apply), in CPU
-seconds, and its ratio to the reference loop (`sim/reference.py`) measured in the same
-process and the same run: the ratio carries between machines, the absolute figure does
-not."""
+"""Playout speed on one core, as the simulations play (`match.play`: the protocol's
+legal, chance and apply, or a game's fused `random_playout` for a table of random agents
+where it plays the same games), in CPU seconds, and its ratio to the reference loop
+(`sim/reference.py`) measured in the same process and the same run: the ratio carries
+between machines, the absolute figure does not."""
 
 from __future__ import annotations
 

@@ -13,14 +13,16 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.files import FileProblem, parse
 from thermopylae.engine.protocol import GenericGame, Outcome
-from thermopylae.engine.record import Record
 from thermopylae.sim.match import GameResult, record_digest, replay_indexed
+
+if TYPE_CHECKING:  # records are imported where games are recorded, not by every run
+    from thermopylae.engine.record import Record
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,14 +5,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from thermopylae.ai.base import Agent, make_agent
+from thermopylae.ai.base import Agent, RandomAgent, make_agent
 from thermopylae.engine import play as engine_play
 from thermopylae.engine.components import digest
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.protocol import Decider, GenericGame, Outcome
-from thermopylae.engine.record import Record, seat_name
+
+if TYPE_CHECKING:  # imported where a game is recorded: a run without records needs none
+    from thermopylae.engine.record import Record
 
 
 @dataclass(frozen=True)
@@ -44,10 +46,16 @@ def play(
     record: Record | None = None,
 ) -> tuple[Any, int]:
     """Play a new game to the end (`engine.play.play`, writing each step into `record`
-    when given); returns the final state and the number of steps."""
+    when given); returns the final state and the number of steps. A table of random
+    agents is played by the game's fused `random_playout` where that plays the same games
+    (`engine.play.plays_legal`), unless a record is written."""
     state = game.new(options)
+    if record is None and all_random(game, agents):
+        return state, game.random_playout(state, chance_rng, agent_rng)
     on_step = None
     if record is not None:
+        from thermopylae.engine.record import seat_name
+
         add, fmt = record.add, game.format
 
         def on_step(seat: int, action: Any) -> None:
@@ -57,6 +65,13 @@ def play(
     if record is not None:
         record.close(game, state)
     return state, steps
+
+
+def all_random(game: GenericGame, agents: Sequence[Decider]) -> bool:
+    """Whether every seat is a random agent (`ai.base.RandomAgent` itself, whose move is
+    `legal[int(agent_rng.random() * n)]`) and the game's `random_playout` plays just that:
+    then it plays the same game as the protocol loop, draw for draw."""
+    return all(type(a) is RandomAgent for a in agents) and engine_play.plays_legal(game)
 
 
 def play_indexed(
@@ -70,7 +85,11 @@ def play_indexed(
     """Game `index` of a run seeded `seed`; with `record`, also the digest of its record
     (`record_digest`), to be re-checked later by `replay_indexed`."""
     chance_rng, agent_rng = rngs(seed, index)
-    rec = Record.begin(game, options) if record else None
+    rec = None
+    if record:
+        from thermopylae.engine.record import Record
+
+        rec = Record.begin(game, options)
     state, steps = play(game, options, agents, chance_rng, agent_rng, rec)
     outcome = game.outcome(state)
     assert outcome is not None
@@ -83,6 +102,8 @@ def replay_indexed(
     """Play game `index` of a run seeded `seed` again, with fresh agents (specs or agent
     objects, one per seat), and return its record: the same game as the run played, since
     a game depends only on (seed, index) and the agents. `thermopylae replay` checks it."""
+    from thermopylae.engine.record import Record
+
     options = game.options(options)
     players = [make_agent(a, game) if isinstance(a, str) else a for a in agents]
     if len(players) != len(game.seats(options)):
