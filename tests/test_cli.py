@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer.main
 
 from tests.cli_helpers import flat, run
 from tests.helpers import position
+from thermopylae import cli
 from thermopylae.engine.errors import ComponentError
 from thermopylae.engine.record import Position
 from thermopylae.games.thermopyles import components
@@ -769,3 +771,28 @@ def test_simulate_earth_and_water_json() -> None:
     assert again.returncode == 0, again.stderr
     same = json.loads(again.stdout)
     assert same["wins"] == data["wins"] and same["mean_turns"] == data["mean_turns"]
+
+
+# -- commands loaded when they run ------------------------------------------------------------
+
+
+def test_lazy_commands_help_is_their_docstring() -> None:
+    """`--help` lists the other modules' commands without importing them: what it says of
+    each must be its docstring's first paragraph."""
+    for name in cli.LAZY:
+        assert cli.LAZY[name][2] == cli.command_help(name), name
+
+
+def test_help_lists_every_command_in_order() -> None:
+    r = run("--help")
+    assert r.returncode == 0, r.stderr
+    listed = [line.split()[1] for line in r.stdout.splitlines() if line.startswith("│ ")]
+    names = [n for n in listed if n in cli.ORDER]
+    assert names == list(cli.ORDER)
+    assert set(typer.main.get_group(cli.app).commands) == set(cli.ORDER)
+
+
+def test_cli_imports_no_command_module() -> None:
+    code = "import sys, thermopylae.cli; print(sorted(m for m in sys.modules if 'cli_' in m))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["['thermopylae.cli_common']"]

@@ -1,21 +1,29 @@
 """The `thermopylae` command line: list, learn, play, replay, simulate and benchmark games,
 and run tournaments between agents. The commands that play many games are in `cli_sim`,
-the server's in `cli_serve`, what all share in `cli_common`."""
+the server's in `cli_serve`, what all share in `cli_common`.
+
+The other modules' commands are imported only when one of them runs (`_Commands`): a
+command pays for its own imports, not every command's (the server's, the analysis'), and
+`--help` lists them from their first lines kept here.
+"""
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import random
 import secrets
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+import typer.core
+import typer.main
+import typer.models
 from rich.table import Table
 
 from thermopylae.ai.base import Agent, agent_names, make_agent
-from thermopylae.cli_analyse import analyse
-from thermopylae.cli_balance import balance
 from thermopylae.cli_common import (
     ComponentsOpt,
     GameArg,
@@ -25,17 +33,145 @@ from thermopylae.cli_common import (
     out,
     set_language,
 )
-from thermopylae.cli_export import export, ladder
-from thermopylae.cli_serve import serve
-from thermopylae.cli_sim import bench, simulate, tournament
 from thermopylae.engine import registry
 from thermopylae.engine.clock import ClockError, parse_clock
 from thermopylae.engine.errors import RecordError, ThermopylaeError
 from thermopylae.engine.protocol import GenericGame
-from thermopylae.engine.record import Position, Record, load_any, replay, replay_to
 from thermopylae.i18n import _, ngettext
 
+if TYPE_CHECKING:
+    from typer._click import Command, Context  # the click that typer carries
+
+    from thermopylae.engine.record import Record
+
+LAZY: dict[str, tuple[str, str, str]] = {
+    "simulate": (
+        "thermopylae.cli_sim",
+        "simulate",
+        "Play many games with the same agent on every seat; report the win rate with "
+        "its 95% confidence interval. The same seed gives the same games with any "
+        "--workers.",
+    ),
+    "tournament": (
+        "thermopylae.cli_sim",
+        "tournament",
+        "A round robin: every agent against every other on every seat (in a "
+        "co-operative game, every agent on the same deals). Prints win rates with 95% "
+        "Wilson intervals and Bradley–Terry ratings (Elo scale) with 95% intervals. The "
+        "same seed gives the same games with any --workers or --backend; "
+        "docs/analysis.md explains the design.",
+    ),
+    "balance": (
+        "thermopylae.cli_balance",
+        "balance",
+        "A balance sweep: each component file's win rate with its 95% Wilson interval, "
+        "for each agent and player count, on the game's compiled kernel where it has "
+        "one (--engine auto).",
+    ),
+    "bench": (
+        "thermopylae.cli_sim",
+        "bench",
+        "Games per second on one core (CPU time), played as `simulate` plays them, and "
+        "ISMCTS iterations per second; each with its ratio to the "
+        "reference loop (a tight special-purpose Python loop of Thermopyles random "
+        "play, sim/reference.py) measured in the same run, rounds in turn. Ratios carry "
+        "between machines; absolute figures do not.",
+    ),
+    "analyse": (
+        "thermopylae.cli_analyse",
+        "analyse",
+        "Estimate the seat's win chance along a finished game and mark its mistakes.",
+    ),
+    "serve": (
+        "thermopylae.cli_serve",
+        "serve",
+        "Run the game server: the lobby at http://HOST:PORT/, the API under /api (docs "
+        "at /docs). Every accepted action is stored before anyone is told of it. AI "
+        "seats think in a bounded pool of their own, within the --ai-* limits.",
+    ),
+    "export": (
+        "thermopylae.cli_export",
+        "export",
+        "Write a server's finished games of one game as JSON lines, oldest first: each "
+        "line is the game's record (what GET /api/tables/ID/record answers), which "
+        "`thermopylae replay` checks and `thermopylae play --from` continues. "
+        "Unfinished games are left out (their records would show the hands). The "
+        "database is only read.",
+    ),
+    "ladder": (
+        "thermopylae.cli_export",
+        "ladder",
+        'Let the server\'s bot levels play each other and move their ratings ("bot:hard" '
+        "as Persia, ...), both sides being bots: a human's first rated game against a "
+        "bot then meets a rating that means something. Each game's pairing of levels "
+        "goes round every combination of the levels over the seats.",
+    ),
+}
+"""The commands of other modules: name -> (module, function, the first paragraph of its
+docstring, which `--help` shows; tests/test_cli.py holds it to the docstring)."""
+
+ORDER = (
+    "games",
+    "rules",
+    "play",
+    "replay",
+    "simulate",
+    "tournament",
+    "balance",
+    "bench",
+    "analyse",
+    "agents",
+    "serve",
+    "export",
+    "ladder",
+)
+"""The commands in the order of `thermopylae --help`."""
+
+
+def load_command(name: str) -> Command:
+    """The command `name` of `LAZY`, its module imported now."""
+    module, function, _help = LAZY[name]
+    callback = getattr(importlib.import_module(module), function)
+    return typer.main.get_command_from_info(
+        typer.models.CommandInfo(name=name, callback=callback),
+        pretty_exceptions_short=True,
+        rich_markup_mode=app.rich_markup_mode,
+    )
+
+
+def command_help(name: str) -> str:
+    """What `--help` says of a command of `LAZY`: its docstring's first paragraph."""
+    module, function, _help = LAZY[name]
+    doc = inspect.getdoc(getattr(importlib.import_module(module), function)) or ""
+    return doc.split("\n\n")[0].replace("\n", " ")
+
+
+class _StandIn(typer.core.TyperCommand):
+    """A command of `LAZY` not loaded yet: its name and first paragraph, for `--help`."""
+
+
+class _Commands(typer.core.TyperGroup):
+    """The app's commands: those of `LAZY` are stand-ins until one runs (or its own help
+    is asked for), when `resolve_command` loads it in its place."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, (_module, _function, text) in LAZY.items():
+            self.commands.setdefault(name, _StandIn(name, help=text))
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        return sorted(self.commands, key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER))
+
+    def resolve_command(
+        self, ctx: Context, args: list[str]
+    ) -> tuple[str | None, Command | None, list[str]]:
+        if args and isinstance(self.commands.get(args[0]), _StandIn):
+            self.commands[args[0]] = load_command(args[0])
+        return super().resolve_command(ctx, args)
+
+
 app = typer.Typer(
+    cls=_Commands,
     help="Play and study the three '300' board games: Thermopyles, 300: The Board Game, "
     "300: Earth & Water.",
     no_args_is_help=True,
@@ -224,6 +360,8 @@ def _start(
 ) -> tuple[Any, Record]:
     """The state to play from and the record that leads to it (new, from a position, or
     a saved record continued)."""
+    from thermopylae.engine.record import Position, Record, load_any, replay
+
     if path is None:
         opts: dict[str, Any] = {"open_hands": open_hands} if open_hands else {}
         if players is not None:
@@ -249,6 +387,8 @@ def _what_if(
     """The position after `step` steps of a record, as a new game's start: the hidden
     information `as_seat` could not see dealt anew (unless the game is over and the true
     cards are asked for)."""
+    from thermopylae.engine.record import Record, replay, replay_to
+
     loaded = Record.load(path)
     if loaded.game != game.id:
         raise RecordError(
@@ -328,6 +468,8 @@ def replay_cmd(
 
     With --step, show the board after one step; with --interactive, step through the game.
     """
+    from thermopylae.engine.record import Record, replay
+
     set_language(None)
     try:
         rec = Record.load(file)
@@ -397,6 +539,8 @@ def _view(game: GenericGame, rec: Record, step: int | None, seat_name_: str | No
 
 def _show_step(game: GenericGame, rec: Record, step: int, seat_name_: str | None) -> None:
     """The board after `step` steps, as `seat_name_` (or a spectator) saw it then."""
+    from thermopylae.engine.record import replay_to
+
     try:
         report = replay_to(game, rec, step)
     except ThermopylaeError as exc:
@@ -419,25 +563,12 @@ def _show_step(game: GenericGame, rec: Record, step: int, seat_name_: str | None
     out.print(game.render(game.view(report.state, seat)), markup=False)
 
 
-# In the order of `thermopylae --help`.
-app.command()(simulate)
-app.command()(tournament)
-app.command()(balance)
-app.command()(bench)
-app.command()(analyse)
-
-
 @app.command()
 def agents(game_id: GameArg) -> None:
     """List the agents that can play a game."""
     game = load_game(game_id, None)
     for name in agent_names(game):
         out.print(name)
-
-
-app.command()(serve)
-app.command()(export)
-app.command()(ladder)
 
 
 def main() -> None:
