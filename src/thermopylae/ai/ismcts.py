@@ -21,7 +21,7 @@ import random
 import time
 from collections.abc import Callable
 from math import log, sqrt
-from typing import Any
+from typing import Any, cast
 
 from thermopylae.ai.params import check_parameters
 from thermopylae.ai.playout import choices, play_out
@@ -35,20 +35,30 @@ _LINEUPS = 8
 
 
 class _Node:
-    __slots__ = ("avail", "children", "hint", "lineups", "total", "visits", "who")
+    __slots__ = ("avail", "children", "hint", "lineups", "mean", "move", "total", "visits", "who")
 
-    def __init__(self, who: int) -> None:
+    def __init__(self, who: int, move: Any = None) -> None:
         self.who = who  # the seat that chose the move leading here
+        self.move = move  # that move
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+        self.mean = 0.0  # total / visits, kept by the backup: read far more often than set
         self.children: dict[Any, _Node] = {}
         self.hint: Any = _UNSET  # the heuristic's move from here (with `prior`)
         # By the identity of a tuple of moves the game handed out here (a game that keeps
         # its legal tuples hands out the same one again): the tuple, and the child of each
         # move (None: not found yet), so that a move is not hashed again at each visit
-        # (the actions' dataclass hash is a Python call). At most `_LINEUPS` tuples.
-        self.lineups: dict[int, tuple[Any, list[_Node | None]]] = {}
+        # (the actions' dataclass hash is a Python call); once every move has its child,
+        # a tuple of them, which the walk reads without looking anything up. At most
+        # `_LINEUPS` tuples.
+        self.lineups: dict[int, tuple[Any, list[_Node | None] | tuple[_Node, ...]]] = {}
+
+
+def _logs(n: int) -> list[float]:
+    """`log(i)` for i in 1..n-1 (index 0 unused): the UCB's log of a move's availability,
+    which is at most the iterations so far plus one, looked up rather than computed."""
+    return [0.0, *(log(i) for i in range(1, n))]
 
 
 class ISMCTS:
@@ -109,8 +119,11 @@ class ISMCTS:
         evaluate = game.evaluate if self.depth is not None else None
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         cap = None if self.cpu_limit is None else time.thread_time() + self.cpu_limit
+        logs = _logs(self.iterations + 2 if deadline is None else 4096)
         n = 0
         while True:
+            if n + 2 >= len(logs):
+                logs = _logs(2 * len(logs))
             if cap is not None and n > 0 and time.thread_time() >= cap:
                 break
             if deadline is None:
@@ -119,7 +132,7 @@ class ISMCTS:
             elif time.perf_counter() >= deadline and n > 0:
                 break
             self._iterate(
-                game, game.determinize(state, seat, rng), root, rng, policy, evaluate, hints
+                game, game.determinize(state, seat, rng), root, rng, policy, evaluate, hints, logs
             )
             n += 1
         self.last_iterations = n
@@ -135,40 +148,61 @@ class ISMCTS:
         policy: Decider | None,
         evaluate: Callable[[Any], tuple[float, ...] | None] | None,
         hints: Decider | None,
+        logs: list[float],
     ) -> None:
         path: list[_Node] = []
         node = root
-        c, prior = self.c, self.prior
-        apply, to_act, legal_of = game.apply, game.to_act, choices(game)
+        c, prior, inf = self.c, self.prior, math.inf
+        apply, sample, to_act, legal_of = game.apply, game.sample_chance, game.to_act, choices(game)
         # Selection and expansion.
         while True:
             who = to_act(d)
             if who is None:
                 break
             if who == CHANCE:
-                apply(d, game.sample_chance(d, rng), quiet=True)
+                apply(d, sample(d, rng), quiet=True)
                 continue
             acts = legal_of(d)
-            children = node.children
-            get = children.get
             hint = None
             if hints is not None:
                 hint = node.hint
                 if hint is _UNSET:
                     hint = node.hint = hints.act(game, d, rng)
+            lineups = node.lineups
+            kept = lineups.get(id(acts))
+            lineup: list[_Node | None]
+            if kept is not None and kept[0] is acts:
+                done = kept[1]
+                if isinstance(done, tuple):
+                    if hint is None:
+                        # Every move tried here: only the UCB pass (the values as below).
+                        top, top_v = done[0], -inf
+                        for child in done:
+                            child.avail = av = child.avail + 1
+                            v = child.mean + c * sqrt(logs[av] / child.visits)
+                            if v > top_v:
+                                top, top_v = child, v
+                        node = top
+                        path.append(node)
+                        apply(d, node.move, quiet=True)
+                        continue
+                    lineup, kept_here = list(done), False
+                else:
+                    lineup, kept_here = done, True
+            else:
+                lineup = [None] * len(acts)
+                kept_here = len(lineups) < _LINEUPS and type(acts) is tuple  # a list may change
+                if kept_here:
+                    lineups[id(acts)] = (acts, lineup)
             # One pass: each move is hashed once (the actions' dataclass hash is a Python
             # call), its availability counted, and its UCB value taken while every move so
             # far has been tried (the value is needed only when all have).
-            untried = []
-            best_a, best_ch, best_v = None, None, -math.inf
-            lineups = node.lineups
-            kept = lineups.get(id(acts))
-            if kept is not None and kept[0] is acts:
-                lineup = kept[1]
-            else:
-                lineup = [None] * len(acts)
-                if len(lineups) < _LINEUPS and type(acts) is tuple:  # a list may change
-                    lineups[id(acts)] = (acts, lineup)
+            children = node.children
+            get = children.get
+            untried: list[Any] = []
+            best_a: Any = None
+            best_ch: _Node | None = None
+            best_v = -inf
             for i, a in enumerate(acts):
                 ch = lineup[i]
                 if ch is None:
@@ -176,9 +210,9 @@ class ISMCTS:
                 if ch is None:
                     untried.append(a)
                 else:
-                    ch.avail += 1
+                    ch.avail = av = ch.avail + 1
                     if not untried:
-                        v = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                        v = ch.mean + c * sqrt(logs[av] / ch.visits)
                         if hint is not None and a == hint:
                             v += prior / (ch.visits + 1)
                         if v > best_v:
@@ -189,12 +223,14 @@ class ISMCTS:
                     if hint is not None and hint in untried
                     else untried[int(rng.random() * len(untried))]
                 )
-                child = _Node(who)
+                child = _Node(who, a)
                 child.avail = 1
                 children[a] = child
                 path.append(child)
                 apply(d, a, quiet=True)
                 break
+            if kept_here:
+                lineups[id(acts)] = (acts, cast(tuple[_Node, ...], tuple(lineup)))
             if best_ch is None:
                 best_a = acts[0]
                 best_ch = children[best_a]
@@ -203,7 +239,14 @@ class ISMCTS:
             apply(d, best_a, quiet=True)
         # Playout, cut off after `depth` decisions where the game can estimate the
         # position (`evaluate` returns None where it cannot: play on to the end).
-        scores = play_out(game, d, rng, policy, self.depth, evaluate)
+        if policy is None and evaluate is None:
+            game.random_playout(d, rng, rng)
+            outcome = game.outcome(d)
+            assert outcome is not None
+            scores = outcome.scores
+        else:
+            scores = play_out(game, d, rng, policy, self.depth, evaluate)
         for nd in path:
-            nd.visits += 1
-            nd.total += scores[nd.who]
+            nd.visits = visits = nd.visits + 1
+            nd.total = total = nd.total + scores[nd.who]
+            nd.mean = total / visits
