@@ -234,14 +234,22 @@ def _land(s: State, c: Components, side: int, land: bool | None) -> bool:
 
 
 def _neutral(s: State, c: Components) -> list[int]:
-    who = board.controllers(c, s)
-    return [x for x in c.cities if who[x] < 0]
+    """The cities `board.controllers` gives to no one: no army and no major city, or
+    armies of both sides."""
+    persia, greece, major = s.arm[PERSIA], s.arm[GREECE], c.major
+    return [
+        x
+        for x in c.cities
+        if (persia[x] and greece[x]) or not (persia[x] or greece[x] or major[x] >= 0)
+    ]
 
 
 def _any_neutral(s: State, c: Components) -> bool:
     """Is some city controlled by no one? (a city with no army that is no major city)"""
-    persia, greece, major = s.arm[PERSIA], s.arm[GREECE], c.major
-    return any(not persia[x] and not greece[x] and major[x] < 0 for x in c.cities)
+    for p, g, m in zip(s.arm[PERSIA], s.arm[GREECE], c.major, strict=True):
+        if not p and not g and m < 0:
+            return True
+    return False
 
 
 def _royal_road_cities(s: State, c: Components) -> list[int]:

@@ -70,7 +70,7 @@ Rule = Callable[[State, Components, Any, None], None]
 _MAX_KINGS = campaign.MAX_KINGS
 # The decisions played from the rules' own list of options (the others are drawn here
 # without building it).
-_LISTED = frozenset({CHOOSE, REACT, BT_CHOICE, SUP_KEEP, SUP_REMOVE, BRIDGE})
+_LISTED = frozenset({CHOOSE, REACT, BT_CHOICE, SUP_KEEP, BRIDGE})
 _MAX_DICE = 3
 _AT_SEA = 64  # a move's origin code: city + _AT_SEA for a naval move (cities < 25)
 _OPS_NEXT = ("ops_next",)
@@ -91,6 +91,7 @@ def random_playout(
     drawn, rolled, lot = rules[DRAW], rules[ROLL], rules[LOT]
     bought = rules[PREP_BUY]
     next_draw, start_supply, resume = campaign._next_draw, campaign._start_supply, campaign.resume
+    supply_lines = campaign._lines_of_communication
     build, done = rules[PREP_BUILD], A.done
     can_event, play_event = cards.can_event, cards.play_event
     no_event, always = cards.NO_EVENT, cards.ALWAYS
@@ -323,7 +324,25 @@ def random_playout(
                 bridge = True
         elif ph == PREP_BUY:  # `buy_options`: buy 0 to `most`
             most = min(max_cards, s.talents // card_price, len(s.deck) + len(s.discard))
-            bought(s, c, A.buy[int(rand() * (most + 1))], None)
+            n = int(rand() * (most + 1))
+            if n and s.deck:  # `campaign.buy`: the first draw is due
+                side = s.side
+                s.talents -= n * card_price
+                s.stack.append(("after_buy", side))
+                s.draws = n
+                s.draw_to = side
+                s.phase = DRAW
+            else:
+                bought(s, c, A.buy[n], None)
+        elif ph == SUP_REMOVE:  # `campaign.attrition_options`, then `campaign.attrition`
+            side = s.side
+            armies = s.arm[side]
+            fed = [x for x in c.attrition_cities[side] if armies[x]]
+            armies[fed[int(rand() * len(fed))]] -= 1
+            s.res_arm[side] += 1
+            s.draws -= 1
+            if s.draws <= 0:
+                supply_lines(s, c, side, None)
         elif ph == ROLL:  # `battle.sample_roll`
             bt = s.bt
             assert bt is not None

@@ -243,21 +243,45 @@ class State:
         self._legal: tuple[Any, ...] | None = None
 
     def copy(self) -> State:
+        """Every field, the lists one level deep (a search copies a state per iteration:
+        the fields are written out rather than looped over by name)."""
         s = State.__new__(State)
-        for name in State.__slots__:
-            setattr(s, name, getattr(self, name))
-        s.arm = [self.arm[0][:], self.arm[1][:]]
-        s.flt = [self.flt[0][:], self.flt[1][:]]
+        s.options = self.options
+        s.campaign = self.campaign
+        s.score = self.score
+        arm, flt = self.arm, self.flt
+        s.arm = [arm[0][:], arm[1][:]]
+        s.flt = [flt[0][:], flt[1][:]]
         s.res_arm = self.res_arm[:]
         s.res_flt = self.res_flt[:]
         s.portraits = self.portraits[:]
-        s.hands = [self.hands[0][:], self.hands[1][:]]
+        s.kings = self.kings
+        s.used = self.used
+        s.bridge = self.bridge
+        hands = self.hands
+        s.hands = [hands[0][:], hands[1][:]]
         s.deck = self.deck[:]
         s.discard = self.discard[:]
-        if self.mv is not None:
-            s.mv = self.mv.copy()
-        if self.bt is not None:
-            s.bt = self.bt.copy()
+        s.carneia = self.carneia
+        s.acropolis = self.acropolis
+        s.acropolis_penalty = self.acropolis_penalty
+        s.phase = self.phase
+        s.side = self.side
+        s.active = self.active
+        s.passes = self.passes
+        s.talents = self.talents
+        s.fleets_built = self.fleets_built
+        s.draws = self.draws
+        s.draw_to = self.draw_to
+        s.window = self.window
+        s.choice = self.choice
+        s.arg = self.arg
+        mv, bt = self.mv, self.bt
+        s.mv = None if mv is None else mv.copy()
+        s.bt = None if bt is None else bt.copy()
         s.stack = self.stack[:]
+        s.result = self.result
+        s.reason = self.reason
+        s.turns = self.turns
         s._legal = None
         return s
