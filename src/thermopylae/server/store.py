@@ -8,15 +8,18 @@ fail loudly instead of forking a game.
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import and_, delete, event, func, insert, select, update
+from sqlalchemy import and_, bindparam, delete, event, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine, create_engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.sql.dml import Update
 
 from thermopylae.server import migrate
 from thermopylae.server.db import metadata, steps, table_seats, tables
@@ -27,6 +30,9 @@ __all__ = ["Conflict", "Store", "StoreError", "TableRow", "metadata", "now"]
 CONNECT_TIMEOUT = 5  # seconds to reach a database server before answering 503
 RECYCLE = 1800  # seconds a pooled connection is kept before a fresh one replaces it
 
+
+_INSERT_STEPS = insert(steps)
+"""Built once: a statement built for each move costs more CPU than storing the move."""
 
 NoticeWriter = Callable[[Connection], None]
 """Writes the notices a change causes, inside that change's transaction (notify.queue)."""
@@ -113,6 +119,13 @@ class Store:
         self.engine: Engine = create_engine(
             url, future=True, pool_pre_ping=True, pool_recycle=RECYCLE, connect_args=connect_args
         )
+        # SQLite: each thread keeps its connection (`_Tx`) instead of taking one from the
+        # pool for every transaction (a ping, a check-out, a rollback at check-in: more
+        # CPU than the move it stores). A file has no server to restart under it.
+        self._kept: threading.local | None = threading.local() if sqlite else None
+        self._kept_all: list[Connection] = []
+        self._kept_lock = threading.Lock()
+        self._updates: dict[tuple[tuple[str, ...], bool], Update] = {}
         if sqlite:
 
             @event.listens_for(self.engine, "connect")
@@ -231,7 +244,7 @@ class Store:
         try:
             with self._tx() as conn:
                 conn.execute(
-                    insert(steps),
+                    _INSERT_STEPS,
                     [
                         {"table_id": table_id, "n": start + i, "who": who, "action": action}
                         for i, (who, action) in enumerate(new)
@@ -241,16 +254,36 @@ class Store:
                 fields["updated"] = now()
                 if over:
                     fields["over"] = True
-                where = [tables.c.id == table_id]
+                stmt = self._update_of(tuple(sorted(fields)), epoch is not None)
+                params = {f"v_{k}": v for k, v in fields.items()}
+                params["w_id"] = table_id
                 if epoch is not None:
-                    where.append(tables.c.epoch == epoch)
-                done = conn.execute(update(tables).where(*where).values(**fields)).rowcount
+                    params["w_epoch"] = epoch
+                done = conn.execute(stmt, params).rowcount
                 if done != 1:  # rolled back: these moves followed moves taken back since
                     raise Conflict(f"table {table_id}: moves were taken back meanwhile")
                 if notices is not None:
                     notices(conn)
         except IntegrityError as exc:
             raise Conflict(f"table {table_id}: move {start} was stored by another server") from exc
+
+    def _update_of(self, columns: tuple[str, ...], with_epoch: bool) -> Update:
+        """The UPDATE of a table's row setting `columns` (bound as `v_<column>`), where its
+        id is `w_id` (and its epoch `w_epoch`): one statement per set of columns, built
+        once (the sets are the server's own, a handful)."""
+        key = (columns, with_epoch)
+        stmt = self._updates.get(key)
+        if stmt is None:
+            where = [tables.c.id == bindparam("w_id")]
+            if with_epoch:
+                where.append(tables.c.epoch == bindparam("w_epoch"))
+            stmt = (
+                update(tables)
+                .where(*where)
+                .values({c: bindparam(f"v_{c}", type_=tables.c[c].type) for c in columns})
+            )
+            self._updates[key] = stmt
+        return stmt
 
     def take_back(
         self,
@@ -381,7 +414,36 @@ class Store:
         return _Tx(self)
 
     def dispose(self) -> None:
+        with self._kept_lock:
+            kept, self._kept_all = self._kept_all, []
+        for conn in kept:
+            with contextlib.suppress(SQLAlchemyError):
+                conn.close()
         self.engine.dispose()
+
+    def _connection(self) -> tuple[Any, bool]:
+        """A transaction's connection: this thread's own (SQLite: True, kept open), or
+        one from the pool (False: returned at the end)."""
+        if self._kept is None:
+            return self.engine.begin(), False
+        conn: Connection | None = getattr(self._kept, "conn", None)
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self.engine.connect()
+            self._kept.conn = conn
+            with self._kept_lock:
+                self._kept_all = [c for c in self._kept_all if not c.closed]
+                self._kept_all.append(conn)
+        return conn, True
+
+    def _drop_kept(self) -> None:
+        """After an error, this thread's kept connection is closed (the next transaction
+        opens a fresh one)."""
+        kept = self._kept
+        conn: Connection | None = None if kept is None else getattr(kept, "conn", None)
+        if kept is not None and conn is not None:
+            kept.conn = None
+            with contextlib.suppress(SQLAlchemyError):
+                conn.close()
 
 
 def _row(r: Any) -> TableRow:
@@ -426,12 +488,20 @@ class _Tx:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.cm: Any = None
+        self.kept = False
 
     def __enter__(self) -> Any:
         try:
-            self.cm = self.store.engine.begin()
+            source, self.kept = self.store._connection()
+            if self.kept:  # this thread's own connection: the transaction is its `begin`
+                self.cm = source.begin()
+                self.cm.__enter__()
+                return source
+            self.cm = source
             return self.cm.__enter__()
         except SQLAlchemyError as exc:
+            if self.kept:
+                self.store._drop_kept()
             raise StoreError(f"the database is unavailable: {_short(exc)}") from exc
 
     def __exit__(self, *exc: Any) -> None:
@@ -441,6 +511,8 @@ class _Tx:
         except IntegrityError:
             raise
         except SQLAlchemyError as err:
+            if self.kept:
+                self.store._drop_kept()
             if isinstance(failed, IntegrityError):
                 raise
             # No error inside the block: the commit itself failed, maybe after the database
