@@ -7,9 +7,9 @@ per game and player count (the layout depends on nothing else).
 `state_features` gives the same numbers from the state directly (the learning interfaces'
 fast path, `engine.observation.StateObserver`): it reads only what `view.view` shows the
 seat (the other seats' hands and every deck by their size alone; the battle's numbers as
-`view._battle` gives them), and the tests hold it to equality with `features(view)`. The
-board, the piles of units and the discards change a few moves in many: their numbers are
-kept by their contents.
+`view._battle` gives them), and the tests hold it to equality with `features(view)`. A
+space's numbers, the piles of units and the discards are kept by their contents: a move
+changes a few of them.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 
 from thermopylae.engine.observation import Counts, Field, Fields, Obs, histogram, onehot, scaled
 from thermopylae.engine.protocol import CHANCE, JSON
-from thermopylae.games.hot_gates import battle, view
+from thermopylae.games.hot_gates import battle
 from thermopylae.games.hot_gates.board import (
     PERSIAN,
     SEATS,
@@ -238,8 +238,6 @@ def _fields(game: HotGates, n: int) -> list[Field]:
 ROW_CACHE = 20_000
 """Spaces' contents (and piles of units, discards) an observer keeps the numbers of
 (each cache emptied when full)."""
-BOARD_CACHE = 4096
-"""Whole boards an observer keeps the `board` field of (emptied when full)."""
 
 
 class HotGatesObserver(Fields):
@@ -269,10 +267,12 @@ class HotGatesObserver(Fields):
         self._side = [sides.index(name) if name in sides else -1 for name in SIDE_NAMES]
         # (space, its pieces) -> that space's part of `board` without bonus and entry:
         # the board changes a few spaces at a time
-        self._rows: dict[tuple[int, tuple[int, ...]], Obs] = {}
-        # (bonus bits, entry bits, every space's pieces) -> the whole `board` field
-        self._boards: dict[tuple[object, ...], Obs] = {}
-        self._board_size = 2 * SPACES * (6 + 2 * nt)
+        # (space, its bonus waits, the Persians entered it, its pieces) -> its numbers
+        self._rows: dict[tuple[int, ...], Obs] = {}
+        self._width = 6 + 2 * nt
+        # each space's Glory bonus while it waits (`view.bonuses`: 0 in the Hot Gates)
+        bonus = c.rules.glory_bonus
+        self._bonus = [bonus[sp % SPACES] if sp % SPACES < 3 else 0 for sp in range(2 * SPACES)]
         # (camp, boxes, leaders, dead, pulled back) -> those five fields, and every
         # seat's discards -> the `discards` field
         self._piles: dict[tuple[tuple[int, ...], ...], Obs] = {}
@@ -300,49 +300,28 @@ class HotGatesObserver(Fields):
             )
         )
 
-    def _row(self, sp: int, raw: list[int]) -> Obs:
-        """A space's part of `board` from its pieces (bonus and entry left 0)."""
+    def _row(self, sp: int, raw: list[int], waiting: bool, entered: bool) -> Obs:
+        """A space's part of `board` from its pieces, whether its Glory bonus still
+        waits and whether the Persians entered it."""
         t, nt = self._t, self._nt
         row = np.zeros(6 + 2 * nt, dtype=np.float32)
-        pieces = [p & PIECE for p in raw]
-        row[0] = t.load(pieces) / max(1, t.capacity[sp])
-        k = self._side[t.side[pieces[0]]]
-        if k >= 0:
-            row[1 + k] = 1.0
-        row[3] = sum(1 for p in raw if p & ~PIECE) / 6
-        for p in pieces:
-            row[6 + (p >> 1)] += 1.0
-            if p & WOUNDED:
-                row[6 + nt + (p >> 1)] += 1.0
+        if raw:
+            pieces = [p & PIECE for p in raw]
+            row[0] = t.load(pieces) / max(1, t.capacity[sp])
+            k = self._side[t.side[pieces[0]]]
+            if k >= 0:
+                row[1 + k] = 1.0
+            row[3] = sum(1 for p in raw if p & ~PIECE) / 6
+            for p in pieces:
+                row[6 + (p >> 1)] += 1.0
+                if p & WOUNDED:
+                    row[6 + nt + (p >> 1)] += 1.0
+        if waiting:
+            row[4] = self._bonus[sp] / 12
+        if entered:
+            row[5] = 1.0
         row.setflags(write=False)
         return row
-
-    def _board(self, s: State) -> Obs:
-        """The `board` field (read-only), from the spaces' rows and the bonus and entry
-        bits."""
-        nt = self._nt
-        width = 6 + 2 * nt
-        block = np.zeros(2 * SPACES * width, dtype=np.float32)
-        bonus = view.bonuses(s, self._t.c)
-        rows = self._rows
-        i = 0
-        for sp in range(2 * SPACES):
-            raw = s.board[sp]
-            if raw:
-                key = (sp, tuple(raw))
-                row = rows.get(key)
-                if row is None:
-                    row = self._row(sp, raw)
-                    if len(rows) >= ROW_CACHE:
-                        rows.clear()
-                    rows[key] = row
-                block[i : i + width] = row
-            block[i + 4] = bonus[sp] / 12
-            if s.gates_entered & (1 << sp):
-                block[i + 5] = 1.0
-            i += width
-        block.setflags(write=False)
-        return block
 
     def _piles_block(self, *piles: tuple[int, ...]) -> Obs:
         """The fields `spartan_camp`, `boxes`, `persian_camp`, `eliminated` and
@@ -400,16 +379,24 @@ class HotGatesObserver(Fields):
             out[o_glory + p] = s.glory[p] / self._win_glory
         for p in self._persians:
             out[o_kills + p] = s.kills[p] / 20
-        # the whole board, by its contents: most decisions (cards, windows) leave it be
-        board = s.board
-        key = (s.bonus_taken, s.gates_entered, *map(tuple, board))
-        block = self._boards.get(key)
-        if block is None:
-            block = self._board(s)
-            if len(self._boards) >= BOARD_CACHE:
-                self._boards.clear()
-            self._boards[key] = block
-        out[o_board : o_board + self._board_size] = block
+        # each space's numbers, by its contents and whether its bonus waits and the
+        # Persians entered it (the contents repeat: a move changes two spaces)
+        rows, width = self._rows, self._width
+        bonus, taken, entered = self._bonus, s.bonus_taken, s.gates_entered
+        i = o_board
+        for sp, raw in enumerate(s.board):
+            bit = 1 << sp
+            waiting = bool(bonus[sp]) and not taken & bit
+            if raw or waiting or entered & bit:
+                key = (sp, waiting, entered & bit, *raw)
+                row = rows.get(key)
+                if row is None:
+                    row = self._row(sp, raw, waiting, bool(entered & bit))
+                    if len(rows) >= ROW_CACHE:
+                        rows.clear()
+                    rows[key] = row
+                out[i : i + width] = row
+            i += width
         # the camps, boxes and piles of units (five fields in a row), by their contents
         piles = (
             tuple(s.camp),
