@@ -14,7 +14,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from thermopylae.engine.observation import Counts, Field, Fields, Obs, histogram, onehot, scaled
+from thermopylae.engine.observation import (
+    Counts,
+    Field,
+    Fields,
+    Obs,
+    Pile,
+    histogram,
+    onehot,
+    scaled,
+)
 from thermopylae.engine.protocol import CHANCE, JSON
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import PHASES, SIDES, State
@@ -181,9 +190,6 @@ def _fields(components: Components) -> list[Field]:
     ]
 
 
-Piles = tuple[int, tuple[int, ...], bool, bool, bool]
-"""The draw pile's size, the discard pile, carneia, acropolis, acropolis penalty."""
-
 BLOCK_CACHE = 20_000
 """Maps (armies and fleets) an observer keeps the `cities` numbers of (emptied when full)."""
 
@@ -208,9 +214,9 @@ class EarthAndWaterObserver(Fields):
         # the armies and fleets on the map -> the `cities` field: they change at a move
         self._blocks: dict[tuple[int, ...], Obs] = {}
         self._counts = Counts({k: k for k in range(self._ncards)}, self._ncards)
-        # the fields `bridge` to `once_used`, and `draw_pile` to `flags`, by their sources
+        # the fields `bridge` to `once_used` by their sources; the discard pile
         self._stocks: dict[tuple[int, ...], Obs] = {}
-        self._pile_blocks: dict[Piles, Obs] = {}
+        self._discard = Pile({k: k for k in range(self._ncards)}, self._ncards)
         # each field's offset after `seat`, in the order `state_features` unpacks them
         # (the fields in between are written together: they are side by side)
         self._offsets = tuple(
@@ -259,18 +265,6 @@ class EarthAndWaterObserver(Fields):
         for j, b in enumerate(self._once):
             if used & b:
                 block[9 + j] = 1.0
-        block.setflags(write=False)
-        return block
-
-    def _piles(self, key: Piles) -> Obs:
-        """The fields `draw_pile` to `flags` (read-only) from (draw pile size, the discard
-        pile, carneia, acropolis, acropolis penalty)."""
-        deck, discard, carneia, acropolis, penalty = key
-        n = self._ncards
-        block = np.zeros(n + 4, dtype=np.float32)
-        block[0] = deck / 16
-        block[1 : 1 + n] = self._counts(discard)
-        block[1 + n :] = (float(carneia), float(acropolis), float(penalty))
         block.setflags(write=False)
         return block
 
@@ -347,21 +341,16 @@ class EarthAndWaterObserver(Fields):
                 if side == seat or hand_visible(s, side, seat):
                     out[i + 1 : i + 1 + ncards] = counts(hand)
             i += 1 + ncards
-        # the draw pile's size, the discard pile and the flags
-        piles: Piles = (
-            len(s.deck),
-            tuple(s.discard),
-            s.carneia,
-            s.acropolis,
-            s.acropolis_penalty,
-        )
-        block = self._pile_blocks.get(piles)
-        if block is None:
-            block = self._piles(piles)
-            if len(self._pile_blocks) >= BLOCK_CACHE:
-                self._pile_blocks.clear()
-            self._pile_blocks[piles] = block
-        out[o_piles : o_piles + ncards + 4] = block
+        out[o_piles] = len(s.deck) / 16
+        if s.discard:
+            out[o_piles + 1 : o_piles + 1 + ncards] = self._discard(s.discard)
+        i = o_piles + 1 + ncards  # the flags
+        if s.carneia:
+            out[i] = 1.0
+        if s.acropolis:
+            out[i + 1] = 1.0
+        if s.acropolis_penalty:
+            out[i + 2] = 1.0
         if s.phase in TALENTS_SHOWN:
             out[o_talents] = 1.0
             out[o_talents + 1] = s.talents / 10

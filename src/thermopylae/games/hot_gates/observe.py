@@ -8,8 +8,8 @@ per game and player count (the layout depends on nothing else).
 fast path, `engine.observation.StateObserver`): it reads only what `view.view` shows the
 seat (the other seats' hands and every deck by their size alone; the battle's numbers as
 `view._battle` gives them), and the tests hold it to equality with `features(view)`. A
-space's numbers, the piles of units and the discards are kept by their contents: a move
-changes a few of them.
+space's numbers and the piles of units are kept by their contents (a move changes a few
+of them), the discard piles' counts while they stay the same (`engine.observation.Pile`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from thermopylae.engine.observation import Counts, Field, Fields, Obs, histogram, onehot, scaled
+from thermopylae.engine.observation import (
+    Counts,
+    Field,
+    Fields,
+    Obs,
+    Pile,
+    histogram,
+    onehot,
+    scaled,
+)
 from thermopylae.engine.protocol import CHANCE, JSON
 from thermopylae.games.hot_gates import battle
 from thermopylae.games.hot_gates.board import (
@@ -236,8 +245,8 @@ def _fields(game: HotGates, n: int) -> list[Field]:
 
 
 ROW_CACHE = 20_000
-"""Spaces' contents (and piles of units, discards) an observer keeps the numbers of
-(each cache emptied when full)."""
+"""Spaces' contents (and piles of units) an observer keeps the numbers of (each cache
+emptied when full)."""
 
 
 class HotGatesObserver(Fields):
@@ -273,10 +282,12 @@ class HotGatesObserver(Fields):
         # each space's Glory bonus while it waits (`view.bonuses`: 0 in the Hot Gates)
         bonus = c.rules.glory_bonus
         self._bonus = [bonus[sp % SPACES] if sp % SPACES < 3 else 0 for sp in range(2 * SPACES)]
-        # (camp, boxes, leaders, dead, pulled back) -> those five fields, and every
-        # seat's discards -> the `discards` field
+        # (camp, boxes, leaders, dead, pulled back) -> those five fields; each seat's
+        # discard pile
         self._piles: dict[tuple[tuple[int, ...], ...], Obs] = {}
-        self._discards: dict[tuple[tuple[int, ...], ...], Obs] = {}
+        self._discard_piles = [
+            Pile(dict(enumerate(self._code)), len(codes)) for _ in range(players)
+        ]
         # each field's offset after `seat`, in the order `state_features` unpacks them
         self._offsets = tuple(
             self._at[name]
@@ -423,16 +434,11 @@ class HotGatesObserver(Fields):
             i += 1 + ncodes
         for p, d in enumerate(s.decks):
             out[o_decks + p] = len(d) / 26
-        if any(s.discards):
-            seen = tuple(map(tuple, s.discards))
-            block = self._discards.get(seen)
-            if block is None:
-                block = np.concatenate([cards(d) for d in seen])
-                block.setflags(write=False)
-                if len(self._discards) >= ROW_CACHE:
-                    self._discards.clear()
-                self._discards[seen] = block
-            out[o_discards : o_discards + n * ncodes] = block
+        i = o_discards
+        for d, pile in zip(s.discards, self._discard_piles, strict=True):
+            if d:
+                out[i : i + ncodes] = pile(d)
+            i += ncodes
         if s.window >= 0:
             out[o_window] = 1.0
             code = self._code

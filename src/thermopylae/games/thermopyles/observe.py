@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from thermopylae.engine.observation import Counts, Field, Fields, Obs, histogram, onehot
+from thermopylae.engine.observation import Counts, Field, Fields, Obs, Pile, histogram, onehot
 from thermopylae.engine.protocol import CHANCE, JSON
 from thermopylae.games.thermopyles.actions import seat_name
 from thermopylae.games.thermopyles.state import PHASES, State
@@ -141,10 +141,6 @@ def _fields(t: Tables, n: int) -> list[Field]:
     ]
 
 
-PILES_CACHE = 4096
-"""Persian discards and graveyards an observer keeps the numbers of (emptied when full)."""
-
-
 class ThermopylesObserver(Fields):
     """The observation layout of Thermopyles for one player count."""
 
@@ -177,7 +173,11 @@ class ThermopylesObserver(Fields):
         self._constant = np.zeros(self._size, dtype=np.float32)
         self._constant[self._at["support"] + 1] = self._support_total / 4
         self._constant.setflags(write=False)
-        self._piles: dict[tuple[tuple[int, ...], tuple[int, ...]], Obs] = {}
+        # the piles that grow over a game, each counted by a `Pile`
+        self._nkinds = len(kinds)
+        self._sdiscard = Pile(self._value, len(values))
+        self._pdiscard = Pile(dict(enumerate(self._kind)), len(kinds))
+        self._graveyard = Pile(dict(enumerate(self._kind)), len(kinds))
         # each field's offset after `seat`, in the order `state_features` unpacks them
         # (`persian_discard` and `graveyard` are written together: they are side by side)
         self._offsets = tuple(
@@ -201,18 +201,6 @@ class ThermopylesObserver(Fields):
                 "result",
             )
         )
-
-    def _persian_piles(self, key: tuple[tuple[int, ...], tuple[int, ...]]) -> Obs:
-        """The fields `persian_discard` and `graveyard` (read-only), by their contents
-        (kept: they change at a fight's end)."""
-        block = self._piles.get(key)
-        if block is None:
-            block = np.concatenate((self._kinds_of(key[0]), self._kinds_of(key[1])))
-            block.setflags(write=False)
-            if len(self._piles) >= PILES_CACHE:
-                self._piles.clear()
-            self._piles[key] = block
-        return block
 
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`
@@ -271,11 +259,13 @@ class ThermopylesObserver(Fields):
             i += 1 + nv
         out[o_sdeck] = len(s.sdeck) / 20
         if s.sdiscard:
-            out[o_sdiscard : o_sdiscard + nv] = counts(s.sdiscard)
+            out[o_sdiscard : o_sdiscard + nv] = self._sdiscard(s.sdiscard)
         out[o_pdeck] = len(s.pdeck) / 28
-        if s.pdiscard or s.graveyard:
-            block = self._persian_piles((tuple(s.pdiscard), tuple(s.graveyard)))
-            out[o_piles : o_piles + len(block)] = block
+        nk = self._nkinds
+        if s.pdiscard:
+            out[o_piles : o_piles + nk] = self._pdiscard(s.pdiscard)
+        if s.graveyard:
+            out[o_piles + nk : o_piles + 2 * nk] = self._graveyard(s.graveyard)
         if s.card:
             out[o_fight : o_fight + 6] = (
                 1.0,
