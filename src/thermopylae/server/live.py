@@ -44,6 +44,16 @@ def record_json(
 
 
 @dataclass
+class Batch:
+    """Steps played on a copy of a table's state and not stored yet: each step once,
+    with its events (the store, the log and the table's new state all come from it)."""
+
+    state: Any
+    steps: list[tuple[str, str]] = field(default_factory=list)  # (who, action's text)
+    events: list[list[Event]] = field(default_factory=list)  # each step's
+
+
+@dataclass
 class Live:
     row: TableRow
     game: GenericGame

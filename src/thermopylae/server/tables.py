@@ -39,7 +39,7 @@ from thermopylae.engine.protocol import CHANCE
 from thermopylae.server import chat, endings, messages, new_table, notices, timekeeper
 from thermopylae.server.account_store import Accounts
 from thermopylae.server.ai_pool import AiBusy, AiLimits, AiPool
-from thermopylae.server.live import LOG_KEPT, Live, first_state
+from thermopylae.server.live import LOG_KEPT, Batch, Live, first_state
 from thermopylae.server.seats import TableError, seat_rows, token_hash
 from thermopylae.server.store import Conflict, Store, StoreError, TableRow, now
 
@@ -408,21 +408,17 @@ class Tables:
                 self._admit(client)
             # The action and the chance steps it leads to are stored in one transaction and
             # told in one update (a commit and a push per action, not two).
-            await self._commit(
-                live, self._then_chance(live, [(live.seat_names[seat], g.format(parsed))])
-            )
+            await self._commit(live, self._then_chance(live, [(live.seat_names[seat], parsed)]))
             live.client = client
         runner = self._kick(live)
         if runner is not None:
             await self._wait_for(runner)
         return live
 
-    async def _commit(self, live: Live, new: list[tuple[str, str]]) -> None:
-        """Apply `new` steps to a copy, store them, then make them the table's state."""
+    async def _commit(self, live: Live, batch: Batch) -> None:
+        """Store the `batch` of steps (played on a copy), then make its state the table's."""
         g = live.game
-        trial = g.copy(live.state)
-        for _who, text in new:
-            g.apply(trial, g.parse(text), quiet=True)
+        new, trial = batch.steps, batch.state
         outcome = g.outcome(trial)
         over = outcome is not None
         to_act = None if over else g.to_act(trial)
@@ -453,8 +449,12 @@ class Tables:
                     "reload the table once the database is back",
                 ) from exc
             raise TableError(503, f"{exc}; the action was not stored, try again") from exc
-        for who, text in new:
-            self._apply(live, who, text)
+        first = live.move + 1  # a step's log lines carry the move count it makes
+        live.state = trial
+        live.steps += new
+        live.log += [(first + i, e) for i, events in enumerate(batch.events) for e in events]
+        if len(live.log) > LOG_KEPT:
+            del live.log[: len(live.log) - LOG_KEPT]
         live.row = replace(live.row, over=over, **values)
         if writer is not None and self.on_notice is not None:
             self.on_notice()
@@ -475,15 +475,19 @@ class Tables:
         if self.timekeeper is not None:
             await self.timekeeper.give_back(live, seat)
 
-    def _then_chance(self, live: Live, new: list[tuple[str, str]]) -> list[tuple[str, str]]:
-        """`new` followed by the chance steps that come after it, drawn now."""
+    def _then_chance(self, live: Live, new: list[tuple[str, Any]]) -> Batch:
+        """The seats' actions `new` (seat name, action) followed by the chance steps that
+        come after them, drawn now, played once on a copy of the table's state: `_commit`
+        stores them and makes that copy the table's state."""
         g = live.game
         state = g.copy(live.state)
-        for _who, text in new:
-            g.apply(state, g.parse(text), quiet=True)
-        batch = list(new)
-        for step in advance(g, state, self.chance_rng, quiet=True):  # chance only: no agents
-            batch.append(("chance", g.format(step.action)))
+        batch = Batch(state)
+        for who, action in new:
+            batch.steps.append((who, g.format(action)))
+            batch.events.append(g.apply(state, action))
+        for step in advance(g, state, self.chance_rng):  # chance only: no agents
+            batch.steps.append(("chance", g.format(step.action)))
+            batch.events.append(step.events)
         return batch
 
     # -- chance and the AI, in the background -----------------------------------------
@@ -589,7 +593,7 @@ class Tables:
                 raise TableError(
                     500, f"the AI of {live.seat_names[seat]} chose {text!r}, which is not legal"
                 )
-            await self._commit(live, self._then_chance(live, [(live.seat_names[seat], text)]))
+            await self._commit(live, self._then_chance(live, [(live.seat_names[seat], parsed)]))
         return True
 
     async def resume_all(self) -> None:
