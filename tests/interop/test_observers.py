@@ -106,3 +106,30 @@ def test_state_features_are_the_views_features(case: tuple[str, dict[str, Any]])
             legal = g.legal(s) if who != CHANCE else None
             g.apply(s, g.sample_chance(s, rng) if legal is None else rng.choice(list(legal)))
     assert checked > 100
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
+def test_cached_masks_are_the_plain_masks(case: tuple[str, dict[str, Any]]) -> None:
+    """`Masks` (cached by the legal tuple's identity, by its actions' identities, by their
+    codes) gives exactly `action_mask` and the sorted codes at every position of many
+    random games, the caches reused from game to game."""
+    game_id, options = case
+    g = registry.get(game_id)
+    opts = g.options(options)
+    masks = observe.Masks(g)
+    checked = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        s = g.new(opts)
+        while (who := g.to_act(s)) is not None:
+            if who == CHANCE:
+                g.apply(s, g.sample_chance(s, rng))
+                continue
+            plain = observe.action_mask(g, s)
+            assert np.array_equal(masks.mask(s), plain)
+            assert masks.codes(s) == sorted(np.flatnonzero(plain).tolist())
+            assert not masks.mask(s).flags.writeable
+            legal = g.legal(s)
+            g.apply(s, legal[int(rng.random() * len(legal))])
+            checked += 1
+    assert checked > 50
