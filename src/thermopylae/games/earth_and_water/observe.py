@@ -241,8 +241,9 @@ class EarthAndWaterObserver(Fields):
         )
 
     def _cities_block(self, pa: list[int], ga: list[int], pf: list[int], gf: list[int]) -> Obs:
-        """The `cities` field from the armies and fleets (read-only)."""
-        block = np.zeros(10 * self._ncities, dtype=np.float32)
+        """The `cities` field from the armies and fleets (read-only; written in a list,
+        then one array: a NumPy item or slice assignment costs several list ones)."""
+        block = [0.0] * (10 * self._ncities)
         i = 0
         for k, (major, port, amph) in enumerate(self._cities):
             p_arm, g_arm = pa[k], ga[k]
@@ -253,20 +254,19 @@ class EarthAndWaterObserver(Fields):
             if control >= 0:
                 block[i + 8 + control] = 1.0
             i += 10
-        block.setflags(write=False)
-        return block
+        row = np.array(block, dtype=np.float32)
+        row.setflags(write=False)
+        return row
 
     def _stock(self, key: tuple[int, ...]) -> Obs:
         """The fields `bridge` to `once_used` (read-only) from (bridge, reserve armies and
         fleets of each side, portraits, kings dead, one-time cards used)."""
         bridge, pa, pf, ga, gf, p0, p1, p2, kings, used = key
-        block = np.zeros(13, dtype=np.float32)
-        block[0:9] = (bridge, pa / 20, pf / 20, ga / 20, gf / 20, p0 / 3, p1 / 3, p2 / 3, kings / 3)
-        for j, b in enumerate(self._once):
-            if used & b:
-                block[9 + j] = 1.0
-        block.setflags(write=False)
-        return block
+        block = [bridge, pa / 20, pf / 20, ga / 20, gf / 20, p0 / 3, p1 / 3, p2 / 3, kings / 3]
+        block += [1.0 if used & b else 0.0 for b in self._once]
+        row = np.array(block, dtype=np.float32)
+        row.setflags(write=False)
+        return row
 
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`

@@ -315,7 +315,8 @@ class HotGatesObserver(Fields):
         """A space's part of `board` from its pieces, whether its Glory bonus still
         waits and whether the Persians entered it."""
         t, nt = self._t, self._nt
-        row = np.zeros(6 + 2 * nt, dtype=np.float32)
+        # written in a list, then one array: a NumPy item update costs several list ones
+        row = [0.0] * (6 + 2 * nt)
         if raw:
             pieces = [p & PIECE for p in raw]
             row[0] = t.load(pieces) / max(1, t.capacity[sp])
@@ -331,8 +332,9 @@ class HotGatesObserver(Fields):
             row[4] = self._bonus[sp] / 12
         if entered:
             row[5] = 1.0
-        row.setflags(write=False)
-        return row
+        out = np.array(row, dtype=np.float32)
+        out.setflags(write=False)
+        return out
 
     def _piles_block(self, *piles: tuple[int, ...]) -> Obs:
         """The fields `spartan_camp`, `boxes`, `persian_camp`, `eliminated` and
