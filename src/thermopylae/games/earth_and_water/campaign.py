@@ -274,9 +274,10 @@ def ops_options(s: State, c: Components) -> list[Action]:
         return out
     land = moves.can_move_land(s, c, side)  # (asked once: several events ask it too)
     movable = land or any(s.flt[side])  # (`moves.can_move_with`)
-    event, move, no_event, can_event = A.event, A.move, cards.NO_EVENT[side], cards.can_event
+    event, move, tests = A.event, A.move, cards.EVENT_TESTS[side]
     for k in sorted(set(hand)):
-        if k not in no_event and can_event(s, c, side, k, land):
+        test = tests.get(k)  # (`cards.can_event`)
+        if test is not None and test(s, c, land):
             out.append(event[k])
         if movable:
             out.append(move[k])

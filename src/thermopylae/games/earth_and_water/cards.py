@@ -8,6 +8,8 @@ Persian halves.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from thermopylae.engine.protocol import Event
 from thermopylae.games.earth_and_water import board, campaign, moves, reactions
 from thermopylae.games.earth_and_water.actions import (
@@ -55,11 +57,6 @@ NO_EVENT: tuple[frozenset[int], frozenset[int]] = (
     frozenset(LIGHTNING[0] | NEVER[0]),
     frozenset(LIGHTNING[1] | NEVER[1]),
 )
-# Per side, the cards whose event may be played whenever it is the side's turn (their
-# effect needs nothing on the map): Carneia Festival, Pacification of Babylon or Egypt;
-# Mines of Laurion, Oracle of Delphi (no Sparta cards, so the Carneia does not bar them).
-ALWAYS: tuple[frozenset[int], frozenset[int]] = (frozenset({4, 16}), frozenset({1, 7}))
-
 # What each half does, in our own words (not the printed text), for `rules` and screens.
 # Index: card number; (Greek half, Persian half). "L:" marks a lightning (reaction) card.
 EFFECTS: dict[int, tuple[str, str]] = {
@@ -189,44 +186,113 @@ def card_name(c: Components, side: int, card: int) -> str:
 def can_event(s: State, c: Components, side: int, k: int, land: bool | None = None) -> bool:
     """Whether `side` may play card `k` for its event now (`land`: whether it can move by
     land, `moves.can_move_land`, when the caller knows)."""
-    if k in NO_EVENT[side]:
-        return False
-    if k in ALWAYS[side]:
-        return True
-    if side == GREECE:
-        if k in SPARTA_CARDS and s.carneia:
-            return False  # Carneia Festival: no Sparta events this campaign
-        if k == 2:
-            return bool(s.arm[PERSIA][c.abydos] or s.arm[PERSIA][c.ephesos])
-        if k == 3:
-            return any(s.flt[PERSIA])
-        if k == 8:
-            return not s.used & USED_LEONIDAS and _land(s, c, GREECE, land)
-        if k == 10:
-            return _land(s, c, GREECE, land)
-        if k == 11:
-            return bool(s.res_arm[GREECE]) and board.controls(c, s, GREECE, c.sparta)
-        if k == 13:
-            return any(s.flt[GREECE])
-        if k == 14:
-            return bool(s.res_flt[GREECE]) and bool(_syracuse_ports(s, c))
-        if k == 16:
-            return any(s.arm[PERSIA])
-        return False
-    if k in (1, 7):  # Cavalry of Mardonius, The Great King
-        return _land(s, c, PERSIA, land)
-    if k in (2, 3, 13):  # Tribute of Earth and Water
-        return bool(s.res_arm[PERSIA]) and _any_neutral(s, c)
-    if k in (6, 9, 10):  # Ostracism, Hippias, Separate Peace
-        return bool(s.hands[GREECE])
-    if k == 8:
-        return bool(_royal_road_cities(s, c))
-    if k == 12:
-        greeks = s.arm[GREECE][c.thebai]
-        return bool(_thebes_refuges(s, c)) if greeks else bool(s.res_arm[PERSIA])
-    if k == 15:
-        return bool(s.arm[PERSIA][c.athenai])
-    return False
+    test = EVENT_TESTS[side].get(k)
+    return test is not None and test(s, c, land)
+
+
+EventTest = Callable[[State, Components, bool | None], bool]
+
+
+def _always(s: State, c: Components, land: bool | None) -> bool:
+    return True
+
+
+# Persian halves.
+
+
+def _persian_land_move(s: State, c: Components, land: bool | None) -> bool:
+    return _land(s, c, PERSIA, land)  # Cavalry of Mardonius, The Great King
+
+
+def _tribute(s: State, c: Components, land: bool | None) -> bool:
+    return bool(s.res_arm[PERSIA]) and _any_neutral(s, c)  # Tribute of Earth and Water
+
+
+def _greek_hand(s: State, c: Components, land: bool | None) -> bool:
+    return bool(s.hands[GREECE])  # Ostracism, Hippias, Separate Peace
+
+
+def _royal_road(s: State, c: Components, land: bool | None) -> bool:
+    return bool(s.res_arm[PERSIA] or s.arm[GREECE][c.abydos] or s.arm[GREECE][c.ephesos])
+
+
+def _thebes(s: State, c: Components, land: bool | None) -> bool:
+    if s.arm[GREECE][c.thebai]:
+        return _any_thebes_refuge(s, c)
+    return bool(s.res_arm[PERSIA])
+
+
+def _acropolis(s: State, c: Components, land: bool | None) -> bool:
+    return bool(s.arm[PERSIA][c.athenai])
+
+
+# Greek halves (the Sparta cards among them not under the Carneia Festival).
+
+
+def _ionian_revolt(s: State, c: Components, land: bool | None) -> bool:
+    return bool(s.arm[PERSIA][c.abydos] or s.arm[PERSIA][c.ephesos])
+
+
+def _poseidon(s: State, c: Components, land: bool | None) -> bool:
+    return any(s.flt[PERSIA])
+
+
+def _leonidas(s: State, c: Components, land: bool | None) -> bool:
+    return not s.carneia and not s.used & USED_LEONIDAS and _land(s, c, GREECE, land)
+
+
+def _evangelion(s: State, c: Components, land: bool | None) -> bool:
+    return _land(s, c, GREECE, land)
+
+
+def _melas_zomos(s: State, c: Components, land: bool | None) -> bool:
+    return not s.carneia and bool(s.res_arm[GREECE]) and board.controls(c, s, GREECE, c.sparta)
+
+
+def _triremes(s: State, c: Components, land: bool | None) -> bool:
+    return any(s.flt[GREECE])
+
+
+def _syracuse(s: State, c: Components, land: bool | None) -> bool:
+    return bool(s.res_flt[GREECE]) and _any_syracuse_port(s, c)
+
+
+def _desertion(s: State, c: Components, land: bool | None) -> bool:
+    return any(s.arm[PERSIA])
+
+
+# Per side, by card: whether its event may be played now in Operations (`can_event`). The
+# cards of `NO_EVENT` have none: lightning cards answer in reaction windows, and Sudden
+# Death and the Alliance with Carthage are never played.
+EVENT_TESTS: tuple[dict[int, EventTest], dict[int, EventTest]] = (
+    {
+        1: _persian_land_move,
+        2: _tribute,
+        3: _tribute,
+        4: _always,  # Carneia Festival
+        6: _greek_hand,
+        7: _persian_land_move,
+        8: _royal_road,
+        9: _greek_hand,
+        10: _greek_hand,
+        12: _thebes,
+        13: _tribute,
+        15: _acropolis,
+        16: _always,  # Pacification of Babylon or Egypt
+    },
+    {
+        1: _always,  # Mines of Laurion
+        2: _ionian_revolt,
+        3: _poseidon,
+        7: _always,  # Oracle of Delphi
+        8: _leonidas,
+        10: _evangelion,
+        11: _melas_zomos,
+        13: _triremes,
+        14: _syracuse,
+        16: _desertion,
+    },
+)
 
 
 def _land(s: State, c: Components, side: int, land: bool | None) -> bool:
@@ -246,8 +312,9 @@ def _neutral(s: State, c: Components) -> list[int]:
 
 def _any_neutral(s: State, c: Components) -> bool:
     """Is some city controlled by no one? (a city with no army that is no major city)"""
-    for p, g, m in zip(s.arm[PERSIA], s.arm[GREECE], c.major, strict=True):
-        if not p and not g and m < 0:
+    persia, greece = s.arm[PERSIA], s.arm[GREECE]
+    for x in c.minors:  # noqa: SIM110 (a loop: asked at most turns, faster than `any`)
+        if not persia[x] and not greece[x]:
             return True
     return False
 
@@ -259,6 +326,24 @@ def _royal_road_cities(s: State, c: Components) -> list[int]:
 def _thebes_refuges(s: State, c: Components) -> list[int]:
     thebai = c.thebai
     return [x for x in board.controlled(c, s, GREECE) if x != thebai]
+
+
+def _any_thebes_refuge(s: State, c: Components) -> bool:
+    """Whether `_thebes_refuges` lists any city (stopping at the first)."""
+    greece, persia, major, thebai = s.arm[GREECE], s.arm[PERSIA], c.major, c.thebai
+    for x in c.cities:  # (`board.controlled`)
+        if x != thebai and not persia[x] and (greece[x] or major[x] == GREECE):
+            return True
+    return False
+
+
+def _any_syracuse_port(s: State, c: Components) -> bool:
+    """Whether `_syracuse_ports` lists any city (stopping at the first)."""
+    greece, persia, major, fleets = s.arm[GREECE], s.arm[PERSIA], c.major, s.flt[PERSIA]
+    for x in c.ports:  # (`board.controlled`)
+        if not fleets[x] and not persia[x] and (greece[x] or major[x] == GREECE):
+            return True
+    return False
 
 
 def _syracuse_ports(s: State, c: Components) -> list[int]:

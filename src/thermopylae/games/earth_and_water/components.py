@@ -132,7 +132,7 @@ class Components:
     # Tables the rules read at every step, derived once: the ports, the cities the rules
     # name, the range of city indices, the roads while the bridge is down, each side's
     # major cities, and the cities whose armies count for attrition (rulebook 8.2: Persian
-    # armies in Abydos and Ephesos are always fed).
+    # armies in Abydos and Ephesos are always fed), and the minor cities.
     ports: tuple[int, ...]
     abydos: int
     ephesos: int
@@ -143,6 +143,7 @@ class Components:
     unbridged: tuple[tuple[int, ...], ...]
     majors: tuple[tuple[int, ...], tuple[int, ...]]
     attrition_cities: tuple[tuple[int, ...], tuple[int, ...]]
+    minors: tuple[int, ...]  # the cities that are no side's major city
     provisional: bool = False
 
 
@@ -211,4 +212,5 @@ def _build(data: dict[str, Any], origin: str) -> Components:
             tuple(i for i in range(len(names)) if i not in (idx["Abydos"], idx["Ephesos"])),
             tuple(range(len(names))),
         ),
+        minors=tuple(i for i, x in enumerate(f.city) if not x.major),
     )

@@ -92,9 +92,8 @@ def random_playout(
     bought = rules[PREP_BUY]
     next_draw, start_supply, resume = campaign._next_draw, campaign._start_supply, campaign.resume
     supply_lines = campaign._lines_of_communication
-    build, done = rules[PREP_BUILD], A.done
-    can_event, play_event = cards.can_event, cards.play_event
-    no_event, always = cards.NO_EVENT, cards.ALWAYS
+    start_preparation = campaign.start_preparation
+    play_event, event_tests = cards.play_event, cards.EVENT_TESTS
     land_battle, sea_move, sea_arrive = battle.start_land_battle, moves._sea_move, moves.sea_arrive
     prices = c.prices
     army_price, max_fleets, bridge_price = prices.army, prices.max_fleets, prices.bridge
@@ -123,12 +122,13 @@ def random_playout(
                         land = True
                         break
                 movable = land or any(s.flt[side])
-                barred, free, last = no_event[side], always[side], 0
+                tests, last = event_tests[side], 0
                 for k in hand:  # (a hand is kept sorted: each card once, in order)
                     if k == last:
                         continue
                     last = k
-                    if k not in barred and (k in free or can_event(s, c, side, k, land)):
+                    test = tests.get(k)  # (`cards.can_event`)
+                    if test is not None and test(s, c, land):
                         plays.append(k)
                     if movable:
                         plays.append(-k)
@@ -168,7 +168,19 @@ def random_playout(
                 s.draws -= 1
                 if card == 11 and to == PERSIA and s.kings < _MAX_KINGS:
                     s.used |= SUDDEN_DEATH
-                if not (s.draws > 0 and s.deck):  # (else the next draw is due: `_next_draw`)
+                if s.draws > 0 and s.deck:  # (`_next_draw`: the next draw is due)
+                    continue
+                stack = s.stack
+                if (
+                    s.draws <= 0
+                    and stack
+                    and stack[-1][0] == "after_buy"
+                    and not s.used & SUDDEN_DEATH
+                ):  # (`campaign.after_buy`: on to the builds)
+                    s.draws = 0
+                    s.side = stack.pop()[1]
+                    s.phase = PREP_BUILD
+                else:
                     next_draw(s, c, None)
             else:  # (a position with an empty pile: the rule says what happens)
                 drawn(s, c, draw_actions[card], None)
@@ -300,9 +312,16 @@ def random_playout(
                         + (1 if build_bridge else 0)
                     )
                 )
-                if not i:
+                if not i:  # `campaign.build`, done
                     s.talents, s.fleets_built, s.bridge = talents, built, bridge
-                    build(s, c, done, None)
+                    if built < 0:  # (the extra Preparation of Mines of Laurion ends)
+                        resume(s, c, None)
+                    elif side == PERSIA:
+                        start_preparation(s, c, GREECE, None)
+                    else:  # `campaign._start_operations`
+                        s.side = s.active = PERSIA
+                        s.passes = 0
+                        s.phase = OPS
                     break
                 steps += 1
                 i -= 1
@@ -325,15 +344,18 @@ def random_playout(
         elif ph == PREP_BUY:  # `buy_options`: buy 0 to `most`
             most = min(max_cards, s.talents // card_price, len(s.deck) + len(s.discard))
             n = int(rand() * (most + 1))
-            if n and s.deck:  # `campaign.buy`: the first draw is due
-                side = s.side
-                s.talents -= n * card_price
+            if (n and not s.deck) or (not n and s.used & SUDDEN_DEATH):
+                bought(s, c, A.buy[n], None)  # (the discards shuffled in, or a death due)
+                continue
+            side = s.side  # `campaign.buy`, `campaign.draw`
+            s.talents -= n * card_price
+            s.draws = n
+            s.draw_to = side
+            if n:  # the first draw is due
                 s.stack.append(("after_buy", side))
-                s.draws = n
-                s.draw_to = side
                 s.phase = DRAW
-            else:
-                bought(s, c, A.buy[n], None)
+            else:  # `campaign.after_buy`
+                s.phase = PREP_BUILD
         elif ph == SUP_REMOVE:  # `campaign.attrition_options`, then `campaign.attrition`
             side = s.side
             armies = s.arm[side]
