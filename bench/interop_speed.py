@@ -2,6 +2,7 @@
 (issue 21, item 3): the ratios are what carry between machines, not the absolute figures.
 
     .venv/bin/python bench/interop_speed.py [--seconds 1.0] [--rounds 5] [CASE ...]
+        [--only pettingzoo,gymnasium,...] [--without-observation]
 
 A CASE is `GAME` or `GAME:PLAYERS` (default: every game at its fewest and most players).
 Each round measures every loop of a case in turn (engine, PettingZoo, Gymnasium,
@@ -224,6 +225,22 @@ LOOPS: dict[str, Callable[[GenericGame, dict[str, Any], int], Loop]] = {
 }
 
 
+def _constant_observations() -> None:
+    """Every interface's observation replaced by one constant array of its size (a
+    diagnosis, `--without-observation`: the cost of everything else)."""
+    from thermopylae.interop.observe import Encoder
+
+    made: dict[int, Any] = {}
+
+    def constant(self: Encoder, state: Any, seat: int, who: int | None) -> Any:
+        found = made.get(self.size)
+        if found is None:
+            found = made[self.size] = np.zeros(self.size, dtype=np.float32)
+        return found
+
+    Encoder.observation_at = constant  # type: ignore[method-assign]
+
+
 def cases(asked: list[str]) -> list[tuple[str, dict[str, Any]]]:
     out: list[tuple[str, dict[str, Any]]] = []
     if not asked:
@@ -245,7 +262,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per figure")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds per case")
     parser.add_argument("--only", default="", help="comma-separated loops (default: all)")
+    parser.add_argument(
+        "--without-observation",
+        action="store_true",
+        help="a constant array for every observation: what the interfaces cost besides it",
+    )
     args = parser.parse_args()
+    if args.without_observation:
+        _constant_observations()
     names = [n for n in LOOPS if not args.only or n in args.only.split(",") or n == "engine"]
     rows: list[str] = []
     header = "| case | " + " | ".join(
