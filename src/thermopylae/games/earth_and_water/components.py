@@ -144,6 +144,9 @@ class Components:
     majors: tuple[tuple[int, ...], tuple[int, ...]]
     attrition_cities: tuple[tuple[int, ...], tuple[int, ...]]
     minors: tuple[int, ...]  # the cities that are no side's major city
+    # Per state of the bridge (down, up), per city: whether a road leads out of it (the
+    # cities a land move may start from, `board.land_origins`).
+    exits: tuple[tuple[bool, ...], tuple[bool, ...]]
     provisional: bool = False
 
 
@@ -170,6 +173,8 @@ def _build(data: dict[str, Any], origin: str) -> Components:
         key = source or f.default_source
         sources[key] = sources.get(key, 0) + 1
     values = f.model_dump(mode="json")
+    bridge = {idx[f.bridge_road[0]], idx[f.bridge_road[1]]}
+    unbridged = tuple(tuple(n for n in sorted(r) if {i, n} != bridge) for i, r in enumerate(roads))
     return Components(
         title=f.title,
         digest=digest(values),
@@ -200,10 +205,7 @@ def _build(data: dict[str, Any], origin: str) -> Components:
         sparta=idx["Sparta"],
         thebai=idx["Thebai"],
         cities=range(len(names)),
-        unbridged=tuple(
-            tuple(n for n in sorted(r) if {i, n} != {idx[f.bridge_road[0]], idx[f.bridge_road[1]]})
-            for i, r in enumerate(roads)
-        ),
+        unbridged=unbridged,
         majors=(
             tuple(i for i, x in enumerate(f.city) if x.major == "persia"),
             tuple(i for i, x in enumerate(f.city) if x.major == "greece"),
@@ -213,4 +215,5 @@ def _build(data: dict[str, Any], origin: str) -> Components:
             tuple(range(len(names))),
         ),
         minors=tuple(i for i, x in enumerate(f.city) if not x.major),
+        exits=(tuple(bool(r) for r in unbridged), tuple(bool(r) for r in roads)),
     )

@@ -60,10 +60,9 @@ def can_move_with(s: State, c: Components, side: int) -> bool:
 
 def can_move_land(s: State, c: Components, side: int) -> bool:
     """Whether `board.land_origins` lists any city (stopping at the first)."""
-    locked, solid = _locked(s, c, side), c.solid
-    roads = c.roads if s.bridge else c.unbridged  # (`board.neighbours`)
-    for city in compress(c.cities, s.arm[side]):
-        if city != locked and (solid[city] or roads[city]):
+    locked, exits = _locked(s, c, side), c.exits[s.bridge]
+    for city in compress(c.cities, s.arm[side]):  # noqa: SIM110 (faster than `any`)
+        if city != locked and exits[city]:
             return True
     return False
 

@@ -99,11 +99,7 @@ def random_playout(
     army_price, max_fleets, bridge_price = prices.army, prices.max_fleets, prices.bridge
     max_cards, card_price = prices.max_cards, prices.card
     port, ports, abydos, sparta, major = c.port, c.ports, c.abydos, c.sparta, c.major
-    cities, solid, roads_by_bridge = c.cities, c.solid, (c.unbridged, c.roads)
-    # (`board.land_origins`: a city with armies is an origin if it has a road)
-    leaves = tuple(
-        tuple(bool(x or r) for x, r in zip(solid, roads, strict=True)) for roads in roads_by_bridge
-    )
+    cities, leaves, roads_by_bridge = c.cities, c.exits, (c.unbridged, c.roads)
     steps = 0
     while True:
         ph = s.phase
@@ -155,35 +151,41 @@ def random_playout(
             s.mv = Move(side, 0, -1, -1, 0, 0, 0, -1, -1)
             s.side = side
             s.phase = MV_ORIGIN
-        elif ph == DRAW:  # `sample_chance`, then `campaign.drawn`
+        elif ph == DRAW:  # `sample_chance`, then `campaign.drawn`, draw after draw
             deck = s.deck
-            pile = deck or s.discard
-            card = pile[int(crand() * len(pile))]
-            if deck:
+            if not deck:  # (a position with an empty pile: the rule says what happens)
+                pile = s.discard
+                drawn(s, c, draw_actions[pile[int(crand() * len(pile))]], None)
+                continue
+            to = s.draw_to
+            hand = s.hands[to]
+            draws = s.draws
+            while True:
+                card = deck[int(crand() * len(deck))]
                 deck.remove(card)
-                if not deck and s.discard:  # RB 5.4: the discards become the new pile
-                    s.deck, s.discard = sorted(s.discard), []
-                to = s.draw_to
-                insort(s.hands[to], card)
-                s.draws -= 1
+                insort(hand, card)
+                draws -= 1
                 if card == 11 and to == PERSIA and s.kings < _MAX_KINGS:
                     s.used |= SUDDEN_DEATH
-                if s.draws > 0 and s.deck:  # (`_next_draw`: the next draw is due)
-                    continue
-                stack = s.stack
-                if (
-                    s.draws <= 0
-                    and stack
-                    and stack[-1][0] == "after_buy"
-                    and not s.used & SUDDEN_DEATH
-                ):  # (`campaign.after_buy`: on to the builds)
-                    s.draws = 0
-                    s.side = stack.pop()[1]
-                    s.phase = PREP_BUILD
-                else:
-                    next_draw(s, c, None)
-            else:  # (a position with an empty pile: the rule says what happens)
-                drawn(s, c, draw_actions[card], None)
+                if not deck:
+                    if s.discard:  # RB 5.4: the discards become the new pile
+                        deck = s.deck = sorted(s.discard)
+                        s.discard = []
+                    else:
+                        break
+                if draws <= 0:
+                    break
+                steps += 1  # (`_next_draw`: the next draw is due)
+            s.draws = draws
+            stack = s.stack
+            if (
+                draws <= 0 and stack and stack[-1][0] == "after_buy" and not s.used & SUDDEN_DEATH
+            ):  # (`campaign.after_buy`: on to the builds)
+                s.draws = 0
+                s.side = stack.pop()[1]
+                s.phase = PREP_BUILD
+            else:
+                next_draw(s, c, None)
         elif ph == MV_ORIGIN:  # `moves.origin_options`, then `moves.choose_origin`
             mv = s.mv
             assert mv is not None
