@@ -11,6 +11,12 @@ workers' start-up included); CPU is the user and system seconds of the command a
 workers it waited for (a Ray cluster's processes are not its children: not counted). The
 results must be the same for every command; the load average before and after says
 whether the cores were idle.
+
+On a shared machine the wall times say little (other sessions take the cores), so each
+round also times the command's start-up alone (`--games 1 --workers 1`: Python, imports,
+the game) and the CPU accounting predicts the speed-up on idle cores: one worker takes its
+CPU seconds of wall time; two take the start-up, then the rest of their CPU split evenly
+between the two cores (an upper bound: chunks may not end together).
 """
 
 from __future__ import annotations
@@ -76,7 +82,10 @@ def main() -> None:
     inrun: dict[str, list[float]] = {name: [] for name in variants}
     cpu: dict[str, list[float]] = {name: [] for name in variants}
     results = set()
+    startup: list[float] = []
+    small = argparse.Namespace(**{**vars(args), "games": 1})
     for _ in range(args.runs):
+        startup.append(timed(command(small, "--workers", "1"))[1])
         for name, extra in variants.items():
             seconds, used, data = timed(command(args, *extra))
             wall[name].append(seconds)
@@ -94,6 +103,15 @@ def main() -> None:
             f"{statistics.median(inrun[name]):6.2f} s, speed-up "
             f"{statistics.median(inrun_ratios):.2f}x; CPU {statistics.median(cpu[name]):6.2f} s"
         )
+    start = statistics.median(startup)
+    one = statistics.median(cpu[base])
+    two = statistics.median(cpu["workers 2"])
+    print(
+        f"start-up CPU {start:.2f} s; on idle cores the CPU predicts workers 1 {one:.2f} s, "
+        f"workers 2 {start + (two - start) / 2:.2f} s: speed-up "
+        f"{one / (start + (two - start) / 2):.2f}x (games only: "
+        f"{(one - start) / ((two - start) / 2):.2f}x)"
+    )
     print(f"load average {os.getloadavg()[0]:.2f} after; identical results: {len(results) == 1}")
 
 
