@@ -159,16 +159,15 @@ class ThermopylesObserver(Fields):
             for k in t.components.persian_kinds
         ]
         self._values = Counts(self._value, len(values))
-        self._kinds_of = Counts(dict(enumerate(self._kind)), len(kinds))
         self._support_total = t.components.support
         self._nloc = len(t.locations)
         self._die = [bool(d) for d in t.die]
-        # a Persian kind's `slots` entries, and 1 / the support total
+        # a Persian kind's `slots` entries, and what the support is divided by
         self._slot_rows = [
             np.array((1.0, combat / 25, annihilation / 25, bonus), dtype=np.float32)
             for combat, annihilation, bonus in self._kinds
         ]
-        self._per_support = 1 / max(1, self._support_total)
+        self._support_scale = max(1, self._support_total)
         # the entries that never change: the support total / 4
         self._constant = np.zeros(self._size, dtype=np.float32)
         self._constant[self._at["support"] + 1] = self._support_total / 4
@@ -179,7 +178,7 @@ class ThermopylesObserver(Fields):
         self._pdiscard = Pile(dict(enumerate(self._kind)), len(kinds))
         self._graveyard = Pile(dict(enumerate(self._kind)), len(kinds))
         # each field's offset after `seat`, in the order `state_features` unpacks them
-        # (`persian_discard` and `graveyard` are written together: they are side by side)
+        # (`graveyard` follows `persian_discard`)
         self._offsets = tuple(
             self._at[name]
             for name in (
@@ -246,7 +245,7 @@ class ThermopylesObserver(Fields):
                 out[o_slots : o_slots + 4] = rows[k]
             if len(slots) > 1 and slots[1] >= 0:
                 out[o_slots + 4 : o_slots + 8] = rows[slots[1]]
-        out[o_support] = s.support * self._per_support
+        out[o_support] = s.support / self._support_scale
         i = o_hands
         nv = self._nvalues
         counts = self._values
