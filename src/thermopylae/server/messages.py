@@ -4,6 +4,8 @@ record."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from thermopylae.engine.protocol import CHANCE, visible_events
@@ -15,6 +17,7 @@ if TYPE_CHECKING:
     from thermopylae.server.live import Live
 
 LOG_SENT = 120  # log lines sent to a screen that connects or reloads
+_move = itemgetter(0)  # of a (move, event) line of a table's log
 
 
 def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, Any]:
@@ -24,7 +27,12 @@ def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, 
     g = live.game
     s = live.state
     to_act = live.to_act()
-    events = [e for n, e in live.log if since is None or n > since]
+    log = live.log  # in move order: the lines after `since` are its tail
+    events = (
+        [e for _n, e in log[bisect_right(log, since, key=_move) :]]
+        if since is not None
+        else [e for _n, e in log]
+    )
     lines = [g.describe(e) for e in visible_events(events, seat)]
     if since is None:
         lines = lines[-LOG_SENT:]
