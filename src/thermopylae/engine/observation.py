@@ -135,29 +135,38 @@ class Counts:
 
 class Pile:
     """`histogram(items, choices)` as a read-only float32 row, for a pile that grows an
-    item at a time over a game (a discard pile, a graveyard): the last pile's row is kept
-    and the pile compared with it by value (cheaper than hashing the pile, and most
-    positions repeat the pile of the one before), any other pile counted anew (a cache
-    by content misses on a third to a half of such piles in play, and hashes them all).
-    Use one per pile and seat whose rows alternate."""
+    item at a time over a game (a discard pile, a graveyard). The last pile's row is kept
+    and the pile compared with it by value first: cheaper than hashing the pile, and in a
+    game played in order most positions repeat the pile of the one before. Other piles
+    are looked up by content (when many games are played in turn, as the vector
+    environment does) and counted when new. Use one per pile and seat whose rows
+    alternate; at most `limit` rows are kept by content (emptied when full)."""
 
-    def __init__(self, index: Mapping[Any, int], size: int) -> None:
+    def __init__(self, index: Mapping[Any, int], size: int, limit: int = 4096) -> None:
         self.index: dict[Any, int] = dict(index)
         self.size = size
+        self.limit = limit
         self._last: Sequence[Hashable] | None = None
         self._row: Obs = np.zeros(size, dtype=np.float32)
+        self._rows: dict[tuple[Hashable, ...], Obs] = {}
 
     def __call__(self, items: Sequence[Hashable]) -> Obs:
         if items == self._last:
             return self._row
-        counts = [0.0] * self.size
-        index = self.index
-        for x in items:
-            i = index.get(x)
-            if i is not None:
-                counts[i] += 1.0
-        row = np.array(counts, dtype=np.float32)
-        row.setflags(write=False)
+        key = tuple(items)
+        row = self._rows.get(key)
+        if row is None:
+            counts = [0.0] * self.size
+            index = self.index
+            for x in key:
+                i = index.get(x)
+                if i is not None:
+                    counts[i] += 1.0
+            row = np.array(counts, dtype=np.float32)
+            row.setflags(write=False)
+            if len(self._rows) >= self.limit:
+                self._rows.clear()
+            self._rows[key] = row
         self._last = items[:]  # a copy: the caller's pile changes in place
         self._row = row
         return row
