@@ -133,25 +133,33 @@ class HotGates(GameBase[State, Action]):
         return CHANCE if ph == DEAL else s.actor
 
     def legal(self, s: State) -> Sequence[Action]:
+        """Each decision's list is built once per step and kept in the state (`cache`):
+        an agent asks for it, then `apply` checks the move against it."""
         ph = s.phase
-        if ph == WINDOW:
-            return cards.legal(s, self.t)
+        if ph in (DEAL, OVER):
+            return ()
+        cached = s.cache
+        if cached is not None and cached[0] == s.steps:
+            return cached[1]
+        acts: list[Action]
         if ph == MARCH:
-            cached = s.cache
-            if cached is not None and cached[0] == s.steps:
-                return cached[1]
             acts, geometry = march.march_list(s, self.t, None)
             s.cache = (s.steps, acts, geometry)
             return acts
-        if ph == CASUALTY:
-            return battle.casualty_legal(s, self.t)
-        if ph == CONQUER:
-            return battle.conquer_legal(s, self.t)
-        if ph == PULLBACK:
-            return pullback.pullback_legal(s, self.t)
-        if ph == RETURN:
-            return pullback.return_legal(s, self.t)
-        return ()
+        if ph == WINDOW:
+            acts = cards.legal(s, self.t)
+        elif ph == CASUALTY:
+            acts = battle.casualty_legal(s, self.t)
+        elif ph == CONQUER:
+            acts = battle.conquer_legal(s, self.t)
+        elif ph == PULLBACK:
+            acts = pullback.pullback_legal(s, self.t)
+        elif ph == RETURN:
+            acts = pullback.return_legal(s, self.t)
+        else:
+            return ()
+        s.cache = (s.steps, acts, None)
+        return acts
 
     def sensible(self, s: State) -> Sequence[Action]:
         """`legal` without the plays the game knows to be pointless: a card whose effect

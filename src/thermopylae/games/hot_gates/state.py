@@ -115,7 +115,7 @@ class State:
         self.steps = 0  # decisions and chance events applied
         self.winners: list[int] = []
         self.reason = ""
-        # (steps, legal actions, their geometry) of the March Phase, so that `legal` and
+        # (steps, legal actions, the March Phase's geometry or None), so that `legal` and
         # `apply`'s check build the list once per step, and the next march updates the
         # geometry (march.march_list); never copied, never saved.
         self.cache: tuple[int, list[Any], Any] | None = None
