@@ -33,6 +33,12 @@ RECYCLE = 1800  # seconds a pooled connection is kept before a fresh one replace
 
 _INSERT_STEPS = insert(steps)
 """Built once: a statement built for each move costs more CPU than storing the move."""
+_SELECT_ROW = select(tables).where(tables.c.id == bindparam("w_id"))
+_SELECT_STEPS = (
+    select(steps.c.n, steps.c.who, steps.c.action)
+    .where(steps.c.table_id == bindparam("w_id"), steps.c.n >= bindparam("w_start"))
+    .order_by(steps.c.n)
+)
 _SQLITE_INSERT_STEPS = f"INSERT INTO {steps.name} (table_id, n, who, action) VALUES (?, ?, ?, ?)"
 
 NoticeWriter = Callable[[Connection], None]
@@ -213,16 +219,29 @@ class Store:
 
     def table(self, table_id: str) -> TableRow | None:
         with self._tx() as conn:
-            r = conn.execute(select(tables).where(tables.c.id == table_id)).first()
+            r = conn.execute(_SELECT_ROW, {"w_id": table_id}).first()
         return None if r is None else _row(r)
 
     def steps(self, table_id: str, start: int = 0) -> list[tuple[str, str]]:
         with self._tx() as conn:
-            rows = conn.execute(
-                select(steps.c.n, steps.c.who, steps.c.action)
-                .where(steps.c.table_id == table_id, steps.c.n >= start)
-                .order_by(steps.c.n)
-            ).all()
+            return self._steps_in(conn, table_id, start)
+
+    def since(
+        self, table_id: str, start: int, row_too: bool
+    ) -> tuple[list[tuple[str, str]], TableRow | None]:
+        """The steps from move `start` on, then (if there are any, or with `row_too`) the
+        table's row, read in that order in one transaction: what another process changed
+        since this one last looked (a process catching up before each move pays for one
+        round of the pool, not two)."""
+        with self._tx() as conn:
+            new = self._steps_in(conn, table_id, start)
+            if not new and not row_too:
+                return new, None
+            r = conn.execute(_SELECT_ROW, {"w_id": table_id}).first()
+        return new, None if r is None else _row(r)
+
+    def _steps_in(self, conn: Connection, table_id: str, start: int) -> list[tuple[str, str]]:
+        rows = conn.execute(_SELECT_STEPS, {"w_id": table_id, "w_start": start}).all()
         out = []
         for i, r in enumerate(rows):
             if r.n != start + i:

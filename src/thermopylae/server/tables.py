@@ -274,9 +274,10 @@ class Tables:
         """Apply the steps other processes (or an earlier life of this one) stored; with
         new steps (or `row_too`) the table's row is read again too (its clock, a forfeit,
         a stand-in)."""
-        new = await asyncio.to_thread(self._store_call, self.store.steps, live.row.id, live.move)
+        new, row = await asyncio.to_thread(
+            self._store_call, self.store.since, live.row.id, live.move, row_too
+        )
         if new or row_too:
-            row = await asyncio.to_thread(self._store_call, self.store.table, live.row.id)
             if row is not None and row.epoch != live.row.epoch:  # moves were taken back
                 await self._rebuild(live, row)
                 return True
