@@ -147,26 +147,34 @@ def supplied(c: Components, s: State, side: int) -> set[int]:
     return reached
 
 
-def points(c: Components, s: State, side: int) -> int:
-    """Scoring: 1 point per controlled city, 2 per major city; Athenai scores for no one in
-    a campaign when the Acropolis burned."""
-    worth, mine, theirs, major = c.points, s.arm[side], s.arm[1 - side], c.major
-    total = 0
-    for x in c.cities:  # (`controlled`)
-        if not theirs[x] and (mine[x] or major[x] == side):
-            total += worth[x]
-    if s.acropolis and not theirs[c.athenai] and (mine[c.athenai] or major[c.athenai] == side):
-        total -= worth[c.athenai]
-    return total
+def points(c: Components, s: State) -> tuple[int, int]:
+    """Scoring, for Persia and for Greece: 1 point per controlled city, 2 per major city;
+    Athenai scores for no one in a campaign when the Acropolis burned."""
+    worth, persia, greece, major = c.points, s.arm[0], s.arm[1], c.major
+    burned = c.athenai if s.acropolis else -1
+    scores = [0, 0]
+    for x in c.cities:  # (`controlled`, for both sides at once)
+        if x == burned:
+            continue
+        p, g = persia[x], greece[x]
+        if p:
+            if not g:
+                scores[0] += worth[x]
+        elif g:
+            scores[1] += worth[x]
+        elif major[x] >= 0:
+            scores[major[x]] += worth[x]
+    return scores[0], scores[1]
 
 
-def capacity(c: Components, s: State, side: int) -> tuple[int, tuple[int, ...]]:
-    """(amphorae available, cities whose armies count) for attrition (rulebook 8.2).
-    Persian armies in Abydos and Ephesos are always fed and do not count."""
-    counted = c.attrition_cities[side]
-    amphorae, mine, theirs, major = c.amphorae, s.arm[side], s.arm[1 - side], c.major
-    food = 0
-    for x in counted:  # (the cities `side` controls: `controlled`)
-        if not theirs[x] and (mine[x] or major[x] == side):
-            food += amphorae[x]
-    return food, counted
+def excess(c: Components, s: State, side: int) -> int:
+    """Armies beyond what the amphorae of the cities `side` controls can feed (rulebook
+    8.2, attrition). Persian armies in Abydos and Ephesos are always fed and do not count."""
+    armies, theirs, major, amphorae = s.arm[side], s.arm[1 - side], c.major, c.amphorae
+    over = 0
+    for x in c.attrition_cities[side]:
+        n = armies[x]
+        over += n
+        if not theirs[x] and (n or major[x] == side):  # (`controlled`)
+            over -= amphorae[x]
+    return over

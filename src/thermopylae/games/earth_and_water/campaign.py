@@ -429,9 +429,7 @@ def keep(s: State, c: Components, a: Keep | KeepNone | Discard, ev: Ev) -> None:
 
 
 def _attrition_start(s: State, c: Components, side: int, ev: Ev) -> None:
-    food, counted = board.capacity(c, s, side)
-    armies = s.arm[side]
-    excess = sum([armies[x] for x in counted]) - food
+    excess = board.excess(c, s, side)
     if excess > 0:
         s.side = side
         s.draws = excess  # armies still to remove
@@ -479,12 +477,11 @@ def _lines_of_communication(s: State, c: Components, side: int, ev: Ev) -> None:
 
 
 def _scoring(s: State, c: Components, ev: Ev) -> None:
-    c = c
     if board.controls(c, s, PERSIA, c.athenai) and board.controls(c, s, PERSIA, c.sparta):
         return _finish(s, PERSIA, "Persia holds both Athenai and Sparta", ev)
     if board.controls(c, s, GREECE, c.abydos) and board.controls(c, s, GREECE, c.ephesos):
         return _finish(s, GREECE, "Greece holds both Abydos and Ephesos", ev)
-    persia, greece = board.points(c, s, PERSIA), board.points(c, s, GREECE)
+    persia, greece = board.points(c, s)
     add_score(s, persia - greece)
     if ev is not None:
         ev.append(

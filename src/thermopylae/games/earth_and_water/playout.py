@@ -150,43 +150,9 @@ def random_playout(
             # `moves.begin_move` (a card's move: the side can move, so it has an origin)
             s.mv = Move(side, 0, -1, -1, 0, 0, 0, -1, -1)
             s.side = side
-            s.phase = MV_ORIGIN
-        elif ph == DRAW:  # `sample_chance`, then `campaign.drawn`, draw after draw
-            deck = s.deck
-            if not deck:  # (a position with an empty pile: the rule says what happens)
-                pile = s.discard
-                drawn(s, c, draw_actions[pile[int(crand() * len(pile))]], None)
-                continue
-            to = s.draw_to
-            hand = s.hands[to]
-            draws = s.draws
-            while True:
-                card = deck[int(crand() * len(deck))]
-                deck.remove(card)
-                insort(hand, card)
-                draws -= 1
-                if card == 11 and to == PERSIA and s.kings < _MAX_KINGS:
-                    s.used |= SUDDEN_DEATH
-                if not deck:
-                    if s.discard:  # RB 5.4: the discards become the new pile
-                        deck = s.deck = sorted(s.discard)
-                        s.discard = []
-                    else:
-                        break
-                if draws <= 0:
-                    break
-                steps += 1  # (`_next_draw`: the next draw is due)
-            s.draws = draws
-            stack = s.stack
-            if (
-                draws <= 0 and stack and stack[-1][0] == "after_buy" and not s.used & SUDDEN_DEATH
-            ):  # (`campaign.after_buy`: on to the builds)
-                s.draws = 0
-                s.side = stack.pop()[1]
-                s.phase = PREP_BUILD
-            else:
-                next_draw(s, c, None)
-        elif ph == MV_ORIGIN:  # `moves.origin_options`, then `moves.choose_origin`
+            s.phase = ph = MV_ORIGIN
+            steps += 1  # (the origin is the next decision: on without the loop)
+        if ph == MV_ORIGIN:  # `moves.origin_options`, then `moves.choose_origin`
             mv = s.mv
             assert mv is not None
             side, kind, flag = mv.side, mv.kind, mv.flag
@@ -208,19 +174,56 @@ def random_playout(
             if x < 0:
                 s.mv = None
                 resume(s, c, None)
-            elif x < _AT_SEA:
+                continue
+            if x < _AT_SEA:
                 mv.mode = LAND
                 mv.origin = x
                 if flag == LEONIDAS:
                     mv.count = 1  # Leonidas moves exactly one army
-                    s.phase = MV_DEST
+                    s.phase = ph = MV_DEST
                 else:
-                    s.phase = MV_COUNT
+                    s.phase = ph = MV_COUNT
             else:
                 mv.mode = SEA
                 mv.origin = x - _AT_SEA
-                s.phase = MV_COUNT
-        elif ph == MV_DEST:  # `moves.dest_options`, then `moves.choose_dest`
+                s.phase = ph = MV_COUNT
+            steps += 1
+        if ph == MV_COUNT:  # `count_options`: 1 to all the armies / fleets there
+            mv = s.mv
+            assert mv is not None
+            side, origin = mv.side, mv.origin
+            if mv.mode == LAND:
+                mv.count = int(rand() * s.arm[side][origin]) + 1
+                s.phase = ph = MV_DEST
+            else:
+                n = mv.count = int(rand() * s.flt[side][origin]) + 1
+                # `moves._max_carry`
+                if (
+                    mv.kind == FLEETS_ONLY
+                    or mv.flag == THEMISTOCLES_MOVE
+                    or (s.carneia and side == GREECE and origin == sparta)
+                    or min(n, MAX_CARRY, s.arm[side][origin]) <= 0
+                ):
+                    s.phase = ph = MV_DEST
+                else:
+                    s.phase = ph = MV_CARRY
+            steps += 1
+        if ph == MV_CARRY:  # `carry_options`: 0 to the most the fleets may carry
+            mv = s.mv
+            assert mv is not None
+            side = mv.side
+            if (
+                mv.kind == FLEETS_ONLY
+                or mv.flag == THEMISTOCLES_MOVE
+                or (s.carneia and side == GREECE and mv.origin == sparta)
+            ):
+                most = 0
+            else:
+                most = min(mv.count, MAX_CARRY, s.arm[side][mv.origin])
+            mv.carry = int(rand() * (most + 1))
+            s.phase = ph = MV_DEST
+            steps += 1
+        if ph == MV_DEST:  # `moves.dest_options`, then `moves.choose_dest`
             mv = s.mv
             assert mv is not None
             side, origin = mv.side, mv.origin
@@ -269,24 +272,43 @@ def random_playout(
                 land_battle(s, c, dest, side, None)
             else:
                 _end_move(s, c)
-        elif ph == MV_COUNT:  # `count_options`: 1 to all the armies / fleets there
-            mv = s.mv
-            assert mv is not None
-            side, origin = mv.side, mv.origin
-            if mv.mode == LAND:
-                mv.count = int(rand() * s.arm[side][origin]) + 1
-                s.phase = MV_DEST
+            continue
+        # (every phase above ends with `continue`, or falls into the next step of a move)
+        if ph == DRAW:  # `sample_chance`, then `campaign.drawn`, draw after draw
+            deck = s.deck
+            if not deck:  # (a position with an empty pile: the rule says what happens)
+                pile = s.discard
+                drawn(s, c, draw_actions[pile[int(crand() * len(pile))]], None)
                 continue
-            n = mv.count = int(rand() * s.flt[side][origin]) + 1
-            # `moves._max_carry`
+            to = s.draw_to
+            hand = s.hands[to]
+            draws = s.draws
+            while True:
+                card = deck[int(crand() * len(deck))]
+                deck.remove(card)
+                insort(hand, card)
+                draws -= 1
+                if card == 11 and to == PERSIA and s.kings < _MAX_KINGS:
+                    s.used |= SUDDEN_DEATH
+                if not deck:
+                    if s.discard:  # RB 5.4: the discards become the new pile
+                        deck = s.deck = sorted(s.discard)
+                        s.discard = []
+                    else:
+                        break
+                if draws <= 0:
+                    break
+                steps += 1  # (`_next_draw`: the next draw is due)
+            s.draws = draws
+            stack = s.stack
             if (
-                mv.kind == FLEETS_ONLY
-                or mv.flag == THEMISTOCLES_MOVE
-                or (s.carneia and side == GREECE and origin == sparta)
-            ):
-                s.phase = MV_DEST
+                draws <= 0 and stack and stack[-1][0] == "after_buy" and not s.used & SUDDEN_DEATH
+            ):  # (`campaign.after_buy`: on to the builds)
+                s.draws = 0
+                s.side = stack.pop()[1]
+                s.phase = PREP_BUILD
             else:
-                s.phase = MV_CARRY if min(n, MAX_CARRY, s.arm[side][origin]) > 0 else MV_DEST
+                next_draw(s, c, None)
         elif ph == PREP_BUILD:  # `campaign.build_options` and `campaign.build`, build
             # after build until the side is done: what it controls cannot change meanwhile
             # (it raises armies only where it has control), nor the enemy's fleets
@@ -393,20 +415,6 @@ def random_playout(
                 bt.stage = 1
             else:
                 rolled(s, c, roll_actions[best], None)
-        elif ph == MV_CARRY:  # `carry_options`: 0 to the most the fleets may carry
-            mv = s.mv
-            assert mv is not None
-            side = mv.side
-            if (
-                mv.kind == FLEETS_ONLY
-                or mv.flag == THEMISTOCLES_MOVE
-                or (s.carneia and side == GREECE and mv.origin == sparta)
-            ):
-                most = 0
-            else:
-                most = min(mv.count, MAX_CARRY, s.arm[side][mv.origin])
-            mv.carry = int(rand() * (most + 1))
-            s.phase = MV_DEST
         elif ph in _LISTED:
             listed = options[ph](s, c)
             rules[ph](s, c, listed[int(rand() * len(listed))], None)
