@@ -13,9 +13,8 @@ absolute indices `0..n-1` in the game's seat order.
 the game's observer is a `StateObserver` it reads the state directly (the game's own
 code, held by the tests to equality with the view's numbers); action masks are cached
 on the legal actions the game hands out (the games intern them: cached by the tuple's
-identity, else by the actions' identities, else by the actions' codes, each memoised on
-the action's identity), so a step neither re-encodes every legal action nor encodes them
-again to check the chosen one.
+identity, else by the actions' codes, each memoised on the action's identity), so a step
+neither re-encodes every legal action nor encodes them again to check the chosen one.
 """
 
 from __future__ import annotations
@@ -109,18 +108,13 @@ class Masks:
         self.no_mask: Mask = np.zeros(self.num_actions, dtype=np.int8)
         self.no_mask.setflags(write=False)
         # legal actions -> (them, mask, sorted codes): by the tuple's identity (the games
-        # intern some tuples they hand out: one look-up), else by the actions'
-        # identities (the games intern their actions: most lists of legal actions are
-        # made of objects seen before, in the same order), else by the actions' codes
-        # (each memoised on the action's identity, `code`)
+        # intern some tuples they hand out: one look-up), else by the actions' codes
+        # (each memoised on the action's identity, `code`). Looking lists up by their
+        # actions' identities was tried: faster for Earth & Water, slower for the
+        # others (the look-up misses on about half the Board Game's lists)
         self._by_id: dict[int, Entry] = {}
-        self._by_ids: dict[tuple[int, ...], Entry] = {}
         self._by_codes: dict[tuple[int, ...], Entry] = {}
         self._code_of: dict[int, tuple[Any, int]] = {}
-        # tuples kept by identity and found again: a game that hands out a new tuple
-        # every time is no longer looked up by identity after `CACHE_SIZE` of them
-        self._id_kept = 0
-        self._id_found = 0
 
     def code(self, action: Any) -> int:
         """`game.encode(action)`, memoised on the action's identity (the games hand out
@@ -136,34 +130,12 @@ class Masks:
         return code
 
     def entry(self, legal: Sequence[Any]) -> Entry:
-        """(legal, its mask, its sorted codes); the first item is what the entry was
-        made from (the same actions)."""
-        by_id = type(legal) is tuple and (self._id_found or self._id_kept < CACHE_SIZE)
-        if by_id:
+        """(legal, its mask, its sorted codes)."""
+        interned = type(legal) is tuple  # immutable: a game may hand it out again
+        if interned:
             entry = self._by_id.get(id(legal))
             if entry is not None and entry[0] is legal:
-                self._id_found += 1
                 return entry
-        ids = tuple(map(id, legal))
-        entry = self._by_ids.get(ids)
-        if entry is None:
-            entry = self._from_codes(legal)
-            if len(self._by_ids) >= CACHE_SIZE:
-                self._by_ids.clear()
-            # the entry holds the actions (a tuple of them), so while it is cached their
-            # ids are theirs: the same ids are the same actions
-            self._by_ids[ids] = entry = (tuple(legal), entry[1], entry[2])
-        if not by_id:
-            return entry
-        if len(self._by_id) >= CACHE_SIZE:
-            self._by_id.clear()
-        self._id_kept += 1
-        # the entry holds `legal` itself, so its id cannot be reused while it is cached
-        entry = self._by_id[id(legal)] = (legal, entry[1], entry[2])
-        return entry
-
-    def _from_codes(self, legal: Sequence[Any]) -> Entry:
-        """The entry of `legal` by its actions' codes."""
         code = self.code
         key = tuple([code(a) for a in legal])
         entry = self._by_codes.get(key)
@@ -176,6 +148,12 @@ class Masks:
             if len(self._by_codes) >= CACHE_SIZE:
                 self._by_codes.clear()
             self._by_codes[key] = entry
+        if not interned:
+            return entry
+        if len(self._by_id) >= CACHE_SIZE:
+            self._by_id.clear()
+        # the entry holds `legal` itself, so its id cannot be reused while it is cached
+        entry = self._by_id[id(legal)] = (legal, entry[1], entry[2])
         return entry
 
     def mask(self, state: Any, seat: int | None = None) -> Mask:
