@@ -1,6 +1,6 @@
 """The load bench (bench/load.py, issue 8) in its short version: a real server on SQLite,
-3 tables for 2 seconds (tens of actions at a think time of 0.05 s), played over HTTP and
-WebSockets. Checks the report, not speed."""
+3 tables for 2 seconds (tens of actions at a think time of 0.05 s), played over the
+WebSockets (and over HTTP). Checks the report, not speed."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest
 LOAD = Path(__file__).parents[2] / "bench" / "load.py"
 
 
-@pytest.mark.parametrize("clients", [1, 2])
-def test_load_bench_short_run_on_sqlite(clients: int) -> None:
+@pytest.mark.parametrize(("clients", "via"), [(1, "socket"), (2, "socket"), (1, "http")])
+def test_load_bench_short_run_on_sqlite(clients: int, via: str) -> None:
     run = subprocess.run(
         [
             sys.executable,
@@ -30,6 +30,8 @@ def test_load_bench_short_run_on_sqlite(clients: int) -> None:
             "0.2",
             "--clients",
             str(clients),
+            "--via",
+            via,
             "--seed",
             "1",
             "--json",
@@ -53,6 +55,8 @@ def test_load_bench_short_run_on_sqlite(clients: int) -> None:
     assert push["count"] > 0
     assert push["p50"] <= push["p95"] <= push["p99"] <= push["max"]
     assert report["server_rss_mib"]["peak"] > 0
+    assert report["via"] == via
+    assert report["server_cpu_ms_per_action"] > 0 and report["client_cpu_ms_per_action"] > 0
 
 
 def test_load_bench_help() -> None:
@@ -72,5 +76,6 @@ def test_load_bench_help() -> None:
         "--redis",
         "--json",
         "--start-limit",
+        "--via",
     ):
         assert option in run.stdout
