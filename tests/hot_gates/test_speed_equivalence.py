@@ -153,3 +153,29 @@ def test_could_march_agrees_with_the_march_lists(players: int) -> None:
                 GAME.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
     assert checked > 1000
     assert 0 < yes < checked
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_legal_is_built_once_a_step_and_is_the_fresh_list(players: int) -> None:
+    """`legal` keeps each decision's list for its step (an agent asks, then `apply`
+    checks against the same list): asked twice, the same list; the list kept is the one
+    built afresh from the position; and a step brings a new one."""
+    options = GAME.options({"players": players})
+    decisions = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        s = GAME.new(options)
+        while (who := GAME.to_act(s)) is not None:
+            if who == CHANCE:
+                assert list(GAME.legal(s)) == []
+                GAME.apply(s, GAME.sample_chance(s, rng), quiet=True)
+                continue
+            legal = GAME.legal(s)
+            assert GAME.legal(s) is legal
+            fresh = GAME.copy(s)  # a copy keeps no list
+            assert list(GAME.legal(fresh)) == list(legal)
+            GAME.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
+            if GAME.to_act(s) not in (None, CHANCE):
+                assert GAME.legal(s) is not legal
+            decisions += 1
+    assert decisions > 500
