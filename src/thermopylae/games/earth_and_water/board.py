@@ -44,14 +44,14 @@ def controllers(c: Components, s: State) -> list[int]:
 
 def controlled(c: Components, s: Pieces, side: int) -> list[int]:
     """The cities `side` controls, in order: those where `controllers` says `side`, in
-    one pass (no enemy army there, and an army of its own or its own major city)."""
-    return [
-        city
-        for city, mine, theirs, major in zip(
-            c.cities, s.arm[side], s.arm[1 - side], c.major, strict=True
-        )
-        if not theirs and (mine or major == side)
-    ]
+    one pass (no enemy army there, and an army of its own or its own major city). (A
+    loop: in CPython 3.11 a list comprehension is a call of its own, for 11 cities.)"""
+    mine, theirs, major = s.arm[side], s.arm[1 - side], c.major
+    out = []
+    for x in c.cities:
+        if not theirs[x] and (mine[x] or major[x] == side):
+            out.append(x)
+    return out
 
 
 def neighbours(c: Components, s: Pieces, city: int) -> tuple[int, ...]:
@@ -130,9 +130,12 @@ def supplied(c: Components, s: State, side: int) -> set[int]:
     enemy army is there; the enemy controls a city where `side` has no army and the enemy
     has one, or which is the enemy's major city.)"""
     mine, theirs, major, enemy = s.arm[side], s.arm[1 - side], c.major, 1 - side
-    majors = [m for m in c.majors[side] if not theirs[m]]
+    majors = []
+    for m in c.majors[side]:
+        if not theirs[m]:
+            majors.append(m)
     reached = set(majors)
-    frontier = list(majors)
+    frontier = majors[:]
     roads = c.roads if s.bridge else c.unbridged  # (`neighbours`)
     while frontier:
         for n in roads[frontier.pop()]:

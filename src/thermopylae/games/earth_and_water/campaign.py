@@ -125,7 +125,7 @@ def start_preparation(
 def buy_options(s: State, c: Components) -> list[Action]:
     available = len(s.deck) + len(s.discard)
     most = min(c.prices.max_cards, s.talents // c.prices.card, available)
-    return [A.buy[n] for n in range(most + 1)]
+    return list(A.buy[: most + 1])  # buy 0 to `most`
 
 
 def buy(s: State, c: Components, a: Buy, ev: Ev) -> None:
@@ -191,7 +191,7 @@ def build_options(s: State, c: Components) -> list[Action]:
     mine = board.controlled(c, s, side)
     if s.talents >= p.army and s.res_arm[side]:
         army = A.army
-        out += [army[x] for x in mine]
+        out += map(army.__getitem__, mine)
     price = _fleet_price(s, c)
     if (
         s.talents >= price
@@ -199,7 +199,9 @@ def build_options(s: State, c: Components) -> list[Action]:
         and (s.fleets_built < 0 or s.fleets_built < p.max_fleets)
     ):
         fleet, port, theirs = A.fleet, c.port, s.flt[1 - side]
-        out += [fleet[x] for x in mine if port[x] and not theirs[x]]
+        for x in mine:
+            if port[x] and not theirs[x]:
+                out.append(fleet[x])
     if (
         side == PERSIA
         and not s.bridge

@@ -303,11 +303,11 @@ def _neutral(s: State, c: Components) -> list[int]:
     """The cities `board.controllers` gives to no one: no army and no major city, or
     armies of both sides."""
     persia, greece, major = s.arm[PERSIA], s.arm[GREECE], c.major
-    return [
-        x
-        for x in c.cities
-        if (persia[x] and greece[x]) or not (persia[x] or greece[x] or major[x] >= 0)
-    ]
+    out = []
+    for x in c.cities:
+        if (persia[x] and greece[x]) or not (persia[x] or greece[x] or major[x] >= 0):
+            out.append(x)
+    return out
 
 
 def _any_neutral(s: State, c: Components) -> bool:
@@ -493,7 +493,7 @@ def choice_options(s: State, c: Components) -> list[Action]:
     if kind == C_IONIAN:
         return [A.remove[x] for x in (c.abydos, c.ephesos) if s.arm[PERSIA][x]]
     if kind == C_TRIBUTE:
-        return [A.place[x] for x in _neutral(s, c)]
+        return list(map(A.place.__getitem__, _neutral(s, c)))
     if kind == C_POSEIDON:
         return [A.remove[x] for x in c.cities if s.flt[PERSIA][x]]
     if kind == C_ROYAL_CITY:

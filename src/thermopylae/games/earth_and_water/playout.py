@@ -109,15 +109,18 @@ def random_playout(
             hand = s.hands[side]
             plays: list[int] = []  # card k: its event; -k: its move
             if hand:
-                # (`moves.can_move_land`, asked once)
-                locked = sparta if (s.carneia and side == GREECE) else -1
-                ways = leaves[s.bridge]
-                land = False
-                for city in compress(cities, s.arm[side]):
-                    if city != locked and ways[city]:
-                        land = True
-                        break
-                movable = land or any(s.flt[side])
+                # (`moves.can_move_land`, asked once, and only if the side's fleets do not
+                # settle whether it can move: else the events that need it ask it)
+                land: bool | None = None
+                movable = any(s.flt[side])
+                if not movable:
+                    locked = sparta if (s.carneia and side == GREECE) else -1
+                    ways = leaves[s.bridge]
+                    land = False
+                    for city in compress(cities, s.arm[side]):
+                        if city != locked and ways[city]:
+                            land = movable = True
+                            break
                 tests, last = event_tests[side], 0
                 for k in hand:  # (a hand is kept sorted: each card once, in order)
                     if k == last:
@@ -228,7 +231,10 @@ def random_playout(
             assert mv is not None
             side, origin = mv.side, mv.origin
             if mv.mode == SEA:
-                to_ports = [x for x in ports if x != origin]
+                to_ports = []
+                for x in ports:
+                    if x != origin:
+                        to_ports.append(x)
                 dest = mv.dest = to_ports[int(rand() * len(to_ports))]
                 if side == PERSIA and s.hands[GREECE]:  # Themistocles' window opens
                     sea_move(s, c, None)
@@ -315,7 +321,10 @@ def random_playout(
             side = s.side
             mine_cities = controlled(c, s, side)
             theirs_fleets = s.flt[1 - side]
-            havens = [x for x in mine_cities if port[x] and not theirs_fleets[x]]
+            havens = []  # (loops, not list comprehensions: each of those is a call)
+            for x in mine_cities:
+                if port[x] and not theirs_fleets[x]:
+                    havens.append(x)
             n_mine, n_havens = len(mine_cities), len(havens)
             may_bridge = side == PERSIA and controls(c, s, PERSIA, abydos)
             fleet_price = campaign._fleet_price(s, c)
@@ -383,7 +392,10 @@ def random_playout(
         elif ph == SUP_REMOVE:  # `campaign.attrition_options`, then `campaign.attrition`
             side = s.side
             armies = s.arm[side]
-            fed = [x for x in c.attrition_cities[side] if armies[x]]
+            fed = []
+            for x in c.attrition_cities[side]:
+                if armies[x]:
+                    fed.append(x)
             armies[fed[int(rand() * len(fed))]] -= 1
             s.res_arm[side] += 1
             s.draws -= 1
