@@ -95,3 +95,34 @@ def test_sqlite_threads_keep_their_own_connection_until_dispose(tmp_path: Path) 
     assert other[0] is not first  # another thread has its own
     store.dispose()
     assert first.closed and other[0].closed  # dispose closes every kept connection
+
+
+def test_a_database_servers_connection_is_pinged_only_after_a_rest(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL: a connection back from a transaction is used again at once without a
+    ping (one round trip less per transaction under load), and pinged once it has rested
+    (a database restart takes longer than `PING_AFTER`: the tests of tests/reliability
+    stop and start one under a running server)."""
+    from thermopylae.server import store as store_module
+
+    store = _store("postgresql", request, tmp_path)
+    try:
+        _new_table(store)
+        pings: list[int] = []
+        real = store.engine.dialect.do_ping
+
+        def counted(dbapi: Any) -> bool:
+            pings.append(1)
+            return bool(real(dbapi))
+
+        monkeypatch.setattr(store.engine.dialect, "do_ping", counted)
+        store.table("tableAppend1")  # the pool's connection has been used just now
+        for _ in range(5):
+            store.table("tableAppend1")
+        assert pings == []
+        time.sleep(store_module.PING_AFTER + 0.2)
+        store.table("tableAppend1")
+        assert pings == [1]
+    finally:
+        store.dispose()
