@@ -1,4 +1,11 @@
-"""The registry of games by id. Games register themselves; the engine knows none of them."""
+"""The registry of games by id. Games register themselves; the engine knows none of them
+but the shipped packages' names (`_BUILTIN`).
+
+A shipped game's package is imported when the game is first asked for (`get`), not
+before: a command that plays one game pays for that game's rules only. Listing the games
+(`game_ids`, `summary`) reads the table below for the shipped games not imported yet, so
+`thermopylae games`, `--help` and the server's game list import none of them.
+"""
 
 from __future__ import annotations
 
@@ -16,13 +23,18 @@ GameFactory = Callable[[Path | None], GenericGame]
 
 _FACTORIES: dict[str, GameFactory] = {}
 _SUMMARIES: dict[str, tuple[str, int, int]] = {}
+_IMPORTED: set[str] = set()  # the shipped games whose package `get` imported
 
-# The game packages shipped with thermopylae; importing one registers it.
-_BUILTIN = (
-    "thermopylae.games.thermopyles",
-    "thermopylae.games.earth_and_water",
-    "thermopylae.games.hot_gates",
-)
+
+_BUILTIN: dict[str, tuple[str, str, int, int]] = {
+    "thermopyles": ("thermopylae.games.thermopyles", "Thermopyles", 1, 4),
+    "earth-and-water": ("thermopylae.games.earth_and_water", "300: Earth & Water", 2, 2),
+    "hot-gates": ("thermopylae.games.hot_gates", "300: The Board Game", 2, 4),
+}
+"""The games shipped with thermopylae: id -> (the package whose import registers it, and
+the title and player counts it registers, to list the game before it is imported).
+tests/engine/test_registry.py holds each entry to what its package registers. (Plain
+tuples: a named tuple class costs this module more than everything else it does.)"""
 
 
 def default_once(build: Callable[[Path | None], G]) -> Callable[[Path | None], G]:
@@ -76,28 +88,41 @@ def adopt(games: list[Registration]) -> None:
         register(gid, title, players, factory)
 
 
-def _load_builtins() -> None:
-    for module in _BUILTIN:
-        importlib.import_module(module)
+def _pending(game_id: str) -> tuple[str, str, int, int] | None:
+    """The shipped game `game_id` while the table stands in for it: its package not
+    imported by `get` yet nor registered by an import of its own (after that the game is
+    what its package registered, withdrawn by `unregister` as any other)."""
+    entry = _BUILTIN.get(game_id)
+    if entry is None or game_id in _FACTORIES or game_id in _IMPORTED:
+        return None
+    return entry
 
 
 def game_ids() -> list[str]:
-    _load_builtins()
-    return sorted(_FACTORIES)
+    """The ids of the registered games and of the shipped ones not imported yet."""
+    return sorted({*_FACTORIES, *(gid for gid in _BUILTIN if _pending(gid))})
 
 
 def summary(game_id: str) -> tuple[str, int, int]:
-    """(title, min players, max players) without building the game."""
-    _load_builtins()
+    """(title, min players, max players) without building the game (nor importing a
+    shipped one)."""
+    entry = _pending(game_id)
+    if entry is not None:
+        return entry[1:]
     return _SUMMARIES[game_id]
 
 
 def get(game_id: str, components: Path | None = None) -> GenericGame:
-    """The game `game_id`, with its default components or those in `components`."""
-    _load_builtins()
+    """The game `game_id`, with its default components or those in `components`; a
+    shipped game's package is imported on its first use."""
+    entry = _pending(game_id)
+    if entry is not None:
+        # registers the game; another thread importing it meanwhile is waited for
+        importlib.import_module(entry[0])
+        _IMPORTED.add(game_id)
     try:
         factory = _FACTORIES[game_id]
     except KeyError:
-        known = ", ".join(sorted(_FACTORIES))
+        known = ", ".join(game_ids())
         raise ThermopylaeError(f"unknown game {game_id!r}; known games: {known}") from None
     return factory(components)
