@@ -24,12 +24,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Protocol, runtime_checkable
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from thermopylae.engine.protocol import JSON, Observer
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "Counts",
@@ -45,8 +46,21 @@ __all__ = [
 ]
 
 
-Obs = npt.NDArray[np.float32]
-"""An observation vector."""
+if TYPE_CHECKING:
+    Obs = npt.NDArray[np.float32]
+    """An observation vector."""
+
+
+def __getattr__(name: str) -> Any:
+    """`Obs` for a module that reads it at run time. NumPy is imported where an
+    observation is built, not with this module: every game's rules import their observer,
+    and a command that never observes (a simulation) need not pay for NumPy."""
+    if name == "Obs":
+        import numpy as np
+        import numpy.typing as npt
+
+        return npt.NDArray[np.float32]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @runtime_checkable
@@ -125,6 +139,8 @@ class Counts:
                 i = index.get(x)
                 if i is not None:
                     counts[i] += 1.0
+            import numpy as np
+
             row = np.array(counts, dtype=np.float32)
             row.setflags(write=False)
             if len(self._rows) >= self.limit:
@@ -146,6 +162,8 @@ class Pile:
         self.index: dict[Any, int] = dict(index)
         self.size = size
         self.limit = limit
+        import numpy as np
+
         self._last: Sequence[Hashable] | None = None
         self._row: Obs = np.zeros(size, dtype=np.float32)
         self._rows: dict[tuple[Hashable, ...], Obs] = {}
@@ -162,6 +180,8 @@ class Pile:
                 i = index.get(x)
                 if i is not None:
                     counts[i] += 1.0
+            import numpy as np
+
             row = np.array(counts, dtype=np.float32)
             row.setflags(write=False)
             if len(self._rows) >= self.limit:

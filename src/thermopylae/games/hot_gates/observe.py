@@ -19,13 +19,10 @@ from functools import lru_cache
 from itertools import chain
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from thermopylae.engine.observation import (
     Counts,
     Field,
     Fields,
-    Obs,
     Pile,
     histogram,
     onehot,
@@ -54,6 +51,7 @@ from thermopylae.games.hot_gates.state import (
 )
 
 if TYPE_CHECKING:
+    from thermopylae.engine.observation import Obs  # NumPy: imported where arrays are built
     from thermopylae.games.hot_gates.rules import HotGates
 
 
@@ -314,6 +312,8 @@ class HotGatesObserver(Fields):
     def _row(self, sp: int, raw: list[int], waiting: bool, entered: bool) -> Obs:
         """A space's part of `board` from its pieces, whether its Glory bonus still
         waits and whether the Persians entered it."""
+        import numpy as np
+
         t, nt = self._t, self._nt
         # written in a list, then one array: a NumPy item update costs several list ones
         row = [0.0] * (6 + 2 * nt)
@@ -340,6 +340,8 @@ class HotGatesObserver(Fields):
         """The fields `spartan_camp`, `boxes`, `persian_camp`, `eliminated` and
         `pulled_back` (read-only) from the camp, the boxes' units, the leaders' types, the
         dead and the pulled-back units."""
+        import numpy as np
+
         nt = self._nt
         camp, boxes, leaders, dead, pool = piles
         block = np.zeros(5 * nt, dtype=np.float32)
@@ -356,6 +358,8 @@ class HotGatesObserver(Fields):
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`
         shows (a fresh array, written where it is not zero)."""
+        import numpy as np
+
         n, nt = self._n, self._nt
         (
             o_phase,

@@ -12,13 +12,16 @@ the game keeps one per player count (`rules._observer`: the layout depends on no
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
-from thermopylae.engine.observation import Counts, Field, Fields, Obs, Pile, histogram, onehot
+from thermopylae.engine.observation import Counts, Field, Fields, Pile, histogram, onehot
 from thermopylae.engine.protocol import CHANCE, JSON
 from thermopylae.games.thermopyles.actions import seat_name
 from thermopylae.games.thermopyles.state import PHASES, State
 from thermopylae.games.thermopyles.tables import Tables
+
+if TYPE_CHECKING:
+    from thermopylae.engine.observation import Obs  # NumPy: imported where arrays are built
 
 
 def _fields(t: Tables, n: int) -> list[Field]:
@@ -145,6 +148,8 @@ class ThermopylesObserver(Fields):
     """The observation layout of Thermopyles for one player count."""
 
     def __init__(self, t: Tables, game_id: str, players: int) -> None:
+        import numpy as np
+
         super().__init__(game_id, _fields(t, players))
         self.players = players
         self._tables = t
