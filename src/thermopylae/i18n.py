@@ -17,12 +17,11 @@ import contextvars
 import functools
 import io
 from collections.abc import Iterator
-from importlib import resources
+from gettext import NullTranslations
+from typing import TYPE_CHECKING
 
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import NullTranslations, Translations
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 LANGUAGES: dict[str, str] = {"en": "English", "pt": "Português", "fr": "Français", "it": "Italiano"}
 """The languages with a complete catalog, by code, each named in its own language."""
@@ -56,9 +55,17 @@ def negotiate(value: str | None) -> str:
 @functools.cache
 def translations(lang: str) -> NullTranslations:
     """The catalog of `lang`: every `.po` file in `locale/<lang>/` (one per part of the
-    program: the games, the terminal, ...), merged and compiled (English: no catalog)."""
+    program: the games, the terminal, ...), merged and compiled (English: no catalog).
+    Babel is imported here, for a language other than English only: a command in
+    English never pays for it (its import costs more than a short command's work)."""
     if lang == DEFAULT or lang not in LANGUAGES:
         return NullTranslations()
+    from importlib import resources
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    from babel.support import Translations
+
     folder = resources.files("thermopylae").joinpath("locale", lang)
     files = (
         sorted((f for f in folder.iterdir() if f.name.endswith(".po")), key=lambda f: f.name)
