@@ -12,7 +12,6 @@ from typing import Annotated, TypeVar
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 from thermopylae import i18n
 from thermopylae.engine import registry
@@ -87,20 +86,28 @@ def with_progress(
     label: str, total: int, wanted: bool, work: Callable[[Callable[[int], None]], R]
 ) -> R:
     """`work(advance)` under a progress bar on stderr (when `wanted` and stderr is a
-    terminal); its errors end the command with their message."""
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        disable=not (wanted and sys.stderr.isatty()),
-    ) as bar:
-        task = bar.add_task(label, total=total)
-        try:
+    terminal); its errors end the command with their message. Without a bar, rich's
+    progress module is not even imported (a start-up cost of its own)."""
+    try:
+        if not (wanted and sys.stderr.isatty()):
+            return work(_ignore)
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=err,
+        ) as bar:
+            task = bar.add_task(label, total=total)
             return work(lambda n: bar.advance(task, n))
-        except ThermopylaeError as exc:
-            raise fail(str(exc)) from exc
+    except ThermopylaeError as exc:
+        raise fail(str(exc)) from exc
+
+
+def _ignore(n: int) -> None:
+    """The progress of work no bar shows."""
 
 
 def load_game(game_id: str, components: Path | None) -> GenericGame:
