@@ -137,7 +137,7 @@ class Store:
         # pool for every transaction (a ping, a check-out, a rollback at check-in: more
         # CPU than the move it stores). A file has no server to restart under it.
         self._kept: threading.local | None = threading.local() if sqlite else None
-        self._kept_all: list[Connection] = []
+        self._kept_all: list[_Kept] = []
         self._kept_lock = threading.Lock()
         self._updates: dict[tuple[tuple[str, ...], bool], Update] = {}
         self._sqlite_updates: dict[
@@ -505,34 +505,53 @@ class Store:
     def dispose(self) -> None:
         with self._kept_lock:
             kept, self._kept_all = self._kept_all, []
-        for conn in kept:
-            with contextlib.suppress(SQLAlchemyError):
-                conn.close()
+        for one in kept:  # each once its transaction in hand (if any) is over
+            if one.lock.acquire(timeout=DISPOSE_WAIT):
+                try:
+                    with contextlib.suppress(SQLAlchemyError):
+                        one.conn.close()
+                finally:
+                    one.lock.release()
         self.engine.dispose()
 
-    def _connection(self) -> tuple[Any, bool]:
-        """A transaction's connection: this thread's own (SQLite: True, kept open), or
-        one from the pool (False: returned at the end)."""
+    def _connection(self) -> tuple[Any, _Kept | None]:
+        """A transaction's connection: this thread's own (SQLite: kept open, with the
+        lock that `dispose` takes before closing it), or one from the pool (None)."""
         if self._kept is None:
-            return self.engine.begin(), False
-        conn: Connection | None = getattr(self._kept, "conn", None)
-        if conn is None or conn.closed or conn.invalidated:
-            conn = self.engine.connect()
-            self._kept.conn = conn
+            return self.engine.begin(), None
+        one: _Kept | None = getattr(self._kept, "one", None)
+        if one is None or one.conn.closed or one.conn.invalidated:
+            one = _Kept(self.engine.connect())
+            self._kept.one = one
             with self._kept_lock:
-                self._kept_all = [c for c in self._kept_all if not c.closed]
-                self._kept_all.append(conn)
-        return conn, True
+                self._kept_all = [k for k in self._kept_all if not k.conn.closed]
+                self._kept_all.append(one)
+        return one.conn, one
 
     def _drop_kept(self) -> None:
         """After an error, this thread's kept connection is closed (the next transaction
         opens a fresh one)."""
         kept = self._kept
-        conn: Connection | None = None if kept is None else getattr(kept, "conn", None)
-        if kept is not None and conn is not None:
-            kept.conn = None
+        one: _Kept | None = None if kept is None else getattr(kept, "one", None)
+        if kept is not None and one is not None:
+            kept.one = None
             with contextlib.suppress(SQLAlchemyError):
-                conn.close()
+                one.conn.close()
+
+
+class _Kept:
+    """A thread's own connection (SQLite), and the lock its transactions hold, so that
+    `dispose` does not close it under one of them."""
+
+    __slots__ = ("conn", "lock")
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.lock = threading.Lock()
+
+
+DISPOSE_WAIT = 5.0
+"""Seconds `dispose` waits for a transaction in hand before leaving its connection."""
 
 
 def _row(r: Any) -> TableRow:
@@ -577,30 +596,51 @@ class _Tx:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.cm: Any = None
-        self.kept = False
+        self.kept: _Kept | None = None
 
     def __enter__(self) -> Any:
         try:
-            source, self.kept = self.store._connection()
-            if self.kept:  # this thread's own connection: the transaction is its `begin`
-                self.cm = source.begin()
-                self.cm.__enter__()
-                return source
-            self.cm = source
-            return self.cm.__enter__()
+            source, kept = self.store._connection()
         except SQLAlchemyError as exc:
-            if self.kept:
-                self.store._drop_kept()
             raise StoreError(f"the database is unavailable: {_short(exc)}") from exc
+        if kept is None:
+            try:
+                self.cm = source
+                return self.cm.__enter__()
+            except SQLAlchemyError as exc:
+                raise StoreError(f"the database is unavailable: {_short(exc)}") from exc
+        # this thread's own connection: the transaction is its `begin`, under its lock
+        kept.lock.acquire()
+        if kept.conn.closed:  # `dispose` closed it meanwhile: the server is stopping
+            kept.lock.release()
+            raise StoreError("the server is closing its database; nothing was stored")
+        self.kept = kept
+        try:
+            self.cm = source.begin()
+            self.cm.__enter__()
+        except SQLAlchemyError as exc:
+            self.kept = None
+            kept.lock.release()
+            self.store._drop_kept()
+            raise StoreError(f"the database is unavailable: {_short(exc)}") from exc
+        return source
 
     def __exit__(self, *exc: Any) -> None:
+        kept, self.kept = self.kept, None
+        try:
+            self._end(exc, kept is not None)
+        finally:
+            if kept is not None:
+                kept.lock.release()
+
+    def _end(self, exc: tuple[Any, ...], kept: bool) -> None:
         failed = exc[1]
         try:
             self.cm.__exit__(*exc)
         except IntegrityError:
             raise
         except SQLAlchemyError as err:
-            if self.kept:
+            if kept:
                 self.store._drop_kept()
             if isinstance(failed, IntegrityError):
                 raise
