@@ -28,6 +28,9 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from thermopylae.engine.protocol import JSON, Observer
 
+# `np` (NumPy) is bound by the first `Counts` or `Pile` built, not when this module loads:
+# every game's rules import their observer, and a command that never observes (a
+# simulation) need not pay for NumPy.
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
@@ -52,9 +55,8 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
-    """`Obs` for a module that reads it at run time. NumPy is imported where an
-    observation is built, not with this module: every game's rules import their observer,
-    and a command that never observes (a simulation) need not pay for NumPy."""
+    """`Obs` for a module that reads it at run time (NumPy imported then: see the
+    module's imports)."""
     if name == "Obs":
         import numpy as np
         import numpy.typing as npt
@@ -122,6 +124,9 @@ class Counts:
     full)."""
 
     def __init__(self, index: Mapping[Any, int], size: int, limit: int = 4096) -> None:
+        global np  # NumPy, for `__call__`: see the module's imports
+        import numpy as np
+
         self.index: dict[Any, int] = dict(index)
         self.size = size
         self.limit = limit
@@ -139,8 +144,6 @@ class Counts:
                 i = index.get(x)
                 if i is not None:
                     counts[i] += 1.0
-            import numpy as np
-
             row = np.array(counts, dtype=np.float32)
             row.setflags(write=False)
             if len(self._rows) >= self.limit:
@@ -162,6 +165,7 @@ class Pile:
         self.index: dict[Any, int] = dict(index)
         self.size = size
         self.limit = limit
+        global np  # NumPy, for `__call__`: see the module's imports
         import numpy as np
 
         self._last: Sequence[Hashable] | None = None
@@ -180,8 +184,6 @@ class Pile:
                 i = index.get(x)
                 if i is not None:
                     counts[i] += 1.0
-            import numpy as np
-
             row = np.array(counts, dtype=np.float32)
             row.setflags(write=False)
             if len(self._rows) >= self.limit:

@@ -28,8 +28,12 @@ from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import PHASES, SIDES, State
 from thermopylae.games.earth_and_water.view import ONCE, hand_visible
 
+# `np` (NumPy) is bound by the first observer built (its `__init__`), not when this module
+# loads: the rules import it, and a command that never observes need not pay for NumPy.
 if TYPE_CHECKING:
-    from thermopylae.engine.observation import Obs  # NumPy: imported where arrays are built
+    import numpy as np
+
+    from thermopylae.engine.observation import Obs
 
 ONCE_ORDER = ["Miltiades", "Themistocles", "Leonidas", "Artemisia I"]
 """The one-time cards of the `once_used` field, in order."""
@@ -200,6 +204,9 @@ class EarthAndWaterObserver(Fields):
     """The observation layout of Earth & Water for one player count."""
 
     def __init__(self, components: Components, game_id: str, players: int) -> None:
+        global np  # NumPy, for the methods: see the module's imports
+        import numpy as np
+
         super().__init__(game_id, _fields(components))
         c = components
         self._ncities = len(c.names)
@@ -245,8 +252,6 @@ class EarthAndWaterObserver(Fields):
     def _cities_block(self, pa: list[int], ga: list[int], pf: list[int], gf: list[int]) -> Obs:
         """The `cities` field from the armies and fleets (read-only; written in a list,
         then one array: a NumPy item or slice assignment costs several list ones)."""
-        import numpy as np
-
         block = [0.0] * (10 * self._ncities)
         i = 0
         for k, (major, port, amph) in enumerate(self._cities):
@@ -265,8 +270,6 @@ class EarthAndWaterObserver(Fields):
     def _stock(self, key: tuple[int, ...]) -> Obs:
         """The fields `bridge` to `once_used` (read-only) from (bridge, reserve armies and
         fleets of each side, portraits, kings dead, one-time cards used)."""
-        import numpy as np
-
         bridge, pa, pf, ga, gf, p0, p1, p2, kings, used = key
         block = [bridge, pa / 20, pf / 20, ga / 20, gf / 20, p0 / 3, p1 / 3, p2 / 3, kings / 3]
         block += [1.0 if used & b else 0.0 for b in self._once]
@@ -277,8 +280,6 @@ class EarthAndWaterObserver(Fields):
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`
         shows (a fresh array, written where it is not zero)."""
-        import numpy as np
-
         (
             o_phase,
             o_act,

@@ -50,8 +50,12 @@ from thermopylae.games.hot_gates.state import (
     phase_name,
 )
 
+# `np` (NumPy) is bound by the first observer built (its `__init__`), not when this module
+# loads: the rules import it, and a command that never observes need not pay for NumPy.
 if TYPE_CHECKING:
-    from thermopylae.engine.observation import Obs  # NumPy: imported where arrays are built
+    import numpy as np
+
+    from thermopylae.engine.observation import Obs
     from thermopylae.games.hot_gates.rules import HotGates
 
 
@@ -251,6 +255,9 @@ class HotGatesObserver(Fields):
     """The observation layout of the Board Game for one player count."""
 
     def __init__(self, game: HotGates, players: int) -> None:
+        global np  # NumPy, for the methods: see the module's imports
+        import numpy as np
+
         super().__init__(game.id, _fields(game, players))
         self._t = game.t
         self._n = players
@@ -312,8 +319,6 @@ class HotGatesObserver(Fields):
     def _row(self, sp: int, raw: list[int], waiting: bool, entered: bool) -> Obs:
         """A space's part of `board` from its pieces, whether its Glory bonus still
         waits and whether the Persians entered it."""
-        import numpy as np
-
         t, nt = self._t, self._nt
         # written in a list, then one array: a NumPy item update costs several list ones
         row = [0.0] * (6 + 2 * nt)
@@ -340,8 +345,6 @@ class HotGatesObserver(Fields):
         """The fields `spartan_camp`, `boxes`, `persian_camp`, `eliminated` and
         `pulled_back` (read-only) from the camp, the boxes' units, the leaders' types, the
         dead and the pulled-back units."""
-        import numpy as np
-
         nt = self._nt
         camp, boxes, leaders, dead, pool = piles
         block = np.zeros(5 * nt, dtype=np.float32)
@@ -358,8 +361,6 @@ class HotGatesObserver(Fields):
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`
         shows (a fresh array, written where it is not zero)."""
-        import numpy as np
-
         n, nt = self._n, self._nt
         (
             o_phase,
