@@ -162,33 +162,14 @@ class Pile:
     alternate; at most `limit` rows are kept by content (emptied when full)."""
 
     def __init__(self, index: Mapping[Any, int], size: int, limit: int = 4096) -> None:
-        self.index: dict[Any, int] = dict(index)
-        self.size = size
-        self.limit = limit
-        global np  # NumPy, for `__call__`: see the module's imports
-        import numpy as np
-
+        self._by_content = Counts(index, size, limit)  # binds `np` too
         self._last: Sequence[Hashable] | None = None
         self._row: Obs = np.zeros(size, dtype=np.float32)
-        self._rows: dict[tuple[Hashable, ...], Obs] = {}
 
     def __call__(self, items: Sequence[Hashable]) -> Obs:
         if items == self._last:
             return self._row
-        key = tuple(items)
-        row = self._rows.get(key)
-        if row is None:
-            counts = [0.0] * self.size
-            index = self.index
-            for x in key:
-                i = index.get(x)
-                if i is not None:
-                    counts[i] += 1.0
-            row = np.array(counts, dtype=np.float32)
-            row.setflags(write=False)
-            if len(self._rows) >= self.limit:
-                self._rows.clear()
-            self._rows[key] = row
+        row = self._by_content(items)
         self._last = items[:]  # a copy: the caller's pile changes in place
         self._row = row
         return row
