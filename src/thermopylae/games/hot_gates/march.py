@@ -82,18 +82,7 @@ def _any_move(s: State, t: Tables, seat: int) -> bool:
     board = s.board
     room = t.room
     owner = [pside[b[0]] if b else -1 for b in board]
-    if side == PERSIAN:
-        a, b = owner[:SPACES], owner[SPACES:]
-        fronts = (
-            a.index(enemy) if enemy in a else SPACES,
-            b.index(enemy) if enemy in b else SPACES,
-        )
-    else:
-        a, b = owner[SPACES - 1 :: -1], owner[: SPACES - 1 : -1]
-        fronts = (
-            SPACES - 1 - a.index(enemy) if enemy in a else -1,
-            SPACES - 1 - b.index(enemy) if enemy in b else -1,
-        )
+    fronts = _fronts(owner, side == PERSIAN, enemy)
     for sp in spaces:
         if owner[sp] != side:
             continue
@@ -148,18 +137,7 @@ def march_list(
             c - (len(b) if big(b) else sum(map(places, b)))
             for c, b in zip(cap, board, strict=False)
         ]
-        if persian:
-            a, b = owner[:SPACES], owner[SPACES:]
-            fronts = (
-                a.index(enemy) if enemy in a else SPACES,
-                b.index(enemy) if enemy in b else SPACES,
-            )
-        else:
-            a, b = owner[SPACES - 1 :: -1], owner[: SPACES - 1 : -1]
-            fronts = (
-                SPACES - 1 - a.index(enemy) if enemy in a else -1,
-                SPACES - 1 - b.index(enemy) if enemy in b else -1,
-            )
+        fronts = _fronts(owner, persian, enemy)
         geometry = owner, room, fronts
     else:
         owner, room, fronts = geometry
@@ -285,3 +263,20 @@ def clear_moved(s: State) -> None:
     for sp in s.board:
         if sp and any(map(marched, sp)):
             sp[:] = [p & PIECE for p in sp]
+
+
+def _fronts(owner: list[int], persian: bool, enemy: int) -> tuple[int, int]:
+    """On each of the two roads (spaces `:SPACES` and `SPACES:`), the first space the
+    `enemy` side holds, met from the marching side's own end (Persia's from the low
+    numbers); none: past that road's far end."""
+    if persian:
+        a, b = owner[:SPACES], owner[SPACES:]
+        return (
+            a.index(enemy) if enemy in a else SPACES,
+            b.index(enemy) if enemy in b else SPACES,
+        )
+    a, b = owner[SPACES - 1 :: -1], owner[: SPACES - 1 : -1]
+    return (
+        SPACES - 1 - a.index(enemy) if enemy in a else -1,
+        SPACES - 1 - b.index(enemy) if enemy in b else -1,
+    )
