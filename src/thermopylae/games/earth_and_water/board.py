@@ -122,31 +122,34 @@ def sea_origins(c: Components, s: State, side: int) -> list[int]:
     return list(compress(c.cities, s.flt[side]))
 
 
-def supplied(c: Components, s: State, side: int) -> set[int]:
-    """Cities in supply for `side` (rulebook 8.2, lines of communication): reached by road
-    from one of its controlled major cities through cities the enemy does not control, or
-    ports holding its fleets while one of its controlled major cities has no enemy fleet.
-    (`controllers` read city by city: a major city of its own is controlled while no
-    enemy army is there; the enemy controls a city where `side` has no army and the enemy
-    has one, or which is the enemy's major city.)"""
+def supplied(c: Components, s: State, side: int) -> list[bool]:
+    """Whether each city is in supply for `side` (rulebook 8.2, lines of communication):
+    reached by road from one of its controlled major cities through cities the enemy does
+    not control, or a port holding its fleets while one of its controlled major cities has
+    no enemy fleet. (`controllers` read city by city: a major city of its own is
+    controlled while no enemy army is there; the enemy controls a city where `side` has no
+    army and the enemy has one, or which is the enemy's major city. A flag per city, not
+    a set: no hashing in the search.)"""
     mine, theirs, major, enemy = s.arm[side], s.arm[1 - side], c.major, 1 - side
-    majors = []
+    reached = [False] * len(major)
+    frontier = []
+    by_sea = False
+    enemy_fleets = s.flt[enemy]
     for m in c.majors[side]:
         if not theirs[m]:
-            majors.append(m)
-    reached = set(majors)
-    frontier = majors[:]
+            reached[m] = True
+            frontier.append(m)
+            if not enemy_fleets[m]:
+                by_sea = True
     roads = c.roads if s.bridge else c.unbridged  # (`neighbours`)
     while frontier:
         for n in roads[frontier.pop()]:
-            if n not in reached and (mine[n] or not (theirs[n] or major[n] == enemy)):
-                reached.add(n)
+            if not reached[n] and (mine[n] or not (theirs[n] or major[n] == enemy)):
+                reached[n] = True
                 frontier.append(n)
-    enemy_fleets = s.flt[enemy]
-    for m in majors:
-        if not enemy_fleets[m]:
-            reached.update(compress(c.cities, s.flt[side]))
-            break
+    if by_sea:
+        for x in compress(c.cities, s.flt[side]):
+            reached[x] = True
     return reached
 
 

@@ -459,7 +459,7 @@ def attrition(s: State, c: Components, a: Remove, ev: Ev) -> None:
 def _lines_of_communication(s: State, c: Components, side: int, ev: Ev) -> None:
     reached, armies = board.supplied(c, s, side), s.arm[side]
     for city in compress(c.cities, armies):
-        if city not in reached:
+        if not reached[city]:
             n = armies[city]
             armies[city] = 0
             s.res_arm[side] += n

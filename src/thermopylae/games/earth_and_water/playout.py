@@ -100,6 +100,7 @@ def random_playout(
     max_cards, card_price = prices.max_cards, prices.card
     port, ports, abydos, sparta, major = c.port, c.ports, c.abydos, c.sparta, c.major
     cities, leaves, roads_by_bridge = c.cities, c.exits, (c.unbridged, c.roads)
+    n_cities = len(cities)
     steps = 0
     while True:
         ph = s.phase
@@ -259,13 +260,14 @@ def random_playout(
             # `board.land_reach`: it may pass only through cities its side controls
             mine, theirs = s.arm[side], s.arm[1 - side]
             roads = roads_by_bridge[s.bridge]
-            seen = {origin}
+            seen = [False] * n_cities  # (a flag per city: no hashing, no set)
+            seen[origin] = True
             frontier = [origin]
             reach = []
             while frontier:
                 for n in roads[frontier.pop()]:
-                    if n not in seen:
-                        seen.add(n)
+                    if not seen[n]:
+                        seen[n] = True
                         reach.append(n)
                         if not theirs[n] and (mine[n] or major[n] == side):
                             frontier.append(n)
