@@ -59,23 +59,24 @@ def start_land_battle(s: State, c: Components, city: int, side: int, ev: Ev) -> 
     mv = s.mv
     assert mv is not None
     flag = mv.flag
+    # (positional: keywords cost a call ~0.3 us more; the fields in `Battle`'s order)
     s.bt = Battle(
-        kind=LAND,
-        city=city,
-        att=side,
-        gdice=2 if flag == LEONIDAS else 0,
-        cav=int(flag == CAVALRY),
-        score=flag if flag in (GREAT_KING, EVANGELION) else 0,
-        imm=0,
-        pstart=s.arm[PERSIA][city],
-        carry=0,
-        stage=0,
-        aroll=0,
-        gcard=LEONIDAS if flag == LEONIDAS else 0,
-        by_sea=mv.mode,
-        origin=mv.origin,
-        no_retreat=0,
-        ships=min(mv.count, s.flt[side][city]) if mv.mode else 0,
+        LAND,  # kind
+        city,
+        side,  # att
+        2 if flag == LEONIDAS else 0,  # gdice
+        int(flag == CAVALRY),  # cav
+        flag if flag in (GREAT_KING, EVANGELION) else 0,  # score
+        0,  # imm
+        s.arm[PERSIA][city],  # pstart
+        0,  # carry
+        0,  # stage
+        0,  # aroll
+        LEONIDAS if flag == LEONIDAS else 0,  # gcard
+        mv.mode,  # by_sea
+        mv.origin,
+        0,  # no_retreat
+        min(mv.count, s.flt[side][city]) if mv.mode else 0,  # ships
     )  # (decision 23)
     if ev is not None:
         ev.append(Event("battle", {"kind": "land", "city": c.names[city], "attacker": SIDES[side]}))
@@ -92,22 +93,22 @@ def start_naval_battle(s: State, c: Components, city: int, side: int, ev: Ev) ->
     mv = s.mv
     assert mv is not None
     s.bt = Battle(
-        kind=SEA,
-        city=city,
-        att=side,
-        gdice=0,
-        cav=0,
-        score=0,
-        imm=0,
-        pstart=0,
-        carry=mv.carry,
-        stage=0,
-        aroll=0,
-        gcard=0,
-        by_sea=1,
-        origin=mv.origin,
-        no_retreat=int(s.used & NO_RETREAT != 0),
-        ships=0,
+        SEA,  # kind
+        city,
+        side,  # att
+        0,  # gdice
+        0,  # cav
+        0,  # score
+        0,  # imm
+        0,  # pstart
+        mv.carry,
+        0,  # stage
+        0,  # aroll
+        0,  # gcard
+        1,  # by_sea
+        mv.origin,
+        int(s.used & NO_RETREAT != 0),  # no_retreat
+        0,  # ships
     )
     if ev is not None:
         ev.append(

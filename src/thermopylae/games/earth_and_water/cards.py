@@ -525,11 +525,16 @@ def choice_step(
     s: State, c: Components, a: Remove | Place | Count | Pick | Discard | Done, ev: Ev
 ) -> None:
     kind = s.choice
-    match a:
-        case Remove(x) | Place(x) | Count(x) | Pick(x) | Discard(x):
-            pass
-        case _:  # done (Pacification)
-            x = -1
+    # (`isinstance`, not a `match` of class patterns: those are slow in CPython 3.11)
+    x: int
+    if isinstance(a, (Remove, Place)):
+        x = a.city
+    elif isinstance(a, (Pick, Discard)):
+        x = a.card
+    elif isinstance(a, Count):
+        x = a.count
+    else:  # done (Pacification)
+        x = -1
     if kind == C_PORTRAIT:
         s.arm[s.side][x] -= 1
         s.portraits[s.side] += 1
