@@ -178,6 +178,9 @@ def drawn(s: State, c: Components, a: Draw, ev: Ev) -> None:
         ev.append(Event("drew", {"side": SIDES[s.draw_to], "card": card}, to=s.draw_to))
     if card == 11 and s.draw_to == PERSIA and s.kings < MAX_KINGS:
         s.used |= SUDDEN_DEATH  # resolved once every card of this draw is in hand
+    if s.draws > 0 and s.deck:  # (`_next_draw`'s usual case, inline: another draw due)
+        s.phase = DRAW
+        return
     _next_draw(s, c, ev)
 
 

@@ -163,7 +163,7 @@ class EarthAndWater(GameBase[State, Action]):
         ph = s.phase
         if ph == DRAW:
             pile = s.deck or s.discard
-            return A.draw[pile[int(rng.random() * len(pile))]]
+            return _DRAWS[pile[int(rng.random() * len(pile))]]
         if ph == LOT:
             hand = s.hands[GREECE]
             return A.lot[hand[int(rng.random() * len(hand))]]
@@ -179,7 +179,10 @@ class EarthAndWater(GameBase[State, Action]):
 
     def apply(self, s: State, action: Action, *, quiet: bool = False) -> list[Event]:
         ph = s.phase
-        if ph in CHANCE_PHASES:
+        if ph == DRAW:  # (`_chance_ok`'s draw, inline: ISMCTS's tree draws every card bought)
+            if not (isinstance(action, Draw) and action.card in (s.deck or s.discard)):
+                self._refuse(s, action)
+        elif ph in CHANCE_PHASES:
             if not self._chance_ok(s, action):
                 self._refuse(s, action)
         else:
@@ -333,3 +336,4 @@ _PHASE_RULES: dict[int, tuple[Callable[[State, Components], list[Action]], Rule]
 }
 _OPTIONS = tuple(_PHASE_RULES[ph][0] for ph in range(len(PHASES)))
 _RULES = tuple(_PHASE_RULES[ph][1] for ph in range(len(PHASES)))
+_DRAWS = A.draw  # (`sample_chance`'s draws: one global, not an attribute, per draw)
