@@ -35,7 +35,7 @@ from typing import Any
 from thermopylae.engine import registry
 from thermopylae.engine.errors import NotationError, ThermopylaeError
 from thermopylae.engine.play import advance
-from thermopylae.engine.protocol import CHANCE
+from thermopylae.engine.protocol import CHANCE, Event
 from thermopylae.server import chat, endings, messages, new_table, notices, timekeeper
 from thermopylae.server.account_store import Accounts
 from thermopylae.server.ai_pool import AiBusy, AiLimits, AiPool
@@ -313,12 +313,7 @@ class Tables:
 
     def _apply(self, live: Live, who: str, text: str) -> None:
         g = live.game
-        events = g.apply(live.state, g.parse(text))
-        live.steps.append((who, text))
-        n = live.move
-        live.log += [(n, e) for e in events]
-        if len(live.log) > LOG_KEPT:
-            del live.log[: len(live.log) - LOG_KEPT]
+        _record(live, [(who, text)], [g.apply(live.state, g.parse(text))])
 
     async def _write(self, fn: Callable[..., Any], *args: Any) -> Any:
         """A database write, in the writer thread (SQLite) or any worker thread."""
@@ -450,12 +445,8 @@ class Tables:
                     "reload the table once the database is back",
                 ) from exc
             raise TableError(503, f"{exc}; the action was not stored, try again") from exc
-        first = live.move + 1  # a step's log lines carry the move count it makes
         live.state = trial
-        live.steps += new
-        live.log += [(first + i, e) for i, events in enumerate(batch.events) for e in events]
-        if len(live.log) > LOG_KEPT:
-            del live.log[: len(live.log) - LOG_KEPT]
+        _record(live, new, batch.events)
         live.row = replace(live.row, over=over, **values)
         if writer is not None and self.on_notice is not None:
             self.on_notice()
@@ -649,3 +640,14 @@ class Tables:
 
     def record(self, live: Live) -> dict[str, Any]:
         return messages.record(live)
+
+
+def _record(live: Live, steps: list[tuple[str, str]], events: list[list[Event]]) -> None:
+    """Add `steps` (already played on `live.state`) to the table, and each step's
+    `events` to its log: a step's lines carry the move count it makes; the last
+    `LOG_KEPT` lines are kept."""
+    first = live.move + 1
+    live.steps += steps
+    live.log += [(first + i, e) for i, step in enumerate(events) for e in step]
+    if len(live.log) > LOG_KEPT:
+        del live.log[: len(live.log) - LOG_KEPT]
