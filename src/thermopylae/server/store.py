@@ -226,8 +226,7 @@ class Store:
 
     def table(self, table_id: str) -> TableRow | None:
         with self._tx() as conn:
-            r = conn.execute(_SELECT_ROW, {"w_id": table_id}).first()
-        return None if r is None else _row(r)
+            return _row_in(conn, table_id)
 
     def steps(self, table_id: str, start: int = 0) -> list[tuple[str, str]]:
         with self._tx() as conn:
@@ -242,10 +241,7 @@ class Store:
         round of the pool, not two)."""
         with self._tx() as conn:
             new = self._steps_in(conn, table_id, start)
-            if not new and not row_too:
-                return new, None
-            r = conn.execute(_SELECT_ROW, {"w_id": table_id}).first()
-        return new, None if r is None else _row(r)
+            return new, _row_in(conn, table_id) if new or row_too else None
 
     def _steps_in(self, conn: Connection, table_id: str, start: int) -> list[tuple[str, str]]:
         rows = conn.execute(_SELECT_STEPS, {"w_id": table_id, "w_start": start}).all()
@@ -279,7 +275,7 @@ class Store:
         try:
             with self._tx() as conn:
                 if self._kept is not None:  # SQLite: straight to the driver (below)
-                    done = self._append_sqlite(conn, table_id, start, new, fields, epoch)
+                    done = self._append_sqlite(conn, table_id, start, new, fields, columns, epoch)
                 else:
                     conn.execute(
                         _INSERT_STEPS,
@@ -309,13 +305,14 @@ class Store:
         start: int,
         new: list[tuple[str, str]],
         fields: dict[str, Any],
+        columns: tuple[str, ...],
         epoch: int | None,
     ) -> int:
         """`append`'s two statements through SQLite's own driver, in the transaction of
         `conn`: the same SQL that SQLAlchemy would send, without building an execution
         context for each (more CPU than SQLite's own work bar the commit). Errors come
-        out as SQLAlchemy's (IntegrityError: another writer stored the move)."""
-        columns = tuple(sorted(fields))
+        out as SQLAlchemy's (IntegrityError: another writer stored the move). `columns`:
+        the names of `fields`, sorted."""
         sql, processors = self._sqlite_update_of(columns, epoch is not None)
         params: list[Any] = [
             v if p is None else p(v)
@@ -552,6 +549,12 @@ class _Kept:
 
 DISPOSE_WAIT = 5.0
 """Seconds `dispose` waits for a transaction in hand before leaving its connection."""
+
+
+def _row_in(conn: Connection, table_id: str) -> TableRow | None:
+    """The table's row, read in `conn`'s transaction (None: no such table)."""
+    r = conn.execute(_SELECT_ROW, {"w_id": table_id}).first()
+    return None if r is None else _row(r)
 
 
 def _row(r: Any) -> TableRow:
