@@ -239,13 +239,7 @@ class ISMCTS:
             apply(d, best_a, quiet=True)
         # Playout, cut off after `depth` decisions where the game can estimate the
         # position (`evaluate` returns None where it cannot: play on to the end).
-        if policy is None and evaluate is None:
-            game.random_playout(d, rng, rng)
-            outcome = game.outcome(d)
-            assert outcome is not None
-            scores = outcome.scores
-        else:
-            scores = play_out(game, d, rng, policy, self.depth, evaluate)
+        scores = play_out(game, d, rng, policy, self.depth, evaluate)
         for nd in path:
             nd.visits = visits = nd.visits + 1
             nd.total = total = nd.total + scores[nd.who]

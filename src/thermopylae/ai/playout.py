@@ -73,8 +73,8 @@ def play_out(
     playout stops after `depth` decisions and returns `evaluate(d)`, unless that is None
     (no estimate for that position: play on to the end). Chance and the policy draw
     from the one source `rng`."""
-    mover: Decider = Uniform(game) if policy is None else policy
     if depth is not None and evaluate is not None:
+        mover: Decider = Uniform(game) if policy is None else policy
         for _ in advance(game, d, rng, _Budget(mover, depth), quiet=True):
             pass
         if game.to_act(d) is not None:
