@@ -141,8 +141,7 @@ def casualty_side(s: State) -> int:
 
 
 def casualty_legal(s: State, t: Tables) -> list[Action]:
-    bt = s.bt
-    space = bt[PSP] if bt[LEFT][PERSIAN] > 0 else bt[SSP]  # (`casualty_side`)
+    space = s.bt[PSP] if casualty_side(s) == PERSIAN else s.bt[SSP]
     return [*map(t.notation.casualty.__getitem__, dict.fromkeys(s.board[space]))]
 
 
