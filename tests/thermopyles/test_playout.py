@@ -19,7 +19,6 @@ from thermopylae.games.thermopyles.state import (
     RECIPIENT,
     State,
 )
-from thermopylae.games.thermopyles.view import _shuffle
 
 
 def _game() -> Thermopyles:
@@ -71,15 +70,3 @@ def test_positions_of_every_phase(players: int) -> None:
                 acts = game.legal(s)
                 game.apply(s, acts[int(rng.random() * len(acts))], quiet=True)
     assert all(seen.get(p, 0) >= 40 for p in wanted), seen
-
-
-def test_determinize_deals_as_random_shuffle_would() -> None:
-    """`view.determinize` shuffles without `random.shuffle`'s method calls: the same
-    permutation from the same source, which stays where `shuffle` would leave it."""
-    for seed in range(500):
-        a, b = list(range(seed % 50)), list(range(seed % 50))
-        ra, rb = random.Random(seed), random.Random(seed)
-        ra.shuffle(a)
-        _shuffle(b, rb.getrandbits)
-        assert a == b
-        assert ra.random() == rb.random()

@@ -9,10 +9,10 @@ way are public.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from functools import lru_cache
 
 from thermopylae.engine.protocol import CHANCE, JSON
+from thermopylae.engine.shuffle import shuffle
 from thermopylae.games.earth_and_water.cards import C_HIPPIAS
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import CHOOSE, GREECE, PERSIA, PHASES, SIDES, State
@@ -163,25 +163,9 @@ def determinize(s: State, seat: int, rng: random.Random) -> State:
     if hand_visible(s, other, seat):
         return d
     pool = sorted(s.hands[other] + s.deck)
-    if type(rng) is random.Random:
-        _shuffle(pool, rng.getrandbits)
-    else:
-        rng.shuffle(pool)
+    shuffle(pool, rng)
     n = len(s.hands[other])
     d.hands[other] = sorted(pool[:n])
     d.deck = sorted(pool[n:])
     d._legal = None
     return d
-
-
-def _shuffle(x: list[int], getrandbits: Callable[[int], int]) -> None:
-    """`random.Random.shuffle`, written out: the same swaps from the same draws (its
-    `_randbelow` takes bits until they fall below the bound), without two method calls
-    a card: a search deals the hidden cards again at every iteration."""
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]

@@ -8,9 +8,9 @@ else is face up on the table: slots, piles, graveyard, support cards, the fight.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from thermopylae.engine.protocol import CHANCE, JSON
+from thermopylae.engine.shuffle import shuffle
 from thermopylae.games.thermopyles.actions import seat_name
 from thermopylae.games.thermopyles.components import Components
 from thermopylae.games.thermopyles.state import PHASES, State
@@ -94,26 +94,10 @@ def determinize(s: State, seat: int, rng: random.Random) -> State:
         return d
     others = [p for p in range(s.players) if p != seat]
     pool = sorted([c for p in others for c in s.hands[p]] + s.sdeck)
-    if type(rng) is random.Random:
-        _shuffle(pool, rng.getrandbits)
-    else:
-        rng.shuffle(pool)
+    shuffle(pool, rng)
     for p in others:
         n = len(s.hands[p])
         d.hands[p] = sorted(pool[:n])
         del pool[:n]
     d.sdeck = sorted(pool)
     return d
-
-
-def _shuffle(x: list[int], getrandbits: Callable[[int], int]) -> None:
-    """`random.Random.shuffle`, written out: the same swaps from the same draws (its
-    `_randbelow` takes bits until they fall below the bound), without a method call a
-    card: a search deals the hidden cards again at every iteration."""
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]

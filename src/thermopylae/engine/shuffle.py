@@ -1,0 +1,29 @@
+"""`random.Random.shuffle` written out, for the searches' deals.
+
+A search deals a seat's hidden cards again at every iteration (`Game.determinize`), and
+`Random.shuffle` makes two method calls a card (`_randbelow`, `getrandbits`). This is the
+same algorithm on the same draws, so the same permutation from the same source, which is
+left where `shuffle` would leave it: the searches' decisions, and the pinned records of
+their games, do not depend on which of the two ran (tests/engine/test_shuffle.py).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+
+def shuffle(x: list[Any], rng: random.Random) -> None:
+    """Shuffle `x` in place as `rng.shuffle(x)` would; written out for a plain
+    `random.Random` (another source, `SystemRandom` or a subclass, shuffles itself)."""
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)  # `_randbelow`: bits until they fall below the bound
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
