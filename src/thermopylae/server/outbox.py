@@ -29,6 +29,7 @@ from typing import Any
 from sqlalchemy import (
     Table,
     and_,
+    bindparam,
     insert,
     or_,
     select,
@@ -54,6 +55,18 @@ from thermopylae.server.notify import (
 log = logging.getLogger("thermopylae.server")
 
 CHANNELS = ("webhook", "email")
+
+_DUE = (
+    select(notices.c.id)
+    .where(
+        notices.c.status == "pending",
+        notices.c.next_try <= bindparam("w_now"),
+        or_(notices.c.claimed_until.is_(None), notices.c.claimed_until < bindparam("w_now")),
+    )
+    .order_by(notices.c.next_try, notices.c.id)
+    .limit(bindparam("w_limit"))
+)
+"""Built once: the deliverer looks twice a second, idle or not."""
 
 
 OnResult = Callable[[Connection, int, str, bool], int]
@@ -450,19 +463,7 @@ class Deliverer:
 
     def _due(self, now: float, limit: int) -> list[int]:
         with self.engine.begin() as conn:
-            return [
-                int(r.id)
-                for r in conn.execute(
-                    select(notices.c.id)
-                    .where(
-                        notices.c.status == "pending",
-                        notices.c.next_try <= now,
-                        or_(notices.c.claimed_until.is_(None), notices.c.claimed_until < now),
-                    )
-                    .order_by(notices.c.next_try, notices.c.id)
-                    .limit(limit)
-                )
-            ]
+            return [int(r.id) for r in conn.execute(_DUE, {"w_now": now, "w_limit": limit})]
 
     def _row(self, notice_id: int) -> Any:
         with self.engine.begin() as conn:

@@ -22,7 +22,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAl
 from sqlalchemy.sql.dml import Update
 
 from thermopylae.server import migrate
-from thermopylae.server.db import metadata, steps, table_seats, tables
+from thermopylae.server.db import chat, metadata, steps, table_seats, tables
 
 __all__ = ["Conflict", "Store", "StoreError", "TableRow", "metadata", "now"]
 
@@ -33,12 +33,14 @@ RECYCLE = 1800  # seconds a pooled connection is kept before a fresh one replace
 
 _INSERT_STEPS = insert(steps)
 """Built once: a statement built for each move costs more CPU than storing the move."""
+_INSERT_TABLE = insert(tables)  # the values bound at execution: no statement built a table
 _SELECT_ROW = select(tables).where(tables.c.id == bindparam("w_id"))
 _SELECT_STEPS = (
     select(steps.c.n, steps.c.who, steps.c.action)
     .where(steps.c.table_id == bindparam("w_id"), steps.c.n >= bindparam("w_start"))
     .order_by(steps.c.n)
 )
+_LAST_CHAT = select(func.max(chat.c.id)).where(chat.c.table_id == bindparam("w_id"))
 _SQLITE_INSERT_STEPS = f"INSERT INTO {steps.name} (table_id, n, who, action) VALUES (?, ?, ?, ?)"
 
 NoticeWriter = Callable[[Connection], None]
@@ -176,7 +178,8 @@ class Store:
         transaction."""
         with self._tx() as conn:
             conn.execute(
-                insert(tables).values(
+                _INSERT_TABLE,
+                dict(
                     id=row.id,
                     game=row.game,
                     components=row.components,
@@ -205,7 +208,7 @@ class Store:
                     result=row.result,
                     ended=row.ended,
                     scores=row.scores,
-                )
+                ),
             )
             held = row.accounts()
             if held:
@@ -242,6 +245,18 @@ class Store:
         with self._tx() as conn:
             new = self._steps_in(conn, table_id, start)
             return new, _row_in(conn, table_id) if new or row_too else None
+
+    def since_and_chat(
+        self, table_id: str, start: int
+    ) -> tuple[list[tuple[str, str]], TableRow | None, int]:
+        """`since` with the row, and the id of the table's last chat message (0: none), in
+        one transaction: what a process told of another's change reads (one round of the
+        pool, not two)."""
+        with self._tx() as conn:
+            new = self._steps_in(conn, table_id, start)
+            row = _row_in(conn, table_id)
+            last = conn.execute(_LAST_CHAT, {"w_id": table_id}).scalar()
+            return new, row, int(last or 0)
 
     def _steps_in(self, conn: Connection, table_id: str, start: int) -> list[tuple[str, str]]:
         rows = conn.execute(_SELECT_STEPS, {"w_id": table_id, "w_start": start}).all()
@@ -429,14 +444,14 @@ class Store:
 
     def due(self, when: float, column: str = "deadline") -> list[tuple[str, float]]:
         """Unfinished tables whose `deadline` (or `low_at`) is at or before `when`."""
-        col = tables.c[column]
         with self._tx() as conn:
-            rows = conn.execute(
-                select(tables.c.id, col).where(
-                    col.is_not(None), col <= when, tables.c.over.is_(False)
-                )
-            ).all()
-        return [(r[0], float(r[1])) for r in rows]
+            return _due_in(conn, when, column)
+
+    def due_both(self, when: float) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+        """`due` for `deadline` and for `low_at`, in one transaction (the timekeeper looks
+        four times a second: one round of the pool, not two)."""
+        with self._tx() as conn:
+            return _due_in(conn, when, "deadline"), _due_in(conn, when, "low_at")
 
     def hold_seat(
         self, table_id: str, seat: int, seats: list[dict[str, Any]], account: int
@@ -549,6 +564,24 @@ class _Kept:
 
 DISPOSE_WAIT = 5.0
 """Seconds `dispose` waits for a transaction in hand before leaving its connection."""
+
+
+def _due_select(column: str) -> Any:
+    col = tables.c[column]
+    return select(tables.c.id, col).where(
+        col.is_not(None), col <= bindparam("w_when"), tables.c.over.is_(False)
+    )
+
+
+_DUE = {column: _due_select(column) for column in ("deadline", "low_at")}
+"""Built once: the timekeeper runs them four times a second, idle or not."""
+
+
+def _due_in(conn: Connection, when: float, column: str) -> list[tuple[str, float]]:
+    stmt = _DUE.get(column)
+    if stmt is None:
+        stmt = _due_select(column)
+    return [(r[0], float(r[1])) for r in conn.execute(stmt, {"w_when": when})]
 
 
 def _row_in(conn: Connection, table_id: str) -> TableRow | None:

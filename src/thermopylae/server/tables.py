@@ -270,13 +270,23 @@ class Tables:
                 dropped.append(tid)
         return dropped
 
-    async def _catch_up(self, live: Live, row_too: bool = False) -> bool:
+    async def _catch_up(self, live: Live, row_too: bool = False, chat_too: bool = False) -> bool:
         """Apply the steps other processes (or an earlier life of this one) stored; with
         new steps (or `row_too`) the table's row is read again too (its clock, a forfeit,
-        a stand-in)."""
-        new, row = await asyncio.to_thread(
-            self._store_call, self.store.since, live.row.id, live.move, row_too
-        )
+        a stand-in); with `chat_too`, the row and the id of its last chat message, in the
+        same transaction."""
+        if chat_too:
+            new, row, last = await asyncio.to_thread(
+                self._store_call, self.store.since_and_chat, live.row.id, live.move
+            )
+            if last != live.chat_last:  # a message was posted there
+                live.chat_last = last
+                live.changes += 1
+            row_too = True
+        else:
+            new, row = await asyncio.to_thread(
+                self._store_call, self.store.since, live.row.id, live.move, row_too
+            )
         if new or row_too:
             if row is not None and row.epoch != live.row.epoch:  # moves were taken back
                 await self._rebuild(live, row)
@@ -625,11 +635,7 @@ class Tables:
         if live is None:
             return None
         async with live.lock:
-            await self._catch_up(live, row_too=True)
-            last = await asyncio.to_thread(self._store_call, chat.last_id, self.store, table_id)
-            if last != live.chat_last:  # a message was posted there
-                live.chat_last = last
-                live.changes += 1
+            await self._catch_up(live, row_too=True, chat_too=True)
         self._kick(live)
         return live
 

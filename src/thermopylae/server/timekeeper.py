@@ -157,9 +157,12 @@ class Timekeeper:
 
     async def tick(self, t: float | None = None) -> None:
         t = now() if t is None else t
-        for tid, when in await asyncio.to_thread(self.store.due, t, "deadline"):
+        deadlines, lows = await asyncio.to_thread(self.store.due_both, t)
+        for tid, when in deadlines:
             await self.expire(tid, when)
-        for tid, when in await asyncio.to_thread(self.store.due, t, "low_at"):
+        if deadlines:  # a game that ended just now is warned of no more
+            lows = await asyncio.to_thread(self.store.due, t, "low_at")
+        for tid, when in lows:
             await self.warn(tid, when)
 
     async def expire(self, table_id: str, when: float) -> bool:
