@@ -5,9 +5,10 @@
 
 Plays random two-seat Thermopyles tables through `Tables.submit` on a SQLite file (the
 server's writer thread, commits with `synchronous=FULL`), and builds both seats' update
-messages as JSON after each action, as the WebSocket pushes do. Prints the CPU microseconds
-per action of each part (process CPU: the writer thread included). Beside the load bench's
-CPU per accepted action (`bench/load.py`), the difference is what the web stack costs.
+messages as JSON text after each action, as the WebSocket pushes do (with the server's own
+encoder). Prints the CPU microseconds per action of each part (process CPU: the writer
+thread included). Beside the load bench's CPU per accepted action (`bench/load.py`), the
+difference is what the web stack costs.
 """
 
 from __future__ import annotations
@@ -20,9 +21,17 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from thermopylae.server.store import Store
 from thermopylae.server.tables import Tables
+
+try:  # the encoder of the server's pushes (orjson); an older tree's is Starlette's send_json
+    from thermopylae.server.app import json_text as encode
+except ImportError:
+
+    def encode(message: dict[str, Any]) -> str:
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 async def measure(actions: int, seed: int) -> dict[str, float]:
@@ -47,7 +56,7 @@ async def measure(actions: int, seed: int) -> dict[str, float]:
                 t1 = time.process_time()
                 for who in (0, 1):
                     message = tables.message(live, who, since=live.move - 2)
-                    json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+                    encode(message)
                 t2 = time.process_time()
                 spent["submit"] += t1 - t0
                 spent["messages"] += t2 - t1
