@@ -12,9 +12,21 @@ the game keeps one per player count (`rules._observer`: the layout depends on no
 
 from __future__ import annotations
 
+from struct import pack
 from typing import TYPE_CHECKING
 
-from thermopylae.engine.observation import Counts, Field, Fields, Pile, histogram, onehot
+from thermopylae.engine.observation import (
+    Counts,
+    Field,
+    Fields,
+    PileBytes,
+    assemble,
+    f32,
+    histogram,
+    onehot,
+    onehots,
+    steps,
+)
 from thermopylae.engine.protocol import CHANCE, JSON
 from thermopylae.games.thermopyles.actions import seat_name
 from thermopylae.games.thermopyles.state import PHASES, State
@@ -148,141 +160,96 @@ class ThermopylesObserver(Fields):
     """The observation layout of Thermopyles for one player count."""
 
     def __init__(self, t: Tables, game_id: str, players: int) -> None:
-        import numpy as np
-
         super().__init__(game_id, _fields(t, players))
         self.players = players
         self._tables = t
+        n = players
         values = tuple(sorted(set(t.components.spartan)))
         kinds = tuple(dict.fromkeys(t.kind_texts))
-        self._nvalues = len(values)
-        self._value = {v: i for i, v in enumerate(values)}
-        # a Persian kind's index -> its place among the distinct kind texts
-        self._kind = [kinds.index(text) for text in t.kind_texts]
-        self._kinds = [
-            (float(k.combat), float(k.annihilation), float(k.bonus))
+        nv, nk = len(values), len(kinds)
+        nloc = len(t.locations)
+        support_total = t.components.support
+        # `state_features` joins the float32 bytes of the fields (`engine.observation`),
+        # each from a table by the state's number, or a cache: a one-hot row per value
+        # (the last entry, also found at -1, all zero)
+        self._seat = onehots(n)
+        self._phase = onehots(len(PHASES))
+        act = onehots(n + 1)  # the seats, then chance
+        self._to_act: dict[int | None, bytes] = {i: act[i] for i in range(n)}
+        self._to_act |= {CHANCE: act[n], None: act[n + 1]}
+        self._player = onehots(n)  # active, recipient (-1: none)
+        self._turn = steps(1000, 100)
+        self._marker = onehots(nloc + 1)
+        # a Persian kind's `slots` entries (-1, an empty slot: zeros)
+        self._slot = [
+            f32((1.0, k.combat / 25, k.annihilation / 25, float(k.bonus)))
             for k in t.components.persian_kinds
+        ] + [f32([0.0] * 4)]
+        # support left / total, then the total / 4
+        self._support = [
+            f32((k / max(1, support_total), support_total / 4)) for k in range(support_total + 1)
         ]
-        self._values = Counts(self._value, len(values))
-        self._support_total = t.components.support
-        self._nloc = len(t.locations)
-        self._die = [bool(d) for d in t.die]
-        # a Persian kind's `slots` entries, and what the support is divided by
-        self._slot_rows = [
-            np.array((1.0, combat / 25, annihilation / 25, bonus), dtype=np.float32)
-            for combat, annihilation, bonus in self._kinds
-        ]
-        self._support_scale = max(1, self._support_total)
-        # the entries that never change: the support total / 4
-        self._constant = np.zeros(self._size, dtype=np.float32)
-        self._constant[self._at["support"] + 1] = self._support_total / 4
-        self._constant.setflags(write=False)
-        # the piles that grow over a game, each counted by a `Pile`
-        self._nkinds = len(kinds)
-        self._sdiscard = Pile(self._value, len(values))
-        self._pdiscard = Pile(dict(enumerate(self._kind)), len(kinds))
-        self._graveyard = Pile(dict(enumerate(self._kind)), len(kinds))
-        # each field's offset after `seat`, in the order `state_features` unpacks them
-        # (`graveyard` follows `persian_discard`)
-        self._offsets = tuple(
-            self._at[name]
-            for name in (
-                "phase",
-                "to_act",
-                "active",
-                "recipient",
-                "turn",
-                "marker",
-                "slots",
-                "support",
-                "hands",
-                "spartan_deck",
-                "spartan_discard",
-                "persian_deck",
-                "persian_discard",
-                "fight",
-                "draws",
-                "result",
-            )
-        )
+        self._hand_size = steps(100, 10)
+        self._hidden = f32([0.0] * nv)
+        self._values = Counts({v: i for i, v in enumerate(values)}, nv, 1 << 16, raw=True)
+        self._sdeck = steps(1000, 20)
+        self._pdeck = steps(1000, 28)
+        self._sdiscard = PileBytes({v: i for i, v in enumerate(values)}, nv)
+        # a Persian kind's index -> its place among the distinct kind texts
+        kind_place = {i: kinds.index(text) for i, text in enumerate(t.kind_texts)}
+        self._pdiscard = PileBytes(kind_place, nk)
+        self._graveyard = PileBytes(kind_place, nk)
+        self._no_fight = f32([0.0] * 6)
+        self._die = [float(d) for d in t.die]
+        self._draws = steps(100, 4)
+        self._result = [f32((0.0, 0.0)), f32((1.0, 0.0)), f32((0.0, 1.0))]  # by result
 
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`
-        shows (a copy of the constant entries, written where the rest is not zero)."""
-        (
-            o_phase,
-            o_act,
-            o_active,
-            o_recipient,
-            o_turn,
-            o_marker,
-            o_slots,
-            o_support,
-            o_hands,
-            o_sdeck,
-            o_sdiscard,
-            o_pdeck,
-            o_piles,
-            o_fight,
-            o_draws,
-            o_result,
-        ) = self._offsets
-        n = s.players
-        out = self._constant.copy()
-        if 0 <= seat < n:
-            out[seat] = 1.0  # "seat" comes first
-        out[o_phase + s.phase] = 1.0
-        if to_act == CHANCE:
-            out[o_act + n] = 1.0
-        elif to_act is not None:
-            out[o_act + to_act] = 1.0
-        out[o_active + s.active] = 1.0
-        if s.recipient >= 0:
-            out[o_recipient + s.recipient] = 1.0
-        out[o_turn] = s.turn / 100
-        if 0 <= s.marker <= self._nloc:
-            out[o_marker + s.marker] = 1.0
+        shows (every field's float32 bytes from a table or a cache, joined)."""
+        player = self._player
+        parts = [
+            self._seat[seat if 0 <= seat < s.players else -1],
+            self._phase[s.phase],
+            self._to_act[to_act],
+            player[s.active],
+            player[s.recipient],
+            self._turn[s.turn],
+            self._marker[s.marker],
+        ]
         slots = s.slots
-        if slots:
-            rows = self._slot_rows
-            k = slots[0]
-            if k >= 0:
-                out[o_slots : o_slots + 4] = rows[k]
-            if len(slots) > 1 and slots[1] >= 0:
-                out[o_slots + 4 : o_slots + 8] = rows[slots[1]]
-        out[o_support] = s.support / self._support_scale
-        i = o_hands
-        nv = self._nvalues
-        counts = self._values
-        open_hands = s.open_hands
-        for p, h in enumerate(s.hands):
-            if h:
-                out[i] = len(h) / 10
-                if open_hands or p == seat:
-                    out[i + 1 : i + 1 + nv] = counts(h)
-            i += 1 + nv
-        out[o_sdeck] = len(s.sdeck) / 20
-        if s.sdiscard:
-            out[o_sdiscard : o_sdiscard + nv] = self._sdiscard(s.sdiscard)
-        out[o_pdeck] = len(s.pdeck) / 28
-        nk = self._nkinds
-        if s.pdiscard:
-            out[o_piles : o_piles + nk] = self._pdiscard(s.pdiscard)
-        if s.graveyard:
-            out[o_piles + nk : o_piles + 2 * nk] = self._graveyard(s.graveyard)
-        if s.card:
-            out[o_fight : o_fight + 6] = (
+        slot = self._slot
+        parts.append(slot[slots[0]] if slots else slot[-1])
+        parts.append(slot[slots[1]] if len(slots) > 1 else slot[-1])
+        parts.append(self._support[s.support])
+        size, counts, hidden = self._hand_size, self._values, self._hidden
+        if s.open_hands:
+            for h in s.hands:
+                parts += (size[len(h)], counts(h))
+        else:
+            for p, h in enumerate(s.hands):
+                parts += (size[len(h)], counts(h) if p == seat else hidden)
+        parts += (
+            self._sdeck[len(s.sdeck)],
+            self._sdiscard(s.sdiscard),
+            self._pdeck[len(s.pdeck)],
+            self._pdiscard(s.pdiscard),
+            self._graveyard(s.graveyard),
+            pack(
+                "6f",
                 1.0,
                 s.card / 25,
                 s.committed / 4,
                 len(s.dice) / 4,
                 sum(s.dice) / 24,
-                float(self._die[s.marker]),
+                self._die[s.marker],
             )
-        out[o_draws] = s.draws / 4
-        if s.result:
-            out[o_result + (0 if s.result > 0 else 1)] = 1.0
-        return out
+            if s.card
+            else self._no_fight,
+            self._draws[s.draws],
+            self._result[s.result],
+        )
+        return assemble(parts, self._size)
 
 
 def observer(t: Tables, game_id: str, players: int) -> ThermopylesObserver:
