@@ -175,14 +175,17 @@ class Server:
     log: Path | None = None
 
 
-def launch_server(db: str, redis: str | None, folder: Path, index: int) -> Server:
+def launch_server(
+    db: str, redis: str | None, folder: Path, index: int, extra: list[str] | None = None
+) -> Server:
     """A `thermopylae serve` process, started and not waited for (`wait_server`), so that
-    several start side by side."""
+    several start side by side; `extra`: more options of `serve`."""
     port = free_port()
     log = folder / f"server-{index}.log"
     cmd = [*serve_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db]
     if redis:
         cmd += ["--redis", redis]
+    cmd += extra or []
     with log.open("ab") as out:
         proc = subprocess.Popen(
             cmd,
@@ -769,6 +772,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "database and Redis servers are not changed (default 0)",
     )
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
+    p.add_argument(
+        "--serve-option",
+        action="append",
+        default=[],
+        help="an option of `thermopylae serve` for the servers started here (repeatable), "
+        "e.g. --serve-option=--no-ws-compression",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.add_argument(
         "--keep", action="store_true", help="keep the scratch database / folder and the server logs"
@@ -855,7 +865,10 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 db = f"sqlite:///{scratch / 'tables.db'}"
             progress(f"[start] {args.processes} server process(es) on {db}", args.quiet)
-            servers = [launch_server(db, args.redis, scratch, i) for i in range(args.processes)]
+            servers = [
+                launch_server(db, args.redis, scratch, i, args.serve_option)
+                for i in range(args.processes)
+            ]
             for server in servers:
                 wait_server(server, bool(args.redis), args.start_limit)
         report = measure(args, servers)
