@@ -33,7 +33,7 @@ from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.observation import Obs
 from thermopylae.engine.play import advance_quietly
 from thermopylae.engine.protocol import Decider, GenericGame
-from thermopylae.interop.observe import HIGH, LOW, Encoder
+from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry
 
 NAMESPACE = "thermopylae"
 MAX_ILLEGAL = 100
@@ -97,24 +97,27 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._rng = random.Random()
         self.state_: Any = None
-        self._mask: Any = self.encoder.no_mask  # the mask of the last info
         self._who: int | None = None  # `game.to_act` of the state now
+        self._entry: Entry | None = None  # its legal actions (`Masks.entry`), None: over
+        self._features = self.encoder.features
 
     def _advance(self) -> None:
         """Play chance and the other seats until this seat acts or the game ends (then
-        `_who` is the game's `to_act`: this seat, or None)."""
+        `_who` is the game's `to_act`: this seat, or None), and keep the legal actions
+        of the position (`_entry`, None once the game is over)."""
         advance_quietly(self.game, self.state_, self._rng, self._others)
-        self._who = self.game.to_act(self.state_)
+        who = self._who = self.game.to_act(self.state_)
+        self._entry = self.encoder.entry_at(self.state_, who)
 
     def _obs(self) -> Obs:
-        return self.encoder.observation_at(self.state_, self.seat, self._who)
+        return self._features(self.state_, self.seat, self._who)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         """The info, with `action_mask` (a copy of the cached mask: Gymnasium wants new
-        data every call). The cached mask is kept for `step` to check the next action
-        against (every change of the state is followed by an info)."""
-        self._mask = self.encoder.mask_at(self.state_, self.seat, self._who)
-        return {"action_mask": self._mask.copy(), **extra}
+        data every call)."""
+        entry = self._entry
+        mask = self.encoder.no_mask if entry is None else entry[1]
+        return {"action_mask": mask.copy(), **extra}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -133,9 +136,11 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
             raise ThermopylaeError("no episode yet: call reset()")
         if self._over or self._who is None:
             raise ThermopylaeError("the episode is over: call reset()")
-        mask = self._mask
         a = int(action)
-        if not (0 <= a < len(mask) and mask[a]):
+        # the code's legal action: checks it and decodes it at once (`Masks.entry`)
+        entry = self._entry
+        chosen = None if entry is None else entry[3].get(a)
+        if chosen is None:
             if self.illegal == "raise":
                 raise IllegalAction(f"action {a} is not legal (see info['action_mask'])")
             self._illegal_run += 1
@@ -151,14 +156,22 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
                 )
             return self._obs(), self.illegal_reward, False, False, self._info(illegal=True)
         self._illegal_run = 0
-        g.apply(self.state_, g.decode(a), quiet=True)
+        state = self.state_
+        g.apply(state, chosen, quiet=True)
         self._advance()
-        if self._who is None:
-            outcome = g.outcome(self.state_)
+        who, entry = self._who, self._entry
+        if who is None or entry is None:  # (the entry is None exactly when it is over)
+            outcome = g.outcome(state)
             reward = float(outcome.scores[self.seat]) if outcome else 0.0
             info = self._info(outcome=outcome.to_json() if outcome else None)
             return self._obs(), reward, True, False, info
-        return self._obs(), 0.0, False, False, self._info()
+        return (
+            self._features(state, self.seat, who),
+            0.0,
+            False,
+            False,
+            {"action_mask": entry[1].copy()},
+        )
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as booleans (what sb3-contrib's MaskablePPO asks an

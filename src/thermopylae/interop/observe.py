@@ -19,7 +19,7 @@ neither re-encodes every legal action nor encodes them again to check the chosen
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -88,8 +88,9 @@ def action_mask(game: GenericGame, state: Any, seat: int | None = None) -> npt.N
     return mask
 
 
-Entry = tuple[Sequence[Any], Mask, list[int]]
-"""Legal actions, their mask, their codes sorted (see `Masks.entry`)."""
+Entry = tuple[Sequence[Any], Mask, list[int], dict[int, Any]]
+"""Legal actions, their mask, their codes sorted, and each code's legal action (see
+`Masks.entry`)."""
 
 CACHE_SIZE = 4096
 """Legal-action tuples an `Encoder` keeps masks for (emptied when full: the games hand
@@ -130,7 +131,9 @@ class Masks:
         return code
 
     def entry(self, legal: Sequence[Any]) -> Entry:
-        """(legal, its mask, its sorted codes)."""
+        """(legal, its mask, its sorted codes, code -> its action in `legal`): the last
+        both checks a chosen code and decodes it (the action the game handed out, which
+        `game.decode` would give again: no game gives two legal actions one code)."""
         interned = type(legal) is tuple  # immutable: a game may hand it out again
         if interned:
             entry = self._by_id.get(id(legal))
@@ -144,7 +147,7 @@ class Masks:
             mask = np.zeros(self.num_actions, dtype=np.int8)
             mask[codes] = 1
             mask.setflags(write=False)
-            entry = (legal, mask, codes)
+            entry = (legal, mask, codes, dict(zip(key, legal, strict=True)))
             if len(self._by_codes) >= CACHE_SIZE:
                 self._by_codes.clear()
             self._by_codes[key] = entry
@@ -153,7 +156,7 @@ class Masks:
         if len(self._by_id) >= CACHE_SIZE:
             self._by_id.clear()
         # the entry holds `legal` itself, so its id cannot be reused while it is cached
-        entry = self._by_id[id(legal)] = (legal, entry[1], entry[2])
+        entry = self._by_id[id(legal)] = (legal, entry[1], entry[2], entry[3])
         return entry
 
     def mask(self, state: Any, seat: int | None = None) -> Mask:
@@ -166,6 +169,13 @@ class Masks:
         if who is None or who == CHANCE or (seat is not None and who != seat):
             return self.no_mask
         return self.entry(self.game.legal(state))[1]
+
+    def entry_at(self, state: Any, who: int | None) -> Entry | None:
+        """The entry of the deciding seat's legal actions, where `who` is
+        `game.to_act(state)` (None at chance nodes and once the game is over)."""
+        if who is None or who == CHANCE:
+            return None
+        return self.entry(self.game.legal(state))
 
     def codes(self, state: Any) -> list[int]:
         """The deciding seat's legal actions, encoded, sorted (empty at chance nodes and
@@ -186,6 +196,10 @@ class Encoder(Masks):
         self.size = int(self.observer.size)
         found = self.observer
         self._direct: StateObserver | None = found if isinstance(found, StateObserver) else None
+        # `observation_at` itself where the observer reads the state (one call less)
+        self.features: Callable[[Any, int, int | None], Obs] = (
+            self._direct.state_features if self._direct is not None else self.observation_at
+        )
 
     def observation(self, state: Any, seat: int) -> Obs:
         """The float32 observation of `seat` in `state` (the same as `observe`; a new

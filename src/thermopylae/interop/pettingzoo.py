@@ -10,6 +10,7 @@ Rewards are zero until the game ends, then each seat gets its `Outcome` score.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -18,12 +19,8 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
-from thermopylae.engine.play import advance_quietly
-from thermopylae.engine.protocol import GenericGame
-from thermopylae.interop.observe import HIGH, LOW, Encoder
-
-_NO_AGENTS: dict[int, Any] = {}
-"""No seat is played inside the environment (a dict: `advance_quietly` takes it as it is)."""
+from thermopylae.engine.protocol import CHANCE, GenericGame
+from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry
 
 
 class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
@@ -64,7 +61,8 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         self._rng = random.Random()
         self.state_: Any = None
         self._who: int | None = None  # the deciding seat (None: over)
-        self._mask: Any = None  # its action mask, once asked for, until the next step
+        self._entry: Entry | None = None  # its legal actions, once asked for, until the next step
+        self._features = self.encoder.features
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_spaces[agent]
@@ -73,8 +71,22 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         return self._act_spaces[agent]
 
     def _resolve_chance(self) -> None:
-        """Draw cards and roll dice until a seat must decide or the game ends."""
-        advance_quietly(self.game, self.state_, self._rng, _NO_AGENTS)
+        """Draw cards and roll dice until a seat must decide or the game ends (the loop of
+        `engine.play.advance_quietly` with no seat played inside: the same draws), then
+        select the next agent."""
+        state, to_act = self.state_, self.game.to_act
+        who = to_act(state)
+        if who == CHANCE:
+            apply, sample, rng = self.game.apply, self.game.sample_chance, self._rng
+            while who == CHANCE:
+                apply(state, sample(state, rng), quiet=True)
+                who = to_act(state)
+        self._who = who
+        self._entry = None
+        if who is None:
+            self._game_over()
+        else:
+            self.agent_selection = self.possible_agents[who]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:  # unseeded, the next episode goes on with the same source
@@ -82,62 +94,89 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
             for a in self.possible_agents:
                 self._act_spaces[a].seed(seed)
         self.state_ = self.game.new(self.options)
-        self._resolve_chance()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._select()
+        self._resolve_chance()
 
-    def _select(self) -> None:
-        who = self._who = self.game.to_act(self.state_)
-        self._mask = None
-        if who is None:
-            outcome = self.game.outcome(self.state_)
-            for i, a in enumerate(self.possible_agents):
-                if a in self.agents:
-                    self.terminations[a] = True
-                    self.rewards[a] = float(outcome.scores[i]) if outcome else 0.0
-                    self.infos[a] = {"outcome": outcome.to_json() if outcome else None}
-        else:
-            self.agent_selection = self.possible_agents[who]
+    def _game_over(self) -> None:
+        """Every agent terminated, with its score as reward."""
+        outcome = self.game.outcome(self.state_)
+        for i, a in enumerate(self.possible_agents):
+            if a in self.agents:
+                self.terminations[a] = True
+                self.rewards[a] = float(outcome.scores[i]) if outcome else 0.0
+                self.infos[a] = {"outcome": outcome.to_json() if outcome else None}
+
+    def _entry_now(self) -> Entry:
+        """The deciding seat's legal actions, mask and codes, computed once per position
+        (the game is not over)."""
+        entry = self._entry
+        if entry is None:
+            entry = self._entry = self.encoder.entry(self.game.legal(self.state_))
+        return entry
 
     def observe(self, agent: str) -> dict[str, Any]:
         """The agent's observation and action mask (new arrays each call)."""
         seat = self._seat_of[agent]
         who = self._who
-        mask = self._mask_now() if seat == who else self.encoder.no_mask
+        mask = self._entry_now()[1] if seat == who else self.encoder.no_mask
         return {
-            "observation": self.encoder.observation_at(self.state_, seat, who),
+            "observation": self._features(self.state_, seat, who),
             "action_mask": mask.copy(),  # the cached mask is read-only and shared
         }
 
-    def _mask_now(self) -> Any:
-        """The deciding seat's mask, computed once per position."""
-        mask = self._mask
-        if mask is None:
-            mask = self._mask = self.encoder.mask_at(self.state_, None, self._who)
-        return mask
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """`AECEnv.last`, with the acting agent's observation built here (the usual case:
+        one call less a step)."""
+        agent = self.agent_selection
+        who = self._who
+        if not observe:
+            obs = None
+        elif who is not None and self.possible_agents[who] == agent:
+            entry = self._entry
+            if entry is None:
+                entry = self._entry = self.encoder.entry(self.game.legal(self.state_))
+            obs = {
+                "observation": self._features(self.state_, who, who),
+                "action_mask": entry[1].copy(),  # the cached mask is read-only and shared
+            }
+        else:
+            obs = self.observe(agent)
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """`AECEnv.agent_iter` as a generator (what `AECIterator` does, without a method
+        call each step): the agent to act until no agent is left, at most `max_iter`."""
+        while self.agents and max_iter > 0:
+            max_iter -= 1
+            yield self.agent_selection
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._who is None:  # over: every agent is terminated, and steps out with None
             self._was_dead_step(action)
             return
+        agent = self.agent_selection
         if action is None:
             raise IllegalAction(f"{agent} must act: got None")
-        mask = self._mask_now()
-        code = int(action)
-        if not (0 <= code < len(mask) and mask[code]):
+        # the code's legal action: checks it and decodes it at once (`Masks.entry`)
+        chosen = self._entry_now()[3].get(int(action))
+        if chosen is None:
             raise IllegalAction(f"action {action} is not legal for {agent} (see action_mask)")
-        self._cumulative_rewards[agent] = 0.0
-        # checked against the mask: the rules need not check it again, but `apply` does
-        # (the contract has no unchecked apply)
-        self.game.apply(self.state_, self.game.decode(code), quiet=True)
+        # (the agent's cumulative reward is cleared by the step: it is 0 until the end)
+        # checked against the legal actions: the rules need not check it again, but
+        # `apply` does (the contract has no unchecked apply)
+        self.game.apply(self.state_, chosen, quiet=True)
         self._resolve_chance()
-        self._select()
         if self._who is None:  # the rewards are all 0 until the end: nothing to add before
             self._accumulate_rewards()
 
