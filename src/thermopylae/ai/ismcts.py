@@ -25,7 +25,7 @@ from typing import Any, cast
 
 from thermopylae.ai.params import check_parameters
 from thermopylae.ai.playout import choices, play_out
-from thermopylae.engine.protocol import CHANCE, Decider, GenericGame
+from thermopylae.engine.protocol import Decider, GenericGame
 
 _UNSET = object()
 
@@ -153,15 +153,11 @@ class ISMCTS:
         path: list[_Node] = []
         node = root
         c, prior, inf = self.c, self.prior, math.inf
-        apply, sample, to_act, legal_of = game.apply, game.sample_chance, game.to_act, choices(game)
-        # Selection and expansion.
-        while True:
-            who = to_act(d)
-            if who is None:
-                break
-            if who == CHANCE:
-                apply(d, sample(d, rng), quiet=True)
-                continue
+        apply, chance, legal_of = game.apply, game.advance_chance, choices(game)
+        # Selection and expansion; chance drawn from the deal's source as the protocol
+        # draws it (`advance_chance`: each `sample_chance` applied, until a seat decides).
+        who = chance(d, rng)
+        while who is not None:
             acts = legal_of(d)
             hint = None
             if hints is not None:
@@ -185,6 +181,7 @@ class ISMCTS:
                         node = top
                         path.append(node)
                         apply(d, node.move, quiet=True)
+                        who = chance(d, rng)
                         continue
                     lineup, kept_here = list(done), False
                 else:
@@ -237,6 +234,7 @@ class ISMCTS:
             node = best_ch
             path.append(node)
             apply(d, best_a, quiet=True)
+            who = chance(d, rng)
         # Playout, cut off after `depth` decisions where the game can estimate the
         # position (`evaluate` returns None where it cannot: play on to the end).
         scores = play_out(game, d, rng, policy, self.depth, evaluate)

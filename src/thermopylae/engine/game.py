@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from thermopylae.engine.errors import NotationError, ThermopylaeError
 from thermopylae.engine.play import uniform
-from thermopylae.engine.protocol import JSON, BatchSimulator, Game, Observer, Outcome
+from thermopylae.engine.protocol import CHANCE, JSON, BatchSimulator, Game, Observer, Outcome
 
 S = TypeVar("S", bound="Copyable")
 A = TypeVar("A")
@@ -118,6 +118,15 @@ class GameBase(Generic[S, A]):
 
     def sensible(self, state: S) -> Sequence[A]:
         return self.legal(state)
+
+    def advance_chance(self, state: S, rng: random.Random) -> int | None:
+        """The protocol's own loop: each chance outcome drawn by `sample_chance` and
+        applied quietly, until a seat decides or the game is over."""
+        g = cast("Game[S, A]", self)
+        to_act, apply, sample = g.to_act, g.apply, g.sample_chance
+        while (seat := to_act(state)) == CHANCE:
+            apply(state, sample(state, rng), quiet=True)
+        return seat
 
     def random_playout(self, state: S, chance_rng: random.Random, agent_rng: random.Random) -> int:
         g = cast("Game[S, A]", self)  # a GameBase is completed into a Game by its game

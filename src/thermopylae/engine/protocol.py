@@ -261,6 +261,15 @@ class Game(Protocol[S, A]):
         simulations of random agents play through it (`engine.play.plays_legal`)."""
         ...
 
+    def advance_chance(self, state: S, rng: random.Random) -> int | None:
+        """Play the chance steps due now, in place, each `sample_chance(state, rng)`
+        applied quietly, until a seat decides or the game is over; returns `to_act(state)`
+        then (at once if no chance step is due). Exactly that loop, random draw for random
+        draw: a game may fuse it into one call of its own (no action objects, no checks of
+        the outcomes it drew itself), as the searches walk their trees through chance with
+        it. The conformance suite holds every game to that equality."""
+        ...
+
     def random_playout(self, state: S, chance_rng: random.Random, agent_rng: random.Random) -> int:
         """Play `state` to the end, in place, every seat choosing uniformly among
         `sensible(state)` (the move at `int(agent_rng.random() * len(moves))`), chance

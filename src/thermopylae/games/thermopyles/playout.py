@@ -52,7 +52,7 @@ NO_REFILL = "the Persian deck cannot refill the slots"
 NO_CARDS = "no cards left in any hand or in the Spartan deck"
 
 
-def _setup(s: State, crand: Callable[[], float]) -> int:
+def setup(s: State, crand: Callable[[], float]) -> int:
     """The set-up deal from wherever it stands (`draws.reveal`/`draws.draw` with
     `flow.setup_next`); returns the steps taken."""
     steps = 0
@@ -82,7 +82,7 @@ def _setup(s: State, crand: Callable[[], float]) -> int:
 
 
 def _deal(s: State, crand: Callable[[], float]) -> int:
-    """The whole set-up deal of a new game (`_setup` from its first step, unrolled):
+    """The whole set-up deal of a new game (`setup` from its first step, unrolled):
     two Persian cards into the slots, then each seat's opening hand in turn."""
     pdeck, sdeck = s.pdeck, s.sdeck
     kind = pdeck[int(crand() * len(pdeck))]
@@ -110,7 +110,7 @@ def random_playout(s: State, t: Tables, chance_rng: random.Random, agent_rng: ra
         if s.slots[0] < 0 and s.slots[1] < 0 and not any(s.hands):
             steps += _deal(s, crand)
         else:
-            steps += _setup(s, crand)
+            steps += setup(s, crand)
     ph = s.phase
     if ph == OVER:
         return steps

@@ -26,6 +26,7 @@ from thermopylae.engine.protocol import (
     MissingExtra,
     Outcome,
 )
+from thermopylae.games.thermopyles import chance as chance_steps
 from thermopylae.games.thermopyles import draws, observe, playout, text, turn, view
 from thermopylae.games.thermopyles.actions import (
     MAX_PLAYERS,
@@ -206,6 +207,11 @@ class Thermopyles(GameBase[State, Action]):
         ev: list[Event] | None = None if quiet else []
         handler(s, self.tables, action, ev)
         return ev if ev is not None else []
+
+    def advance_chance(self, s: State, rng: random.Random) -> int | None:
+        """The protocol's chance steps fused into one call (chance.py): the same state
+        for the same random source, what the searches' tree walks call."""
+        return chance_steps.advance_chance(s, self.tables, rng)
 
     def random_playout(self, s: State, chance_rng: random.Random, agent_rng: random.Random) -> int:
         """The protocol's uniformly random playout fused into one loop (playout.py): the

@@ -1,0 +1,69 @@
+"""The fused chance steps (chance.py) are the protocol's loop through chance, random draw
+for random draw: the same state, the same seat to act and the random source left in the
+same place as `sample_chance` and a quiet `apply` while `to_act` says `CHANCE`, from
+every chance phase (the set-up deal, the dice, a refill, a draw) and after every kind of
+decision (issue 21)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from thermopylae.engine import registry
+from thermopylae.engine.protocol import CHANCE
+from thermopylae.games.thermopyles.rules import Thermopyles
+from thermopylae.games.thermopyles.state import DRAW, REFILL, ROLL, SETUP, State
+
+
+def _game() -> Thermopyles:
+    game = registry.get("thermopyles")
+    assert isinstance(game, Thermopyles)
+    return game
+
+
+def _same(game: Thermopyles, state: State, seed: int) -> None:
+    fused, plain = game.copy(state), game.copy(state)
+    rng_fused, rng_plain = random.Random(seed), random.Random(seed)
+    seat = game.advance_chance(fused, rng_fused)
+    while game.to_act(plain) == CHANCE:
+        game.apply(plain, game.sample_chance(plain, rng_plain), quiet=True)
+    assert seat == game.to_act(plain)
+    assert [getattr(fused, f) for f in State.__slots__] == [
+        getattr(plain, f) for f in State.__slots__
+    ]
+    assert rng_fused.getstate() == rng_plain.getstate()
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_every_step_of_random_games(players: int) -> None:
+    """From every position of 40 random games per table size, chance or decision (at a
+    decision nothing is drawn), and at the start of each game."""
+    game = _game()
+    options = game.options({"players": players})
+    rng = random.Random(100 + players)
+    phases: set[int] = set()
+    for _ in range(40):
+        s = game.new(options)
+        while (seat := game.to_act(s)) is not None:
+            if seat == CHANCE:
+                phases.add(s.phase)
+            _same(game, s, rng.getrandbits(32))
+            if seat == CHANCE:
+                game.apply(s, game.sample_chance(s, rng), quiet=True)
+            else:
+                acts = game.legal(s)
+                game.apply(s, acts[int(rng.random() * len(acts))], quiet=True)
+        _same(game, s, 0)  # over: nothing to do
+    assert phases == {SETUP, ROLL, REFILL, DRAW}
+
+
+def test_the_set_up_deal_part_way() -> None:
+    """A deal stopped after each of its steps (the slots, then each opening hand)."""
+    game = _game()
+    for players in (1, 4):
+        rng = random.Random(players)
+        s = game.new(game.options({"players": players}))
+        while s.phase == SETUP:
+            _same(game, s, rng.getrandbits(32))
+            game.apply(s, game.sample_chance(s, rng), quiet=True)
