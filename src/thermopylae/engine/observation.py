@@ -157,13 +157,19 @@ _join = bytearray().join  # a new bytearray each call (the separator is empty)
 def assemble(parts: Iterable[bytes], size: int) -> Obs:
     """A new, writable float32 array of `size` entries from the float32 bytes of its
     parts, in order (what `state_features` returns)."""
-    global np  # see the module's imports
-    import numpy as np
-
     data = _join(parts)
     if len(data) != 4 * size:
         raise AssertionError(f"observation of {len(data) // 4} entries, not {size}")
-    return np.ndarray((size,), np.float32, data)
+    try:
+        return np.ndarray((size,), np.float32, data)
+    except NameError:  # NumPy not imported yet: see the module's imports
+        _import_numpy()
+        return np.ndarray((size,), np.float32, data)
+
+
+def _import_numpy() -> None:
+    global np
+    import numpy as np
 
 
 class Counts:

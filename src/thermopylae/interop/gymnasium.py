@@ -96,6 +96,7 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         self.observation_space = spaces.Box(LOW, HIGH, (self.encoder.size,), np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._rng = random.Random()
+        self._drawn = False  # `_rng` drawn from `np_random` (at the first reset)
         self.state_: Any = None
         self._who: int | None = None  # `game.to_act` of the state now
         self._entry: Entry | None = None  # its legal actions (`Masks.entry`), None: over
@@ -123,7 +124,12 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Obs, dict[str, Any]]:
         super().reset(seed=seed)
-        self._rng = random.Random(int(self.np_random.integers(2**63)))
+        if seed is not None or not self._drawn:
+            # the RNG drawn from the seeded generator; unseeded, the next episode goes on
+            # with the same source (seeding a `random.Random` costs about as much as
+            # several decisions of a short game)
+            self._rng = random.Random(int(self.np_random.integers(2**63)))
+            self._drawn = True
         self.state_ = self.game.new(self.options)
         self._illegal_run = 0
         self._over = False

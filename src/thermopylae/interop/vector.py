@@ -116,12 +116,16 @@ class ThermopylaeVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[A
         mask = self._mask_of[i] = self.encoder.mask_at(state, self.seat, who)
         self._masks[i] = mask
 
-    def _reset_one(self, i: int) -> None:
+    def _reset_one(self, i: int, seeded: bool = False) -> None:
+        """A new game `i` (`seeded`: its generator was seeded for it)."""
         generator = self._generators[i]
         if generator is None:
             generator = self._generators[i] = seeding.np_random()[0]
-        # as `ThermopylaeEnv.reset`: the episode's RNG drawn from the seeded generator
-        self._rngs[i] = random.Random(int(generator.integers(2**63)))
+            seeded = True
+        if seeded:
+            # as `ThermopylaeEnv.reset`: the RNG drawn from the seeded generator; unseeded,
+            # the next episode goes on with the same source
+            self._rngs[i] = random.Random(int(generator.integers(2**63)))
         self._states[i] = self.game.new(self.options)
         self._illegal_run[i] = 0
         self._done[i] = False
@@ -149,7 +153,7 @@ class ThermopylaeVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[A
         for i, s in enumerate(seeds):
             if s is not None:
                 self._generators[i] = seeding.np_random(s)[0]
-            self._reset_one(i)
+            self._reset_one(i, s is not None)
         return self._obs.copy(), {
             "action_mask": self._masks.copy(),
             "illegal": np.zeros(n, dtype=bool),

@@ -12,28 +12,29 @@ draw pile by its size), and the tests hold it to equality with `features(view)`.
 
 from __future__ import annotations
 
+from struct import pack
 from typing import TYPE_CHECKING
 
 from thermopylae.engine.observation import (
     Counts,
     Field,
     Fields,
-    Pile,
+    PileBytes,
+    assemble,
+    f32,
     histogram,
     onehot,
+    onehots,
     scaled,
+    steps,
 )
 from thermopylae.engine.protocol import CHANCE, JSON
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import PHASES, SIDES, State
 from thermopylae.games.earth_and_water.view import ONCE, hand_visible
 
-# `np` (NumPy) is bound by the first observer built (its `__init__`), not when this module
-# loads: the rules import it, and a command that never observes need not pay for NumPy.
 if TYPE_CHECKING:
-    import numpy as np
-
-    from thermopylae.engine.observation import Obs
+    from thermopylae.engine.observation import Obs  # NumPy: imported where arrays are built
 
 ONCE_ORDER = ["Miltiades", "Themistocles", "Leonidas", "Artemisia I"]
 """The one-time cards of the `once_used` field, in order."""
@@ -204,9 +205,6 @@ class EarthAndWaterObserver(Fields):
     """The observation layout of Earth & Water for one player count."""
 
     def __init__(self, components: Components, game_id: str, players: int) -> None:
-        global np  # NumPy, for the methods: see the module's imports
-        import numpy as np
-
         super().__init__(game_id, _fields(components))
         c = components
         self._ncities = len(c.names)
@@ -220,38 +218,41 @@ class EarthAndWaterObserver(Fields):
             (m if m >= 0 else -1, float(port), amph / 3)
             for m, port, amph in zip(c.major, c.port, c.amphorae, strict=True)
         ]
-        # the armies and fleets on the map -> the `cities` field: they change at a move
-        self._blocks: dict[tuple[int, ...], Obs] = {}
-        self._counts = Counts({k: k for k in range(self._ncards)}, self._ncards)
-        # the fields `bridge` to `once_used` by their sources; the discard pile
-        self._stocks: dict[tuple[int, ...], Obs] = {}
-        self._discard = Pile({k: k for k in range(self._ncards)}, self._ncards)
-        # each field's offset after `seat`, in the order `state_features` unpacks them
-        # (the fields in between are written together: they are side by side)
-        self._offsets = tuple(
-            self._at[name]
-            for name in (
-                "phase",
-                "to_act",
-                "active",
-                "campaign",
-                "score",
-                "cities",
-                "bridge",
-                "hands",
-                "draw_pile",
-                "talents",
-                "passes",
-                "move",
-                "battle",
-                "window",
-                "result",
-            )
-        )
+        # `state_features` joins the float32 bytes of the fields (`engine.observation`),
+        # each from a table by the state's number, or a cache: a one-hot row per value
+        # (the last entry, also found at -1, all zero)
+        self._side = onehots(2)
+        self._phase_rows = [
+            f32(1.0 if i in places else 0.0 for i in range(len(PHASES))) for places in self._phase
+        ]
+        act = onehots(3)  # persia, greece, chance
+        self._to_act: dict[int | None, bytes] = {0: act[0], 1: act[1], CHANCE: act[2]}
+        self._to_act[None] = act[3]
+        # the armies and fleets on the map -> the `cities` field: they change at a move;
+        # the fields `bridge` to `once_used` by their sources
+        self._blocks: dict[tuple[int, ...], bytes] = {}
+        self._stocks: dict[tuple[int, ...], bytes] = {}
+        self._hand_size = steps(100, 10)
+        self._counts = Counts({k: k for k in range(self._ncards)}, self._ncards, raw=True)
+        self._hidden = f32([0.0] * self._ncards)
+        self._pile = steps(100, 16)
+        self._discard = PileBytes({k: k for k in range(self._ncards)}, self._ncards)
+        self._flags = {
+            (a, b, c): f32((float(a), float(b), float(c)))
+            for a in (False, True)
+            for b in (False, True)
+            for c in (False, True)
+        }
+        # moves and battles under way by their numbers
+        self._moves: dict[tuple[int, ...], bytes] = {}
+        self._no_move = f32([0.0] * (10 + 2 * self._ncities))
+        self._battles: dict[tuple[int, ...], bytes] = {}
+        self._no_battle = f32([0.0] * (7 + self._ncities))
+        self._no_window = f32((0.0, 0.0))
 
-    def _cities_block(self, pa: list[int], ga: list[int], pf: list[int], gf: list[int]) -> Obs:
-        """The `cities` field from the armies and fleets (read-only; written in a list,
-        then one array: a NumPy item or slice assignment costs several list ones)."""
+    def _cities_block(self, pa: list[int], ga: list[int], pf: list[int], gf: list[int]) -> bytes:
+        """The `cities` field (float32 bytes) from the armies and fleets (written in a list,
+        then one array)."""
         block = [0.0] * (10 * self._ncities)
         i = 0
         for k, (major, port, amph) in enumerate(self._cities):
@@ -263,65 +264,57 @@ class EarthAndWaterObserver(Fields):
             if control >= 0:
                 block[i + 8 + control] = 1.0
             i += 10
-        row = np.array(block, dtype=np.float32)
-        row.setflags(write=False)
-        return row
+        return f32(block)
 
-    def _stock(self, key: tuple[int, ...]) -> Obs:
-        """The fields `bridge` to `once_used` (read-only) from (bridge, reserve armies and
-        fleets of each side, portraits, kings dead, one-time cards used)."""
+    def _stock(self, key: tuple[int, ...]) -> bytes:
+        """The fields `bridge` to `once_used` (float32 bytes) from (bridge, reserve armies
+        and fleets of each side, portraits, kings dead, one-time cards used)."""
         bridge, pa, pf, ga, gf, p0, p1, p2, kings, used = key
         block = [bridge, pa / 20, pf / 20, ga / 20, gf / 20, p0 / 3, p1 / 3, p2 / 3, kings / 3]
         block += [1.0 if used & b else 0.0 for b in self._once]
-        row = np.array(block, dtype=np.float32)
-        row.setflags(write=False)
-        return row
+        return f32(block)
+
+    def _move(self, key: tuple[int, ...]) -> bytes:
+        """The `move` field (float32 bytes) from (side, kind, mode, count, carry, origin,
+        destination) of a move under way."""
+        side, kind, mode, count, carry, origin, dest = key
+        block = [0.0] * (10 + 2 * self._ncities)
+        block[0] = block[1 + side] = block[3 + kind] = 1.0
+        if mode >= 0:
+            block[6 + mode] = 1.0
+        block[8], block[9] = count / 10, carry / 10
+        if origin >= 0:
+            block[10 + origin] = 1.0
+        if dest >= 0:
+            block[10 + self._ncities + dest] = 1.0
+        return f32(block)
+
+    def _battle(self, key: tuple[int, ...]) -> bytes:
+        """The `battle` field (float32 bytes) from (kind, attacker, cavalry, immortals
+        used, city) of a battle under way."""
+        kind, att, cav, imm, city = key
+        block = [0.0] * (7 + self._ncities)
+        block[0] = block[1 + kind] = block[3 + att] = 1.0
+        block[5], block[6] = float(cav), float(imm)
+        block[7 + city] = 1.0
+        return f32(block)
 
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`
-        shows (a fresh array, written where it is not zero)."""
-        (
-            o_phase,
-            o_act,
-            o_active,
-            o_campaign,
-            o_score,
-            o_cities,
-            o_stock,
-            o_hands,
-            o_piles,
-            o_talents,
-            o_passes,
-            o_move,
-            o_battle,
-            o_window,
-            o_result,
-        ) = self._offsets
-        out = np.zeros(self._size, dtype=np.float32)
-        if 0 <= seat < 2:
-            out[seat] = 1.0  # "seat" comes first
-        for i in self._phase[s.phase]:
-            out[o_phase + i] = 1.0
-        if to_act == CHANCE:
-            out[o_act + 2] = 1.0
-        elif to_act is not None:
-            out[o_act + to_act] = 1.0
-        out[o_active + s.active] = 1.0
-        out[o_campaign] = s.campaign / 3
-        out[o_score] = s.score / 10
+        shows (every field's float32 bytes from a table or a cache, joined)."""
+        side = self._side
         pa, ga = s.arm
         pf, gf = s.flt
         key = (*pa, *ga, *pf, *gf)
-        block = self._blocks.get(key)
-        if block is None:
-            block = self._cities_block(pa, ga, pf, gf)
+        cities = self._blocks.get(key)
+        if cities is None:
+            cities = self._cities_block(pa, ga, pf, gf)
             if len(self._blocks) >= BLOCK_CACHE:
                 self._blocks.clear()
-            self._blocks[key] = block
-        out[o_cities : o_cities + 10 * self._ncities] = block
+            self._blocks[key] = cities
         # bridge, reserves, portraits, kings and one-time cards: they change seldom
         res_arm, res_flt, portraits = s.res_arm, s.res_flt, s.portraits
-        stock = (
+        key = (
             int(s.bridge),
             res_arm[0],
             res_flt[0],
@@ -333,66 +326,61 @@ class EarthAndWaterObserver(Fields):
             s.kings,
             s.used,
         )
-        block = self._stocks.get(stock)
-        if block is None:
-            block = self._stock(stock)
+        stock = self._stocks.get(key)
+        if stock is None:
+            stock = self._stock(key)
             if len(self._stocks) >= BLOCK_CACHE:
                 self._stocks.clear()
-            self._stocks[stock] = block
-        out[o_stock : o_stock + 13] = block
-        i = o_hands
-        ncards = self._ncards
-        counts = self._counts
-        for side in (0, 1):
-            hand = s.hands[side]
-            if hand:
-                out[i] = len(hand) / 10
-                if side == seat or hand_visible(s, side, seat):
-                    out[i + 1 : i + 1 + ncards] = counts(hand)
-            i += 1 + ncards
-        out[o_piles] = len(s.deck) / 16
-        if s.discard:
-            out[o_piles + 1 : o_piles + 1 + ncards] = self._discard(s.discard)
-        i = o_piles + 1 + ncards  # the flags
-        if s.carneia:
-            out[i] = 1.0
-        if s.acropolis:
-            out[i + 1] = 1.0
-        if s.acropolis_penalty:
-            out[i + 2] = 1.0
-        if s.phase in TALENTS_SHOWN:
-            out[o_talents] = 1.0
-            out[o_talents + 1] = s.talents / 10
-        out[o_passes] = s.passes / 2
+            self._stocks[key] = stock
+        parts = [
+            side[seat if 0 <= seat < 2 else -1],
+            self._phase_rows[s.phase],
+            self._to_act[to_act],
+            side[s.active],
+            pack("2f", s.campaign / 3, s.score / 10),
+            cities,
+            stock,
+        ]
+        size, counts, hidden = self._hand_size, self._counts, self._hidden
+        for who in (0, 1):
+            hand = s.hands[who]
+            parts += (
+                size[len(hand)],
+                counts(hand) if who == seat or hand_visible(s, who, seat) else hidden,
+            )
+        parts += (
+            self._pile[len(s.deck)],
+            self._discard(s.discard),
+            self._flags[bool(s.carneia), bool(s.acropolis), bool(s.acropolis_penalty)],
+            pack(
+                "3f",
+                *((1.0, s.talents / 10) if s.phase in TALENTS_SHOWN else (0.0, 0.0)),
+                s.passes / 2,
+            ),
+        )
         mv = s.mv
-        if mv is not None:
-            i = o_move
-            out[i] = 1.0
-            out[i + 1 + mv.side] = 1.0
-            out[i + 3 + mv.kind] = 1.0
-            if mv.mode >= 0:
-                out[i + 6 + mv.mode] = 1.0
-            out[i + 8] = mv.count / 10
-            out[i + 9] = mv.carry / 10
-            if mv.origin >= 0:
-                out[i + 10 + mv.origin] = 1.0
-            if mv.dest >= 0:
-                out[i + 10 + self._ncities + mv.dest] = 1.0
+        if mv is None:
+            parts.append(self._no_move)
+        else:
+            key = (mv.side, mv.kind, mv.mode, mv.count, mv.carry, mv.origin, mv.dest)
+            move = self._moves.get(key)
+            if move is None:
+                move = self._moves[key] = self._move(key)
+            parts.append(move)
         bt = s.bt
-        if bt is not None and bt.stage < 2:
-            i = o_battle
-            out[i] = 1.0
-            out[i + 1 + bt.kind] = 1.0
-            out[i + 3 + bt.att] = 1.0
-            out[i + 5] = float(bool(bt.cav))
-            out[i + 6] = float(bool(bt.imm))
-            out[i + 7 + bt.city] = 1.0
-        if s.phase == WINDOW_SHOWN:
-            out[o_window] = 1.0
-            out[o_window + 1] = s.window / 10
-        if s.result in (0, 1):
-            out[o_result + s.result] = 1.0
-        return out
+        if bt is None or bt.stage >= 2:
+            parts.append(self._no_battle)
+        else:
+            key = (bt.kind, bt.att, int(bool(bt.cav)), int(bool(bt.imm)), bt.city)
+            battle = self._battles.get(key)
+            if battle is None:
+                battle = self._battles[key] = self._battle(key)
+            parts.append(battle)
+        parts += (
+            pack("2f", 1.0, s.window / 10) if s.phase == WINDOW_SHOWN else self._no_window,
+            side[s.result if s.result in (0, 1) else -1],
+        )
+        return assemble(parts, self._size)
 
 
 def observer(components: Components, game_id: str, players: int) -> EarthAndWaterObserver:
