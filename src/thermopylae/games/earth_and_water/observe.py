@@ -231,6 +231,7 @@ class EarthAndWaterObserver(Fields):
         # the armies and fleets on the map -> the `cities` field: they change at a move;
         # the fields `bridge` to `once_used` by their sources
         self._blocks: dict[tuple[int, ...], bytes] = {}
+        self._city_rows: dict[tuple[int, ...], bytes] = {}  # by (city, its armies, fleets)
         self._stocks: dict[tuple[int, ...], bytes] = {}
         self._hand_size = steps(100, 10)
         self._counts = Counts({k: k for k in range(self._ncards)}, self._ncards, raw=True)
@@ -251,20 +252,30 @@ class EarthAndWaterObserver(Fields):
         self._no_window = f32((0.0, 0.0))
 
     def _cities_block(self, pa: list[int], ga: list[int], pf: list[int], gf: list[int]) -> bytes:
-        """The `cities` field (float32 bytes) from the armies and fleets (written in a list,
-        then one array)."""
-        block = [0.0] * (10 * self._ncities)
-        i = 0
-        for k, (major, port, amph) in enumerate(self._cities):
-            p_arm, g_arm = pa[k], ga[k]
-            control = 0 if p_arm else 1 if g_arm else major
-            if major >= 0:
-                block[i + major] = 1.0
-            block[i + 2 : i + 8] = (port, amph, p_arm / 10, g_arm / 10, pf[k] / 10, gf[k] / 10)
-            if control >= 0:
-                block[i + 8 + control] = 1.0
-            i += 10
-        return f32(block)
+        """The `cities` field (float32 bytes) from the armies and fleets, joined from each
+        city's numbers (kept by the city's armies and fleets: a move changes two cities,
+        and a third of the maps are new)."""
+        parts = []
+        known = self._city_rows
+        for k in range(self._ncities):
+            key = (k, pa[k], ga[k], pf[k], gf[k])
+            row = known.get(key)
+            if row is None:
+                major, port, amph = self._cities[k]
+                p_arm, g_arm = pa[k], ga[k]
+                control = 0 if p_arm else 1 if g_arm else major
+                block = [0.0, 0.0, port, amph, p_arm / 10, g_arm / 10, pf[k] / 10, gf[k] / 10]
+                block += [0.0, 0.0]
+                if major >= 0:
+                    block[major] = 1.0
+                if control >= 0:
+                    block[8 + control] = 1.0
+                row = f32(block)
+                if len(known) >= BLOCK_CACHE:
+                    known.clear()
+                known[key] = row
+            parts.append(row)
+        return b"".join(parts)
 
     def _stock(self, key: tuple[int, ...]) -> bytes:
         """The fields `bridge` to `once_used` (float32 bytes) from (bridge, reserve armies
