@@ -133,3 +133,42 @@ def test_cached_masks_are_the_plain_masks(case: tuple[str, dict[str, Any]]) -> N
             g.apply(s, legal[int(rng.random() * len(legal))])
             checked += 1
     assert checked > 50
+
+
+def test_pile_bytes_counts_every_pile_as_histogram() -> None:
+    """`PileBytes` (a pile grown by one item counted from the last row, others looked up
+    or counted) gives `histogram`'s numbers for piles that grow, shrink, start again and
+    alternate between games, with items outside the choices left out."""
+    from thermopylae.engine.observation import PileBytes
+
+    choices = (3, 5, 8)
+    pile = PileBytes({c: i for i, c in enumerate(choices)}, len(choices), limit=4)
+    rng = random.Random(2)
+    games: list[list[int]] = [[], []]
+    for _ in range(600):
+        g = games[rng.random() < 0.2]  # mostly one game in order, sometimes the other
+        r = rng.random()
+        if r < 0.7:
+            g.append(rng.choice((3, 5, 8, 9)))  # 9 is not counted
+        elif r < 0.8 and g:
+            g.pop()
+        elif r < 0.85:
+            g.clear()
+        row = np.frombuffer(pile(g), dtype=np.float32)
+        assert row.tolist() == histogram(g, choices), g
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
+def test_observations_are_new_writable_arrays(case: tuple[str, dict[str, Any]]) -> None:
+    """Each observation is an array of its own: writing into one changes neither the
+    next nor the observer's caches."""
+    game_id, options = case
+    g = registry.get(game_id)
+    opts = g.options(options)
+    enc = observe.Encoder(g, opts)
+    s = g.new(opts)
+    first = enc.observation(s, 0)
+    assert first.flags.writeable and first.dtype == np.float32
+    kept = first.copy()
+    first[:] = 7.0
+    assert np.array_equal(enc.observation(s, 0), kept)

@@ -184,6 +184,7 @@ class _Caches:
         self.masks = observe.Masks(tgame)
         self.chances = _Interned()
         self.codes = _Codes(tgame)
+        self.decoded: dict[int, Any] = {}  # code -> `tgame.decode(code)` (at most num_actions)
         # the observation encoder, built when first asked for (None: the game has no
         # observer), and the number of seats
         self._encoder: observe.Encoder | None = None
@@ -346,7 +347,11 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
         core = self._core
         g, state = core.tgame, core.tstate
         who = g.to_act(state)
-        g.apply(state, g.decode(action), quiet=True)
+        decoded = core.caches.decoded
+        chosen = decoded.get(action)
+        if chosen is None:  # decoded once per code (actions are immutable values)
+            chosen = decoded[action] = g.decode(action)
+        g.apply(state, chosen, quiet=True)
         core.steps += 1
         if who is not None and who >= 0:
             core.mine[who].append(action)
