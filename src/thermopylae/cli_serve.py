@@ -132,7 +132,7 @@ def serve(
         typer.Option(
             help="Compress WebSocket messages (per-message deflate, when the browser offers "
             "it): an update after a move shrinks about 20 times (1.7 KB to under 100 bytes "
-            "in Thermopyles) for about 3% more server CPU. Keep it for players on phones; "
+            "in Thermopyles) for about 2% more server CPU. Keep it for players on phones; "
             "--no-ws-compression on a fast network.",
         ),
     ] = True,
