@@ -8,7 +8,9 @@ numbers derived from them once, so that no rule needs the game object.
 
 from __future__ import annotations
 
-from thermopylae.games.hot_gates.actions import CODES, Enter, Move, Notation
+from typing import Any
+
+from thermopylae.games.hot_gates.actions import CODES, Action, Enter, Move, Notation
 from thermopylae.games.hot_gates.components import (
     ASTINOS,
     BEAST,
@@ -95,9 +97,30 @@ def is_coastal(space: int) -> bool:
     return space % SPACES < COASTAL
 
 
-# A march's geometry: each space's owner (-1: empty) and room, and the enemy's leading
-# space in each row (by number), for switching rows (march.march_list).
-Geometry = tuple[list[int], list[int], tuple[int, int]]
+# A march's geometry (march.march_list): each space's owner (-1: empty) and room (and a
+# last room of -1, read for a closed way); the enemy's leading space in each row (by
+# number), for switching rows. Then what stays fixed while one seat marches (the enemy
+# does not move): the seat's spaces from which a way is open; by space, the space forward
+# and the space across (-1: closed) and the moves there by piece code, or None; the
+# entries the enemy does not hold. Then the lists as last made: by space, the moves from
+# it (march.STALE: to list again; NSPACES: none) and whether one of them is a Persian's
+# forced march; by space, the seat's spaces with
+# a way there (NSPACES: the entries); the spaces whose moves are to be listed again; the flag
+# limit of the pieces the lists were made for, the entries (None: to list again) and
+# whether one of them is forced.
+Geometry = tuple[
+    list[int],
+    list[int],
+    tuple[int, int],
+    list[int],
+    list[tuple[int, int, list[Move], list[Move]] | None],
+    list[tuple[int, list[Enter]]],
+    list[list[Action]],
+    list[bool],
+    list[list[int]],
+    list[int],
+    list[Any],
+]
 # A seat's march: its side; the spaces of its rows; for each of them its number, the
 # space forward (-1: none), the space across, the other row, and the moves forward and
 # across by piece code; for each row, the space where units enter and the entries by code.
@@ -174,6 +197,10 @@ class Tables:
                 self.leader[code] = t in LEADERS
         # Pieces bigger than one place, with their flags, and the places beyond the first:
         # a space's load is its number of pieces plus these (counted at C speed).
+        # By room (a negative one read from the end), how many of the pieces' sizes fit:
+        # a march changes the lists of moves into a space when this changes there.
+        sizes = set(self.size)
+        self.fits = [sum(r >= k for k in sizes) for r in range(128)] + [0] * 128
         self.extra_places = {
             code | flag: self.size[code] - 1
             for code in range(n)

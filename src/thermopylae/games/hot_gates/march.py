@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.hot_gates import flow, pullback, victory
-from thermopylae.games.hot_gates.actions import DONE, Action, Enter, Move, piece_name
+from thermopylae.games.hot_gates.actions import DONE, NSPACES, Action, Enter, Move, piece_name
 from thermopylae.games.hot_gates.board import (
     COASTAL,
     PERSIAN,
@@ -120,80 +120,134 @@ def march_list(
     s: State, t: Tables, geometry: Geometry | None, seat: int = -1
 ) -> tuple[list[Action], Geometry]:
     """`march_legal`, and the geometry it used. The seat's spaces, their neighbours and
-    actions are precomputed (`board.march_plan`); after a march the geometry of the step before is
-    updated rather than counted again (`march`), as the enemy has not moved. `seat`:
-    whose march (default the seat to act)."""
+    actions are precomputed (`board.march_plan`); after a march the geometry of the step
+    before is updated rather than counted again (`march`), as the enemy has not moved,
+    and so are the moves from each space and the entries: only those the march changed
+    are listed again. `seat`: whose march (default the seat to act)."""
     if seat < 0:
         seat = s.actor
-    side, spaces, plan, entries = t.march_plan[s.players][seat]
-    enemy = 1 - side
-    extra = s.extra[seat] > 0
-    size, cap, big, places, pside = t.march_tables
-    board = s.board
-    persian = side == PERSIAN
     if geometry is None:
-        owner = [pside[b[0]] if b else -1 for b in board]
-        room = [
-            c - (len(b) if big(b) else sum(map(places, b)))
-            for c, b in zip(cap, board, strict=False)
-        ]
-        fronts = _fronts(owner, persian, enemy)
-        geometry = owner, room, fronts
-    else:
-        owner, room, fronts = geometry
+        geometry = _geometry(s, t, seat)
+    owner, room, _, froms, ways, entries, segments, forcing, _, dirty, kept = geometry
+    side = t.march_plan[s.players][seat][0]
+    # A piece with a flag above `limit` has had all its marches: MOVED once marched,
+    # AGAIN (the second march of a card) while an extra march is left.
+    extra = s.extra[seat] > 0
+    limit = AGAIN if extra else MOVED
+    if kept[0] != limit:  # the first list, or the last extra march was spent
+        kept[0] = limit
+        dirty[:] = froms
+        for sp in froms:
+            segments[sp] = STALE
+    persian = side == PERSIAN
+    size = t.size
+    if dirty:
+        board = s.board
+        for sp in dirty:  # the moves from these spaces, listed again
+            if segments[sp] is not STALE:
+                continue  # listed already
+            seg: list[Action] = []
+            forced = False
+            way = ways[sp]
+            if way is not None and owner[sp] == side and min(pieces := board[sp]) < limit:
+                fwd, sw, fwd_moves, sw_moves = way
+                fwd_room = room[fwd]  # room[-1]: no way there (-1)
+                sw_room = room[sw]
+                if fwd_room > 0 or sw_room > 0:
+                    for p in dict.fromkeys(pieces):
+                        if p >= limit:
+                            continue  # it has had its marches
+                        code = p & PIECE
+                        need = size[code]
+                        if fwd_room >= need:
+                            seg.append(fwd_moves[code])
+                            if persian and p < MOVED:
+                                forced = True
+                        if sw_room >= need:
+                            seg.append(sw_moves[code])
+            segments[sp] = seg
+            forcing[sp] = forced
+        dirty.clear()
     out: list[Action] = []
-    forced = False
-    for sp in spaces:
-        if owner[sp] != side:
-            continue
-        pieces = board[sp]
-        if not extra and min(pieces) >= MOVED:
-            continue  # all have marched
-        n, fwd, sw, other, fwd_moves, sw_moves = plan[sp]
-        fwd_room = room[fwd] if fwd >= 0 and owner[fwd] != enemy else -1
-        sw_room = (
-            room[sw]
-            if (fronts[other] > n if persian else fronts[other] < n) and owner[sw] != enemy
-            else -1
-        )
-        if fwd_room <= 0 and sw_room <= 0:
-            continue
-        for p in dict.fromkeys(pieces):
-            moved = p & MOVED
-            if moved and (not extra or p & AGAIN):
-                continue
-            code = p & PIECE
-            need = size[code]
-            if fwd_room >= need:
-                out.append(fwd_moves[code])
-                if persian and not moved:
-                    forced = True
-            if sw_room >= need:
-                out.append(sw_moves[code])
+    for sp in froms:
+        out += segments[sp]
     if extra:  # a unit that marched and one that did not may make the same move
         out = list(dict.fromkeys(out))
-    for sp, enters in entries:
-        if owner[sp] == enemy:
-            continue
-        free = room[sp]
-        if free <= 0:
-            continue  # full: no unit fits
+    enter = kept[1]
+    if enter is None:  # the entries, listed again
+        enter = []
+        forced = False
         if persian:
-            if s.boxes:
-                for code in dict.fromkeys(s.boxes[0]):
-                    if free >= size[code]:
-                        out.append(enters[code])
-                        forced = True
-            for lt in dict.fromkeys(s.leaders):
-                if free >= size[lt * 2]:
-                    out.append(enters[lt * 2])
+            box = dict.fromkeys(s.boxes[0]) if s.boxes else ()
+            leaders = [lt * 2 for lt in dict.fromkeys(s.leaders)]
         else:
-            for code in dict.fromkeys(s.camp):
+            box, leaders = (), [*dict.fromkeys(s.camp)]
+        for sp, enters in entries:
+            free = room[sp]
+            if free <= 0:
+                continue  # full: no unit fits
+            for code in box:
                 if free >= size[code]:
-                    out.append(enters[code])
-    if not forced:
+                    enter.append(enters[code])
+                    forced = True
+            for code in leaders:
+                if free >= size[code]:
+                    enter.append(enters[code])
+        kept[1] = enter
+        kept[2] = forced
+    if enter:
+        out += enter
+    if not (kept[2] or True in forcing):
         out.append(DONE)
     return out, geometry
+
+
+def _geometry(s: State, t: Tables, seat: int) -> Geometry:
+    """The March Phase's geometry for `seat`, counted afresh (`board.Geometry`)."""
+    side, plan_spaces, plan, plan_entries = t.march_plan[s.players][seat]
+    enemy = 1 - side
+    _, cap, big, places, pside = t.march_tables
+    board = s.board
+    persian = side == PERSIAN
+    owner = [pside[b[0]] if b else -1 for b in board]
+    room = [
+        c - (len(b) if big(b) else sum(map(places, b))) for c, b in zip(cap, board, strict=False)
+    ]
+    room.append(-1)
+    fronts = _fronts(owner, persian, enemy)
+    froms = []
+    ways: list[tuple[int, int, list[Move], list[Move]] | None] = [None] * (NSPACES + 1)
+    leads_here: list[list[int]] = [[] for _ in board]
+    for sp in plan_spaces:
+        n, fwd, sw, other, fwd_moves, sw_moves = plan[sp]
+        if fwd >= 0 and owner[fwd] == enemy:
+            fwd = -1
+        if not (fronts[other] > n if persian else fronts[other] < n) or owner[sw] == enemy:
+            sw = -1
+        if fwd >= 0 or sw >= 0:
+            froms.append(sp)
+            ways[sp] = (fwd, sw, fwd_moves, sw_moves)
+            for to in (fwd, sw):
+                if to >= 0:
+                    leads_here[to].append(sp)
+    entries = [(sp, enters) for sp, enters in plan_entries if owner[sp] != enemy]
+    for sp, _ in entries:
+        leads_here[sp].append(ENTRIES)
+    segments: list[list[Action]] = [[] for _ in range(NSPACES + 1)]
+    forcing = [False] * (NSPACES + 1)
+    return (
+        owner,
+        room,
+        fronts,
+        froms,
+        ways,
+        entries,
+        segments,
+        forcing,
+        leads_here,
+        [],
+        [0, None, False],
+    )
 
 
 def march(s: State, t: Tables, a: Action, ev: Events) -> None:
@@ -241,18 +295,59 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
             s.stack.append(("march_resume", seat))
             return pullback.pull_back(s, t, dst // SPACES, ev)
     if geometry is not None:  # one unit of this side left `src` and came to `dst`
-        owner, room, _ = geometry
-        need = t.size[code]
-        if src >= 0:
-            room[src] += need
-            if not s.board[src]:
-                owner[src] = -1
-        room[dst] -= need
-        owner[dst] = side
+        _moved(s, t, geometry, code, src, dst, side)
     nxt, geometry = march_list(s, t, geometry)
-    if nxt == [DONE]:
+    if len(nxt) == 1 and nxt[0] is DONE:
         return flow.resume(s, t, ev)
     s.cache = (s.steps + 1, nxt, geometry)  # `apply` counts this step when it returns
+
+
+ENTRIES = NSPACES  # in `Geometry`'s spaces leading somewhere: the entries lead there
+STALE: list[Action] = []  # in `Geometry`'s moves by space: to list again (never filled)
+
+
+def _moved(
+    s: State, t: Tables, geometry: Geometry, code: int, src: int, dst: int, side: int
+) -> None:
+    """The geometry after a unit of `side` went from `src` (-1: a reserve) to `dst`: the
+    rooms and owners there; the moves from both spaces are to be listed again, and those
+    of the spaces leading to either (or the entries) where the room there went past a
+    unit's size; the entries after a unit came on."""
+    owner, room, segments, leads_here, dirty, kept = (
+        geometry[0],
+        geometry[1],
+        geometry[6],
+        geometry[8],
+        geometry[9],
+        geometry[10],
+    )
+    need = t.size[code]
+    fits = t.fits
+    segments[dst] = STALE
+    dirty.append(dst)
+    if src >= 0:
+        r = room[src]
+        room[src] = r + need
+        if not s.board[src]:
+            owner[src] = -1
+        segments[src] = STALE
+        dirty.append(src)
+        if fits[r] != fits[r + need]:
+            for sp in leads_here[src]:
+                segments[sp] = STALE
+            dirty += leads_here[src]
+    else:
+        kept[1] = None  # a reserve changed
+    r = room[dst]
+    room[dst] = r - need
+    owner[dst] = side
+    if fits[r] != fits[r - need]:
+        for sp in leads_here[dst]:
+            segments[sp] = STALE
+        dirty += leads_here[dst]
+    if segments[ENTRIES] is STALE:
+        segments[ENTRIES] = []
+        kept[1] = None
 
 
 _MARCHED = [bool(p & MOVED) for p in range(PIECE + MOVED + AGAIN + 1)]  # by piece
