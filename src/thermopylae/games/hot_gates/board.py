@@ -121,6 +121,14 @@ Geometry = tuple[
     list[int],
     list[Any],
 ]
+# What stays fixed while one seat marches, as in `Geometry` (march._ways).
+MarchWays = tuple[
+    tuple[int, int],
+    list[int],
+    list[tuple[int, int, list[Move], list[Move]] | None],
+    list[tuple[int, list[Enter]]],
+    list[list[int]],
+]
 # A seat's march: its side; the spaces of its rows; for each of them its number, the
 # space forward (-1: none), the space across, the other row, and the moves forward and
 # across by piece code; for each row, the space where units enter and the entries by code.
@@ -233,6 +241,8 @@ class Tables:
         self.march_plan = {
             k: [march_plan(notation, k, seat) for seat in range(k)] for k in (2, 3, 4)
         }
+        # March._ways's answers by player count, seat and the spaces' owners.
+        self.march_ways: dict[tuple[int, ...], MarchWays] = {}
         self.march_tables = (
             self.size,
             self.capacity,

@@ -21,6 +21,7 @@ from thermopylae.games.hot_gates.board import (
     SEATS,
     SPARTAN_SIDE,
     Geometry,
+    MarchWays,
     Tables,
     persian_seats,
     spartan_seats,
@@ -203,21 +204,50 @@ def march_list(
 
 
 def _geometry(s: State, t: Tables, seat: int) -> Geometry:
-    """The March Phase's geometry for `seat`, counted afresh (`board.Geometry`)."""
-    side, plan_spaces, plan, plan_entries = t.march_plan[s.players][seat]
-    enemy = 1 - side
+    """The March Phase's geometry for `seat`, counted afresh (`board.Geometry`); what stays
+    fixed while the seat marches is looked up by the owners of the spaces (`_ways`)."""
     _, cap, big, places, pside = t.march_tables
     board = s.board
-    persian = side == PERSIAN
     owner = [pside[b[0]] if b else -1 for b in board]
     room = [
         c - (len(b) if big(b) else sum(map(places, b))) for c, b in zip(cap, board, strict=False)
     ]
     room.append(-1)
+    key = (s.players, seat, *owner)
+    fixed = t.march_ways.get(key)
+    if fixed is None:
+        if len(t.march_ways) >= WAYS_KEPT:
+            t.march_ways.clear()
+        fixed = t.march_ways[key] = _ways(t, s.players, seat, owner)
+    fronts, froms, ways, entries, leads_here = fixed
+    return (
+        owner,
+        room,
+        fronts,
+        froms,
+        ways,
+        entries,
+        [[]] * (NSPACES + 1),  # (replaced, never filled)
+        [False] * (NSPACES + 1),
+        leads_here,
+        [],
+        [0, None, False],
+    )
+
+
+WAYS_KEPT = 100_000  # `_ways` answers kept (the table starts afresh beyond)
+
+
+def _ways(t: Tables, players: int, seat: int, owner: list[int]) -> MarchWays:
+    """What stays fixed while `seat` marches, from the owners of the spaces
+    (`board.MarchWays`): never changed once made, so kept and shared."""
+    side, plan_spaces, plan, plan_entries = t.march_plan[players][seat]
+    enemy = 1 - side
+    persian = side == PERSIAN
     fronts = _fronts(owner, persian, enemy)
     froms = []
     ways: list[tuple[int, int, list[Move], list[Move]] | None] = [None] * (NSPACES + 1)
-    leads_here: list[list[int]] = [[] for _ in board]
+    leads_here: list[list[int]] = [[] for _ in range(NSPACES)]
     for sp in plan_spaces:
         n, fwd, sw, other, fwd_moves, sw_moves = plan[sp]
         if fwd >= 0 and owner[fwd] == enemy:
@@ -233,21 +263,7 @@ def _geometry(s: State, t: Tables, seat: int) -> Geometry:
     entries = [(sp, enters) for sp, enters in plan_entries if owner[sp] != enemy]
     for sp, _ in entries:
         leads_here[sp].append(ENTRIES)
-    segments: list[list[Action]] = [[] for _ in range(NSPACES + 1)]
-    forcing = [False] * (NSPACES + 1)
-    return (
-        owner,
-        room,
-        fronts,
-        froms,
-        ways,
-        entries,
-        segments,
-        forcing,
-        leads_here,
-        [],
-        [0, None, False],
-    )
+    return fronts, froms, ways, entries, leads_here
 
 
 def march(s: State, t: Tables, a: Action, ev: Events) -> None:
