@@ -98,6 +98,7 @@ class Thermopyles(GameBase[State, Action]):
         self.kind_texts = self.tables.kind_texts
         self.locations = self.tables.locations
         self._turn_cache: dict[tuple[tuple[int, ...], int], tuple[Action, ...]] = {}
+        self._outcomes: dict[tuple[int, str, int, int], Outcome] = {}
 
     # -- table ---------------------------------------------------------------------------
 
@@ -223,9 +224,15 @@ class Thermopyles(GameBase[State, Action]):
     def outcome(self, s: State) -> Outcome | None:
         if s.phase != OVER:
             return None
-        word = "win" if s.result == WON else "loss"
-        score = 1.0 if s.result == WON else 0.0
-        return Outcome((word,) * s.players, (score,) * s.players, s.reason, s.turn)
+        key = (s.result, s.reason, s.turn, s.players)
+        known = self._outcomes.get(key)
+        if known is None:  # a frozen value: one of each is enough (a search asks often)
+            word = "win" if s.result == WON else "loss"
+            score = 1.0 if s.result == WON else 0.0
+            known = Outcome((word,) * s.players, (score,) * s.players, s.reason, s.turn)
+            if len(self._outcomes) < 10_000:
+                self._outcomes[key] = known
+        return known
 
     def players_of(self, s: State) -> int:
         return s.players

@@ -92,6 +92,12 @@ def determinize(s: State, seat: int, rng: random.Random) -> State:
     d = s.copy()
     if s.open_hands:
         return d
+    if s.players == 1 and type(rng) is random.Random:
+        # Solo: no other hand to deal, and the deck comes out sorted whatever the shuffle
+        # did; only the draws the shuffle takes are left to take, the same ones.
+        _skip_shuffle(len(s.sdeck), rng)
+        d.sdeck.sort()
+        return d
     others = [p for p in range(s.players) if p != seat]
     pool = sorted([c for p in others for c in s.hands[p]] + s.sdeck)
     shuffle(pool, rng)
@@ -101,3 +107,20 @@ def determinize(s: State, seat: int, rng: random.Random) -> State:
         del pool[:n]
     d.sdeck = sorted(pool)
     return d
+
+
+_SHUFFLE_STEPS: list[tuple[tuple[int, int], ...]] = []
+"""By list length n: the (bits, bound) of each of `engine.shuffle.shuffle`'s steps."""
+
+
+def _skip_shuffle(n: int, rng: random.Random) -> None:
+    """Take from `rng` (a plain `random.Random`) the draws `engine.shuffle.shuffle` takes
+    to shuffle a list of `n` items, without shuffling anything: each step's bits until
+    they fall below its bound."""
+    while len(_SHUFFLE_STEPS) <= n:
+        m = len(_SHUFFLE_STEPS)
+        _SHUFFLE_STEPS.append(tuple((b.bit_length(), b) for b in range(m, 1, -1)))
+    getrandbits = rng.getrandbits
+    for bits, bound in _SHUFFLE_STEPS[n]:
+        while getrandbits(bits) >= bound:
+            pass
