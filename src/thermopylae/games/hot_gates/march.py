@@ -329,38 +329,30 @@ def _moved(
     rooms and owners there; the moves from both spaces are to be listed again, and those
     of the spaces leading to either (or the entries) where the room there went past a
     unit's size; the entries after a unit came on."""
-    owner, room, segments, leads_here, dirty, kept = (
-        geometry[0],
-        geometry[1],
-        geometry[6],
-        geometry[8],
-        geometry[9],
-        geometry[10],
-    )
+    owner, room, _, _, _, _, segments, _, leads_here, dirty, kept = geometry
     need = t.size[code]
     fits = t.fits
     segments[dst] = STALE
-    dirty.append(dst)
-    if src >= 0:
-        r = room[src]
-        room[src] = r + need
-        if not s.board[src]:
-            owner[src] = -1
-        segments[src] = STALE
-        dirty.append(src)
-        if fits[r] != fits[r + need]:
-            for sp in leads_here[src]:
-                segments[sp] = STALE
-            dirty += leads_here[src]
-    else:
-        kept[1] = None  # a reserve changed
     r = room[dst]
     room[dst] = r - need
     owner[dst] = side
     if fits[r] != fits[r - need]:
-        for sp in leads_here[dst]:
-            segments[sp] = STALE
         dirty += leads_here[dst]
+    if src >= 0:
+        segments[src] = STALE
+        r = room[src]
+        room[src] = r + need
+        if not s.board[src]:
+            owner[src] = -1
+        if fits[r] != fits[r + need]:
+            dirty += leads_here[src]
+    else:
+        kept[1] = None  # a reserve changed
+    for sp in dirty:  # the spaces leading to either
+        segments[sp] = STALE
+    dirty.append(dst)
+    if src >= 0:
+        dirty.append(src)
     if segments[ENTRIES] is STALE:
         segments[ENTRIES] = []
         kept[1] = None
