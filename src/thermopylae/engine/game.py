@@ -122,10 +122,14 @@ class GameBase(Generic[S, A]):
     def advance_chance(self, state: S, rng: random.Random) -> int | None:
         """The protocol's own loop: each chance outcome drawn by `sample_chance` and
         applied quietly, until a seat decides or the game is over."""
-        g = cast("Game[S, A]", self)
+        g: Game[S, A] = self  # type: ignore[assignment]  # completed into a Game by its game
+        seat = g.to_act(state)
+        if seat != CHANCE:  # the usual answer after a decision: nothing more to look up
+            return seat
         to_act, apply, sample = g.to_act, g.apply, g.sample_chance
-        while (seat := to_act(state)) == CHANCE:
+        while seat == CHANCE:
             apply(state, sample(state, rng), quiet=True)
+            seat = to_act(state)
         return seat
 
     def random_playout(self, state: S, chance_rng: random.Random, agent_rng: random.Random) -> int:
