@@ -8,7 +8,7 @@ import random
 from collections.abc import MutableSequence
 from typing import Any
 
-from thermopylae.engine.shuffle import shuffle
+from thermopylae.engine.shuffle import shuffle, skip
 
 
 def test_shuffle_deals_as_random_shuffle_would() -> None:
@@ -32,3 +32,16 @@ def test_another_source_shuffles_itself() -> None:
     items = list(range(20))
     shuffle(items, Counted(1))
     assert Counted.calls == 1 and sorted(items) == list(range(20))
+
+
+def test_skip_takes_the_draws_of_a_shuffle_of_as_many_items() -> None:
+    class Sub(random.Random):
+        pass
+
+    for seed in range(200):
+        for kind in (random.Random, Sub):
+            n = seed % 40
+            shuffled, skipped = kind(seed), kind(seed)
+            shuffle(list(range(n)), shuffled)
+            skip(n, skipped)
+            assert skipped.getstate() == shuffled.getstate()

@@ -27,3 +27,23 @@ def shuffle(x: list[Any], rng: random.Random) -> None:
         while j >= n:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+_STEPS: list[tuple[tuple[int, int], ...]] = []
+"""By list length n: the (bits, bound) of each of `shuffle`'s steps, in order."""
+
+
+def skip(n: int, rng: random.Random) -> None:
+    """Take from `rng` the draws `shuffle` takes to shuffle a list of `n` items, without
+    shuffling anything: for a deal whose order does not matter (it is sorted after), so
+    that the source is left where the shuffle would leave it."""
+    if type(rng) is not random.Random:
+        rng.shuffle([None] * n)
+        return
+    while len(_STEPS) <= n:
+        m = len(_STEPS)
+        _STEPS.append(tuple((b.bit_length(), b) for b in range(m, 1, -1)))
+    getrandbits = rng.getrandbits
+    for bits, bound in _STEPS[n]:
+        while getrandbits(bits) >= bound:
+            pass

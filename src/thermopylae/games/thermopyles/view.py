@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from thermopylae.engine.protocol import CHANCE, JSON
-from thermopylae.engine.shuffle import shuffle
+from thermopylae.engine.shuffle import shuffle, skip
 from thermopylae.games.thermopyles.actions import seat_name
 from thermopylae.games.thermopyles.components import Components
 from thermopylae.games.thermopyles.state import PHASES, State
@@ -92,10 +92,10 @@ def determinize(s: State, seat: int, rng: random.Random) -> State:
     d = s.copy()
     if s.open_hands:
         return d
-    if s.players == 1 and type(rng) is random.Random:
+    if s.players == 1:
         # Solo: no other hand to deal, and the deck comes out sorted whatever the shuffle
         # did; only the draws the shuffle takes are left to take, the same ones.
-        _skip_shuffle(len(s.sdeck), rng)
+        skip(len(s.sdeck), rng)
         d.sdeck.sort()
         return d
     others = [p for p in range(s.players) if p != seat]
@@ -107,20 +107,3 @@ def determinize(s: State, seat: int, rng: random.Random) -> State:
         del pool[:n]
     d.sdeck = sorted(pool)
     return d
-
-
-_SHUFFLE_STEPS: list[tuple[tuple[int, int], ...]] = []
-"""By list length n: the (bits, bound) of each of `engine.shuffle.shuffle`'s steps."""
-
-
-def _skip_shuffle(n: int, rng: random.Random) -> None:
-    """Take from `rng` (a plain `random.Random`) the draws `engine.shuffle.shuffle` takes
-    to shuffle a list of `n` items, without shuffling anything: each step's bits until
-    they fall below its bound."""
-    while len(_SHUFFLE_STEPS) <= n:
-        m = len(_SHUFFLE_STEPS)
-        _SHUFFLE_STEPS.append(tuple((b.bit_length(), b) for b in range(m, 1, -1)))
-    getrandbits = rng.getrandbits
-    for bits, bound in _SHUFFLE_STEPS[n]:
-        while getrandbits(bits) >= bound:
-            pass
