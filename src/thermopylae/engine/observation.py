@@ -182,9 +182,7 @@ class Counts:
     def __init__(
         self, index: Mapping[Any, int], size: int, limit: int = 4096, *, raw: bool = False
     ) -> None:
-        global np  # NumPy, for `__call__`: see the module's imports
-        import numpy as np
-
+        _import_numpy()  # for `__call__`: see the module's imports
         self.index: dict[Any, int] = dict(index)
         self.size = size
         self.limit = limit
