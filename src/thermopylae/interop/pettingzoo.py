@@ -19,7 +19,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
-from thermopylae.engine.protocol import CHANCE, GenericGame
+from thermopylae.engine.protocol import GenericGame
 from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry
 
 
@@ -71,17 +71,9 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         return self._act_spaces[agent]
 
     def _resolve_chance(self) -> None:
-        """Draw cards and roll dice until a seat must decide or the game ends (the loop of
-        `engine.play.advance_quietly` with no seat played inside: the same draws), then
-        select the next agent."""
-        state, to_act = self.state_, self.game.to_act
-        who = to_act(state)
-        if who == CHANCE:
-            apply, sample, rng = self.game.apply, self.game.sample_chance, self._rng
-            while who == CHANCE:
-                apply(state, sample(state, rng), quiet=True)
-                who = to_act(state)
-        self._who = who
+        """Draw cards and roll dice until a seat must decide or the game ends (the game's
+        `advance_chance`: the protocol's draws), then select the next agent."""
+        who = self._who = self.game.advance_chance(self.state_, self._rng)
         self._entry = None
         if who is None:
             self._game_over()
@@ -137,12 +129,9 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         if not observe:
             obs = None
         elif who is not None and self.possible_agents[who] == agent:
-            entry = self._entry
-            if entry is None:
-                entry = self._entry = self.encoder.entry(self.game.legal(self.state_))
             obs = {
                 "observation": self._features(self.state_, who, who),
-                "action_mask": entry[1].copy(),  # the cached mask is read-only and shared
+                "action_mask": self._entry_now()[1].copy(),  # read-only and shared: a copy
             }
         else:
             obs = self.observe(agent)
