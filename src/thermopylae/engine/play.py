@@ -67,15 +67,12 @@ def advance_quietly(
     building a step object for each."""
     seats = _by_seat(agents)
     rng = chance_rng if agent_rng is None else agent_rng
-    to_act, apply, sample = game.to_act, game.apply, game.sample_chance
-    while (seat := to_act(state)) is not None:
-        if seat == CHANCE:
-            apply(state, sample(state, chance_rng), quiet=True)
-        else:
-            agent = seats.get(seat)
-            if agent is None:
-                return
-            apply(state, agent.act(game, state, rng), quiet=True)
+    apply, chance = game.apply, game.advance_chance  # chance: the protocol's draws
+    while (seat := chance(state, chance_rng)) is not None:
+        agent = seats.get(seat)
+        if agent is None:
+            return
+        apply(state, agent.act(game, state, rng), quiet=True)
 
 
 def _by_seat(agents: Mapping[int, Decider] | Sequence[Decider]) -> Mapping[int, Decider]:
