@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from thermopylae.server.db import accounts, chat, mutes, tables
 from thermopylae.server.seats import TableError
+from thermopylae.server.store import last_chat_in
 
 if TYPE_CHECKING:
     from thermopylae.server.store import Store
@@ -76,8 +77,7 @@ def checked_text(text: Any) -> str:
 def last_id(store: Store, table_id: str) -> int:
     """The id of the table's last message (0: none): screens fetch the chat when it grows."""
     with store._tx() as conn:
-        found = conn.execute(select(func.max(chat.c.id)).where(chat.c.table_id == table_id))
-        return int(found.scalar() or 0)
+        return last_chat_in(conn, table_id)
 
 
 def post(store: Store, table_id: str, seat: int, account: int | None, text: str, at: float) -> int:

@@ -255,8 +255,7 @@ class Store:
         with self._tx() as conn:
             new = self._steps_in(conn, table_id, start)
             row = _row_in(conn, table_id)
-            last = conn.execute(_LAST_CHAT, {"w_id": table_id}).scalar()
-            return new, row, int(last or 0)
+            return new, row, last_chat_in(conn, table_id)
 
     def _steps_in(self, conn: Connection, table_id: str, start: int) -> list[tuple[str, str]]:
         rows = conn.execute(_SELECT_STEPS, {"w_id": table_id, "w_start": start}).all()
@@ -582,6 +581,11 @@ def _due_in(conn: Connection, when: float, column: str) -> list[tuple[str, float
     if stmt is None:
         stmt = _due_select(column)
     return [(r[0], float(r[1])) for r in conn.execute(stmt, {"w_when": when})]
+
+
+def last_chat_in(conn: Connection, table_id: str) -> int:
+    """The id of the table's last chat message (0: none), read in `conn`'s transaction."""
+    return int(conn.execute(_LAST_CHAT, {"w_id": table_id}).scalar() or 0)
 
 
 def _row_in(conn: Connection, table_id: str) -> TableRow | None:
