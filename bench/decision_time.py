@@ -57,7 +57,9 @@ def main() -> None:
     for n in range(args.games):
         agents = [timed if seat == args.seat else game.agents()["heuristic"]() for seat in seats]
         state, _ = play(game, options, agents, *rngs(args.seed, n))
-        print(f"game {n + 1}: {game.outcome(state).results}", flush=True)
+        outcome = game.outcome(state)
+        assert outcome is not None  # `play` returns ended games
+        print(f"game {n + 1}: {outcome.results}", flush=True)
     times = timed.times
     if not times:
         print("no decision with a choice was timed")

@@ -39,6 +39,7 @@ from thermopylae.engine import registry
 from thermopylae.engine.components import read_data, read_set
 from thermopylae.engine.errors import ComponentError, ThermopylaeError
 from thermopylae.games.hot_gates.board import SEATS, side_of_seat
+from thermopylae.games.hot_gates.rules import HotGates
 from thermopylae.sim.match import play, rngs
 from thermopylae.sim.stats import wilson
 
@@ -52,6 +53,7 @@ CARD_FIELDS = ("letter", "window", "effect", "amount")
 def _chunk(job: Job) -> list[Row]:
     players, specs, components, seed, start, stop = job
     game = registry.get("hot-gates", Path(components) if components else None)
+    assert isinstance(game, HotGates)  # a study of this game's own components
     options = game.options({"players": players})
     agents = [make_agent(spec, game) for spec in specs]
     length = game.components.goat_path

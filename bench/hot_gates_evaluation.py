@@ -21,10 +21,12 @@ import numpy as np
 from thermopylae.engine import registry
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.games.hot_gates.evaluation import FEATURES, WEIGHTS, features
+from thermopylae.games.hot_gates.rules import HotGates
 
 
 def collect(games: int, seed: int, noise: float, every: int) -> tuple[np.ndarray, np.ndarray]:
     g = registry.get("hot-gates")
+    assert isinstance(g, HotGates)  # a study of this game's own features
     agents = [g.agents()["heuristic"](), g.agents()["heuristic"]()]
     rng = random.Random(seed)
     xs: list[list[float]] = []
@@ -47,7 +49,9 @@ def collect(games: int, seed: int, noise: float, every: int) -> tuple[np.ndarray
                 else agents[who].act(g, s, rng)
             )
             g.apply(s, a, quiet=True)
-        won = g.outcome(s).scores[1]
+        outcome = g.outcome(s)
+        assert outcome is not None  # the loop above ends with the game
+        won = outcome.scores[1]
         xs += rows
         ys += [won] * len(rows)
         if (n + 1) % 100 == 0:
