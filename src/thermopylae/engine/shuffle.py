@@ -20,17 +20,26 @@ def shuffle(x: list[Any], rng: random.Random) -> None:
         rng.shuffle(x)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)  # `_randbelow`: bits until they fall below the bound
-        while j >= n:
-            j = getrandbits(k)
+    i = len(x) - 1
+    for bits, bound in _steps(len(x)):
+        j = getrandbits(bits)  # `_randbelow`: bits until they fall below the bound
+        while j >= bound:
+            j = getrandbits(bits)
         x[i], x[j] = x[j], x[i]
+        i -= 1
 
 
 _STEPS: list[tuple[tuple[int, int], ...]] = []
 """By list length n: the (bits, bound) of each of `shuffle`'s steps, in order."""
+
+
+def _steps(n: int) -> tuple[tuple[int, int], ...]:
+    """The (bits, bound) of the draws that shuffle a list of `n` items, from the last
+    position down: worked out once per length."""
+    while len(_STEPS) <= n:
+        m = len(_STEPS)
+        _STEPS.append(tuple((b.bit_length(), b) for b in range(m, 1, -1)))
+    return _STEPS[n]
 
 
 def skip(n: int, rng: random.Random) -> None:
@@ -40,10 +49,7 @@ def skip(n: int, rng: random.Random) -> None:
     if type(rng) is not random.Random:
         rng.shuffle([None] * n)
         return
-    while len(_STEPS) <= n:
-        m = len(_STEPS)
-        _STEPS.append(tuple((b.bit_length(), b) for b in range(m, 1, -1)))
     getrandbits = rng.getrandbits
-    for bits, bound in _STEPS[n]:
+    for bits, bound in _steps(n):
         while getrandbits(bits) >= bound:
             pass
