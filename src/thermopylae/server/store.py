@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection, Engine, create_engine
 from sqlalchemy.exc import DBAPIError, DisconnectionError, IntegrityError, SQLAlchemyError
 from sqlalchemy.sql.dml import Update
 
-from thermopylae.server import migrate
+from thermopylae.server import driver, migrate
 from thermopylae.server.db import chat, metadata, steps, table_seats, tables
 
 __all__ = ["Conflict", "Store", "StoreError", "TableRow", "metadata", "now"]
@@ -41,7 +41,6 @@ _SELECT_STEPS = (
     .order_by(steps.c.n)
 )
 _LAST_CHAT = select(func.max(chat.c.id)).where(chat.c.table_id == bindparam("w_id"))
-_SQLITE_INSERT_STEPS = f"INSERT INTO {steps.name} (table_id, n, who, action) VALUES (?, ?, ?, ?)"
 
 NoticeWriter = Callable[[Connection], None]
 """Writes the notices a change causes, inside that change's transaction (notify.queue)."""
@@ -142,8 +141,13 @@ class Store:
         self._kept_all: list[_Kept] = []
         self._kept_lock = threading.Lock()
         self._updates: dict[tuple[tuple[str, ...], bool], Update] = {}
-        self._sqlite_updates: dict[
-            tuple[tuple[str, ...], bool], tuple[str, list[Callable[[Any], Any] | None]]
+        # The statements of a move straight through the driver (driver.py), or None: a
+        # driver it does not speak to, whose statements SQLAlchemy runs.
+        self._driver = driver.for_dialect(
+            self.engine.dialect, _SELECT_ROW, _SELECT_STEPS, _LAST_CHAT
+        )
+        self._driver_updates: dict[
+            tuple[tuple[str, ...], bool], tuple[driver.Statement, list[driver.Processor]]
         ] = {}
         if sqlite:
 
@@ -229,7 +233,7 @@ class Store:
 
     def table(self, table_id: str) -> TableRow | None:
         with self._tx() as conn:
-            return _row_in(conn, table_id)
+            return self._row_in(conn, table_id)
 
     def steps(self, table_id: str, start: int = 0) -> list[tuple[str, str]]:
         with self._tx() as conn:
@@ -244,7 +248,7 @@ class Store:
         round of the pool, not two)."""
         with self._tx() as conn:
             new = self._steps_in(conn, table_id, start)
-            return new, _row_in(conn, table_id) if new or row_too else None
+            return new, self._row_in(conn, table_id) if new or row_too else None
 
     def since_and_chat(
         self, table_id: str, start: int
@@ -254,16 +258,33 @@ class Store:
         pool, not two)."""
         with self._tx() as conn:
             new = self._steps_in(conn, table_id, start)
-            row = _row_in(conn, table_id)
-            return new, row, last_chat_in(conn, table_id)
+            row = self._row_in(conn, table_id)
+            d = self._driver
+            if d is None:
+                return new, row, last_chat_in(conn, table_id)
+            last = d.execute(conn, d.last_chat, {"w_id": table_id}).fetchone()[0]
+            return new, row, int(last or 0)
+
+    def _row_in(self, conn: Connection, table_id: str) -> TableRow | None:
+        """The table's row, read in `conn`'s transaction (None: no such table)."""
+        d = self._driver
+        if d is None:
+            return _row_in(conn, table_id)
+        r = d.row(d.execute(conn, d.select_row, {"w_id": table_id}))
+        return None if r is None else _row(r)
 
     def _steps_in(self, conn: Connection, table_id: str, start: int) -> list[tuple[str, str]]:
-        rows = conn.execute(_SELECT_STEPS, {"w_id": table_id, "w_start": start}).all()
+        params = {"w_id": table_id, "w_start": start}
+        d = self._driver
+        if d is None:
+            rows = conn.execute(_SELECT_STEPS, params).all()
+        else:
+            rows = d.execute(conn, d.select_steps, params).fetchall()
         out = []
-        for i, r in enumerate(rows):
-            if r.n != start + i:
+        for i, (n, who, action) in enumerate(rows):
+            if n != start + i:
                 raise StoreError(f"table {table_id}: move {start + i} is missing in the database")
-            out.append((r.who, r.action))
+            out.append((who, action))
         return out
 
     def append(
@@ -288,8 +309,8 @@ class Store:
         columns = tuple(sorted(fields))
         try:
             with self._tx() as conn:
-                if self._kept is not None:  # SQLite: straight to the driver (below)
-                    done = self._append_sqlite(conn, table_id, start, new, fields, columns, epoch)
+                if self._driver is not None:  # straight to the driver (below)
+                    done = self._append_raw(conn, table_id, start, new, fields, columns, epoch)
                 else:
                     conn.execute(
                         _INSERT_STEPS,
@@ -312,7 +333,7 @@ class Store:
         except IntegrityError as exc:
             raise Conflict(f"table {table_id}: move {start} was stored by another server") from exc
 
-    def _append_sqlite(
+    def _append_raw(
         self,
         conn: Connection,
         table_id: str,
@@ -322,49 +343,56 @@ class Store:
         columns: tuple[str, ...],
         epoch: int | None,
     ) -> int:
-        """`append`'s two statements through SQLite's own driver, in the transaction of
-        `conn`: the same SQL that SQLAlchemy would send, without building an execution
-        context for each (more CPU than SQLite's own work bar the commit). Errors come
-        out as SQLAlchemy's (IntegrityError: another writer stored the move). `columns`:
-        the names of `fields`, sorted."""
-        sql, processors = self._sqlite_update_of(columns, epoch is not None)
-        params: list[Any] = [
-            v if p is None else p(v)
-            for v, p in zip((fields[c] for c in columns), processors, strict=True)
-        ]
-        params.append(table_id)
-        if epoch is not None:
-            params.append(epoch)
-        raw = conn.connection.dbapi_connection
-        assert raw is not None
-        driver = self.engine.dialect.loaded_dbapi
-        statement = _SQLITE_INSERT_STEPS
-        try:
-            raw.executemany(
-                statement, [(table_id, start + i, who, a) for i, (who, a) in enumerate(new)]
+        """`append`'s statements through the driver (driver.py), in the transaction of
+        `conn`: the same SQL that SQLAlchemy sends, without building an execution context
+        for each. SQLite stores the steps by `executemany` (in process); a database
+        server by one INSERT of them all (one round trip). Returns the UPDATE's row
+        count. `columns`: the names of `fields`, sorted."""
+        d = self._driver
+        assert d is not None
+        if self._kept is not None:
+            d.execute_many(
+                conn,
+                d.insert_steps,
+                [
+                    {"table_id": table_id, "n": start + i, "who": who, "action": a}
+                    for i, (who, a) in enumerate(new)
+                ],
             )
-            statement = sql
-            done: int = raw.execute(sql, params).rowcount
-        except driver.Error as exc:
-            raise DBAPIError.instance(statement, params, exc, driver.Error) from exc
+        else:
+            rows: dict[str, Any] = {}
+            for i, (who, a) in enumerate(new):
+                rows[f"table_id_{i}"] = table_id
+                rows[f"n_{i}"] = start + i
+                rows[f"who_{i}"] = who
+                rows[f"action_{i}"] = a
+            d.execute(conn, d.insert_steps_many(len(new)), rows)
+        statement, processors = self._driver_update_of(columns, epoch is not None)
+        params = {
+            f"v_{c}": v if p is None else p(v)
+            for c, p, v in zip(columns, processors, (fields[c] for c in columns), strict=True)
+        }
+        params["w_id"] = table_id
+        if epoch is not None:
+            params["w_epoch"] = epoch
+        done: int = d.execute(conn, statement, params).rowcount
         return done
 
-    def _sqlite_update_of(
+    def _driver_update_of(
         self, columns: tuple[str, ...], with_epoch: bool
-    ) -> tuple[str, list[Callable[[Any], Any] | None]]:
-        """The UPDATE of `_update_of` as SQLite's SQL text, with each column's conversion
-        of a value (JSON, booleans) as SQLAlchemy's type does it."""
+    ) -> tuple[driver.Statement, list[driver.Processor]]:
+        """The UPDATE of `_update_of` as the driver's SQL text, with each column's
+        conversion of a value (JSON, booleans) as SQLAlchemy's type does it."""
         key = (columns, with_epoch)
-        got = self._sqlite_updates.get(key)
+        got = self._driver_updates.get(key)
         if got is None:
-            sets = ", ".join(f"{c} = ?" for c in columns)
-            where = " AND epoch = ?" if with_epoch else ""
-            dialect = self.engine.dialect
+            d = self._driver
+            assert d is not None
             got = (
-                f"UPDATE {tables.name} SET {sets} WHERE id = ?{where}",
-                [tables.c[c].type.bind_processor(dialect) for c in columns],
+                driver.Statement(self._update_of(columns, with_epoch), d.dialect),
+                d.bind_processors(columns),
             )
-            self._sqlite_updates[key] = got
+            self._driver_updates[key] = got
         return got
 
     def _update_of(self, columns: tuple[str, ...], with_epoch: bool) -> Update:
