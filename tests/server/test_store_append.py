@@ -100,8 +100,9 @@ def test_the_driver_reads_what_sqlalchemy_reads(
     backend: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
     """The row, the steps and the last chat message's id of `since` and `since_and_chat`,
-    by the driver and through SQLAlchemy, on a row whose columns all hold values (JSON,
-    booleans, floats, a NULL) and with one move of four steps stored in one INSERT."""
+    and the timekeeper's looks for deadlines, by the driver and through SQLAlchemy, on a
+    row whose columns all hold values (JSON, booleans, floats, a NULL) and with one move
+    of four steps stored in one INSERT."""
     store = _store(backend, request, tmp_path)
     try:
         _new_table(store)
@@ -123,6 +124,8 @@ def test_the_driver_reads_what_sqlalchemy_reads(
             store.since("tableAppend1", 4, False),
             store.since_and_chat("tableAppend1", 2),
             store.table("missing"),
+            store.due_both(2000.0),
+            store.due(1000.0),
         )
         driver, store._driver = store._driver, None
         by_sqlalchemy = (
@@ -132,6 +135,8 @@ def test_the_driver_reads_what_sqlalchemy_reads(
             store.since("tableAppend1", 4, False),
             store.since_and_chat("tableAppend1", 2),
             store.table("missing"),
+            store.due_both(2000.0),
+            store.due(1000.0),
         )
         store._driver = driver
         assert by_driver == by_sqlalchemy
@@ -140,6 +145,7 @@ def test_the_driver_reads_what_sqlalchemy_reads(
         assert row.over is False and row.takebacks is True and row.deadline == 1234.5
         assert by_driver[1][0] == steps[1:]
         assert by_driver[4][2] >= 1  # the chat message's id
+        assert by_driver[6] == ([("tableAppend1", 1234.5)], []) and by_driver[7] == []
     finally:
         store.dispose()
 
@@ -230,3 +236,17 @@ def test_a_database_servers_connection_is_pinged_only_after_a_rest(
         assert pings == [1]
     finally:
         store.dispose()
+
+
+def test_a_rows_new_values_make_the_row_replace_makes() -> None:
+    """TableRow.with_values (each stored move's new row) is `dataclasses.replace`, and
+    refuses a column the row does not have, as replace does; the row it came from is
+    unchanged."""
+    from dataclasses import replace
+
+    row = TableRow("t1", "thermopyles", "d", {"players": 2}, [{"seat": "p1"}], 1.0, False)
+    values: dict[str, Any] = {"turn": 1, "over": True, "clock_state": {"banks": [1.5]}}
+    assert row.with_values(values) == replace(row, **values)
+    assert row.turn is None and row.over is False
+    with pytest.raises(TypeError, match="nope"):
+        row.with_values({"nope": 1})

@@ -457,7 +457,8 @@ class Tables:
             raise TableError(503, f"{exc}; the action was not stored, try again") from exc
         live.state = trial
         _record(live, new, batch.events)
-        live.row = replace(live.row, over=over, **values)
+        values["over"] = over
+        live.row = live.row.with_values(values)
         if writer is not None and self.on_notice is not None:
             self.on_notice()
         if self.publish is not None:
