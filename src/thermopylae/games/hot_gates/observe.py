@@ -16,17 +16,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import chain
-from typing import TYPE_CHECKING
+from operator import call
+from struct import Struct, pack
+from typing import TYPE_CHECKING, cast
 
 from thermopylae.engine.observation import (
     Counts,
     Field,
     Fields,
-    Pile,
+    PileBytes,
+    assemble,
+    f32,
     histogram,
     onehot,
+    onehots,
     scaled,
+    steps,
 )
 from thermopylae.engine.protocol import CHANCE, JSON
 from thermopylae.games.hot_gates import battle
@@ -44,18 +49,14 @@ from thermopylae.games.hot_gates.state import (
     PHASES,
     PIECE,
     SPACES,
+    WINDOW,
     WINDOWS,
     WOUNDED,
     State,
-    phase_name,
 )
 
-# `np` (NumPy) is bound by the first observer built (its `__init__`), not when this module
-# loads: the rules import it, and a command that never observes need not pay for NumPy.
 if TYPE_CHECKING:
-    import numpy as np
-
-    from thermopylae.engine.observation import Obs
+    from thermopylae.engine.observation import Obs  # NumPy: imported where arrays are built
     from thermopylae.games.hot_gates.rules import HotGates
 
 
@@ -246,81 +247,93 @@ def _fields(game: HotGates, n: int) -> list[Field]:
     ]
 
 
-ROW_CACHE = 20_000
-"""Spaces' contents (and piles of units) an observer keeps the numbers of (each cache
-emptied when full)."""
+CACHE = 20_000
+"""Entries each cache of an observer keeps (spaces by their contents, piles of units,
+scores), emptied when full."""
 
 
 class HotGatesObserver(Fields):
     """The observation layout of the Board Game for one player count."""
 
     def __init__(self, game: HotGates, players: int) -> None:
-        global np  # NumPy, for the methods: see the module's imports
-        import numpy as np
-
         super().__init__(game.id, _fields(game, players))
-        self._t = game.t
-        self._n = players
-        self._phase = {name: i for i, name in enumerate(_phases())}
+        n = self._n = players
+        t = self._t = game.t
+        c = t.c
         self._nt = len(TYPE_IDS)
-        codes = tuple(sorted({c.code for c in game.cards}))
-        self._ncodes = len(codes)
+        codes = tuple(sorted({k.code for k in game.cards}))
+        ncodes = len(codes)
         place = {code: i for i, code in enumerate(codes)}
         # a card's number -> the place of its code
-        self._code = [place[c.code] for c in game.t.c.cards]
-        self._cards = Counts(dict(enumerate(self._code)), len(codes))
-        nt = len(TYPE_IDS)
-        # a piece (type * 2 + wounded) -> its type's place
-        self._units = Counts({p: p >> 1 for p in range(2 * nt)}, nt)
-        c = game.t.c
+        self._code = [place[k.code] for k in c.cards]
+        card_place = dict(enumerate(self._code))
+        # `state_features` joins the float32 bytes of the fields (`engine.observation`),
+        # each from a table by the state's number, or a cache: a one-hot row per value
+        # (the last entry, also found at -1, all zero)
+        self._seat = onehots(n)
+        # the `phase` row by `s.phase * 6 + s.window + 1` (`phase_name`'s name, one-hot)
+        phases = {name: i for i, name in enumerate(_phases())}
+        none = len(phases)
+        phase_rows = onehots(len(phases))
+        self._phase = [
+            phase_rows[phases.get(f"{WINDOWS[w]} cards" if p == WINDOW else PHASES[p], none)]
+            for p in range(len(PHASES))
+            for w in range(-1, len(WINDOWS))
+        ]
+        act = onehots(n + 1)  # the seats, then chance
+        self._to_act: dict[int | None, bytes] = {i: act[i] for i in range(n)}
+        self._to_act |= {CHANCE: act[n], None: act[n + 1]}
+        # (round, Goat Path space, its moves, glory, kills) -> those four fields
+        self._scores: dict[tuple[int, ...], bytes] = {}
         self._spartans = spartan_seats(players)
         self._persians = persian_seats(players)
         self._win_glory = c.rules.win_glory_2p if players == 2 else c.rules.win_glory_team
         self._path = c.goat_path
+        # (space, its bonus-taken bit, its Persians-entered bit) -> its pieces -> that
+        # space's part of `board`: a move changes a few spaces, and most boards are new
+        self._space_rows: dict[tuple[int, int, int], dict[tuple[int, ...], bytes]] = {
+            (sp, taken, entered): {}
+            for sp in range(2 * SPACES)
+            for taken in (0, 1)
+            for entered in (0, 1)
+        }
+        # (bonus taken, Persians entered) -> each space's cache for those bits
+        self._boards: dict[tuple[int, int], list[dict[tuple[int, ...], bytes]]] = {}
         sides = ["persian", "spartan"]
         self._side = [sides.index(name) if name in sides else -1 for name in SIDE_NAMES]
-        # (space, its pieces) -> that space's part of `board` without bonus and entry:
-        # the board changes a few spaces at a time
-        # (space, its bonus waits, the Persians entered it, its pieces) -> its numbers
-        self._rows: dict[tuple[int, ...], Obs] = {}
-        self._width = 6 + 2 * nt
         # each space's Glory bonus while it waits (`view.bonuses`: 0 in the Hot Gates)
         bonus = c.rules.glory_bonus
         self._bonus = [bonus[sp % SPACES] if sp % SPACES < 3 else 0 for sp in range(2 * SPACES)]
-        # (camp, boxes, leaders, dead, pulled back) -> those five fields; each seat's
-        # discard pile
-        self._piles: dict[tuple[tuple[int, ...], ...], Obs] = {}
-        self._discard_piles = [
-            Pile(dict(enumerate(self._code)), len(codes)) for _ in range(players)
-        ]
-        # each field's offset after `seat`, in the order `state_features` unpacks them
-        self._offsets = tuple(
-            self._at[name]
-            for name in (
-                "phase",
-                "to_act",
-                "round",
-                "goat_path",
-                "glory",
-                "kills",
-                "board",
-                "spartan_camp",
-                "breach",
-                "hands",
-                "decks",
-                "discards",
-                "window",
-                "extra_marches",
-                "battle",
-                "result",
-            )
-        )
+        # (camp, leaders, dead, pulled back, each box) -> the five fields of units
+        self._piles: dict[tuple[tuple[int, ...], ...], bytes] = {}
+        self._breach = [f32([0.0]), f32([1.0])]
+        self._hand_size = steps(100, 10)
+        # `Counts` and `PileBytes` called through their bound `__call__`: calling an
+        # instance of a Python class goes through a slower slot
+        self._cards = Counts(card_place, ncodes, 1 << 16, raw=True).__call__
+        self._hands = [f32([0.0] * ncodes)] * (2 * n)  # (size, cards) per seat: hidden
+        self._deck = steps(100, 26)
+        self._discards = [PileBytes(card_place, ncodes).__call__ for _ in range(players)]
+        self._no_window = f32([0.0] * (1 + ncodes))
+        self._window_open = f32([1.0])
+        # the window's cards played and not cancelled, as card numbers
+        self._played = Counts(card_place, ncodes, raw=True).__call__
+        self._extra = steps(100, 1)
+        self._no_battle = f32([0.0] * 12)
+        pull_back = onehots(2)  # by the battle's row
+        self._pull_back = [f32([0.0, 1.0]) + pull_back[r] + f32([0.0] * 8) for r in (0, 1)]
+        self._no_result = f32([0.0] * n)
+        # the rows made on a cache miss are packed (NumPy's rounding to float32, without
+        # an array each)
+        self._space_bytes = Struct(f"{6 + 2 * self._nt}f").pack
+        self._units_bytes = Struct(f"{5 * self._nt}f").pack
+        self._scores_bytes = Struct(f"{3 + 2 * n}f").pack
 
-    def _row(self, sp: int, raw: list[int], waiting: bool, entered: bool) -> Obs:
-        """A space's part of `board` from its pieces, whether its Glory bonus still
-        waits and whether the Persians entered it."""
+    def _space(self, sp: int, taken: int, entered: int, raw: tuple[int, ...]) -> bytes:
+        """A space's part of `board` from its pieces, the spaces' bonus taken and
+        Persians entered (bits by space)."""
         t, nt = self._t, self._nt
-        # written in a list, then one array: a NumPy item update costs several list ones
+        bit = 1 << sp
         row = [0.0] * (6 + 2 * nt)
         if raw:
             pieces = [p & PIECE for p in raw]
@@ -333,154 +346,136 @@ class HotGatesObserver(Fields):
                 row[6 + (p >> 1)] += 1.0
                 if p & WOUNDED:
                     row[6 + nt + (p >> 1)] += 1.0
-        if waiting:
+        if self._bonus[sp] and not taken & bit:
             row[4] = self._bonus[sp] / 12
-        if entered:
+        if entered & bit:
             row[5] = 1.0
-        out = np.array(row, dtype=np.float32)
-        out.setflags(write=False)
-        return out
+        return self._space_bytes(*row)
 
-    def _piles_block(self, *piles: tuple[int, ...]) -> Obs:
+    def _caches(self, taken: int, entered: int) -> list[dict[tuple[int, ...], bytes]]:
+        """Each space's cache of rows by its pieces, for the spaces' bonus taken and
+        Persians entered (bits by space): the one of its own two bits."""
+        return [
+            self._space_rows[sp, (taken >> sp) & 1, (entered >> sp) & 1] for sp in range(2 * SPACES)
+        ]
+
+    def _units(self, key: tuple[tuple[int, ...], ...]) -> bytes:
         """The fields `spartan_camp`, `boxes`, `persian_camp`, `eliminated` and
-        `pulled_back` (read-only) from the camp, the boxes' units, the leaders' types, the
-        dead and the pulled-back units."""
+        `pulled_back` from the camp, the leaders' types, the dead, the pulled-back units
+        and each box's units."""
         nt = self._nt
-        camp, boxes, leaders, dead, pool = piles
-        block = np.zeros(5 * nt, dtype=np.float32)
-        units = self._units
-        block[0:nt] = units(camp)
-        block[nt : 2 * nt] = units(boxes)
+        block = [0.0] * (5 * nt)
+        camp, leaders, dead, pool, *boxes = key
+        places = ((0, camp), (3 * nt, dead), (4 * nt, pool), *((nt, box) for box in boxes))
+        for at, pieces in places:
+            for p in pieces:
+                if 0 <= p < 2 * nt:  # a piece: type * 2 + wounded
+                    block[at + (p >> 1)] += 1.0
         for kind in leaders:
             block[2 * nt + kind] += 1.0
-        block[3 * nt : 4 * nt] = units(dead)
-        block[4 * nt :] = units(pool)
-        block.setflags(write=False)
-        return block
+        return self._units_bytes(*block)
+
+    def _scores_of(self, key: tuple[int, ...]) -> bytes:
+        """The fields `round`, `goat_path`, `glory` and `kills` from (round, Goat Path
+        space, its moves this round, then each seat's glory, then each seat's kills)."""
+        n = self._n
+        glory, kills = key[3 : 3 + n], key[3 + n :]
+        block = [key[0] / 10, key[1] / self._path, float(key[2])]
+        block += [glory[p] / self._win_glory if p in self._spartans else 0.0 for p in range(n)]
+        block += [kills[p] / 20 if p in self._persians else 0.0 for p in range(n)]
+        return self._scores_bytes(*block)
+
+    def _battle(self, s: State) -> bytes:
+        """The `battle` field of a battle under way (`_battle(view._battle(s, t))`)."""
+        bt, t = s.bt, self._t
+        row = bt[battle.ROW]
+        left = bt[battle.LEFT] if s.phase == CASUALTY else (0, 0)
+        return pack(
+            "12f",
+            1.0,
+            0.0,
+            float(row == 0),
+            float(row == 1),
+            float(bt[battle.PSP] % SPACES == 2),
+            battle.attack_total(s, t, PERSIAN) / 20,
+            battle.attack_total(s, t, 1) / 20,
+            sum(bt[battle.DICE]) / 30,
+            sum(bt[battle.DICE + 1]) / 30,
+            left[0] / 10,
+            left[1] / 10,
+            float(s.phase == CONQUER and bt[battle.WINNER] == PERSIAN),
+        )
 
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`
-        shows (a fresh array, written where it is not zero)."""
-        n, nt = self._n, self._nt
-        (
-            o_phase,
-            o_act,
-            o_round,
-            o_path,
-            o_glory,
-            o_kills,
-            o_board,
-            o_camp,
-            o_breach,
-            o_hands,
-            o_decks,
-            o_discards,
-            o_window,
-            o_extra,
-            o_battle,
-            o_result,
-        ) = self._offsets
-        out = np.zeros(self._size, dtype=np.float32)
-        if 0 <= seat < n:
-            out[seat] = 1.0  # "seat" comes first
-        i = self._phase.get(phase_name(s))
-        if i is not None:
-            out[o_phase + i] = 1.0
-        if to_act == CHANCE:
-            out[o_act + n] = 1.0
-        elif to_act is not None:
-            out[o_act + to_act] = 1.0
-        out[o_round] = s.round / 10
-        out[o_path] = s.eph / self._path
-        out[o_path + 1] = float(s.eph_move)
-        for p in self._spartans:
-            out[o_glory + p] = s.glory[p] / self._win_glory
-        for p in self._persians:
-            out[o_kills + p] = s.kills[p] / 20
-        # each space's numbers, by its contents and whether its bonus waits and the
-        # Persians entered it (the contents repeat: a move changes two spaces)
-        rows, width = self._rows, self._width
-        bonus, taken, entered = self._bonus, s.bonus_taken, s.gates_entered
-        i = o_board
-        for sp, raw in enumerate(s.board):
-            bit = 1 << sp
-            waiting = bool(bonus[sp]) and not taken & bit
-            if raw or waiting or entered & bit:
-                key = (sp, waiting, entered & bit, *raw)
-                row = rows.get(key)
+        shows (every field's float32 bytes from a table or a cache, joined)."""
+        n = self._n
+        key: tuple[int, ...] = (s.round, s.eph, s.eph_move, *s.glory, *s.kills)
+        scores = self._scores.get(key)
+        if scores is None:
+            scores = self._scores_of(key)
+            if len(self._scores) >= CACHE:
+                self._scores.clear()
+            self._scores[key] = scores
+        parts = [
+            self._seat[seat if 0 <= seat < n else -1],
+            self._phase[s.phase * 6 + s.window + 1],
+            self._to_act[to_act],
+            scores,
+        ]
+        # each space's numbers by its contents, from that space's cache for its bonus
+        # taken and Persians entered (the flags change a few times a game)
+        flags = (s.bonus_taken, s.gates_entered)
+        spaces = self._boards.get(flags)
+        if spaces is None:
+            if len(self._boards) >= CACHE:
+                self._boards.clear()
+            spaces = self._boards[flags] = self._caches(*flags)
+        board = list(map(tuple, s.board))
+        rows: list[bytes | None] = list(map(dict.get, spaces, board))
+        if None in rows:
+            for sp, row in enumerate(rows):
                 if row is None:
-                    row = self._row(sp, raw, waiting, bool(entered & bit))
-                    if len(rows) >= ROW_CACHE:
-                        rows.clear()
-                    rows[key] = row
-                out[i : i + width] = row
-            i += width
+                    cache = spaces[sp]
+                    if len(cache) >= CACHE:
+                        cache.clear()
+                    rows[sp] = cache[board[sp]] = self._space(sp, *flags, board[sp])
+        parts += cast("list[bytes]", rows)
         # the camps, boxes and piles of units (five fields in a row), by their contents
-        piles = (
-            tuple(s.camp),
-            tuple(chain.from_iterable(s.boxes)),
-            tuple(s.leaders),
-            tuple(s.dead),
-            tuple(s.pool),
-        )
-        block = self._piles.get(piles)
-        if block is None:
-            block = self._piles_block(*piles)
-            if len(self._piles) >= ROW_CACHE:
+        piles = tuple(map(tuple, (s.camp, s.leaders, s.dead, s.pool, *s.boxes)))
+        units = self._piles.get(piles)
+        if units is None:
+            units = self._units(piles)
+            if len(self._piles) >= CACHE:
                 self._piles.clear()
-            self._piles[piles] = block
-        out[o_camp : o_camp + 5 * nt] = block
-        if s.breach:
-            out[o_breach] = 1.0
-        i = o_hands
-        ncodes, cards = self._ncodes, self._cards
-        for p, h in enumerate(s.hands):
-            out[i] = len(h) / 10
-            if h and p == seat:
-                out[i + 1 : i + 1 + ncodes] = cards(h)
-            i += 1 + ncodes
-        for p, d in enumerate(s.decks):
-            out[o_decks + p] = len(d) / 26
-        i = o_discards
-        for d, pile in zip(s.discards, self._discard_piles, strict=True):
-            if d:
-                out[i : i + ncodes] = pile(d)
-            i += ncodes
+            self._piles[piles] = units
+        parts += (units, self._breach[bool(s.breach)])
+        # each hand's size, then its cards if it is the seat's (all zero if hidden)
+        hands = self._hands[:]
+        hands[::2] = map(self._hand_size.__getitem__, map(len, s.hands))
+        if 0 <= seat < n:
+            hands[2 * seat + 1] = self._cards(s.hands[seat])
+        parts += hands
+        parts += map(self._deck.__getitem__, map(len, s.decks))
+        parts += map(call, self._discards, s.discards)
         if s.window >= 0:
-            out[o_window] = 1.0
-            code = self._code
-            for e in s.played:
-                if not e[2]:
-                    out[o_window + 1 + code[e[1]]] += 1.0
-        extra = s.extra
-        for p in range(n):
-            if extra[p]:
-                out[o_extra + p] = float(extra[p])
+            parts += (self._window_open, self._played([e[1] for e in s.played if not e[2]]))
+        else:
+            parts.append(self._no_window)
+        parts += map(self._extra.__getitem__, s.extra)
         bt = s.bt
-        if bt:
-            # the numbers of `_battle(view._battle(s, t))`, read from the state
-            out[o_battle + 2 + bt[battle.ROW]] = 1.0
-            if len(bt) <= battle.WINNER:  # a pull-back: the row only
-                out[o_battle + 1] = 1.0
-            else:
-                t = self._t
-                out[o_battle] = 1.0
-                if bt[battle.PSP] % SPACES == 2:
-                    out[o_battle + 4] = 1.0
-                out[o_battle + 5] = battle.attack_total(s, t, PERSIAN) / 20
-                out[o_battle + 6] = battle.attack_total(s, t, 1) / 20
-                out[o_battle + 7] = sum(bt[battle.DICE]) / 30
-                out[o_battle + 8] = sum(bt[battle.DICE + 1]) / 30
-                if s.phase == CASUALTY:
-                    left = bt[battle.LEFT]
-                    out[o_battle + 9] = left[0] / 10
-                    out[o_battle + 10] = left[1] / 10
-                elif s.phase == CONQUER and bt[battle.WINNER] == PERSIAN:
-                    out[o_battle + 11] = 1.0
+        if not bt:
+            parts.append(self._no_battle)
+        elif len(bt) <= battle.WINNER:  # a pull-back: the row only
+            parts.append(self._pull_back[bt[battle.ROW]])
+        else:
+            parts.append(self._battle(s))
         if s.reason:
-            for w in s.winners:
-                out[o_result + w] = 1.0
-        return out
+            won = s.winners
+            parts.append(pack(f"{n}f", *[float(p in won) for p in range(n)]))
+        else:
+            parts.append(self._no_result)
+        return assemble(parts, self._size)
 
 
 @lru_cache(maxsize=16)
