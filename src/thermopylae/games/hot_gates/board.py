@@ -97,11 +97,18 @@ def is_coastal(space: int) -> bool:
     return space % SPACES < COASTAL
 
 
+# The moves of one side's pieces out of one space by a way forward and a way across, for
+# each flag limit (0: MOVED, 1: AGAIN, while a card's extra march is left) and each pair of
+# rooms there as `Tables.fits` classes them (`fwd * Tables.fit_classes + across`): by piece
+# with its flags, the moves it has (none at or above the limit), forward first
+# (march.march_list).
+WayMoves = list[list[dict[int, tuple[Move, ...]]]]
+Way = tuple[int, int, WayMoves]
 # A march's geometry (march.march_list): each space's owner (-1: empty) and room (and a
 # last room of -1, read for a closed way); the enemy's leading space in each row (by
 # number), for switching rows. Then what stays fixed while one seat marches (the enemy
 # does not move): the seat's spaces from which a way is open; by space, the space forward
-# and the space across (-1: closed) and the moves there by piece code, or None; the
+# and the space across (-1: closed) and the moves there by piece (`WayMoves`), or None; the
 # entries the enemy does not hold. Then the lists as last made: by space, the moves from
 # it (march.STALE: to list again; NSPACES: none) and whether one of them is a Persian's
 # forced march; by space, the seat's spaces with
@@ -113,7 +120,7 @@ Geometry = tuple[
     list[int],
     tuple[int, int],
     list[int],
-    list[tuple[int, int, list[Move], list[Move]] | None],
+    list[Way | None],
     list[tuple[int, list[Enter]]],
     list[list[Action]],
     list[bool],
@@ -125,7 +132,7 @@ Geometry = tuple[
 MarchWays = tuple[
     tuple[int, int],
     list[int],
-    list[tuple[int, int, list[Move], list[Move]] | None],
+    list[Way | None],
     list[tuple[int, list[Enter]]],
     list[list[int]],
 ]
@@ -209,6 +216,14 @@ class Tables:
         # a march changes the lists of moves into a space when this changes there.
         sizes = set(self.size)
         self.fits = [sum(r >= k for k in sizes) for r in range(128)] + [0] * 128
+        self.fit_classes = len(sizes) + 1
+        # By fit class of a room, the unmarched pieces that fit there (a Persian's forced
+        # march); the moves by way (`way_moves`), made when first asked.
+        self.fit_codes = [
+            frozenset(code for code in range(n) if self.fits[self.size[code]] <= f)
+            for f in range(self.fit_classes)
+        ]
+        self._way_moves: dict[tuple[int, int, int, int], WayMoves] = {}
         self.extra_places = {
             code | flag: self.size[code] - 1
             for code in range(n)
@@ -250,6 +265,37 @@ class Tables:
             self.places.__getitem__,
             self.piece_side,
         )
+
+    def way_moves(self, side: int, sp: int, fwd: int, sw: int) -> WayMoves:
+        """The `WayMoves` of `side`'s pieces out of `sp` forward to `fwd` and across to
+        `sw` (-1: closed), made once and shared."""
+        key = (side, sp, fwd, sw)
+        made = self._way_moves.get(key)
+        if made is not None:
+            return made
+        move = self.notation.move
+        fits, k = self.fits, self.fit_classes
+        codes = [code for code in range(len(self.size)) if self.side[code] == side]
+        rank = {code: fits[self.size[code]] for code in codes}
+        fwd_part = [
+            {c: (move[sp, fwd, c],) if fwd >= 0 and rank[c] <= f else () for c in codes}
+            for f in range(k)
+        ]
+        sw_part = [
+            {c: (move[sp, sw, c],) if sw >= 0 and rank[c] <= f else () for c in codes}
+            for f in range(k)
+        ]
+        marched = dict.fromkeys([c | MOVED for c in codes], ())
+        twice = dict.fromkeys([c | MOVED | AGAIN for c in codes], ())
+        once: list[dict[int, tuple[Move, ...]]] = []
+        again: list[dict[int, tuple[Move, ...]]] = []
+        for f in range(k * k):
+            ahead, across = fwd_part[f // k], sw_part[f % k]
+            both = {c: ahead[c] + across[c] for c in codes}
+            once.append({**both, **marched, **twice})
+            again.append({**both, **{c | MOVED: both[c] for c in codes}, **twice})
+        made = self._way_moves[key] = [once, again]
+        return made
 
     def load(self, pieces: list[int]) -> int:
         """Places used: one per piece, plus the extra places of the big ones."""

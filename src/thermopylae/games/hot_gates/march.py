@@ -23,6 +23,7 @@ from thermopylae.games.hot_gates.board import (
     Geometry,
     MarchWays,
     Tables,
+    Way,
     persian_seats,
     spartan_seats,
 )
@@ -121,53 +122,51 @@ def march_list(
     s: State, t: Tables, geometry: Geometry | None, seat: int = -1
 ) -> tuple[list[Action], Geometry]:
     """`march_legal`, and the geometry it used. The seat's spaces, their neighbours and
-    actions are precomputed (`board.march_plan`); after a march the geometry of the step
-    before is updated rather than counted again (`march`), as the enemy has not moved,
-    and so are the moves from each space and the entries: only those the march changed
-    are listed again. `seat`: whose march (default the seat to act)."""
+    actions are precomputed (`board.march_plan`, `Tables.way_moves`); after a march the
+    geometry of the step before is updated rather than counted again (`march`), as the
+    enemy has not moved, and so are the moves from each space and the entries: only those
+    the march changed are listed again. `seat`: whose march (default the seat to act)."""
     if seat < 0:
         seat = s.actor
     if geometry is None:
         geometry = _geometry(s, t, seat)
     owner, room, _, froms, ways, entries, segments, forcing, _, dirty, kept = geometry
-    side = t.march_plan[s.players][seat][0]
-    # A piece with a flag above `limit` has had all its marches: MOVED once marched,
+    # A piece with a flag above the limit has had all its marches: MOVED once marched,
     # AGAIN (the second march of a card) while an extra march is left.
     extra = s.extra[seat] > 0
-    limit = AGAIN if extra else MOVED
-    if kept[0] != limit:  # the first list, or the last extra march was spent
-        kept[0] = limit
+    if kept[0] != extra:  # the first list, or the last extra march was spent
+        kept[0] = extra
         dirty[:] = froms
         for sp in froms:
             segments[sp] = STALE
-    persian = side == PERSIAN
-    size = t.size
+    side = kept[3]
     if dirty:
         board = s.board
+        fits = t.fits
+        k = t.fit_classes
         for sp in dirty:  # the moves from these spaces, listed again
             if segments[sp] is not STALE:
                 continue  # listed already
-            seg: list[Action] = []
-            forced = False
             way = ways[sp]
-            if way is not None and owner[sp] == side and min(pieces := board[sp]) < limit:
-                fwd, sw, fwd_moves, sw_moves = way
-                fwd_room = room[fwd]  # room[-1]: no way there (-1)
-                sw_room = room[sw]
-                if fwd_room > 0 or sw_room > 0:
-                    for p in dict.fromkeys(pieces):
-                        if p >= limit:
-                            continue  # it has had its marches
-                        code = p & PIECE
-                        need = size[code]
-                        if fwd_room >= need:
-                            seg.append(fwd_moves[code])
-                            if persian and p < MOVED:
-                                forced = True
-                        if sw_room >= need:
-                            seg.append(sw_moves[code])
+            if way is None or owner[sp] != side:
+                segments[sp] = []
+                forcing[sp] = False
+                continue
+            fwd, sw, tables = way
+            ff = fits[room[fwd]]  # room[-1]: no way there (-1)
+            fs = fits[room[sw]]
+            if not (ff or fs):
+                segments[sp] = []
+                forcing[sp] = False
+                continue
+            moves = tables[extra][ff * k + fs]
+            seg: list[Action] = []
+            pieces = board[sp]
+            for p in dict.fromkeys(pieces):
+                seg += moves[p]
             segments[sp] = seg
-            forcing[sp] = forced
+            # a Persian must march forward if an unmarched unit can
+            forcing[sp] = ff > 0 and side == PERSIAN and not t.fit_codes[ff].isdisjoint(pieces)
         dirty.clear()
     out: list[Action] = []
     for sp in froms:
@@ -178,7 +177,8 @@ def march_list(
     if enter is None:  # the entries, listed again
         enter = []
         forced = False
-        if persian:
+        size = t.size
+        if side == PERSIAN:
             box = dict.fromkeys(s.boxes[0]) if s.boxes else ()
             leaders = [lt * 2 for lt in dict.fromkeys(s.leaders)]
         else:
@@ -231,7 +231,7 @@ def _geometry(s: State, t: Tables, seat: int) -> Geometry:
         [False] * (NSPACES + 1),
         leads_here,
         [],
-        [0, None, False],
+        [None, None, False, t.march_plan[s.players][seat][0]],
     )
 
 
@@ -246,17 +246,17 @@ def _ways(t: Tables, players: int, seat: int, owner: list[int]) -> MarchWays:
     persian = side == PERSIAN
     fronts = _fronts(owner, persian, enemy)
     froms = []
-    ways: list[tuple[int, int, list[Move], list[Move]] | None] = [None] * (NSPACES + 1)
+    ways: list[Way | None] = [None] * (NSPACES + 1)
     leads_here: list[list[int]] = [[] for _ in range(NSPACES)]
     for sp in plan_spaces:
-        n, fwd, sw, other, fwd_moves, sw_moves = plan[sp]
+        n, fwd, sw, other, _, _ = plan[sp]
         if fwd >= 0 and owner[fwd] == enemy:
             fwd = -1
         if not (fronts[other] > n if persian else fronts[other] < n) or owner[sw] == enemy:
             sw = -1
         if fwd >= 0 or sw >= 0:
             froms.append(sp)
-            ways[sp] = (fwd, sw, fwd_moves, sw_moves)
+            ways[sp] = (fwd, sw, t.way_moves(side, sp, fwd, sw))
             for to in (fwd, sw):
                 if to >= 0:
                     leads_here[to].append(sp)
@@ -270,22 +270,27 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
     """One unit marches or comes on, or the seat is done."""
     seat = s.actor
     flag = MOVED
-    match a:  # (`match` tests the type without a call: this is a playout's hot path)
-        case Move(src, dst, code):
-            pieces = s.board[src]
-            if code in pieces:
-                pieces.remove(code)
-            else:  # a second march, granted by a card: once per unit (decision 19)
-                pieces.remove(code | MOVED)
-                s.extra[seat] -= 1
-                flag = MOVED | AGAIN
-        case Enter(dst, code):
-            src = -1
-            pullback.take_reserve(s, t, code)
-        case _:  # done
-            if ev is not None:
-                ev.append(Event("march-done", {"seat": SEATS[s.players][seat]}))
-            return flow.resume(s, t, ev)
+    kind = a.__class__  # (no call, no `match`: this is a playout's hot path)
+    if kind is Move:
+        src = a.src  # type: ignore[union-attr]
+        dst = a.dst  # type: ignore[union-attr]
+        code = a.piece  # type: ignore[union-attr]
+        pieces = s.board[src]
+        try:
+            pieces.remove(code)
+        except ValueError:  # a second march, granted by a card: once per unit (decision 19)
+            pieces.remove(code | MOVED)
+            s.extra[seat] -= 1
+            flag = MOVED | AGAIN
+    elif kind is Enter:
+        src = -1
+        dst = a.dst  # type: ignore[union-attr]
+        code = a.piece  # type: ignore[union-attr]
+        pullback.take_reserve(s, t, code)
+    else:  # done
+        if ev is not None:
+            ev.append(Event("march-done", {"seat": SEATS[s.players][seat]}))
+        return flow.resume(s, t, ev)
     cached = s.cache  # the geometry of this step's list, if kept
     geometry = cached[2] if cached is not None and cached[0] == s.steps else None
     s.board[dst].append(code | flag)
@@ -310,8 +315,42 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
         if side == SPARTAN_SIDE and dst % SPACES == 0:
             s.stack.append(("march_resume", seat))
             return pullback.pull_back(s, t, dst // SPACES, ev)
-    if geometry is not None:  # one unit of this side left `src` and came to `dst`
-        _moved(s, t, geometry, code, src, dst, side)
+    if geometry is not None:
+        # One unit of this side left `src` (-1: a reserve) and came to `dst`: the rooms
+        # and owners there; the moves from both spaces are to be listed again, and those
+        # of the spaces leading to either (or the entries) where the room there went past
+        # a unit's size; the entries after a unit came on.
+        owner, room, _, _, _, _, segments, _, leads_here, dirty, kept = geometry
+        need = t.size[code]
+        fits = t.fits
+        segments[dst] = STALE
+        r = room[dst]
+        room[dst] = r - need
+        owner[dst] = side
+        if fits[r] != fits[r - need]:
+            dirty += leads_here[dst]
+        if src >= 0:
+            segments[src] = STALE
+            r = room[src]
+            room[src] = r + need
+            if not s.board[src]:
+                owner[src] = -1
+            if fits[r] != fits[r + need]:
+                dirty += leads_here[src]
+            if dirty:
+                for sp in dirty:  # the spaces leading to either
+                    segments[sp] = STALE
+                if segments[ENTRIES] is STALE:
+                    segments[ENTRIES] = []
+                    kept[1] = None
+            dirty.append(dst)
+            dirty.append(src)
+        else:
+            kept[1] = None  # a reserve changed
+            for sp in dirty:
+                segments[sp] = STALE
+            segments[ENTRIES] = []
+            dirty.append(dst)
     nxt, geometry = march_list(s, t, geometry)
     if len(nxt) == 1 and nxt[0] is DONE:
         return flow.resume(s, t, ev)
@@ -320,42 +359,6 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
 
 ENTRIES = NSPACES  # in `Geometry`'s spaces leading somewhere: the entries lead there
 STALE: list[Action] = []  # in `Geometry`'s moves by space: to list again (never filled)
-
-
-def _moved(
-    s: State, t: Tables, geometry: Geometry, code: int, src: int, dst: int, side: int
-) -> None:
-    """The geometry after a unit of `side` went from `src` (-1: a reserve) to `dst`: the
-    rooms and owners there; the moves from both spaces are to be listed again, and those
-    of the spaces leading to either (or the entries) where the room there went past a
-    unit's size; the entries after a unit came on."""
-    owner, room, _, _, _, _, segments, _, leads_here, dirty, kept = geometry
-    need = t.size[code]
-    fits = t.fits
-    segments[dst] = STALE
-    r = room[dst]
-    room[dst] = r - need
-    owner[dst] = side
-    if fits[r] != fits[r - need]:
-        dirty += leads_here[dst]
-    if src >= 0:
-        segments[src] = STALE
-        r = room[src]
-        room[src] = r + need
-        if not s.board[src]:
-            owner[src] = -1
-        if fits[r] != fits[r + need]:
-            dirty += leads_here[src]
-    else:
-        kept[1] = None  # a reserve changed
-    for sp in dirty:  # the spaces leading to either
-        segments[sp] = STALE
-    dirty.append(dst)
-    if src >= 0:
-        dirty.append(src)
-    if segments[ENTRIES] is STALE:
-        segments[ENTRIES] = []
-        kept[1] = None
 
 
 _MARCHED = [bool(p & MOVED) for p in range(PIECE + MOVED + AGAIN + 1)]  # by piece
