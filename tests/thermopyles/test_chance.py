@@ -67,3 +67,39 @@ def test_the_set_up_deal_part_way() -> None:
         while s.phase == SETUP:
             _same(game, s, rng.getrandbits(32))
             game.apply(s, game.sample_chance(s, rng), quiet=True)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_apply_advance_after_every_decision(players: int) -> None:
+    """`apply_advance` (a decision and the chance after it, in one call) against a quiet
+    `apply` and the protocol's loop, for every legal decision at every decision point
+    of 100 random games per table size: fights with and without dice, retreats, gifts,
+    full hands and discards."""
+    game = _game()
+    options = game.options({"players": players})
+    rng = random.Random(200 + players)
+    kinds: set[str] = set()
+    for _ in range(100):
+        s = game.new(options)
+        while (seat := game.to_act(s)) is not None:
+            if seat == CHANCE:
+                game.apply(s, game.sample_chance(s, rng), quiet=True)
+                continue
+            acts = game.legal(s)
+            for a in acts:
+                kinds.add(type(a).__name__ + ("+dice" if getattr(a, "support", 0) else ""))
+                seed = rng.getrandbits(32)
+                fused, plain = game.copy(s), game.copy(s)
+                rng_fused, rng_plain = random.Random(seed), random.Random(seed)
+                who = game.apply_advance(fused, a, rng_fused)
+                game.apply(plain, a, quiet=True)
+                while game.to_act(plain) == CHANCE:
+                    game.apply(plain, game.sample_chance(plain, rng_plain), quiet=True)
+                assert who == game.to_act(plain)
+                assert [getattr(fused, f) for f in State.__slots__] == [
+                    getattr(plain, f) for f in State.__slots__
+                ]
+                assert rng_fused.getstate() == rng_plain.getstate()
+            game.apply(s, acts[int(rng.random() * len(acts))], quiet=True)
+    expected = {"Retreat", "Fight", "Fight+dice", "Take", "Refuse", "Discard"}
+    assert kinds >= (expected | {"Give"} if players > 1 else expected)

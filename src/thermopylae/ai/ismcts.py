@@ -25,6 +25,7 @@ from typing import Any, cast
 
 from thermopylae.ai.params import check_parameters
 from thermopylae.ai.playout import choices, play_out
+from thermopylae.engine.play import stepper
 from thermopylae.engine.protocol import Decider, GenericGame
 
 _UNSET = object()
@@ -120,6 +121,7 @@ class ISMCTS:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         cap = None if self.cpu_limit is None else time.thread_time() + self.cpu_limit
         logs = _logs(self.iterations + 2 if deadline is None else 4096)
+        step = stepper(game)
         n = 0
         while True:
             if n + 2 >= len(logs):
@@ -132,7 +134,15 @@ class ISMCTS:
             elif time.perf_counter() >= deadline and n > 0:
                 break
             self._iterate(
-                game, game.determinize(state, seat, rng), root, rng, policy, evaluate, hints, logs
+                game,
+                game.determinize(state, seat, rng),
+                root,
+                rng,
+                policy,
+                evaluate,
+                hints,
+                logs,
+                step,
             )
             n += 1
         self.last_iterations = n
@@ -149,14 +159,16 @@ class ISMCTS:
         evaluate: Callable[[Any], tuple[float, ...] | None] | None,
         hints: Decider | None,
         logs: list[float],
+        step: Callable[[Any, Any, random.Random], int | None],
     ) -> None:
         path: list[_Node] = []
         node = root
         c, prior, inf = self.c, self.prior, math.inf
-        apply, chance, legal_of = game.apply, game.advance_chance, choices(game)
-        # Selection and expansion; chance drawn from the deal's source as the protocol
-        # draws it (`advance_chance`: each `sample_chance` applied, until a seat decides).
-        who = chance(d, rng)
+        legal_of = choices(game)
+        # Selection and expansion; each decision applied with the chance steps after it,
+        # drawn from the deal's source as the protocol draws them (`apply_advance`: the
+        # move applied quietly, then each `sample_chance` applied until a seat decides).
+        who = game.advance_chance(d, rng)
         while who is not None:
             acts = legal_of(d)
             hint = None
@@ -164,6 +176,21 @@ class ISMCTS:
                 hint = node.hint
                 if hint is _UNSET:
                     hint = node.hint = hints.act(game, d, rng)
+            children = node.children
+            if not children:
+                # Every move untried (a node reached for the first time since it was
+                # added): the pick below, without looking each move up (a hash each).
+                a = (
+                    hint
+                    if hint is not None and hint in acts
+                    else acts[int(rng.random() * len(acts))]
+                )
+                child = _Node(who, a)
+                child.avail = 1
+                children[a] = child
+                path.append(child)
+                step(d, a, rng)
+                break
             lineups = node.lineups
             kept = lineups.get(id(acts))
             lineup: list[_Node | None]
@@ -180,8 +207,7 @@ class ISMCTS:
                                 top, top_v = child, v
                         node = top
                         path.append(node)
-                        apply(d, node.move, quiet=True)
-                        who = chance(d, rng)
+                        who = step(d, node.move, rng)
                         continue
                     lineup, kept_here = list(done), False
                 else:
@@ -194,7 +220,6 @@ class ISMCTS:
             # One pass: each move is hashed once (the actions' dataclass hash is a Python
             # call), its availability counted, and its UCB value taken while every move so
             # far has been tried (the value is needed only when all have).
-            children = node.children
             get = children.get
             untried: list[Any] = []
             best_a: Any = None
@@ -224,7 +249,7 @@ class ISMCTS:
                 child.avail = 1
                 children[a] = child
                 path.append(child)
-                apply(d, a, quiet=True)
+                step(d, a, rng)
                 break
             if kept_here:
                 lineups[id(acts)] = (acts, cast(tuple[_Node, ...], tuple(lineup)))
@@ -233,8 +258,7 @@ class ISMCTS:
                 best_ch = children[best_a]
             node = best_ch
             path.append(node)
-            apply(d, best_a, quiet=True)
-            who = chance(d, rng)
+            who = step(d, best_a, rng)
         # Playout, cut off after `depth` decisions where the game can estimate the
         # position (`evaluate` returns None where it cannot: play on to the end).
         scores = play_out(game, d, rng, policy, self.depth, evaluate)

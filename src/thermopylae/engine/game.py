@@ -132,6 +132,15 @@ class GameBase(Generic[S, A]):
             seat = to_act(state)
         return seat
 
+    def apply_advance(self, state: S, action: A, rng: random.Random) -> int | None:
+        """`apply(state, action, quiet=True)`, then `advance_chance(state, rng)`: a decision
+        and the chance steps after it, the step of the searches' tree walks; returns the
+        seat that decides next (None: the game is over). `action` is one of
+        `legal(state)`, so a game that fuses the two calls need not check it again."""
+        g: Game[S, A] = self  # type: ignore[assignment]  # completed into a Game by its game
+        g.apply(state, action, quiet=True)
+        return g.advance_chance(state, rng)
+
     def random_playout(self, state: S, chance_rng: random.Random, agent_rng: random.Random) -> int:
         g = cast("Game[S, A]", self)  # a GameBase is completed into a Game by its game
         return uniform(g.to_act, g.apply, g.sample_chance, g.sensible, state, chance_rng, agent_rng)

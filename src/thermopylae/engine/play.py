@@ -75,6 +75,25 @@ def advance_quietly(
         apply(state, agent.act(game, state, rng), quiet=True)
 
 
+def stepper(game: GenericGame) -> Callable[[Any, Any, random.Random], int | None]:
+    """`step(state, action, rng)`: a legal decision applied quietly and the chance steps
+    after it (`advance_chance`), returning the seat that decides next: the game's
+    `apply_advance`, which `GameBase` gives every game (a game may fuse the two calls);
+    for a game written without `GameBase`, the two calls."""
+    fused: Callable[[Any, Any, random.Random], int | None] | None = getattr(
+        game, "apply_advance", None
+    )
+    if fused is not None:
+        return fused
+    apply, chance = game.apply, game.advance_chance
+
+    def step(state: Any, action: Any, rng: random.Random) -> int | None:
+        apply(state, action, quiet=True)
+        return chance(state, rng)
+
+    return step
+
+
 def _by_seat(agents: Mapping[int, Decider] | Sequence[Decider]) -> Mapping[int, Decider]:
     """A seat -> agent mapping, from a mapping or one agent per seat."""
     # the usual kinds first: isinstance against an ABC costs several calls each time, and

@@ -9,14 +9,30 @@ slots (`draws.reveal`), the Spartan cards drawn by the team (`draws.draw`), and 
 deal. But it builds no action and no event and does not check the outcomes it drew
 itself. The rules it inlines are those of turn.py and draws.py, which cite the rulebook;
 a change there must be made here too (tests/thermopyles/test_chance.py fails otherwise).
+
+`apply_advance` is a decision and the chance steps after it in one call (the game's
+`apply_advance`, each step of the searches' tree walks): a fight rolls its dice straight
+into the total, with no dice kept and no roll phase between.
 """
 
 from __future__ import annotations
 
 import random
 from bisect import insort
+from collections.abc import Callable
+from typing import Any
 
-from thermopylae.games.thermopyles.flow import HAND_LIMIT, next_draw
+from thermopylae.games.thermopyles import draws, turn
+from thermopylae.games.thermopyles.actions import (
+    Action,
+    Discard,
+    Fight,
+    Give,
+    Refuse,
+    Retreat,
+    Take,
+)
+from thermopylae.games.thermopyles.flow import HAND_LIMIT, Events, next_draw
 from thermopylae.games.thermopyles.playout import setup
 from thermopylae.games.thermopyles.state import (
     DISCARD,
@@ -30,7 +46,39 @@ from thermopylae.games.thermopyles.state import (
     State,
 )
 from thermopylae.games.thermopyles.tables import Tables
-from thermopylae.games.thermopyles.turn import resolve
+from thermopylae.games.thermopyles.turn import against_slots, resolve
+
+_DECISIONS: dict[type, Callable[[State, Tables, Any, Events], None]] = {
+    Retreat: turn.retreat,
+    Give: draws.give,
+    Take: draws.take,
+    Refuse: draws.refuse,
+    Discard: draws.discard,
+}
+"""The step of each decision other than a fight (`rules.HANDLERS`' decisions)."""
+
+
+def apply_advance(s: State, t: Tables, a: Action, rng: random.Random) -> int | None:
+    """Apply the decision `a`, one of `legal(s)` (not checked again), to `s` in place as a
+    quiet `apply` would, then the chance steps due as `advance_chance` plays them; returns
+    the deciding seat or None. A fight (`turn.fight`, `turn.roll`, `turn.resolve`) adds
+    its dice to the total as they are drawn, in the order the roll steps draw them, and
+    leaves the fight cleared as `resolve` does (no card, no support, no dice)."""
+    if type(a) is Fight:
+        card, support = a.card, a.support
+        s.hands[s.active].remove(card)
+        s.turn += 1
+        s.support -= support
+        crand = rng.random
+        total = card
+        for _ in range(support + t.die[s.marker]):
+            total += int(crand() * 6) + 1
+        s.sdiscard.append(card)  # resolve: the card discarded (at a turn no fight is left
+        # to clear: no card, support or dice)
+        against_slots(s, t, total, None)
+    else:
+        _DECISIONS[type(a)](s, t, a, None)
+    return advance_chance(s, t, rng)
 
 
 def advance_chance(s: State, t: Tables, rng: random.Random) -> int | None:

@@ -214,6 +214,11 @@ class Thermopyles(GameBase[State, Action]):
         for the same random source, what the searches' tree walks call."""
         return chance_steps.advance_chance(s, self.tables, rng)
 
+    def apply_advance(self, s: State, action: Action, rng: random.Random) -> int | None:
+        """A legal decision and the chance steps after it fused into one call (chance.py):
+        the same state for the same random source, each step of the searches' walks."""
+        return chance_steps.apply_advance(s, self.tables, action, rng)
+
     def random_playout(self, s: State, chance_rng: random.Random, agent_rng: random.Random) -> int:
         """The protocol's uniformly random playout fused into one loop (playout.py): the
         same game for the same random sources, several times faster."""
