@@ -7,9 +7,11 @@ per game and player count (the layout depends on nothing else).
 `state_features` gives the same numbers from the state directly (the learning interfaces'
 fast path, `engine.observation.StateObserver`): it reads only what `view.view` shows the
 seat (the other seats' hands and every deck by their size alone; the battle's numbers as
-`view._battle` gives them), and the tests hold it to equality with `features(view)`. A
-space's numbers and the piles of units are kept by their contents (a move changes a few
-of them), the discard piles' counts while they stay the same (`engine.observation.Pile`).
+`view._battle` gives them), and the tests hold it to equality with `features(view)` and
+with a plain reference. It joins each field's float32 bytes (`engine.observation.assemble`)
+from tables made once or caches: a space's numbers by its pieces (a move changes a few
+spaces), the piles of units and the scores by their contents, the hands by `Counts`, the
+discard piles by `PileBytes`; only a battle under way is packed at each call.
 """
 
 from __future__ import annotations
@@ -341,7 +343,7 @@ class HotGatesObserver(Fields):
             k = self._side[t.side[pieces[0]]]
             if k >= 0:
                 row[1 + k] = 1.0
-            row[3] = sum(1 for p in raw if p & ~PIECE) / 6
+            row[3] = sum(p > PIECE for p in raw) / 6  # pieces with a flag: moved
             for p in pieces:
                 row[6 + (p >> 1)] += 1.0
                 if p & WOUNDED:
@@ -433,7 +435,7 @@ class HotGatesObserver(Fields):
             spaces = self._boards[flags] = self._caches(*flags)
         board = list(map(tuple, s.board))
         rows: list[bytes | None] = list(map(dict.get, spaces, board))
-        if None in rows:
+        if not all(rows):  # a miss (`None`; no row is empty): `in` would compare each
             for sp, row in enumerate(rows):
                 if row is None:
                     cache = spaces[sp]
