@@ -47,14 +47,23 @@ def turn(s: State, t: Tables, ev: Events, i: int) -> None:
         s.extra = [0] * s.players
         return flow.resume(s, t, ev)
     s.stack.append(("march", i + 1))
-    resume_seat(s, t, ev, seats[i])
+    before = None
+    if i > 0 and s.phase == MARCH:  # the seat before has just ended its march
+        cached = s.cache
+        if cached is not None and cached[0] == s.steps:
+            before = cached[2]
+    resume_seat(s, t, ev, seats[i], before)
 
 
-def resume_seat(s: State, t: Tables, ev: Events, seat: int) -> None:
-    """The seat marches (again, after a pull-back); with nothing to move, no question."""
+def resume_seat(s: State, t: Tables, ev: Events, seat: int, before: Geometry | None = None) -> None:
+    """The seat marches (again, after a pull-back); with nothing to move, no question.
+    `before`: the geometry of the seat that marched just before, if kept up to date: its
+    owners and rooms serve again (nothing moved since)."""
     s.actor = seat
     s.phase = MARCH
-    acts, geometry = march_list(s, t, None)
+    acts, geometry = march_list(
+        s, t, None if before is None else _geometry(s, t, seat, before[0], before[1])
+    )
     if acts == [DONE]:
         return flow.resume(s, t, ev)
     s.cache = (s.steps + 1, acts, geometry)  # `apply` counts this step when it returns
@@ -203,16 +212,21 @@ def march_list(
     return out, geometry
 
 
-def _geometry(s: State, t: Tables, seat: int) -> Geometry:
-    """The March Phase's geometry for `seat`, counted afresh (`board.Geometry`); what stays
-    fixed while the seat marches is looked up by the owners of the spaces (`_ways`)."""
-    _, cap, big, places, pside = t.march_tables
-    board = s.board
-    owner = [pside[b[0]] if b else -1 for b in board]
-    room = [
-        c - (len(b) if big(b) else sum(map(places, b))) for c, b in zip(cap, board, strict=False)
-    ]
-    room.append(-1)
+def _geometry(
+    s: State, t: Tables, seat: int, owner: list[int] | None = None, room: list[int] | None = None
+) -> Geometry:
+    """The March Phase's geometry for `seat`, counted afresh (`board.Geometry`) unless
+    the spaces' `owner` and `room` are given; what stays fixed while the seat marches is
+    looked up by the owners of the spaces (`_ways`)."""
+    if owner is None or room is None:
+        _, cap, big, places, pside = t.march_tables
+        board = s.board
+        owner = [pside[b[0]] if b else -1 for b in board]
+        room = [
+            c - (len(b) if big(b) else sum(map(places, b)))
+            for c, b in zip(cap, board, strict=False)
+        ]
+        room.append(-1)
     key = (s.players, seat, *owner)
     fixed = t.march_ways.get(key)
     if fixed is None:
@@ -313,6 +327,7 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
         if s.phase == OVER:
             return
         if side == SPARTAN_SIDE and dst % SPACES == 0:
+            s.cache = None  # (the geometry kept is not brought up to date)
             s.stack.append(("march_resume", seat))
             return pullback.pull_back(s, t, dst // SPACES, ev)
     if geometry is not None:
