@@ -179,3 +179,35 @@ def test_legal_is_built_once_a_step_and_is_the_fresh_list(players: int) -> None:
                 assert GAME.legal(s) is not legal
             decisions += 1
     assert decisions > 500
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_advance_chance_is_the_protocol_loop(players: int) -> None:
+    """The game's own `advance_chance` (playout.py) plays the chance steps as the
+    protocol's loop does (same draws, same state, same count of steps), and a March list
+    it leaves kept is the one for the step it stops at."""
+    options = GAME.options({"players": players})
+    checked = kept = 0
+    for seed in range(10):
+        rng, fused_rng = random.Random(seed), random.Random(seed)  # chance
+        agent_rng = random.Random(seed + 1000)
+        s = GAME.new(options)
+        fused = GAME.copy(s)
+        while (who := GAME.to_act(s)) is not None:
+            if who == CHANCE:
+                while GAME.to_act(s) == CHANCE:
+                    GAME.apply(s, GAME.sample_chance(s, rng), quiet=True)
+                assert GAME.advance_chance(fused, fused_rng) == GAME.to_act(s)
+                assert GAME.state_to_json(fused) == GAME.state_to_json(s)
+                assert fused.steps == s.steps
+                if fused.cache is not None and fused.cache[0] == fused.steps:
+                    assert list(fused.cache[1]) == list(GAME.legal(GAME.copy(s)))
+                    kept += 1
+                checked += 1
+                continue
+            legal = GAME.legal(s)
+            action = legal[int(agent_rng.random() * len(legal))]
+            GAME.apply(s, action, quiet=True)
+            GAME.apply(fused, action, quiet=True)
+    assert checked > 100
+    assert kept > 0

@@ -15,6 +15,8 @@ from: each phase's list goes straight to that phase's step.
 from __future__ import annotations
 
 import random
+from bisect import insort
+from collections.abc import Callable
 
 from thermopylae.games.hot_gates import battle, cards, flow, march, pullback
 from thermopylae.games.hot_gates.actions import Casualty, Enter
@@ -37,9 +39,8 @@ def random_playout(
     """Play `s` to the end in place, as `engine.play.uniform` with `sensible` would;
     returns the steps. `faces`: the Battle Die's faces, as `sample_chance` draws them."""
     crand, arand = chance_rng.random, agent_rng.random
-    nfaces = len(faces)
     march_list, do_march = march.march_list, march.march
-    drawn, rolled, deal = cards.drawn, battle.rolled, flow.deal
+    resume = flow.resume
     card_legal, card_sensible, card_decide = cards.legal, cards.sensible, cards.decide
     steps = 0
     while True:
@@ -52,14 +53,11 @@ def random_playout(
                 acts, geometry = march_list(s, t, None)
                 s.cache = (s.steps, acts, geometry)
             do_march(s, t, acts[int(arand() * len(acts))], None)
-        elif ph == DEAL:
-            draws = s.draws
-            if draws:
-                deck = s.decks[draws[0]]
-                drawn(s, t, deck[int(crand() * len(deck))], None)
-            else:
-                rolled(s, faces[int(crand() * nfaces)], None)
-            deal(s, t, None)
+        elif ph == DEAL:  # every chance step due, then the step that waited for them
+            n = chance_steps(s, faces, crand)
+            s.steps += n - 1  # (the last one counted below)
+            steps += n - 1
+            resume(s, t, None)
         elif ph == WINDOW:
             choice = card_sensible(s, t, card_legal(s, t))
             card_decide(s, t, choice[int(arand() * len(choice))], None)
@@ -83,3 +81,42 @@ def random_playout(
             pullback.returned(s, t, acts[int(arand() * len(acts))], None)
         s.steps += 1
         steps += 1
+
+
+def advance_chance(s: State, t: Tables, faces: list[int], rng: random.Random) -> int | None:
+    """The chance steps due in `s`, in place, as the protocol's loop plays them with
+    `rng` (`sample_chance`, then `apply`): the game's `advance_chance`. Returns the seat
+    to decide next, or None once the game is over."""
+    crand = rng.random
+    while s.phase == DEAL:
+        # the last step is counted once the steps that waited for it have run, as `apply`
+        # counts it (a March list kept by `resume` is for the step after)
+        s.steps += chance_steps(s, faces, crand) - 1
+        flow.resume(s, t, None)
+        s.steps += 1
+    return None if s.phase == OVER else s.actor
+
+
+def chance_steps(s: State, faces: list[int], crand: Callable[[], float]) -> int:
+    """Draw the cards and roll the dice due (`s.phase` is DEAL), in the protocol's order
+    and with its draws (`sample_chance`, `cards.drawn`, `battle.rolled`, `flow.deal`), up
+    to the step that waits for them, which is left to run; returns the steps played."""
+    draws, rolls, decks = s.draws, s.rolls, s.decks
+    nfaces = len(faces)
+    steps = 0
+    while True:
+        if draws:  # the first seat to draw has cards left (`flow.deal` saw to it)
+            seat = draws.pop(0)
+            deck = decks[seat]
+            card = deck[int(crand() * len(deck))]
+            deck.remove(card)
+            insort(s.hands[seat], card)
+            steps += 1
+            while draws and not decks[draws[0]]:  # an empty deck gives no more (decision 8)
+                draws.pop(0)
+        elif rolls:
+            slot = rolls.pop(0)
+            s.bt[battle.DICE + (slot >> 3)][slot & 7] = faces[int(crand() * nfaces)]
+            steps += 1
+        else:
+            return steps

@@ -185,6 +185,12 @@ class HotGates(GameBase[State, Action]):
             return self.notation.draw[deck[int(rng.random() * len(deck))]]
         return self.notation.roll[self._faces[int(rng.random() * len(self._faces))]]
 
+    def advance_chance(self, s: State, rng: random.Random) -> int | None:
+        """The chance steps due, with the protocol's draws, in one loop (playout.py)."""
+        if s.phase != DEAL:
+            return None if s.phase == OVER else s.actor
+        return playout.advance_chance(s, self.t, self._faces, rng)
+
     def random_playout(self, s: State, chance_rng: random.Random, agent_rng: random.Random) -> int:
         """The protocol's uniformly random playout in one loop (playout.py): the same game
         for the same random sources, without the protocol's calls between the steps."""
