@@ -143,11 +143,22 @@ def _roller(s: State) -> int:
     return bt.att if bt.stage == 0 else 1 - bt.att
 
 
-def roll_distribution(s: State, c: Components) -> list[tuple[Action, float]]:
+Distribution = tuple[tuple[Action, float], ...]
+
+# the distributions of the highest die, built once: the same tuple for the same dice
+# (OpenSpiel's interface encodes a distribution it is handed again only once)
+_ROLLS: tuple[Distribution, ...] = tuple(
+    tuple((A.roll[f], _HIGHEST[n][f]) for f in range(1, 7) if _HIGHEST[n][f] > 0)
+    for n in range(len(_HIGHEST))
+)
+_ONE_DIE = _ROLLS[1]  # ((roll f, 1/6) for f in 1..6)
+
+
+def roll_distribution(s: State, c: Components) -> Distribution:
+    """The highest die of the roller's throw (an interned tuple per number of dice)."""
     if s.bt is not None and s.bt.stage >= 2:  # Separate Peace: one die each
-        return [(A.roll[f], 1 / 6) for f in range(1, 7)]
-    n = _dice(s, _roller(s))
-    return [(A.roll[f], _HIGHEST[n][f]) for f in range(1, 7) if _HIGHEST[n][f] > 0]
+        return _ONE_DIE
+    return _ROLLS[_dice(s, _roller(s))]
 
 
 def sample_roll(s: State, c: Components, rng: random.Random) -> Action:

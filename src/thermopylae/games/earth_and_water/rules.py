@@ -136,7 +136,15 @@ class EarthAndWater(GameBase[State, Action]):
     def legal(self, s: State) -> Sequence[Action]:
         cached = s._legal
         if cached is None:
-            cached = s._legal = tuple(_OPTIONS[s.phase](s, self.c))
+            # interned: equal lists of options give one tuple object (the learning
+            # interfaces cache masks on it), looked up by the actions' identities (the
+            # rules hand out interned actions) rather than hashed by value
+            options = _OPTIONS[s.phase](s, self.c)
+            key = tuple(map(id, options))
+            cached = _LEGAL.get(key)
+            if cached is None:
+                cached = _intern_legal(key, options)
+            s._legal = cached
             if not cached and s.phase not in (DRAW, ROLL, LOT, OVER):
                 # never in a game played by the rules (the property tests check it); a
                 # hand-edited position can get here
@@ -145,16 +153,14 @@ class EarthAndWater(GameBase[State, Action]):
                 )
         return cached
 
-    def chance(self, s: State) -> list[tuple[Action, float]]:
+    def chance(self, s: State) -> Sequence[tuple[Action, float]]:
+        """Interned tuples: the same tuple for the same cards (or dice), which OpenSpiel's
+        interface encodes once."""
         ph = s.phase
         if ph == DRAW:
-            pile = s.deck or s.discard
-            counts = Counter(pile)
-            return [(A.draw[k], n / len(pile)) for k, n in sorted(counts.items())]
+            return _cards_distribution(s.deck or s.discard, A.draw)
         if ph == LOT:
-            hand = Counter(s.hands[GREECE])
-            total = len(s.hands[GREECE])
-            return [(A.lot[k], n / total) for k, n in sorted(hand.items())]
+            return _cards_distribution(s.hands[GREECE], A.lot)
         if ph == ROLL:
             return battle.roll_distribution(s, self.c)
         return []
@@ -299,6 +305,44 @@ def _observer(game: EarthAndWater, players: int) -> observe.EarthAndWaterObserve
     """The observer of `game` at `players` seats, built once (a few games are ever asked;
     kept here, off the instance, so that the game still pickles)."""
     return observe.observer(game.c, game.id, players)
+
+
+CHANCE_CACHE = 65_536
+"""Distinct piles and hands `chance` keeps the distribution of (emptied when full)."""
+
+_DISTRIBUTIONS: dict[tuple[int, ...], tuple[tuple[Action, float], ...]] = {}
+
+
+def _cards_distribution(
+    cards: Sequence[int], outcomes: tuple[Action, ...]
+) -> tuple[tuple[Action, float], ...]:
+    """A card taken at random among `cards` (`outcomes[k]`: taking card `k`, draws or
+    lots), interned by the cards (sorted) and the kind of outcome."""
+    key = (id(outcomes), *sorted(cards))
+    found = _DISTRIBUTIONS.get(key)
+    if found is None:
+        counts = Counter(cards)
+        found = tuple((outcomes[k], n / len(cards)) for k, n in sorted(counts.items()))
+        if len(_DISTRIBUTIONS) >= CHANCE_CACHE:
+            _DISTRIBUTIONS.clear()
+        _DISTRIBUTIONS[key] = found
+    return found
+
+
+LEGAL_CACHE = 65_536
+"""Distinct lists of legal actions `legal` keeps interned (emptied when full; a few
+thousand in a few hundred games)."""
+
+_LEGAL: dict[tuple[int, ...], tuple[Action, ...]] = {}
+
+
+def _intern_legal(key: tuple[int, ...], options: list[Action]) -> tuple[Action, ...]:
+    """`options` as the tuple `legal` hands out for them from now on. The tuple holds its
+    actions, so their ids (the key) cannot be reused while it is kept."""
+    if len(_LEGAL) >= LEGAL_CACHE:
+        _LEGAL.clear()
+    found = _LEGAL[key] = tuple(options)
+    return found
 
 
 def _nothing(s: State, c: Components) -> list[Action]:

@@ -1,0 +1,44 @@
+"""`legal` and `chance` hand out one tuple object for equal answers (the learning
+interfaces cache masks and encoded distributions on the object), with the same values
+as building them anew."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from thermopylae.engine.protocol import CHANCE
+from thermopylae.games.earth_and_water import game as ew_game
+from thermopylae.games.earth_and_water.actions import A
+from thermopylae.games.earth_and_water.rules import _OPTIONS
+from thermopylae.games.earth_and_water.state import DRAW, GREECE, LOT
+
+
+def test_equal_legal_actions_and_distributions_are_one_object() -> None:
+    g = ew_game()
+    rng = random.Random(11)
+    legal_seen: dict[tuple[object, ...], object] = {}
+    chance_seen: dict[tuple[object, ...], object] = {}
+    checked = 0
+    for _ in range(8):
+        s = g.new({})
+        while (seat := g.to_act(s)) is not None:
+            if seat == CHANCE:
+                dist = g.chance(s)
+                assert type(dist) is tuple
+                # the values a fresh count gives
+                if s.phase in (DRAW, LOT):
+                    cards = (s.deck or s.discard) if s.phase == DRAW else s.hands[GREECE]
+                    outcomes = A.draw if s.phase == DRAW else A.lot
+                    counts = sorted(Counter(cards).items())
+                    assert list(dist) == [(outcomes[k], n / len(cards)) for k, n in counts]
+                assert chance_seen.setdefault(tuple(dist), dist) is dist
+                g.apply(s, g.sample_chance(s, rng), quiet=True)
+            else:
+                legal = g.legal(s)
+                assert list(legal) == _OPTIONS[s.phase](s, g.c)
+                assert legal_seen.setdefault(tuple(legal), legal) is legal
+                checked += 1
+                g.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
+    assert checked > 500
+    assert len(legal_seen) < checked  # some lists came again
