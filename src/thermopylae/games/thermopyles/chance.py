@@ -22,7 +22,7 @@ from bisect import insort
 from collections.abc import Callable
 from typing import Any
 
-from thermopylae.games.thermopyles import draws, turn
+from thermopylae.games.thermopyles import draws
 from thermopylae.games.thermopyles.actions import (
     Action,
     Discard,
@@ -32,8 +32,16 @@ from thermopylae.games.thermopyles.actions import (
     Retreat,
     Take,
 )
-from thermopylae.games.thermopyles.flow import HAND_LIMIT, Events, next_draw
-from thermopylae.games.thermopyles.playout import setup
+from thermopylae.games.thermopyles.flow import (
+    HAND_LIMIT,
+    LOST,
+    WON,
+    Events,
+    finish,
+    next_draw,
+    offer,
+)
+from thermopylae.games.thermopyles.playout import GRAVEYARD, NO_CARDS, NO_REFILL, RETREATED, setup
 from thermopylae.games.thermopyles.state import (
     DISCARD,
     DRAW,
@@ -45,40 +53,112 @@ from thermopylae.games.thermopyles.state import (
     TURN,
     State,
 )
-from thermopylae.games.thermopyles.tables import Tables
-from thermopylae.games.thermopyles.turn import against_slots, resolve
+from thermopylae.games.thermopyles.tables import LOST_LOCATION, Tables
+from thermopylae.games.thermopyles.turn import GRAVEYARD_WIN, resolve
 
 _DECISIONS: dict[type, Callable[[State, Tables, Any, Events], None]] = {
-    Retreat: turn.retreat,
-    Give: draws.give,
     Take: draws.take,
     Refuse: draws.refuse,
     Discard: draws.discard,
 }
-"""The step of each decision other than a fight (`rules.HANDLERS`' decisions)."""
+"""The step of each decision but a fight, a retreat or a gift (`rules.HANDLERS`' decisions)."""
 
 
 def apply_advance(s: State, t: Tables, a: Action, rng: random.Random) -> int | None:
     """Apply the decision `a`, one of `legal(s)` (not checked again), to `s` in place as a
     quiet `apply` would, then the chance steps due as `advance_chance` plays them; returns
-    the deciding seat or None. A fight (`turn.fight`, `turn.roll`, `turn.resolve`) adds
-    its dice to the total as they are drawn, in the order the roll steps draw them, and
-    leaves the fight cleared as `resolve` does (no card, no support, no dice)."""
-    if type(a) is Fight:
-        card, support = a.card, a.support
-        s.hands[s.active].remove(card)
+    the deciding seat or None. A fight (`turn.fight`, `turn.roll`, `turn.resolve`,
+    `draws.reveal`) is played in this one frame, as the playout plays it: the dice added
+    to the total as they are drawn, in the order the roll steps draw them, the fight left
+    cleared as `resolve` leaves it (no card, no support, no dice), the total against
+    slot 1 then slot 2, the refill; the team's draws are `advance_chance`'s."""
+    if type(a) is Retreat:  # turn.retreat
         s.turn += 1
-        s.support -= support
-        crand = rng.random
-        total = card
-        for _ in range(support + t.die[s.marker]):
-            total += int(crand() * 6) + 1
-        s.sdiscard.append(card)  # resolve: the card discarded (at a turn no fight is left
-        # to clear: no card, support or dice)
-        against_slots(s, t, total, None)
-    else:
+        s.marker += 1
+        if s.marker >= LOST_LOCATION:
+            finish(s, LOST, RETREATED, None)
+            return None
+        s.draws = 1
+        return _next_draw(s, t, rng)
+    if type(a) is Give:  # draws.give
+        offer(s, a.seat)
+        return advance_chance(s, t, rng)
+    if type(a) is not Fight:
         _DECISIONS[type(a)](s, t, a, None)
-    return advance_chance(s, t, rng)
+        return advance_chance(s, t, rng)
+    card, support = a.card, a.support
+    s.hands[s.active].remove(card)
+    s.turn += 1
+    s.support -= support
+    crand = rng.random
+    total = card
+    for _ in range(support + t.die[s.marker]):
+        total += int(crand() * 6) + 1
+    s.sdiscard.append(card)  # at a turn no fight is left to clear: no card, support, dice
+    # turn.resolve: both slots hold a card at a turn
+    slots, combat, annihilation, bonus = s.slots, t.combat, t.annihilation, t.bonus
+    kind = slots[0]
+    if total < combat[kind]:  # lost against slot 1: "o turno termina imediatamente"
+        s.draws = 0
+        return _end_turn(s)
+    slots[0] = -1
+    if total >= annihilation[kind]:
+        s.graveyard.append(kind)
+    else:
+        s.pdiscard.append(kind)
+    if bonus[kind]:
+        s.draws += 1
+    if len(s.graveyard) >= GRAVEYARD_WIN:
+        finish(s, WON, GRAVEYARD, None)
+        return None
+    kind = slots[1]
+    if total < combat[kind]:  # slot 2 stays and slides into slot 1
+        slots[0], slots[1] = kind, -1
+        empty = 1
+    else:
+        slots[1] = -1
+        if total >= annihilation[kind]:
+            s.graveyard.append(kind)
+        else:
+            s.pdiscard.append(kind)
+        if bonus[kind]:
+            s.draws += 1
+        if len(s.graveyard) >= GRAVEYARD_WIN:
+            finish(s, WON, GRAVEYARD, None)
+            return None
+        empty = 2
+    pdeck = s.pdeck
+    if len(pdeck) < empty:
+        finish(s, WON, NO_REFILL, None)
+        return None
+    for _ in range(empty):  # draws.reveal, one card a step
+        kind = pdeck[int(crand() * len(pdeck))]
+        pdeck.remove(kind)
+        slots[0 if slots[0] < 0 else 1] = kind
+    return _next_draw(s, t, rng)
+
+
+def _next_draw(s: State, t: Tables, rng: random.Random) -> int | None:
+    """`flow.next_draw`, then the chance steps due: the seat that decides next."""
+    if s.draws > 0 and s.sdeck:
+        if s.players > 1:
+            s.phase = RECIPIENT
+            return s.active
+        offer(s, 0)
+        return advance_chance(s, t, rng)
+    s.draws = 0
+    return _end_turn(s)
+
+
+def _end_turn(s: State) -> int | None:
+    """`flow.end_turn`, returning the seat whose turn it is (None: the game is over)."""
+    s.recipient = -1
+    if not s.sdeck and not any(s.hands):
+        finish(s, LOST, NO_CARDS, None)
+        return None
+    s.active = active = (s.active + 1) % s.players
+    s.phase = TURN
+    return active
 
 
 def advance_chance(s: State, t: Tables, rng: random.Random) -> int | None:

@@ -95,13 +95,6 @@ def resolve(s: State, t: Tables, ev: Events) -> None:
     s.card = 0
     s.committed = 0
     s.dice = []
-    against_slots(s, t, total, ev)
-
-
-def against_slots(s: State, t: Tables, total: int, ev: Events) -> None:
-    """`resolve` once the Spartan card is discarded and the fight cleared: the total
-    against slot 1, then slot 2 (also the fused step's, chance.py, which rolls the dice
-    without keeping them)."""
     for slot in (0, 1):
         kind = s.slots[slot]
         if total < t.combat[kind]:  # result a: the Persian card stays
