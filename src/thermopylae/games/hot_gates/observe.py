@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import chain
 from operator import call
 from struct import Struct, pack
 from typing import TYPE_CHECKING, cast
@@ -262,7 +263,7 @@ class HotGatesObserver(Fields):
         n = self._n = players
         t = self._t = game.t
         c = t.c
-        self._nt = len(TYPE_IDS)
+        nt = self._nt = len(TYPE_IDS)
         codes = tuple(sorted({k.code for k in game.cards}))
         ncodes = len(codes)
         place = {code: i for i, code in enumerate(codes)}
@@ -308,6 +309,9 @@ class HotGatesObserver(Fields):
         self._bonus = [bonus[sp % SPACES] if sp % SPACES < 3 else 0 for sp in range(2 * SPACES)]
         # (camp, leaders, dead, pulled back, each box) -> the five fields of units
         self._piles: dict[tuple[tuple[int, ...], ...], bytes] = {}
+        # a piece (type * 2 + wounded) -> its type's place; a leader is its type
+        self._unit_counts = Counts({p: p >> 1 for p in range(2 * nt)}, nt, raw=True).__call__
+        self._leader_counts = Counts({k: k for k in range(nt)}, nt, raw=True).__call__
         self._breach = [f32([0.0]), f32([1.0])]
         self._hand_size = steps(100, 10)
         # `Counts` and `PileBytes` called through their bound `__call__`: calling an
@@ -328,7 +332,6 @@ class HotGatesObserver(Fields):
         # the rows made on a cache miss are packed (NumPy's rounding to float32, without
         # an array each)
         self._space_bytes = Struct(f"{6 + 2 * self._nt}f").pack
-        self._units_bytes = Struct(f"{5 * self._nt}f").pack
         self._scores_bytes = Struct(f"{3 + 2 * n}f").pack
 
     def _space(self, sp: int, taken: int, entered: int, raw: tuple[int, ...]) -> bytes:
@@ -364,18 +367,19 @@ class HotGatesObserver(Fields):
     def _units(self, key: tuple[tuple[int, ...], ...]) -> bytes:
         """The fields `spartan_camp`, `boxes`, `persian_camp`, `eliminated` and
         `pulled_back` from the camp, the leaders' types, the dead, the pulled-back units
-        and each box's units."""
-        nt = self._nt
-        block = [0.0] * (5 * nt)
+        and each box's units: each pile's counts by its contents (one pile changes at a
+        time, the others are found)."""
         camp, leaders, dead, pool, *boxes = key
-        places = ((0, camp), (3 * nt, dead), (4 * nt, pool), *((nt, box) for box in boxes))
-        for at, pieces in places:
-            for p in pieces:
-                if 0 <= p < 2 * nt:  # a piece: type * 2 + wounded
-                    block[at + (p >> 1)] += 1.0
-        for kind in leaders:
-            block[2 * nt + kind] += 1.0
-        return self._units_bytes(*block)
+        units = self._unit_counts
+        return b"".join(
+            (
+                units(camp),
+                units(chain.from_iterable(boxes)),
+                self._leader_counts(leaders),
+                units(dead),
+                units(pool),
+            )
+        )
 
     def _scores_of(self, key: tuple[int, ...]) -> bytes:
         """The fields `round`, `goat_path`, `glory` and `kills` from (round, Goat Path
