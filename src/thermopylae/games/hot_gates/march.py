@@ -332,20 +332,20 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
             return pullback.pull_back(s, t, dst // SPACES, ev)
     if geometry is not None:
         # One unit of this side left `src` (-1: a reserve) and came to `dst`: the rooms
-        # and owners there; the moves from both spaces are to be listed again, and those
-        # of the spaces leading to either (or the entries) where the room there went past
-        # a unit's size; the entries after a unit came on.
+        # and owners there; the moves from `src` are to be listed again, and those of the
+        # spaces leading to either (or the entries) where the room there went past a
+        # unit's size; the entries after a unit came on. The moves from `dst` stay as
+        # listed unless an extra march is left: the unit that came has had its march.
         owner, room, _, _, _, _, segments, _, leads_here, dirty, kept = geometry
         need = t.size[code]
         fits = t.fits
-        segments[dst] = STALE
+        again = kept[0]  # the lists were made for an extra march
         r = room[dst]
         room[dst] = r - need
         owner[dst] = side
         if fits[r] != fits[r - need]:
             dirty += leads_here[dst]
         if src >= 0:
-            segments[src] = STALE
             r = room[src]
             room[src] = r + need
             if not s.board[src]:
@@ -358,13 +358,15 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
                 if segments[ENTRIES] is STALE:
                     segments[ENTRIES] = []
                     kept[1] = None
-            dirty.append(dst)
+            segments[src] = STALE
             dirty.append(src)
         else:
             kept[1] = None  # a reserve changed
             for sp in dirty:
                 segments[sp] = STALE
             segments[ENTRIES] = []
+        if again:
+            segments[dst] = STALE
             dirty.append(dst)
     nxt, geometry = march_list(s, t, geometry)
     if len(nxt) == 1 and nxt[0] is DONE:
