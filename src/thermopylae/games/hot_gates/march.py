@@ -290,14 +290,21 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
         dst = a.dst  # type: ignore[union-attr]
         code = a.piece  # type: ignore[union-attr]
         pieces = s.board[src]
+        first = pieces[0]
+        gone = code
         try:
             pieces.remove(code)
         except ValueError:  # a second march, granted by a card: once per unit (decision 19)
-            pieces.remove(code | MOVED)
+            gone = code | MOVED
+            pieces.remove(gone)
             s.extra[seat] -= 1
             flag = MOVED | AGAIN
+        # The pieces left at `src` are met in the same order (first seen first) when the
+        # one that went was first and another like it is first now: the same moves there.
+        same = first == gone and bool(pieces) and pieces[0] == gone
     elif kind is Enter:
         src = -1
+        same = False
         dst = a.dst  # type: ignore[union-attr]
         code = a.piece  # type: ignore[union-attr]
         pullback.take_reserve(s, t, code)
@@ -332,10 +339,11 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
             return pullback.pull_back(s, t, dst // SPACES, ev)
     if geometry is not None:
         # One unit of this side left `src` (-1: a reserve) and came to `dst`: the rooms
-        # and owners there; the moves from `src` are to be listed again, and those of the
-        # spaces leading to either (or the entries) where the room there went past a
-        # unit's size; the entries after a unit came on. The moves from `dst` stay as
-        # listed unless an extra march is left: the unit that came has had its march.
+        # and owners there; the moves from `src` are to be listed again (unless `same`),
+        # and those of the spaces leading to either (or the entries) where the room there
+        # went past a unit's size; the entries after a unit came on. The moves from `dst`
+        # stay as listed unless an extra march is left: the unit that came has had its
+        # march.
         owner, room, _, _, _, _, segments, _, leads_here, dirty, kept = geometry
         need = t.size[code]
         fits = t.fits
@@ -358,8 +366,9 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
                 if segments[ENTRIES] is STALE:
                     segments[ENTRIES] = []
                     kept[1] = None
-            segments[src] = STALE
-            dirty.append(src)
+            if not same:
+                segments[src] = STALE
+                dirty.append(src)
         else:
             kept[1] = None  # a reserve changed
             for sp in dirty:
