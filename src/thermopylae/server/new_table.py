@@ -39,6 +39,13 @@ def checked(
     return game, options, tc
 
 
+def names_accounts(seats: Any) -> bool:
+    """Whether a seat is given as an account (`invited` then reads the database)."""
+    return isinstance(seats, list) and any(
+        isinstance(spec, dict) and spec.get("kind") == "account" for spec in seats
+    )
+
+
 def invited(store: Store, seats: Any) -> tuple[Any, dict[int, Account]]:
     """Seats given as `{"kind": "account", "name": ...}` become human seats held by that
     account (404 for an unknown name, the same answer as for a deleted one)."""
