@@ -151,7 +151,7 @@ def casualty(s: State, t: Tables, code: int, ev: Events) -> None:
     Unit is not eliminated" but Wounded; a Wounded unit, or one with "Dead" on its back,
     is always eliminated."""
     bt = s.bt
-    side = casualty_side(s)
+    side = PERSIAN if bt[LEFT][PERSIAN] > 0 else SPARTAN_SIDE  # (casualty_side)
     row = bt[ROW]
     space = bt[PSP] if side == PERSIAN else bt[SSP]
     left = bt[LEFT][side]

@@ -328,8 +328,9 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
             )
         )
     side = t.side[code]
-    if side == SPARTAN_SIDE or dst % SPACES >= COASTAL:  # (a Persian on the Coastal Plain
-        # changes no Glory and breaks into no camp: most marches)
+    if (dst % SPACES < COASTAL) == (side == SPARTAN_SIDE):  # (a Persian on the Coastal
+        # Plain or a Spartan in the Hot Gates changes no Glory, breaks into no camp and
+        # pulls back no row: most marches)
         victory.entered(s, t, code, dst, ev, advance=src < 0 or src // SPACES == dst // SPACES)
         if s.phase == OVER:
             return

@@ -19,8 +19,9 @@ from bisect import insort
 from collections.abc import Callable
 
 from thermopylae.games.hot_gates import battle, cards, flow, march, pullback
-from thermopylae.games.hot_gates.actions import Casualty, Enter
-from thermopylae.games.hot_gates.board import Tables
+from thermopylae.games.hot_gates.actions import Enter
+from thermopylae.games.hot_gates.battle import LEFT, PSP, SSP
+from thermopylae.games.hot_gates.board import PERSIAN, Tables
 from thermopylae.games.hot_gates.state import (
     CASUALTY,
     CONQUER,
@@ -63,11 +64,10 @@ def random_playout(
             card_decide(s, t, choice[int(arand() * len(choice))], None)
         elif ph == OVER:
             return steps
-        elif ph == CASUALTY:
-            hurt = battle.casualty_legal(s, t)
-            pick = hurt[int(arand() * len(hurt))]
-            assert isinstance(pick, Casualty)
-            battle.casualty(s, t, pick.piece, None)
+        elif ph == CASUALTY:  # `battle.casualty_legal`'s pieces, without their actions
+            bt = s.bt
+            hurt = [*dict.fromkeys(s.board[bt[PSP] if bt[LEFT][PERSIAN] > 0 else bt[SSP]])]
+            battle.casualty(s, t, hurt[int(arand() * len(hurt))], None)
         elif ph == CONQUER:
             acts = battle.conquer_legal(s, t)
             battle.conquer(s, t, acts[int(arand() * len(acts))], None)
