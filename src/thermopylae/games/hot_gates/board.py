@@ -188,6 +188,7 @@ class Tables:
         # is a cancel (cards.playable).
         self.card_window = [WINDOWS.index(k.window) if k.window in WINDOWS else -1 for k in c.cards]
         self.card_cancel = [k.effect == "cancel" for k in c.cards]
+        self.card_effect = [k.effect for k in c.cards]
         n = len(c.units) * 2
         self.side = [0] * n
         self.size = [1] * n

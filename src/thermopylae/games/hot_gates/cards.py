@@ -136,7 +136,7 @@ def can_apply(s: State, t: Tables, seat: int, card: int) -> bool:
     already rolls all 6 dice, a shield against no Damage once the dice are in, a heal with
     nobody Wounded. Other cards of the window do not count (a cancel may still strike
     them), and a card set that puts an effect in another window is never second-guessed."""
-    e, w = t.cards[card].effect, s.window
+    e, w = t.card_effect[card], s.window
     if e == "draw":
         return bool(s.decks[seat])
     if e == "march":
@@ -214,7 +214,7 @@ def decide(s: State, t: Tables, a: Action, ev: Events) -> None:
         card = a.card
         s.hands[seat].remove(card)
         s.discards[seat].append(card)
-        target = _cancel_target(s, seat) if t.cards[card].effect == "cancel" else -1
+        target = _cancel_target(s, seat) if t.card_cancel[card] else -1
         s.played.append([seat, card, 0, target])
         if target >= 0:
             _set_cancelled(s, t, target, True)

@@ -80,19 +80,20 @@ def could_march(s: State, t: Tables, seats: Sequence[int]) -> bool:
     """Whether one of `seats` could move or bring on a unit if its march began now: what
     a `march` card needs (decision 35). Read at the March Phase's card window, before
     anyone has marched."""
-    return any(_any_move(s, t, seat) for seat in seats)
+    pside = t.piece_side
+    owner = [pside[b[0]] if b else -1 for b in s.board]  # (counted once for all the seats)
+    return any(_any_move(s, t, seat, owner) for seat in seats)
 
 
-def _any_move(s: State, t: Tables, seat: int) -> bool:
+def _any_move(s: State, t: Tables, seat: int, owner: list[int]) -> bool:
     """Whether `march_list` for `seat` would hold more than `done`, without building it:
-    the first unit that could move or come on answers."""
+    the first unit that could move or come on answers. `owner`: each space's side."""
     side, spaces, plan, entries = t.march_plan[s.players][seat]
     enemy = 1 - side
     extra = s.extra[seat] > 0
-    size, _, _, _, pside = t.march_tables
+    size = t.size
     board = s.board
     room = t.room
-    owner = [pside[b[0]] if b else -1 for b in board]
     fronts = _fronts(owner, side == PERSIAN, enemy)
     for sp in spaces:
         if owner[sp] != side:
