@@ -19,7 +19,7 @@ from thermopylae.games.hot_gates.board import (
     spartan_seats,
 )
 from thermopylae.games.hot_gates.components import BEAST, DILIOS, MAX_DICE
-from thermopylae.games.hot_gates.flow import Events
+from thermopylae.games.hot_gates.flow import Events, Step
 from thermopylae.games.hot_gates.state import (
     BATTLE_W,
     CASUALTY,
@@ -211,8 +211,17 @@ def resolve(s: State, t: Tables, ev: Events) -> None:
     bt[STAGE] = 0
     s.phase = CONQUER
     s.actor = (PERSIAN_OF if winner == PERSIAN else SPARTAN_OF)[s.players][bt[ROW]]
-    if conquer_legal(s, t) == [DONE]:
-        finish_conquer(s, t, ev)
+    _ask_conquer(s, t, ev, finish_conquer)
+
+
+def _ask_conquer(s: State, t: Tables, ev: Events, otherwise: Step) -> None:
+    """The conquest's next question, its list kept for the step after this one (as
+    `legal` keeps it: `apply` counts this step when it returns); with only `done` to
+    choose, no question: `otherwise`."""
+    acts = conquer_legal(s, t)
+    if len(acts) == 1:  # done alone
+        return otherwise(s, t, ev)
+    s.cache = (s.steps + 1, acts, None)
 
 
 def _conquer_spaces(s: State) -> tuple[int, int]:
@@ -268,8 +277,7 @@ def conquer(s: State, t: Tables, a: Action, ev: Events) -> None:
     victory.entered(s, t, code, dst, ev)
     if s.phase != CONQUER:
         return
-    if conquer_legal(s, t) == [DONE]:
-        _stage_done(s, t, ev)
+    _ask_conquer(s, t, ev, _stage_done)
 
 
 def _stage_done(s: State, t: Tables, ev: Events) -> None:
@@ -278,8 +286,7 @@ def _stage_done(s: State, t: Tables, ev: Events) -> None:
     bt = s.bt
     if bt[STAGE] == 0 and bt[ADVANCED]:
         bt[STAGE] = 1
-        if conquer_legal(s, t) != [DONE]:
-            return
+        return _ask_conquer(s, t, ev, finish_conquer)
     finish_conquer(s, t, ev)
 
 

@@ -68,8 +68,13 @@ def random_playout(
             bt = s.bt
             hurt = [*dict.fromkeys(s.board[bt[PSP] if bt[LEFT][PERSIAN] > 0 else bt[SSP]])]
             battle.casualty(s, t, hurt[int(arand() * len(hurt))], None)
-        elif ph == CONQUER:
-            acts = battle.conquer_legal(s, t)
+        elif ph == CONQUER:  # the list kept by the step before, as `legal` reads it
+            cached = s.cache
+            acts = (
+                cached[1]
+                if cached is not None and cached[0] == s.steps
+                else battle.conquer_legal(s, t)
+            )
             battle.conquer(s, t, acts[int(arand() * len(acts))], None)
         elif ph == PULLBACK:
             acts = pullback.pullback_legal(s, t)
