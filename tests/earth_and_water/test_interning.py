@@ -1,6 +1,5 @@
-"""`legal` and `chance` hand out one tuple object for equal answers (the learning
-interfaces cache masks and encoded distributions on the object), with the same values
-as building them anew."""
+"""`chance` hands out one tuple object for equal distributions (OpenSpiel's interface
+caches the encoded outcomes on the object), with the same values as building them anew."""
 
 from __future__ import annotations
 
@@ -10,14 +9,12 @@ from collections import Counter
 from thermopylae.engine.protocol import CHANCE
 from thermopylae.games.earth_and_water import game as ew_game
 from thermopylae.games.earth_and_water.actions import A
-from thermopylae.games.earth_and_water.rules import _OPTIONS
 from thermopylae.games.earth_and_water.state import DRAW, GREECE, LOT
 
 
-def test_equal_legal_actions_and_distributions_are_one_object() -> None:
+def test_equal_distributions_are_one_object() -> None:
     g = ew_game()
     rng = random.Random(11)
-    legal_seen: dict[tuple[object, ...], object] = {}
     chance_seen: dict[tuple[object, ...], object] = {}
     checked = 0
     for _ in range(8):
@@ -33,12 +30,10 @@ def test_equal_legal_actions_and_distributions_are_one_object() -> None:
                     counts = sorted(Counter(cards).items())
                     assert list(dist) == [(outcomes[k], n / len(cards)) for k, n in counts]
                 assert chance_seen.setdefault(tuple(dist), dist) is dist
+                checked += 1
                 g.apply(s, g.sample_chance(s, rng), quiet=True)
             else:
                 legal = g.legal(s)
-                assert list(legal) == _OPTIONS[s.phase](s, g.c)
-                assert legal_seen.setdefault(tuple(legal), legal) is legal
-                checked += 1
                 g.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
-    assert checked > 500
-    assert len(legal_seen) < checked  # some lists came again
+    assert checked > 100
+    assert len(chance_seen) < checked  # some distributions came again

@@ -136,15 +136,9 @@ class EarthAndWater(GameBase[State, Action]):
     def legal(self, s: State) -> Sequence[Action]:
         cached = s._legal
         if cached is None:
-            # interned: equal lists of options give one tuple object (the learning
-            # interfaces cache masks on it), looked up by the actions' identities (the
-            # rules hand out interned actions) rather than hashed by value
-            options = _OPTIONS[s.phase](s, self.c)
-            key = tuple(map(id, options))
-            cached = _LEGAL.get(key)
-            if cached is None:
-                cached = _intern_legal(key, options)
-            s._legal = cached
+            # (not interned: a key by the actions' identities, `tuple(map(id, ...))`,
+            # costs about five times the tuple itself, a fifth of a decision)
+            cached = s._legal = tuple(_OPTIONS[s.phase](s, self.c))
             if not cached and s.phase not in (DRAW, ROLL, LOT, OVER):
                 # never in a game played by the rules (the property tests check it); a
                 # hand-edited position can get here
@@ -326,22 +320,6 @@ def _cards_distribution(
         if len(_DISTRIBUTIONS) >= CHANCE_CACHE:
             _DISTRIBUTIONS.clear()
         _DISTRIBUTIONS[key] = found
-    return found
-
-
-LEGAL_CACHE = 65_536
-"""Distinct lists of legal actions `legal` keeps interned (emptied when full; a few
-thousand in a few hundred games)."""
-
-_LEGAL: dict[tuple[int, ...], tuple[Action, ...]] = {}
-
-
-def _intern_legal(key: tuple[int, ...], options: list[Action]) -> tuple[Action, ...]:
-    """`options` as the tuple `legal` hands out for them from now on. The tuple holds its
-    actions, so their ids (the key) cannot be reused while it is kept."""
-    if len(_LEGAL) >= LEGAL_CACHE:
-        _LEGAL.clear()
-    found = _LEGAL[key] = tuple(options)
     return found
 
 
