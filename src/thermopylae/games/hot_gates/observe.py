@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import chain, compress
-from operator import call, ne
+from itertools import chain
+from operator import call
 from struct import Struct, pack
 from typing import TYPE_CHECKING, cast
 
@@ -250,9 +250,6 @@ def _fields(game: HotGates, n: int) -> list[Field]:
     ]
 
 
-LAST = 256
-"""States an observer remembers the last board of (emptied when full)."""
-
 CACHE = 20_000
 """Entries each cache of an observer keeps (spaces by their contents, piles of units,
 scores), emptied when full."""
@@ -305,10 +302,6 @@ class HotGatesObserver(Fields):
         }
         # (bonus taken, Persians entered) -> each space's cache for those bits
         self._boards: dict[tuple[int, int], list[dict[tuple[int, ...], bytes]]] = {}
-        # a state's identity -> the flags, spaces and rows of its last observation (the
-        # same state object observed again after a move; compared by value, so a new
-        # state that reuses an identity finds only what equals its own)
-        self._last: dict[int, tuple[tuple[int, int], list[list[int]], list[bytes]]] = {}
         sides = ["persian", "spartan"]
         self._side = [sides.index(name) if name in sides else -1 for name in SIDE_NAMES]
         # each space's Glory bonus while it waits (`view.bonuses`: 0 in the Hot Gates)
@@ -364,32 +357,12 @@ class HotGatesObserver(Fields):
             row[5] = 1.0
         return self._space_bytes(*row)
 
-    def _new_space(
-        self,
-        cache: dict[tuple[int, ...], bytes],
-        sp: int,
-        flags: tuple[int, int],
-        raw: tuple[int, ...],
-    ) -> bytes:
-        """A space's row made and kept in `cache` (its cache for its flags)."""
-        if len(cache) >= CACHE:
-            cache.clear()
-        row = cache[raw] = self._space(sp, *flags, raw)
-        return row
-
-    def _spaces(self, flags: tuple[int, int]) -> list[dict[tuple[int, ...], bytes]]:
+    def _caches(self, taken: int, entered: int) -> list[dict[tuple[int, ...], bytes]]:
         """Each space's cache of rows by its pieces, for the spaces' bonus taken and
-        Persians entered (bits by space, `flags`): the one of its own two bits."""
-        spaces = self._boards.get(flags)
-        if spaces is None:
-            if len(self._boards) >= CACHE:
-                self._boards.clear()
-            taken, entered = flags
-            spaces = self._boards[flags] = [
-                self._space_rows[sp, (taken >> sp) & 1, (entered >> sp) & 1]
-                for sp in range(2 * SPACES)
-            ]
-        return spaces
+        Persians entered (bits by space): the one of its own two bits."""
+        return [
+            self._space_rows[sp, (taken >> sp) & 1, (entered >> sp) & 1] for sp in range(2 * SPACES)
+        ]
 
     def _units(self, key: tuple[tuple[int, ...], ...]) -> bytes:
         """The fields `spartan_camp`, `boxes`, `persian_camp`, `eliminated` and
@@ -456,37 +429,24 @@ class HotGatesObserver(Fields):
             self._to_act[to_act],
             scores,
         ]
-        # each space's numbers: the spaces that changed since this state's last
-        # observation (a state played in place: a move changes a few), else all of them,
-        # by their contents
+        # each space's numbers by its contents, from that space's cache for its bonus
+        # taken and Persians entered (the flags change a few times a game)
         flags = (s.bonus_taken, s.gates_entered)
-        last = self._last.get(id(s))
-        if last is not None and last[0] == flags:
-            _, raws, rows = last
-            changed = list(compress(range(2 * SPACES), map(ne, s.board, raws)))
-            if changed:
-                spaces = self._spaces(flags)
-                for sp in changed:
-                    raw = s.board[sp]
-                    key = tuple(raw)
-                    row = spaces[sp].get(key)
-                    if row is None:
-                        row = self._new_space(spaces[sp], sp, flags, key)
-                    rows[sp] = row
-                    raws[sp] = raw[:]  # a copy: the state's space changes in place
-        else:
-            spaces = self._spaces(flags)
-            board = list(map(tuple, s.board))
-            found: list[bytes | None] = list(map(dict.get, spaces, board))
-            if not all(found):  # a miss (`None`; no row is empty): `in` compares each
-                for sp, row in enumerate(found):
-                    if row is None:
-                        found[sp] = self._new_space(spaces[sp], sp, flags, board[sp])
-            rows = cast("list[bytes]", found)
-            if len(self._last) >= LAST:
-                self._last.clear()
-            self._last[id(s)] = (flags, [raw[:] for raw in s.board], rows)
-        parts += rows
+        spaces = self._boards.get(flags)
+        if spaces is None:
+            if len(self._boards) >= CACHE:
+                self._boards.clear()
+            spaces = self._boards[flags] = self._caches(*flags)
+        board = list(map(tuple, s.board))
+        rows: list[bytes | None] = list(map(dict.get, spaces, board))
+        if not all(rows):  # a miss (`None`; no row is empty): `in` would compare each
+            for sp, row in enumerate(rows):
+                if row is None:
+                    cache = spaces[sp]
+                    if len(cache) >= CACHE:
+                        cache.clear()
+                    rows[sp] = cache[board[sp]] = self._space(sp, *flags, board[sp])
+        parts += cast("list[bytes]", rows)
         # the camps, boxes and piles of units (five fields in a row), by their contents
         piles = tuple(map(tuple, (s.camp, s.leaders, s.dead, s.pool, *s.boxes)))
         units = self._piles.get(piles)
