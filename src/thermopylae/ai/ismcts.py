@@ -176,21 +176,6 @@ class ISMCTS:
                 hint = node.hint
                 if hint is _UNSET:
                     hint = node.hint = hints.act(game, d, rng)
-            children = node.children
-            if not children:
-                # Every move untried (a node reached for the first time since it was
-                # added): the pick below, without looking each move up (a hash each).
-                a = (
-                    hint
-                    if hint is not None and hint in acts
-                    else acts[int(rng.random() * len(acts))]
-                )
-                child = _Node(who, a)
-                child.avail = 1
-                children[a] = child
-                path.append(child)
-                step(d, a, rng)
-                break
             lineups = node.lineups
             kept = lineups.get(id(acts))
             lineup: list[_Node | None]
@@ -213,6 +198,20 @@ class ISMCTS:
                 else:
                     lineup, kept_here = done, True
             else:
+                if not node.children:
+                    # Every move untried (a node reached for the first time since it was
+                    # added): the pick below, without looking each move up (a hash each).
+                    a = (
+                        hint
+                        if hint is not None and hint in acts
+                        else acts[int(rng.random() * len(acts))]
+                    )
+                    child = _Node(who, a)
+                    child.avail = 1
+                    node.children[a] = child
+                    path.append(child)
+                    step(d, a, rng)
+                    break
                 lineup = [None] * len(acts)
                 kept_here = len(lineups) < _LINEUPS and type(acts) is tuple  # a list may change
                 if kept_here:
@@ -220,6 +219,7 @@ class ISMCTS:
             # One pass: each move is hashed once (the actions' dataclass hash is a Python
             # call), its availability counted, and its UCB value taken while every move so
             # far has been tried (the value is needed only when all have).
+            children = node.children
             get = children.get
             untried: list[Any] = []
             best_a: Any = None
@@ -261,7 +261,13 @@ class ISMCTS:
             who = step(d, best_a, rng)
         # Playout, cut off after `depth` decisions where the game can estimate the
         # position (`evaluate` returns None where it cannot: play on to the end).
-        scores = play_out(game, d, rng, policy, self.depth, evaluate)
+        if policy is None and evaluate is None:  # play_out's usual case, one call less
+            game.random_playout(d, rng, rng)
+            outcome = game.outcome(d)
+            assert outcome is not None
+            scores = outcome.scores
+        else:
+            scores = play_out(game, d, rng, policy, self.depth, evaluate)
         for nd in path:
             nd.visits = visits = nd.visits + 1
             nd.total = total = nd.total + scores[nd.who]
