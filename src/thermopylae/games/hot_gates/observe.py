@@ -250,6 +250,9 @@ def _fields(game: HotGates, n: int) -> list[Field]:
     ]
 
 
+PHASE_STRIDE = len(WINDOWS) + 1
+"""The `phase` rows per phase: one per window, and one for none (`window` -1)."""
+
 CACHE = 20_000
 """Entries each cache of an observer keeps (spaces by their contents, piles of units,
 scores), emptied when full."""
@@ -274,7 +277,8 @@ class HotGatesObserver(Fields):
         # each from a table by the state's number, or a cache: a one-hot row per value
         # (the last entry, also found at -1, all zero)
         self._seat = onehots(n)
-        # the `phase` row by `s.phase * 6 + s.window + 1` (`phase_name`'s name, one-hot)
+        # the `phase` row by `s.phase * PHASE_STRIDE + s.window + 1` (`phase_name`'s
+        # name, one-hot)
         phases = {name: i for i, name in enumerate(_phases())}
         none = len(phases)
         phase_rows = onehots(len(phases))
@@ -425,7 +429,7 @@ class HotGatesObserver(Fields):
             self._scores[key] = scores
         parts = [
             self._seat[seat if 0 <= seat < n else -1],
-            self._phase[s.phase * 6 + s.window + 1],
+            self._phase[s.phase * PHASE_STRIDE + s.window + 1],
             self._to_act[to_act],
             scores,
         ]
