@@ -25,6 +25,7 @@ from typing import Any, cast
 
 from thermopylae.ai.params import check_parameters
 from thermopylae.ai.playout import choices, play_out
+from thermopylae.engine.game import GameBase
 from thermopylae.engine.play import stepper
 from thermopylae.engine.protocol import Decider, GenericGame
 
@@ -121,7 +122,10 @@ class ISMCTS:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         cap = None if self.cpu_limit is None else time.thread_time() + self.cpu_limit
         logs = _logs(self.iterations + 2 if deadline is None else 4096)
-        step = stepper(game)
+        # A game's own `apply_advance` (Thermopyles fuses a decision and its chance), else
+        # the two calls made here, without the default's frame between (None).
+        own = getattr(type(game), "apply_advance", None) not in (None, GameBase.apply_advance)
+        step = stepper(game) if own else None
         n = 0
         while True:
             if n + 2 >= len(logs):
@@ -159,16 +163,16 @@ class ISMCTS:
         evaluate: Callable[[Any], tuple[float, ...] | None] | None,
         hints: Decider | None,
         logs: list[float],
-        step: Callable[[Any, Any, random.Random], int | None],
+        step: Callable[[Any, Any, random.Random], int | None] | None,
     ) -> None:
         path: list[_Node] = []
         node = root
         c, prior, inf = self.c, self.prior, math.inf
-        legal_of = choices(game)
+        legal_of, apply, chance = choices(game), game.apply, game.advance_chance
         # Selection and expansion; each decision applied with the chance steps after it,
         # drawn from the deal's source as the protocol draws them (`apply_advance`: the
         # move applied quietly, then each `sample_chance` applied until a seat decides).
-        who = game.advance_chance(d, rng)
+        who = chance(d, rng)
         while who is not None:
             acts = legal_of(d)
             hint = None
@@ -192,7 +196,11 @@ class ISMCTS:
                                 top, top_v = child, v
                         node = top
                         path.append(node)
-                        who = step(d, node.move, rng)
+                        if step is None:
+                            apply(d, node.move, quiet=True)
+                            who = chance(d, rng)
+                        else:
+                            who = step(d, node.move, rng)
                         continue
                     lineup, kept_here = list(done), False
                 else:
@@ -210,7 +218,10 @@ class ISMCTS:
                     child.avail = 1
                     node.children[a] = child
                     path.append(child)
-                    step(d, a, rng)
+                    if step is None:
+                        apply(d, a, quiet=True)
+                    else:
+                        step(d, a, rng)
                     break
                 lineup = [None] * len(acts)
                 kept_here = len(lineups) < _LINEUPS and type(acts) is tuple  # a list may change
@@ -249,7 +260,10 @@ class ISMCTS:
                 child.avail = 1
                 children[a] = child
                 path.append(child)
-                step(d, a, rng)
+                if step is None:
+                    apply(d, a, quiet=True)
+                else:
+                    step(d, a, rng)
                 break
             if kept_here:
                 lineups[id(acts)] = (acts, cast(tuple[_Node, ...], tuple(lineup)))
@@ -258,7 +272,11 @@ class ISMCTS:
                 best_ch = children[best_a]
             node = best_ch
             path.append(node)
-            who = step(d, best_a, rng)
+            if step is None:
+                apply(d, best_a, quiet=True)
+                who = chance(d, rng)
+            else:
+                who = step(d, best_a, rng)
         # Playout, cut off after `depth` decisions where the game can estimate the
         # position (`evaluate` returns None where it cannot: play on to the end).
         if policy is None and evaluate is None:  # play_out's usual case, one call less
