@@ -97,6 +97,16 @@ def test_two_dice_are_six_sided(game: Thermopyles) -> None:
         game.parse("roll 7")
 
 
+def test_the_die_distribution_is_handed_out_again(game: Thermopyles) -> None:
+    """Every roll is the same six-sided die: `chance` hands out one immutable tuple for
+    it (OpenSpiel's interface encodes a distribution it is handed again only once)."""
+    s = position(game, marker=3)
+    act(game, s, "fight 10 support 1")
+    first = game.chance(s)
+    game.apply(s, first[0][0])
+    assert game.chance(s) is first and type(first) is tuple
+
+
 def test_three_hundred_spartans_in_twenty_cards(game: Thermopyles) -> None:
     """Seed 001: "apenas 300 bravos soldados espartanos" (003: "solo 300 coraggiosi
     soldati spartani"): the 20 combat values add up to 300."""
