@@ -188,6 +188,13 @@ class Tables:
         # is a cancel (cards.playable).
         self.card_window = [WINDOWS.index(k.window) if k.window in WINDOWS else -1 for k in c.cards]
         self.card_cancel = [k.effect == "cancel" for k in c.cards]
+        # The same by sets, so that a hand is asked in one C-level look (cards._next):
+        # per window, the cards played in it; the cancels.
+        self.window_cards = tuple(
+            frozenset(i for i, w in enumerate(self.card_window) if w == k)
+            for k in range(len(WINDOWS))
+        )
+        self.cancel_cards = frozenset(i for i, x in enumerate(self.card_cancel) if x)
         self.card_effect = [k.effect for k in c.cards]
         n = len(c.units) * 2
         self.side = [0] * n

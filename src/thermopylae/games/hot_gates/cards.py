@@ -160,15 +160,6 @@ def can_apply(s: State, t: Tables, seat: int, card: int) -> bool:
     return True
 
 
-def _any_playable(s: State, t: Tables, seat: int) -> bool:
-    """`playable` for some card of the seat's hand (the window's own cards first: a cancel
-    needs a look at the cards played)."""
-    hand = s.hands[seat]
-    if s.window in map(t.card_window.__getitem__, hand):
-        return True
-    return any(map(t.card_cancel.__getitem__, hand)) and _cancel_target(s, seat) >= 0
-
-
 def legal(s: State, t: Tables) -> list[Action]:
     """`pass` and each playable card of the hand once (`playable`, written out)."""
     seat = s.actor
@@ -191,13 +182,14 @@ def _next(s: State, t: Tables, ev: Events) -> None:
     """Ask the next seat that holds a playable card; close after a full round of passes."""
     seats = order(s, s.window)
     k = len(seats)
-    hands, w = s.hands, s.window
-    window, cancel = t.card_window.__getitem__, t.card_cancel.__getitem__
+    hands = s.hands
+    in_window, cancels = t.window_cards[s.window], t.cancel_cards
     while s.passes < k:
         seat = s.actor
         hand = hands[seat]
         if hand and (
-            w in map(window, hand) or (any(map(cancel, hand)) and _cancel_target(s, seat) >= 0)
+            not in_window.isdisjoint(hand)
+            or (not cancels.isdisjoint(hand) and _cancel_target(s, seat) >= 0)
         ):
             s.phase = WINDOW
             return
