@@ -224,10 +224,13 @@ def test_a_timeout_with_ai_lets_a_bot_move_for_the_absent_account(tmp_path: Path
     server = Server(["--db", db, "--ai-threads"], tmp_path / "server.log")
     server.start()
     try:
-        alice, _bob, spectator = clients(server)
+        alice, bob, spectator = clients(server)
         log_in(alice, "Artemisia", sign_up=True)
+        log_in(bob, "Leonidas", sign_up=True)
         clock = {**CORRESPONDENCE, "on_timeout": "ai"}
-        seats = [{"kind": "account", "name": "Artemisia"}, {"kind": "ai", "level": "easy"}]
+        # Greece is an account with days on its clock: after the stand-in's moves the game
+        # waits for it (against an AI seat the two bots could finish the game at once)
+        seats = [{"kind": "account", "name": "Artemisia"}, {"kind": "account", "name": "Leonidas"}]
         created = alice.post(
             "/api/tables",
             json={"game": "earth-and-water", "seats": seats, "clock": clock},

@@ -263,16 +263,28 @@ def test_a_record_file_that_is_not_a_finished_game_is_refused(sqlite_api: Api) -
 # -- play from here ---------------------------------------------------------------------
 
 
+def _dealable(state: Any) -> bool:
+    """Whether seat 1's hand is likely to be dealt otherwise from seat 0's view: it holds
+    cards, and the deck holds several, one of them unlike any in the hand (a re-deal then
+    gives the same hand at most one time in seven)."""
+    hand, deck = state.hands[1], state.sdeck
+    return bool(hand) and len(deck) >= 6 and any(card not in hand for card in deck)
+
+
 def test_play_from_here_deals_anew_what_the_seat_could_not_see(sqlite_api: Api) -> None:
     made, rec = finished(sqlite_api, 7)
     game = registry.get(GAME)
     names = seat_names(GAME, 2)
-    step = next(
-        n for n in range(len(rec.steps) // 2, len(rec.steps)) if rec.steps[n][0] != "chance"
-    )
+    # a decision from the second half of the game (the first half if none) where the cards
+    # the seat cannot see can be dealt otherwise: the other hand is not empty and the deck
+    # holds cards besides it (late in a game the unseen cards may be that hand alone)
+    decisions = [n for n in range(len(rec.steps)) if rec.steps[n][0] != "chance"]
+    half = len(rec.steps) // 2
+    dealable = [n for n in decisions if _dealable(state_after(rec, n))]
+    step = next((n for n in dealable if n >= half), dealable[0])
     truth = state_after(rec, step)
     dealt = []
-    for _ in range(4):
+    for _ in range(6):
         r = sqlite_api.client.post(
             f"/api/tables/{made['id']}/branch", json={"step": step, "seat": names[0]}
         )
