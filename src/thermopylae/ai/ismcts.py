@@ -25,8 +25,7 @@ from typing import Any, cast
 
 from thermopylae.ai.params import check_parameters
 from thermopylae.ai.playout import choices, play_out
-from thermopylae.engine.game import GameBase
-from thermopylae.engine.play import stepper
+from thermopylae.engine.play import own_stepper
 from thermopylae.engine.protocol import Decider, GenericGame
 
 _UNSET = object()
@@ -124,8 +123,7 @@ class ISMCTS:
         logs = _logs(self.iterations + 2 if deadline is None else 4096)
         # A game's own `apply_advance` (Thermopyles fuses a decision and its chance), else
         # the two calls made here, without the default's frame between (None).
-        own = getattr(type(game), "apply_advance", None) not in (None, GameBase.apply_advance)
-        step = stepper(game) if own else None
+        step = own_stepper(game)
         n = 0
         while True:
             if n + 2 >= len(logs):

@@ -12,9 +12,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import EllipsisType
 from typing import Any
 
 from thermopylae.engine.protocol import CHANCE, Decider, Event, GenericGame
+
+Stepper = Callable[[Any, Any, random.Random], int | None]
+"""`step(state, action, rng)`: a decision applied quietly and the chance steps after it;
+the seat that decides next."""
 
 
 @dataclass(slots=True)
@@ -61,21 +66,40 @@ def advance_quietly(
     chance_rng: random.Random,
     agents: Mapping[int, Decider] | Sequence[Decider] = (),
     agent_rng: random.Random | None = None,
+    action: Any = None,
+    step: Stepper | EllipsisType | None = ...,
 ) -> None:
     """`advance` for a caller that needs only the state it ends at (the learning
     interfaces, once per decision): the same steps from the same draws, quietly, without
-    building a step object for each."""
+    building a step object for each. `action`: a decision of the seat to act, applied
+    first (None: nothing to apply). A game's own `apply_advance` plays each decision with
+    its chance steps: `step`, `own_stepper(game)` worked out once by a caller that comes
+    back at every decision (by default worked out here)."""
     seats = _by_seat(agents)
     rng = chance_rng if agent_rng is None else agent_rng
+    if step is ...:
+        step = own_stepper(game)
     apply, chance = game.apply, game.advance_chance  # chance: the protocol's draws
-    while (seat := chance(state, chance_rng)) is not None:
+    if action is None:
+        seat = chance(state, chance_rng)
+    elif step is None:
+        apply(state, action, quiet=True)
+        seat = chance(state, chance_rng)
+    else:
+        seat = step(state, action, chance_rng)
+    while seat is not None:
         agent = seats.get(seat)
         if agent is None:
             return
-        apply(state, agent.act(game, state, rng), quiet=True)
+        decision = agent.act(game, state, rng)
+        if step is None:
+            apply(state, decision, quiet=True)
+            seat = chance(state, chance_rng)
+        else:
+            seat = step(state, decision, chance_rng)
 
 
-def stepper(game: GenericGame) -> Callable[[Any, Any, random.Random], int | None]:
+def stepper(game: GenericGame) -> Stepper:
     """`step(state, action, rng)`: a legal decision applied quietly and the chance steps
     after it (`advance_chance`), returning the seat that decides next: the game's
     `apply_advance`, which `GameBase` gives every game (a game may fuse the two calls);
@@ -92,6 +116,16 @@ def stepper(game: GenericGame) -> Callable[[Any, Any, random.Random], int | None
         return chance(state, rng)
 
     return step
+
+
+def own_stepper(game: GenericGame) -> Stepper | None:
+    """The game's own `apply_advance` when it fuses a decision and its chance steps, else
+    None: the caller then calls `apply` and `advance_chance` itself, which is one call
+    less than `GameBase`'s default (its frame between the two)."""
+    from thermopylae.engine.game import GameBase
+
+    own = getattr(type(game), "apply_advance", None) not in (None, GameBase.apply_advance)
+    return stepper(game) if own else None
 
 
 def _by_seat(agents: Mapping[int, Decider] | Sequence[Decider]) -> Mapping[int, Decider]:

@@ -31,7 +31,7 @@ from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.observation import Obs
-from thermopylae.engine.play import advance_quietly
+from thermopylae.engine.play import advance_quietly, own_stepper
 from thermopylae.engine.protocol import Decider, GenericGame
 from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry
 
@@ -85,6 +85,7 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
             make_agent(opponent, self.game) if isinstance(opponent, str) else opponent
         )
         self._others = {s: self.opponent for s in range(n) if s != seat}  # who it plays
+        self._step = own_stepper(self.game)  # the game's own decision-and-chance step
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.max_illegal = max_illegal
@@ -102,11 +103,14 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         self._entry: Entry | None = None  # its legal actions (`Masks.entry`), None: over
         self._features = self.encoder.features
 
-    def _advance(self) -> None:
-        """Play chance and the other seats until this seat acts or the game ends (then
-        `_who` is the game's `to_act`: this seat, or None), and keep the legal actions
-        of the position (`_entry`, None once the game is over)."""
-        advance_quietly(self.game, self.state_, self._rng, self._others)
+    def _advance(self, action: Any = None) -> None:
+        """Apply this seat's `action` (None: none), then play chance and the other seats
+        until this seat acts or the game ends (then `_who` is the game's `to_act`: this
+        seat, or None), and keep the legal actions of the position (`_entry`, None once
+        the game is over)."""
+        advance_quietly(
+            self.game, self.state_, self._rng, self._others, action=action, step=self._step
+        )
         who = self._who = self.game.to_act(self.state_)
         self._entry = self.encoder.entry_at(self.state_, who)
 
@@ -163,8 +167,7 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
             return self._obs(), self.illegal_reward, False, False, self._info(illegal=True)
         self._illegal_run = 0
         state = self.state_
-        g.apply(state, chosen, quiet=True)
-        self._advance()
+        self._advance(chosen)
         who, entry = self._who, self._entry
         if who is None or entry is None:  # (the entry is None exactly when it is over)
             outcome = g.outcome(state)

@@ -19,6 +19,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
+from thermopylae.engine.play import own_stepper
 from thermopylae.engine.protocol import GenericGame
 from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry
 
@@ -42,6 +43,7 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = list(self.game.seats(self.options))
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        self._step = own_stepper(self.game)
         self.encoder = Encoder(self.game, self.options)
         self.observer = self.encoder.observer
         size = self.encoder.size
@@ -73,7 +75,11 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
     def _resolve_chance(self) -> None:
         """Draw cards and roll dice until a seat must decide or the game ends (the game's
         `advance_chance`: the protocol's draws), then select the next agent."""
-        who = self._who = self.game.advance_chance(self.state_, self._rng)
+        self._select(self.game.advance_chance(self.state_, self._rng))
+
+    def _select(self, who: int | None) -> None:
+        """The seat that decides now (None: the game is over) becomes the agent selected."""
+        self._who = who
         self._entry = None
         if who is None:
             self._game_over()
@@ -164,8 +170,12 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         # (the agent's cumulative reward is cleared by the step: it is 0 until the end)
         # checked against the legal actions: the rules need not check it again, but
         # `apply` does (the contract has no unchecked apply)
-        self.game.apply(self.state_, chosen, quiet=True)
-        self._resolve_chance()
+        step = self._step
+        if step is None:
+            self.game.apply(self.state_, chosen, quiet=True)
+            self._resolve_chance()
+        else:  # the game's own decision-and-chance step (the same state and draws)
+            self._select(step(self.state_, chosen, self._rng))
         if self._who is None:  # the rewards are all 0 until the end: nothing to add before
             self._accumulate_rewards()
 

@@ -37,7 +37,7 @@ from gymnasium.vector.utils import batch_space
 from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
-from thermopylae.engine.play import advance_quietly
+from thermopylae.engine.play import advance_quietly, own_stepper
 from thermopylae.engine.protocol import Decider, GenericGame
 from thermopylae.interop.gymnasium import MAX_ILLEGAL, _integer
 from thermopylae.interop.observe import HIGH, LOW, Encoder, Mask
@@ -85,6 +85,7 @@ class ThermopylaeVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[A
             make_agent(opponent, self.game) if isinstance(opponent, str) else opponent
         )
         self._others = {s: self.opponent for s in range(players) if s != self.seat}
+        self._step = own_stepper(self.game)  # the game's own decision-and-chance step
         self.encoder = Encoder(self.game, self.options)
         n, size, actions = self.num_envs, self.encoder.size, self.encoder.num_actions
         self.single_observation_space = spaces.Box(LOW, HIGH, (size,), np.float32)
@@ -103,10 +104,13 @@ class ThermopylaeVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[A
 
     # -- one game ----------------------------------------------------------------------
 
-    def _advance(self, i: int) -> None:
-        """Play chance and the other seats of game `i` until its seat acts or it ends
-        (the single environment's loop: the same draws from the same source)."""
-        advance_quietly(self.game, self._states[i], self._rngs[i], self._others)
+    def _advance(self, i: int, action: Any = None) -> None:
+        """Apply game `i`'s seat's `action` (None: none), then play chance and the other
+        seats until its seat acts or it ends (the single environment's loop: the same
+        draws from the same source)."""
+        advance_quietly(
+            self.game, self._states[i], self._rngs[i], self._others, action=action, step=self._step
+        )
 
     def _show(self, i: int) -> None:
         """Write game `i`'s observation and mask into the batch."""
@@ -188,8 +192,7 @@ class ThermopylaeVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[A
                 continue
             self._illegal_run[i] = 0
             state = self._states[i]
-            g.apply(state, g.decode(a), quiet=True)
-            self._advance(i)
+            self._advance(i, g.decode(a))
             if g.to_act(state) is None:
                 outcome = g.outcome(state)
                 rewards[i] = float(outcome.scores[me]) if outcome else 0.0
