@@ -137,12 +137,12 @@ MarchWays = tuple[
     list[list[int]],
 ]
 # A seat's march: its side; the spaces of its rows; for each of them its number, the
-# space forward (-1: none), the space across, the other row, and the moves forward and
-# across by piece code; for each row, the space where units enter and the entries by code.
+# space forward (-1: none), the space across and the other row (the moves by way are
+# `Tables.way_moves`); for each row, the space where units enter and the entries by code.
 MarchPlan = tuple[
     int,
     tuple[int, ...],
-    dict[int, tuple[int, int, int, int, list[Move], list[Move]]],
+    dict[int, tuple[int, int, int, int]],
     list[tuple[int, list[Enter]]],
 ]
 
@@ -151,7 +151,7 @@ def march_plan(notation: Notation, players: int, seat: int) -> MarchPlan:
     """The seat's `MarchPlan`, its actions taken from the notation's interned ones."""
     side = side_of_seat(players, seat)
     rows = rows_of(players, seat)
-    move, enter = notation.move, notation.enter
+    enter = notation.enter
     spaces = {}
     for row in rows:
         other = 1 - row
@@ -160,14 +160,7 @@ def march_plan(notation: Notation, players: int, seat: int) -> MarchPlan:
             step = 1 if side == PERSIAN else -1  # forward
             fwd = sp + step if 0 <= n + step < SPACES else -1
             sw = other * SPACES + n
-            spaces[sp] = (
-                n,
-                fwd,
-                sw,
-                other,
-                [move[sp, fwd, code] for code in range(CODES)] if fwd >= 0 else [],
-                [move[sp, sw, code] for code in range(CODES)],
-            )
+            spaces[sp] = (n, fwd, sw, other)
     entries = []
     for row in rows:
         sp = row * SPACES if side == PERSIAN else row * SPACES + SPACES - 1

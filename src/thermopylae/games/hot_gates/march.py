@@ -101,7 +101,7 @@ def _any_move(s: State, t: Tables, seat: int, owner: list[int]) -> bool:
         pieces = board[sp]
         if not extra and min(pieces) >= MOVED:
             continue
-        n, fwd, sw, other, _, _ = plan[sp]
+        n, fwd, sw, other = plan[sp]
         fwd_room = room(s, fwd) if fwd >= 0 and owner[fwd] != enemy else -1
         may_switch = fronts[other] > n if side == PERSIAN else fronts[other] < n
         sw_room = room(s, sw) if may_switch and owner[sw] != enemy else -1
@@ -264,7 +264,7 @@ def _ways(t: Tables, players: int, seat: int, owner: list[int]) -> MarchWays:
     ways: list[Way | None] = [None] * (NSPACES + 1)
     leads_here: list[list[int]] = [[] for _ in range(NSPACES)]
     for sp in plan_spaces:
-        n, fwd, sw, other, _, _ = plan[sp]
+        n, fwd, sw, other = plan[sp]
         if fwd >= 0 and owner[fwd] == enemy:
             fwd = -1
         if not (fronts[other] > n if persian else fronts[other] < n) or owner[sw] == enemy:
