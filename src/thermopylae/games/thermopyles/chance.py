@@ -10,38 +10,19 @@ deal. But it builds no action and no event and does not check the outcomes it dr
 itself. The rules it inlines are those of turn.py and draws.py, which cite the rulebook;
 a change there must be made here too (tests/thermopyles/test_chance.py fails otherwise).
 
-`apply_advance` is a decision and the chance steps after it in one call (the game's
-`apply_advance`, each step of the searches' tree walks): a fight rolls its dice straight
-into the total, with no dice kept and no roll phase between.
+`fight` is a fight and the chance steps after it in one call (the game's `apply_advance`
+for a fight, each such step of the searches' tree walks): it rolls its dice straight into
+the total, with no dice kept and no roll phase between.
 """
 
 from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Callable
-from typing import Any
 
-from thermopylae.games.thermopyles import draws
-from thermopylae.games.thermopyles.actions import (
-    Action,
-    Discard,
-    Fight,
-    Give,
-    Refuse,
-    Retreat,
-    Take,
-)
-from thermopylae.games.thermopyles.flow import (
-    HAND_LIMIT,
-    LOST,
-    WON,
-    Events,
-    finish,
-    next_draw,
-    offer,
-)
-from thermopylae.games.thermopyles.playout import GRAVEYARD, NO_CARDS, NO_REFILL, RETREATED, setup
+from thermopylae.games.thermopyles.actions import Fight
+from thermopylae.games.thermopyles.flow import HAND_LIMIT, LOST, WON, finish, next_draw, offer
+from thermopylae.games.thermopyles.playout import GRAVEYARD, NO_CARDS, NO_REFILL, setup
 from thermopylae.games.thermopyles.state import (
     DISCARD,
     DRAW,
@@ -53,39 +34,18 @@ from thermopylae.games.thermopyles.state import (
     TURN,
     State,
 )
-from thermopylae.games.thermopyles.tables import LOST_LOCATION, Tables
+from thermopylae.games.thermopyles.tables import Tables
 from thermopylae.games.thermopyles.turn import GRAVEYARD_WIN, resolve
 
-_DECISIONS: dict[type, Callable[[State, Tables, Any, Events], None]] = {
-    Take: draws.take,
-    Refuse: draws.refuse,
-    Discard: draws.discard,
-}
-"""The step of each decision but a fight, a retreat or a gift (`rules.HANDLERS`' decisions)."""
 
-
-def apply_advance(s: State, t: Tables, a: Action, rng: random.Random) -> int | None:
-    """Apply the decision `a`, one of `legal(s)` (not checked again), to `s` in place as a
-    quiet `apply` would, then the chance steps due as `advance_chance` plays them; returns
-    the deciding seat or None. A fight (`turn.fight`, `turn.roll`, `turn.resolve`,
-    `draws.reveal`) is played in this one frame, as the playout plays it: the dice added
-    to the total as they are drawn, in the order the roll steps draw them, the fight left
-    cleared as `resolve` leaves it (no card, no support, no dice), the total against
-    slot 1 then slot 2, the refill; the team's draws are `advance_chance`'s."""
-    if type(a) is Retreat:  # turn.retreat
-        s.turn += 1
-        s.marker += 1
-        if s.marker >= LOST_LOCATION:
-            finish(s, LOST, RETREATED, None)
-            return None
-        s.draws = 1
-        return _next_draw(s, t, rng)
-    if type(a) is Give:  # draws.give
-        offer(s, a.seat)
-        return advance_chance(s, t, rng)
-    if type(a) is not Fight:
-        _DECISIONS[type(a)](s, t, a, None)
-        return advance_chance(s, t, rng)
+def fight(s: State, t: Tables, a: Fight, rng: random.Random) -> int | None:
+    """Play the fight `a`, one of `legal(s)` (not checked again), in place as a quiet
+    `apply` of it and `advance_chance` would: `turn.fight`, `turn.roll`, `turn.resolve`
+    and `draws.reveal` in this one frame, as the playout plays them. The dice are added
+    to the total as they are drawn, in the order the roll steps draw them, and the fight
+    is left cleared as `resolve` leaves it (no card, no support, no dice): the total
+    against slot 1 then slot 2, the refill; the team's draws are `advance_chance`'s.
+    Returns the deciding seat or None."""
     card, support = a.card, a.support
     s.hands[s.active].remove(card)
     s.turn += 1

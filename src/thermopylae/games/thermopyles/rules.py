@@ -219,9 +219,13 @@ class Thermopyles(GameBase[State, Action]):
         return chance_steps.advance_chance(s, self.tables, rng)
 
     def apply_advance(self, s: State, action: Action, rng: random.Random) -> int | None:
-        """A legal decision and the chance steps after it fused into one call (chance.py):
-        the same state for the same random source, each step of the searches' walks."""
-        return chance_steps.apply_advance(s, self.tables, action, rng)
+        """A legal decision and the chance steps after it (each step of the searches'
+        walks), a fight fused into one call (chance.py): the same state for the same
+        random source."""
+        if type(action) is Fight:
+            return chance_steps.fight(s, self.tables, action, rng)
+        HANDLERS[type(action)](s, self.tables, action, None)
+        return chance_steps.advance_chance(s, self.tables, rng)
 
     def random_playout(self, s: State, chance_rng: random.Random, agent_rng: random.Random) -> int:
         """The protocol's uniformly random playout fused into one loop (playout.py): the
