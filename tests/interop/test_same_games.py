@@ -17,7 +17,8 @@ pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
 from tests.interop.conftest import ALL_CASES, case_id
-from thermopylae.engine import play, registry
+from thermopylae.engine import registry
+from thermopylae.engine.game import GameBase
 from thermopylae.engine.protocol import CHANCE, GenericGame
 from thermopylae.interop.gymnasium import ThermopylaeEnv
 from thermopylae.interop.pettingzoo import env as aec_env
@@ -75,12 +76,13 @@ def gymnasium_game(game_id: str, options: dict[str, Any], seed: int) -> str:
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
-def test_gymnasium_plays_the_same_games_with_the_games_own_step(
+def test_gymnasium_plays_the_same_games_as_with_the_default_step(
     case: tuple[str, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Gymnasium's opponents and chance are played by `engine.play.advance_quietly`, with
-    the game's own `apply_advance` where it has one: the same games as without it."""
+    """Gymnasium steps with the game's `apply_advance` (a game may fuse a decision and its
+    chance steps): the same games as with `GameBase`'s, a quiet `apply` then the
+    protocol's chance loop."""
     game_id, options = case
     fused = [gymnasium_game(game_id, options, seed) for seed in range(3)]
-    monkeypatch.setattr(play, "own_stepper", lambda game: None)
+    monkeypatch.setattr(type(registry.get(game_id)), "apply_advance", GameBase.apply_advance)
     assert [gymnasium_game(game_id, options, seed) for seed in range(3)] == fused

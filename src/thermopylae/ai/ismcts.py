@@ -25,7 +25,7 @@ from typing import Any, cast
 
 from thermopylae.ai.params import check_parameters
 from thermopylae.ai.playout import choices, play_out
-from thermopylae.engine.play import own_stepper
+from thermopylae.engine.play import stepper
 from thermopylae.engine.protocol import Decider, GenericGame
 
 _UNSET = object()
@@ -121,9 +121,8 @@ class ISMCTS:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         cap = None if self.cpu_limit is None else time.thread_time() + self.cpu_limit
         logs = _logs(self.iterations + 2 if deadline is None else 4096)
-        # A game's own `apply_advance` (Thermopyles fuses a decision and its chance), else
-        # the two calls made here, without the default's frame between (None).
-        step = own_stepper(game)
+        # A decision and the chance steps after it (Thermopyles fuses a fight's).
+        step = stepper(game)
         n = 0
         while True:
             if n + 2 >= len(logs):
@@ -161,12 +160,12 @@ class ISMCTS:
         evaluate: Callable[[Any], tuple[float, ...] | None] | None,
         hints: Decider | None,
         logs: list[float],
-        step: Callable[[Any, Any, random.Random], int | None] | None,
+        step: Callable[[Any, Any, random.Random], int | None],
     ) -> None:
         path: list[_Node] = []
         node = root
         c, prior, inf = self.c, self.prior, math.inf
-        legal_of, apply, chance = choices(game), game.apply, game.advance_chance
+        legal_of, chance = choices(game), game.advance_chance
         # Selection and expansion; each decision applied with the chance steps after it,
         # drawn from the deal's source as the protocol draws them (`apply_advance`: the
         # move applied quietly, then each `sample_chance` applied until a seat decides).
@@ -194,11 +193,7 @@ class ISMCTS:
                                 top, top_v = child, v
                         node = top
                         path.append(node)
-                        if step is None:
-                            apply(d, node.move, quiet=True)
-                            who = chance(d, rng)
-                        else:
-                            who = step(d, node.move, rng)
+                        who = step(d, node.move, rng)
                         continue
                     lineup, kept_here = list(done), False
                 else:
@@ -216,10 +211,7 @@ class ISMCTS:
                     child.avail = 1
                     node.children[a] = child
                     path.append(child)
-                    if step is None:
-                        apply(d, a, quiet=True)
-                    else:
-                        step(d, a, rng)
+                    step(d, a, rng)
                     break
                 lineup = [None] * len(acts)
                 kept_here = len(lineups) < _LINEUPS and type(acts) is tuple  # a list may change
@@ -258,10 +250,7 @@ class ISMCTS:
                 child.avail = 1
                 children[a] = child
                 path.append(child)
-                if step is None:
-                    apply(d, a, quiet=True)
-                else:
-                    step(d, a, rng)
+                step(d, a, rng)
                 break
             if kept_here:
                 lineups[id(acts)] = (acts, cast(tuple[_Node, ...], tuple(lineup)))
@@ -270,11 +259,7 @@ class ISMCTS:
                 best_ch = children[best_a]
             node = best_ch
             path.append(node)
-            if step is None:
-                apply(d, best_a, quiet=True)
-                who = chance(d, rng)
-            else:
-                who = step(d, best_a, rng)
+            who = step(d, best_a, rng)
         # Playout, cut off after `depth` decisions where the game can estimate the
         # position (`evaluate` returns None where it cannot: play on to the end).
         if policy is None and evaluate is None:  # play_out's usual case, one call less

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import EllipsisType
 from typing import Any
 
 from thermopylae.engine.protocol import CHANCE, Decider, Event, GenericGame
@@ -67,36 +66,27 @@ def advance_quietly(
     agents: Mapping[int, Decider] | Sequence[Decider] = (),
     agent_rng: random.Random | None = None,
     action: Any = None,
-    step: Stepper | EllipsisType | None = ...,
+    step: Stepper | None = None,
 ) -> None:
     """`advance` for a caller that needs only the state it ends at (the learning
     interfaces, once per decision): the same steps from the same draws, quietly, without
     building a step object for each. `action`: a decision of the seat to act, applied
-    first (None: nothing to apply). A game's own `apply_advance` plays each decision with
-    its chance steps: `step`, `own_stepper(game)` worked out once by a caller that comes
-    back at every decision (by default worked out here)."""
+    first (None: nothing to apply). Each decision is played with the chance steps after
+    it by `step`, the game's `stepper` (worked out here unless a caller that comes back
+    at every decision keeps it)."""
     seats = _by_seat(agents)
     rng = chance_rng if agent_rng is None else agent_rng
-    if step is ...:
-        step = own_stepper(game)
-    apply, chance = game.apply, game.advance_chance  # chance: the protocol's draws
+    if step is None:
+        step = stepper(game)
     if action is None:
-        seat = chance(state, chance_rng)
-    elif step is None:
-        apply(state, action, quiet=True)
-        seat = chance(state, chance_rng)
+        seat = game.advance_chance(state, chance_rng)  # chance: the protocol's draws
     else:
         seat = step(state, action, chance_rng)
     while seat is not None:
         agent = seats.get(seat)
         if agent is None:
             return
-        decision = agent.act(game, state, rng)
-        if step is None:
-            apply(state, decision, quiet=True)
-            seat = chance(state, chance_rng)
-        else:
-            seat = step(state, decision, chance_rng)
+        seat = step(state, agent.act(game, state, rng), chance_rng)
 
 
 def stepper(game: GenericGame) -> Stepper:
@@ -104,9 +94,7 @@ def stepper(game: GenericGame) -> Stepper:
     after it (`advance_chance`), returning the seat that decides next: the game's
     `apply_advance`, which `GameBase` gives every game (a game may fuse the two calls);
     for a game written without `GameBase`, the two calls."""
-    fused: Callable[[Any, Any, random.Random], int | None] | None = getattr(
-        game, "apply_advance", None
-    )
+    fused: Stepper | None = getattr(game, "apply_advance", None)
     if fused is not None:
         return fused
     apply, chance = game.apply, game.advance_chance
@@ -116,16 +104,6 @@ def stepper(game: GenericGame) -> Stepper:
         return chance(state, rng)
 
     return step
-
-
-def own_stepper(game: GenericGame) -> Stepper | None:
-    """The game's own `apply_advance` when it fuses a decision and its chance steps, else
-    None: the caller then calls `apply` and `advance_chance` itself, which is one call
-    less than `GameBase`'s default (its frame between the two)."""
-    from thermopylae.engine.game import GameBase
-
-    own = getattr(type(game), "apply_advance", None) not in (None, GameBase.apply_advance)
-    return stepper(game) if own else None
 
 
 def _by_seat(agents: Mapping[int, Decider] | Sequence[Decider]) -> Mapping[int, Decider]:

@@ -31,7 +31,7 @@ from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.observation import Obs
-from thermopylae.engine.play import advance_quietly, own_stepper
+from thermopylae.engine.play import advance_quietly, stepper
 from thermopylae.engine.protocol import Decider, GenericGame
 from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry
 
@@ -85,7 +85,7 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
             make_agent(opponent, self.game) if isinstance(opponent, str) else opponent
         )
         self._others = {s: self.opponent for s in range(n) if s != seat}  # who it plays
-        self._step = own_stepper(self.game)  # the game's own decision-and-chance step
+        self._step = stepper(self.game)  # a decision and the chance steps after it
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.max_illegal = max_illegal

@@ -19,7 +19,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
-from thermopylae.engine.play import own_stepper
+from thermopylae.engine.play import stepper
 from thermopylae.engine.protocol import GenericGame
 from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry
 
@@ -43,7 +43,7 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = list(self.game.seats(self.options))
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
-        self._step = own_stepper(self.game)
+        self._step = stepper(self.game)  # a decision and the chance steps after it
         self.encoder = Encoder(self.game, self.options)
         self.observer = self.encoder.observer
         size = self.encoder.size
@@ -170,12 +170,7 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         # (the agent's cumulative reward is cleared by the step: it is 0 until the end)
         # checked against the legal actions: the rules need not check it again, but
         # `apply` does (the contract has no unchecked apply)
-        step = self._step
-        if step is None:
-            self.game.apply(self.state_, chosen, quiet=True)
-            self._resolve_chance()
-        else:  # the game's own decision-and-chance step (the same state and draws)
-            self._select(step(self.state_, chosen, self._rng))
+        self._select(self._step(self.state_, chosen, self._rng))
         if self._who is None:  # the rewards are all 0 until the end: nothing to add before
             self._accumulate_rewards()
 

@@ -37,7 +37,7 @@ from gymnasium.vector.utils import batch_space
 from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
-from thermopylae.engine.play import advance_quietly, own_stepper
+from thermopylae.engine.play import advance_quietly, stepper
 from thermopylae.engine.protocol import Decider, GenericGame
 from thermopylae.interop.gymnasium import MAX_ILLEGAL, _integer
 from thermopylae.interop.observe import HIGH, LOW, Encoder, Mask
@@ -85,7 +85,7 @@ class ThermopylaeVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[A
             make_agent(opponent, self.game) if isinstance(opponent, str) else opponent
         )
         self._others = {s: self.opponent for s in range(players) if s != self.seat}
-        self._step = own_stepper(self.game)  # the game's own decision-and-chance step
+        self._step = stepper(self.game)  # a decision and the chance steps after it
         self.encoder = Encoder(self.game, self.options)
         n, size, actions = self.num_envs, self.encoder.size, self.encoder.num_actions
         self.single_observation_space = spaces.Box(LOW, HIGH, (size,), np.float32)
