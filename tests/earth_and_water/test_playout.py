@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from thermopylae.engine.play import uniform
+from thermopylae.engine.protocol import CHANCE
 from thermopylae.games.earth_and_water import game as ew_game
 from thermopylae.games.earth_and_water.state import (
     BRIDGE,
@@ -75,3 +76,31 @@ def test_from_positions_inside_games() -> None:
             step += 1
         assert GAME.random_playout(s, chance, agent) == 0  # over: nothing to play
     assert starts > 1000
+
+
+def test_apply_advance_steps_as_apply_then_the_protocols_chance_loop() -> None:
+    """`apply_advance` (the walks' and the learning interfaces' step) reaches the state,
+    the seat and the random source's place that a quiet `apply` and the protocol's chance
+    loop reach, after every decision of 40 random games, the optional rule in every
+    fourth."""
+    steps = 0
+    for seed in range(40):
+        s = GAME.new({"cheap_fleets": seed % 4 == 3})
+        agent, chance = random.Random(~seed), random.Random(seed)
+        seat = GAME.advance_chance(s, chance)
+        while seat is not None:
+            options = GAME.sensible(s)
+            action = options[int(agent.random() * len(options))]
+            plain = GAME.copy(s)
+            before = chance.getstate()
+            seat = GAME.apply_advance(s, action, chance)
+            other = random.Random()
+            other.setstate(before)
+            GAME.apply(plain, action, quiet=True)
+            while GAME.to_act(plain) == CHANCE:
+                GAME.apply(plain, GAME.sample_chance(plain, other), quiet=True)
+            assert seat == GAME.to_act(plain) == GAME.to_act(s), seed
+            assert GAME.state_to_json(s) == GAME.state_to_json(plain), seed
+            assert other.getstate() == chance.getstate(), seed
+            steps += 1
+    assert steps > 4000  # (the games were played: about 150 decisions each)

@@ -176,6 +176,29 @@ class EarthAndWater(GameBase[State, Action]):
             return battle.sample_roll(s, self.c, rng)
         raise IllegalAction(f"no chance event is due now (phase {PHASES[ph]})")
 
+    def apply_advance(self, s: State, action: Action, rng: random.Random) -> int | None:
+        """A legal decision and the chance steps after it (the searches' walks and the
+        learning interfaces step with it): `action` came from `legal(s)`, so it goes to
+        its rule unchecked and without events, and each chance outcome is drawn as
+        `sample_chance` draws it and goes to its rule too. The same state as `apply`
+        then `advance_chance` for the same random source (tests/conformance)."""
+        c = self.c
+        s._legal = None  # (stale from here on; no rule sets it again)
+        _RULES[s.phase](s, c, action, None)
+        ph = s.phase
+        while ph in CHANCE_PHASES:
+            if ph == DRAW:
+                pile = s.deck or s.discard
+                outcome: Action = _DRAWS[pile[int(rng.random() * len(pile))]]
+            elif ph == LOT:
+                hand = s.hands[GREECE]
+                outcome = A.lot[hand[int(rng.random() * len(hand))]]
+            else:
+                outcome = battle.sample_roll(s, c, rng)
+            _RULES[ph](s, c, outcome, None)
+            ph = s.phase
+        return None if ph == OVER else s.side
+
     def random_playout(self, s: State, chance_rng: random.Random, agent_rng: random.Random) -> int:
         """The protocol's uniformly random playout, fused into one loop (`playout`)."""
         return playout.random_playout(s, self.c, _OPTIONS, _RULES, chance_rng, agent_rng)
