@@ -184,7 +184,11 @@ def eliminate(s: State, t: Tables, code: int, side: int, row: int, ev: Events) -
                 s.boxes.append([])
                 s.bt[BOX] = len(s.boxes) - 1
             s.boxes[s.bt[BOX]].append(unit)
-        victory.add_glory(s, SPARTAN_OF[s.players][row], t.glory[unit], ev, piece_name(unit))
+        seat = SPARTAN_OF[s.players][row]
+        if ev is None:  # (add_glory without its report: ~40 Persians fall a game)
+            s.glory[seat] = max(0, s.glory[seat] + t.glory[unit])
+        else:
+            victory.add_glory(s, seat, t.glory[unit], ev, piece_name(unit))
         return
     s.dead.append(unit)
     s.kills[PERSIAN_OF[s.players][row]] += 1

@@ -75,6 +75,28 @@ SIDE = {n: tuple(side_of_seat(n, seat) for seat in range(n)) for n in (2, 3, 4)}
 """Each seat's side, by player count."""
 
 
+def _after(seats: tuple[int, ...], players: int) -> tuple[int, ...]:
+    """By seat, the seat after it in `seats` (-1: not among them)."""
+    return tuple(
+        seats[(seats.index(seat) + 1) % len(seats)] if seat in seats else -1
+        for seat in range(players)
+    )
+
+
+ALL_AFTER = {n: _after(ALL_SEATS[n], n) for n in (2, 3, 4)}
+"""By player count and seat, who comes next in a window open to every seat."""
+ROW_AFTER = {n: tuple(_after(ROW_SEATS[n][row], n) for row in (0, 1)) for n in (2, 3, 4)}
+"""By player count, row and seat, who comes next in a battle window."""
+
+
+def after(s: State, w: int) -> tuple[int, tuple[int, ...]]:
+    """How many seats may play in window `w`, and by seat the one after it (`order`'s
+    turn, looked up instead of searched for)."""
+    if w in BATTLE_WINDOWS:
+        return 2, ROW_AFTER[s.players][s.bt[0]]
+    return s.players, ALL_AFTER[s.players]
+
+
 def order(s: State, w: int) -> tuple[int, ...]:
     """Who may play in window `w`, Persians first, alternating with the Spartans."""
     if w in BATTLE_WINDOWS:
@@ -180,28 +202,32 @@ def legal(s: State, t: Tables) -> list[Action]:
 
 def _next(s: State, t: Tables, ev: Events) -> None:
     """Ask the next seat that holds a playable card; close after a full round of passes."""
-    seats = order(s, s.window)
-    k = len(seats)
+    w = s.window
+    k, nxt = after(s, w)
     hands = s.hands
-    in_window, cancels = t.window_cards[s.window], t.cancel_cards
-    while s.passes < k:
-        seat = s.actor
+    in_window, cancels = t.window_cards[w], t.cancel_cards
+    passes = s.passes
+    seat = s.actor
+    while passes < k:
         hand = hands[seat]
         if hand and (
             not in_window.isdisjoint(hand)
             or (not cancels.isdisjoint(hand) and _cancel_target(s, seat) >= 0)
         ):
+            s.passes = passes
+            s.actor = seat
             s.phase = WINDOW
             return
-        s.passes += 1
-        s.actor = seats[(seats.index(seat) + 1) % k]
+        passes += 1
+        seat = nxt[seat]
+    s.passes = passes
+    s.actor = seat
     close(s, t, ev)
 
 
 def decide(s: State, t: Tables, a: Action, ev: Events) -> None:
     """A legal play or pass; the turn goes to the next seat of the window."""
     seat = s.actor
-    seats = order(s, s.window)
     if isinstance(a, Play):
         card = a.card
         s.hands[seat].remove(card)
@@ -224,7 +250,7 @@ def decide(s: State, t: Tables, a: Action, ev: Events) -> None:
             ev.append(Event("play", data))
     else:  # pass
         s.passes += 1
-    s.actor = seats[(seats.index(seat) + 1) % len(seats)]
+    s.actor = after(s, s.window)[1][seat]
     _next(s, t, ev)
 
 

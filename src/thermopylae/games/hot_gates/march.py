@@ -10,7 +10,7 @@ and, after a march, updates the geometry of the step before instead of counting 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.hot_gates import flow, pullback, victory
@@ -34,12 +34,16 @@ from thermopylae.games.hot_gates.state import space_name as name
 
 def order(players: int) -> tuple[int, ...]:
     """Persians first (row A's before row B's), then the Spartans the same way."""
-    return (*persian_seats(players), *spartan_seats(players))
+    return ORDER[players]
+
+
+ORDER = {n: (*persian_seats(n), *spartan_seats(n)) for n in (2, 3, 4)}
+"""`order` by player count."""
 
 
 def turn(s: State, t: Tables, ev: Events, i: int) -> None:
     """The `i`-th march of the phase (`order`); the last one ends the phase."""
-    seats = order(s.players)
+    seats = ORDER[s.players]
     if i == 0:
         clear_moved(s)
     if i >= len(seats):
@@ -353,15 +357,23 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
         r = room[dst]
         room[dst] = r - need
         owner[dst] = side
-        if fits[r] != fits[r - need]:
-            dirty += leads_here[dst]
+        f, f2 = fits[r], fits[r - need]
+        if f != f2:
+            if f2:  # a unit of one place still fits: only a big piece sees the change
+                _big_ones(s.board, t.big.isdisjoint, leads_here[dst], dirty)
+            else:
+                dirty += leads_here[dst]
         if src >= 0:
             r = room[src]
             room[src] = r + need
             if not s.board[src]:
                 owner[src] = -1
-            if fits[r] != fits[r + need]:
-                dirty += leads_here[src]
+            f, f2 = fits[r], fits[r + need]
+            if f != f2:
+                if f:
+                    _big_ones(s.board, t.big.isdisjoint, leads_here[src], dirty)
+                else:
+                    dirty += leads_here[src]
             if dirty:
                 for sp in dirty:  # the spaces leading to either
                     segments[sp] = STALE
@@ -386,6 +398,22 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
 
 
 ENTRIES = NSPACES  # in `Geometry`'s spaces leading somewhere: the entries lead there
+
+
+def _big_ones(
+    board: list[list[int]],
+    no_big: Callable[[list[int]], bool],
+    leading: list[int],
+    dirty: list[int],
+) -> None:
+    """Of the spaces `leading` to a space whose room went from one fit class to another
+    where a unit of one place still fits, mark those whose moves can change: the ones
+    holding a bigger piece (`Tables.big`), and the entries (a box may hold one)."""
+    for sp in leading:
+        if sp == ENTRIES or not no_big(board[sp]):
+            dirty.append(sp)
+
+
 STALE: list[Action] = []  # in `Geometry`'s moves by space: to list again (never filled)
 
 

@@ -40,6 +40,7 @@ from thermopylae.games.hot_gates.actions import (
     Notation,
     Roll,
 )
+from thermopylae.games.hot_gates.battle import DICE
 from thermopylae.games.hot_gates.board import (
     CAMP_SPARTANS,
     GAME_ID,
@@ -87,6 +88,8 @@ class HotGates(GameBase[State, Action]):
         self.cards = components.cards
         faces = Counter(components.faces)
         self._faces = list(components.faces)
+        # The die's actions by face slot, as `sample_chance` draws them (one look-up a roll).
+        self._face_rolls = [self.notation.roll[f] for f in self._faces]
         self._roll_dist = [
             (self.notation.roll[f], c / len(components.faces)) for f, c in sorted(faces.items())
         ]
@@ -136,11 +139,11 @@ class HotGates(GameBase[State, Action]):
         """Each decision's list is built once per step and kept in the state (`cache`):
         an agent asks for it, then `apply` checks the move against it."""
         ph = s.phase
+        cached = s.cache
+        if cached is not None and cached[0] == s.steps and ph != DEAL and ph != OVER:
+            return cached[1]
         if ph in (DEAL, OVER):
             return ()
-        cached = s.cache
-        if cached is not None and cached[0] == s.steps:
-            return cached[1]
         acts: list[Action]
         if ph == MARCH:
             acts, geometry = march.march_list(s, self.t, None)
@@ -183,7 +186,8 @@ class HotGates(GameBase[State, Action]):
         if s.draws:
             deck = s.decks[s.draws[0]]
             return self.notation.draw[deck[int(rng.random() * len(deck))]]
-        return self.notation.roll[self._faces[int(rng.random() * len(self._faces))]]
+        rolls = self._face_rolls
+        return rolls[int(rng.random() * len(rolls))]
 
     def advance_chance(self, s: State, rng: random.Random) -> int | None:
         """The chance steps due, with the protocol's draws, in one loop (playout.py)."""
@@ -204,7 +208,20 @@ class HotGates(GameBase[State, Action]):
         if ph == OVER:
             raise IllegalAction("the game is over")
         if ph == DEAL:
-            self._chance(s, action, ev)
+            rolls = s.rolls
+            if (
+                action.__class__ is Roll
+                and ev is None
+                and not s.draws
+                and len(rolls) > 1
+                and action.face in self.notation.roll
+            ):
+                # a die that is not the last one due: it only shows its face (`battle.rolled`,
+                # then `flow.deal` finds more dice to roll); most chance steps are these
+                slot = rolls.pop(0)
+                s.bt[DICE + (slot >> 3)][slot & 7] = action.face
+            else:
+                self._chance(s, action, ev)
         else:
             if ph == MARCH:  # the most frequent step, its list usually kept from the last one
                 cached = s.cache

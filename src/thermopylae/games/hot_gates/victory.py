@@ -39,7 +39,7 @@ def entered(s: State, t: Tables, code: int, dst: int, ev: Events, advance: bool 
                 SPARTAN_OF[s.players][row],
                 r.glory_bonus[n],
                 ev,
-                f"first into {space_name(dst)}",
+                "" if ev is None else f"first into {space_name(dst)}",
             )
             check_glory(s, t, ev)
     else:
@@ -50,7 +50,7 @@ def entered(s: State, t: Tables, code: int, dst: int, ev: Events, advance: bool 
                 SPARTAN_OF[s.players][row],
                 -r.gates_penalty,
                 ev,
-                f"the Persians entered {space_name(dst)}",
+                "" if ev is None else f"the Persians entered {space_name(dst)}",
             )
         if n == SPACES - 1 and not s.breach:
             s.breach = True
@@ -59,7 +59,8 @@ def entered(s: State, t: Tables, code: int, dst: int, ev: Events, advance: bool 
 
 
 def add_glory(s: State, seat: int, amount: int, ev: Events, why: str) -> None:
-    """Glory never falls below the Start space of the track (decision 6)."""
+    """Glory never falls below the Start space of the track (decision 6). `why` is read
+    only with `ev` (empty without)."""
     before = s.glory[seat]
     s.glory[seat] = max(0, before + amount)
     if ev is not None and s.glory[seat] != before:
