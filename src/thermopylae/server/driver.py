@@ -56,10 +56,18 @@ class Driver:
     """A dialect's statements of a move, run on a SQLAlchemy connection's own driver
     connection, in its transaction."""
 
-    def __init__(self, dialect: Dialect, select_row: Any, select_steps: Any, last_chat: Any):
+    def __init__(
+        self,
+        dialect: Dialect,
+        select_row: Any,
+        select_row_locked: Any,
+        select_steps: Any,
+        last_chat: Any,
+    ):
         self.dialect = dialect
         self.error: type[Exception] = dialect.loaded_dbapi.Error
         self.select_row = Statement(select_row, dialect)
+        self.select_row_locked = Statement(select_row_locked, dialect)
         self.select_steps = Statement(select_steps, dialect)
         self.last_chat = Statement(last_chat, dialect)
         self.insert_steps = Statement(insert(steps), dialect)
@@ -134,10 +142,10 @@ class Driver:
 
 
 def for_dialect(
-    dialect: Dialect, select_row: Any, select_steps: Any, last_chat: Any
+    dialect: Dialect, select_row: Any, select_row_locked: Any, select_steps: Any, last_chat: Any
 ) -> Driver | None:
     """A `Driver` for the dialect, or None for a driver it does not speak to (SQLAlchemy
     then runs every statement)."""
     if (dialect.name, dialect.driver) not in DRIVERS:
         return None
-    return Driver(dialect, select_row, select_steps, last_chat)
+    return Driver(dialect, select_row, select_row_locked, select_steps, last_chat)

@@ -35,6 +35,8 @@ _INSERT_STEPS = insert(steps)
 """Built once: a statement built for each move costs more CPU than storing the move."""
 _INSERT_TABLE = insert(tables)  # the values bound at execution: no statement built a table
 _SELECT_ROW = select(tables).where(tables.c.id == bindparam("w_id"))
+_SELECT_ROW_LOCKED = _SELECT_ROW.with_for_update()
+"""The row, locked until the transaction ends (FOR UPDATE; SQLite has one writer anyway)."""
 _SELECT_STEPS = (
     select(steps.c.n, steps.c.who, steps.c.action)
     .where(steps.c.table_id == bindparam("w_id"), steps.c.n >= bindparam("w_start"))
@@ -44,6 +46,9 @@ _LAST_CHAT = select(func.max(chat.c.id)).where(chat.c.table_id == bindparam("w_i
 
 NoticeWriter = Callable[[Connection], None]
 """Writes the notices a change causes, inside that change's transaction (notify.queue)."""
+
+Caught = tuple[list[tuple[str, str]], "TableRow | None"]
+"""What another process changed: the steps from a move on, and the table's row."""
 
 
 class StoreError(Exception):
@@ -153,13 +158,14 @@ class Store:
         # pool for every transaction (a ping, a check-out, a rollback at check-in: more
         # CPU than the move it stores). A file has no server to restart under it.
         self._kept: threading.local | None = threading.local() if sqlite else None
+        self._in_process = sqlite  # the database runs in this process: no round trips
         self._kept_all: list[_Kept] = []
         self._kept_lock = threading.Lock()
         self._updates: dict[tuple[tuple[str, ...], bool], Update] = {}
         # The statements of a move straight through the driver (driver.py), or None: a
         # driver it does not speak to, whose statements SQLAlchemy runs.
         self._driver = driver.for_dialect(
-            self.engine.dialect, _SELECT_ROW, _SELECT_STEPS, _LAST_CHAT
+            self.engine.dialect, _SELECT_ROW, _SELECT_ROW_LOCKED, _SELECT_STEPS, _LAST_CHAT
         )
         self._driver_dues = (
             {}
@@ -278,20 +284,24 @@ class Store:
         pool, not two)."""
         with self._tx() as conn:
             new = self._steps_in(conn, table_id, start)
-            row = self._row_in(conn, table_id)
-            d = self._driver
-            if d is None:
-                return new, row, last_chat_in(conn, table_id)
-            last = d.execute(conn, d.last_chat, {"w_id": table_id}).fetchone()[0]
-            return new, row, int(last or 0)
+            return new, self._row_in(conn, table_id), self._last_chat_in(conn, table_id)
 
-    def _row_in(self, conn: Connection, table_id: str) -> TableRow | None:
-        """The table's row, read in `conn`'s transaction (None: no such table)."""
+    def _row_in(self, conn: Connection, table_id: str, lock: bool = False) -> TableRow | None:
+        """The table's row, read in `conn`'s transaction (None: no such table); with
+        `lock`, locked until the transaction ends."""
         d = self._driver
         if d is None:
-            return _row_in(conn, table_id)
-        r = d.row(d.execute(conn, d.select_row, {"w_id": table_id}))
+            return _row_in(conn, table_id, lock)
+        statement = d.select_row_locked if lock else d.select_row
+        r = d.row(d.execute(conn, statement, {"w_id": table_id}))
         return None if r is None else _row(r)
+
+    def _last_chat_in(self, conn: Connection, table_id: str) -> int:
+        """The id of the table's last chat message (0: none), in `conn`'s transaction."""
+        d = self._driver
+        if d is None:
+            return last_chat_in(conn, table_id)
+        return int(d.execute(conn, d.last_chat, {"w_id": table_id}).fetchone()[0] or 0)
 
     def _steps_in(self, conn: Connection, table_id: str, start: int) -> list[tuple[str, str]]:
         params = {"w_id": table_id, "w_start": start}
@@ -316,19 +326,33 @@ class Store:
         values: dict[str, Any] | None = None,
         notices: NoticeWriter | None = None,
         epoch: int | None = None,
-    ) -> None:
+        seen: TableRow | None = None,
+    ) -> Caught | None:
         """Store moves `start`, `start + 1`, ... with the table's new `values` (turn,
-        clock, deadline) and the notices they cause, in one transaction; with `epoch`,
-        only if no takeback happened since the caller read the table (`take_back`)."""
+        clock, deadline; `updated` now unless given) and the notices they cause, in one
+        transaction; with `epoch`, only if no takeback happened since the caller read the
+        table (`take_back`).
+
+        With `seen`, the row as the caller checked the moves against: the row is locked
+        first, and the moves are stored only if it is still `seen` and no step follows
+        move `start - 1`. Otherwise nothing is written, and what another process changed
+        is returned (the steps from `start` and the row, read under the lock) for the
+        caller to apply and check its moves again: a catch-up and a store in one
+        transaction, where a catch-up before the check took one of its own."""
         if not new:
-            return
+            return None
         fields = dict(values or {})
-        fields["updated"] = now()
+        fields.setdefault("updated", now())
         if over:
             fields["over"] = True
         columns = tuple(sorted(fields))
         try:
             with self._tx() as conn:
+                if seen is not None:
+                    row = self._row_in(conn, table_id, lock=True)
+                    caught = self._steps_in(conn, table_id, start)
+                    if caught or row != seen:
+                        return caught, row
                 if self._driver is not None:  # straight to the driver (below)
                     done = self._append_raw(conn, table_id, start, new, fields, columns, epoch)
                 else:
@@ -352,6 +376,7 @@ class Store:
                     notices(conn)
         except IntegrityError as exc:
             raise Conflict(f"table {table_id}: move {start} was stored by another server") from exc
+        return None
 
     def _append_raw(
         self,
@@ -370,7 +395,7 @@ class Store:
         count. `columns`: the names of `fields`, sorted."""
         d = self._driver
         assert d is not None
-        if self._kept is not None:
+        if self._in_process:
             d.execute_many(
                 conn,
                 d.insert_steps,
@@ -645,9 +670,10 @@ def last_chat_in(conn: Connection, table_id: str) -> int:
     return int(conn.execute(_LAST_CHAT, {"w_id": table_id}).scalar() or 0)
 
 
-def _row_in(conn: Connection, table_id: str) -> TableRow | None:
-    """The table's row, read in `conn`'s transaction (None: no such table)."""
-    r = conn.execute(_SELECT_ROW, {"w_id": table_id}).first()
+def _row_in(conn: Connection, table_id: str, lock: bool = False) -> TableRow | None:
+    """The table's row, read in `conn`'s transaction (None: no such table); with `lock`,
+    locked until the transaction ends."""
+    r = conn.execute(_SELECT_ROW_LOCKED if lock else _SELECT_ROW, {"w_id": table_id}).first()
     return None if r is None else _row(r)
 
 

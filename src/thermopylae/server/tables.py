@@ -49,6 +49,7 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 MAX_LIVE = 2000  # tables kept in memory, least recently used dropped first (unless watched)
 IDLE_AFTER = 600.0  # seconds unused after which a table nobody watches leaves memory ...
 FINISHED_AFTER = 60.0  # ... or, once its game is over, after this many
+STALE_TRIES = 8  # times an action is checked again after another process changed the table
 
 
 Publish = Callable[[str, int], Awaitable[None]]
@@ -129,14 +130,16 @@ class Tables:
             self._admit(client)
         if table_id is None:
             table_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+        t = now()
         row = TableRow(
             table_id,
             game.id,
             game.components_digest,
             options,
             rows,
-            now(),
+            t,
             False,
+            updated=t,  # as stored (Store.create): the row held here is the stored one
             clock=None if tc is None else tc.to_json(),
             public_link=f"{self.link_base or link_base or ''}/table/{table_id}",
             open_seats=sum(r["kind"] == "open" for r in rows),
@@ -291,18 +294,25 @@ class Tables:
                 self._store_call, self.store.since, live.row.id, live.move, row_too
             )
         if new or row_too:
-            if row is not None and row.epoch != live.row.epoch:  # moves were taken back
-                await self._rebuild(live, row)
-                return True
-            for who, text in new:  # read before the row: steps of the epoch it holds
-                self._apply(live, who, text)
-            if row is not None and row != live.row:
-                live.row = row
-                live.changes += 1
-                self._make_agents(live)
-                if set(row.accounts().values()) - set(live.names):  # a seat claimed there
-                    await asyncio.to_thread(self._store_call, self._load_names, live)
+            await self._apply_caught(live, new, row)
         return bool(new)
+
+    async def _apply_caught(
+        self, live: Live, new: list[tuple[str, str]], row: TableRow | None
+    ) -> None:
+        """Apply what another process stored: the `new` steps from `live.move` on, read
+        before the table's `row` (or under its lock)."""
+        if row is not None and row.epoch != live.row.epoch:  # moves were taken back
+            await self._rebuild(live, row)
+            return
+        for who, text in new:  # read before the row: steps of the epoch it holds
+            self._apply(live, who, text)
+        if row is not None and row != live.row:
+            live.row = row
+            live.changes += 1
+            self._make_agents(live)
+            if set(row.accounts().values()) - set(live.names):  # a seat claimed there
+                await asyncio.to_thread(self._store_call, self._load_names, live)
 
     async def _rebuild(self, live: Live, row: TableRow) -> None:
         """Another process took moves back (the row's epoch grew): the table is replayed
@@ -385,47 +395,73 @@ class Tables:
         if not isinstance(action, str) or not action.strip():
             raise TableError(422, "action must be a non-empty string in the game's notation")
         async with live.lock:
-            if self.shared:  # alone on its database, this process holds every step already
-                await self._catch_up(live, row_too=True)
-            seat = self.seat_of(live, token, account)
-            g = live.game
-            to_act = live.to_act()
-            if to_act is None:
-                raise TableError(409, "the game is over")
-            if live.row.open_seats:
-                raise TableError(409, f"waiting for players: {', '.join(live.open_seats())}")
-            if move != live.move:
-                raise TableError(
-                    409,
-                    f"stale move number {move}: the table is at move "
-                    f"{live.move}; reload and try again",
-                )
-            if seat is None or to_act != seat:
-                who = live.seat_names[to_act] if to_act != CHANCE else "chance"
-                raise TableError(409, f"it is not your turn: {who} must act")
-            timekeeper.too_late(live, seat)
-            if seat in live.row.standin:
-                raise TableError(409, "a bot plays this seat since its time ran out; reload")
-            try:
-                parsed = g.parse(action)
-            except NotationError as exc:
-                raise TableError(400, f"not an action: {exc}") from exc
-            if parsed not in g.legal(live.state):
-                legal = ", ".join(g.format(a) for a in list(g.legal(live.state))[:12])
-                raise TableError(400, f"illegal action {action!r}; legal now: {legal}")
-            if live.agents:
-                self._admit(client)
-            # The action and the chance steps it leads to are stored in one transaction and
-            # told in one update (a commit and a push per action, not two).
-            await self._commit(live, self._then_chance(live, [(live.seat_names[seat], parsed)]))
+            # Alone on its database, this process holds every step already. Sharing it, the
+            # move is checked against the table as held here and stored only if the table is
+            # still so (`_commit`); a move refused, or a table changed meanwhile, is checked
+            # again against the stored table, so nothing is refused on a stale copy.
+            fresh = not self.shared
+            for _attempt in range(STALE_TRIES):
+                try:
+                    seat, parsed = self._check(live, token, account, move, action)
+                except TableError:
+                    if fresh:
+                        raise
+                    await self._catch_up(live, row_too=True)
+                    fresh = True
+                    continue
+                if live.agents:
+                    self._admit(client)
+                # The action and the chance steps it leads to are stored in one transaction
+                # and told in one update (a commit and a push per action, not two).
+                batch = self._then_chance(live, [(live.seat_names[seat], parsed)])
+                if await self._commit(live, batch):
+                    break
+                fresh = True
+            else:
+                raise TableError(409, "the table kept changing meanwhile; reload and try again")
             live.client = client
         runner = self._kick(live)
         if runner is not None:
             await self._wait_for(runner)
         return live
 
-    async def _commit(self, live: Live, batch: Batch) -> None:
-        """Store the `batch` of steps (played on a copy), then make its state the table's."""
+    def _check(
+        self, live: Live, token: Any, account: int | None, move: int, action: str
+    ) -> tuple[int, Any]:
+        """The acting seat and its parsed action, if the seat must act now at move `move`
+        and the action is legal on the table as held here; else TableError."""
+        seat = self.seat_of(live, token, account)
+        g = live.game
+        to_act = live.to_act()
+        if to_act is None:
+            raise TableError(409, "the game is over")
+        if live.row.open_seats:
+            raise TableError(409, f"waiting for players: {', '.join(live.open_seats())}")
+        if move != live.move:
+            raise TableError(
+                409,
+                f"stale move number {move}: the table is at move {live.move}; reload and try again",
+            )
+        if seat is None or to_act != seat:
+            who = live.seat_names[to_act] if to_act != CHANCE else "chance"
+            raise TableError(409, f"it is not your turn: {who} must act")
+        timekeeper.too_late(live, seat)
+        if seat in live.row.standin:
+            raise TableError(409, "a bot plays this seat since its time ran out; reload")
+        try:
+            parsed = g.parse(action)
+        except NotationError as exc:
+            raise TableError(400, f"not an action: {exc}") from exc
+        if parsed not in g.legal(live.state):
+            legal = ", ".join(g.format(a) for a in list(g.legal(live.state))[:12])
+            raise TableError(400, f"illegal action {action!r}; legal now: {legal}")
+        return seat, parsed
+
+    async def _commit(self, live: Live, batch: Batch) -> bool:
+        """Store the `batch` of steps (played on a copy), then make its state the table's.
+        Sharing the database, the batch is stored only if the table is still as held here
+        (Store.append's `seen`): else nothing is stored, what changed is applied, and
+        False is returned for the caller to look again."""
         g = live.game
         new, trial = batch.steps, batch.state
         outcome = g.outcome(trial)
@@ -437,14 +473,24 @@ class Tables:
         if outcome is not None:
             values.update(endings.columns(outcome, t))
         values["takeback"] = None  # a move played is a "no" to a pending takeback request
+        values["updated"] = t  # the row held here is then the stored one
         writer = notices.combine(
             notices.your_turn(live, new, to_act),
             notices.game_over(live, live.row.id) if over else None,
             None if outcome is None else endings.settle(live.row, g, outcome, t),
         )
+        seen = live.row if self.shared else None
         try:
-            await self._write(
-                self.store.append, live.row.id, start, new, over, values, writer, live.row.epoch
+            caught = await self._write(
+                self.store.append,
+                live.row.id,
+                start,
+                new,
+                over,
+                values,
+                writer,
+                live.row.epoch,
+                seen,
             )
         except Conflict as exc:
             self.live.pop(live.row.id, None)  # another server moved first: reload next time
@@ -458,6 +504,11 @@ class Tables:
                     "reload the table once the database is back",
                 ) from exc
             raise TableError(503, f"{exc}; the action was not stored, try again") from exc
+        if caught is not None:  # another process changed the table: nothing was stored
+            if caught[1] is None:
+                raise TableError(404, f"no table {live.row.id!r}")
+            await self._apply_caught(live, *caught)
+            return False
         live.state = trial
         _record(live, new, batch.events)
         values["over"] = over
@@ -466,6 +517,7 @@ class Tables:
             self.on_notice()
         if self.publish is not None:
             await self.publish(live.row.id, live.version)
+        return True
 
     async def changed(self, live: Live) -> None:
         """The table's row changed without a step (a forfeit, a stand-in): tell screens
@@ -569,9 +621,10 @@ class Tables:
         after it. False when there is nothing to do."""
         g = live.game
         async with live.lock:
-            if self.shared:
-                await self._catch_up(live)
             seat = live.to_act()
+            if self.shared and seat != CHANCE:  # chance is stored only if the table is
+                await self._catch_up(live)  # still as held here (`_commit`)
+                seat = live.to_act()
             if seat is None:
                 return False
             if seat == CHANCE:
