@@ -2,6 +2,7 @@
 (and, with --ray, --backend ray), whole commands timed in turns in one run.
 
     .venv/bin/python bench/workers.py [--games 20000] [--agent random] [--runs 5] [--ray]
+        [--no-bytecode]
 
 Each round runs every command once, in turn (1, 2[, ray], 1, 2, ...), so a machine whose
 speed drifts slows them alike; the ratio is taken round by round and its median printed.
@@ -17,6 +18,12 @@ round also times the command's start-up alone (`--games 1 --workers 1`: Python, 
 the game) and the CPU accounting predicts the speed-up on idle cores: one worker takes its
 CPU seconds of wall time; two take the start-up, then the rest of their CPU split evenly
 between the two cores (an upper bound: chunks may not end together).
+
+The commands run as an installed package runs: with bytecode, which the warm-up run
+writes (and with it the derived default component set, `engine.components.default_cached`)
+under a temporary `PYTHONPYCACHEPREFIX`, so the checkout is left as it was. With
+--no-bytecode they run in this environment as it is: with PYTHONDONTWRITEBYTECODE=1 (set
+on some machines) every module is compiled from source on every run, ~35 ms more.
 """
 
 from __future__ import annotations
@@ -28,8 +35,11 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
+
+ENV = dict(os.environ)
 
 
 def command(args: argparse.Namespace, *extra: str) -> list[str]:
@@ -59,7 +69,7 @@ def timed(cmd: list[str]) -> tuple[float, float, dict[str, Any]]:
     """Wall seconds, CPU seconds (the command and the workers it waited for), its JSON."""
     cpu = children_cpu()
     started = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    done = subprocess.run(cmd, capture_output=True, text=True, check=True, env=ENV)
     return time.perf_counter() - started, children_cpu() - cpu, json.loads(done.stdout)
 
 
@@ -69,13 +79,29 @@ def main() -> None:
     parser.add_argument("--agent", default="random")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--ray", action="store_true", help="also time --backend ray")
+    parser.add_argument(
+        "--no-bytecode",
+        action="store_true",
+        help="run in this environment as it is (no bytecode if PYTHONDONTWRITEBYTECODE is set)",
+    )
     args = parser.parse_args()
+    if args.no_bytecode:
+        run(args)
+        return
+    ENV.pop("PYTHONDONTWRITEBYTECODE", None)
+    with tempfile.TemporaryDirectory(prefix="thermopylae-bench-") as cache:
+        ENV["PYTHONPYCACHEPREFIX"] = cache
+        run(args)
+
+
+def run(args: argparse.Namespace) -> None:
     variants = {"workers 1": ["--workers", "1"], "workers 2": ["--workers", "2"]}
     if args.ray:
         variants["ray"] = ["--backend", "ray"]
     print(
         f"{args.games} Thermopyles games, agent {args.agent}, {args.runs} rounds, "
-        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} before"
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} before, "
+        + ("bytecode as the environment has it" if args.no_bytecode else "with bytecode")
     )
     timed(command(args, "--workers", "1"))  # warm-up: the file cache, not counted
     wall: dict[str, list[float]] = {name: [] for name in variants}

@@ -10,6 +10,12 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from thermopylae import cli
 
 RUN = """
 import json, sys
@@ -49,6 +55,8 @@ def test_a_simulation_imports_its_game_only_and_no_numpy() -> None:
     assert packages(modules, "thermopylae.games.") - {"wording"} == {"thermopyles"}
     assert "numpy" not in modules
     assert "babel" not in modules
+    assert not {m for m in modules if m.startswith("rich")}  # it printed JSON
+    assert "typer._adapters" not in modules  # Typer coerced every value without pydantic
 
 
 def test_listing_the_games_imports_none() -> None:
@@ -76,3 +84,88 @@ def test_the_observation_type_is_there_at_run_time() -> None:
 
     assert Obs == npt.NDArray[np.float32]
     assert "Obs" in observation.__all__
+
+
+VALUES = ["5", "0", "-3", "007", "1.0", " 4", "+2", "1_0", "abc", "", "x.toml", 3, 0, 2.5, "3.0"]
+
+
+def _coerced(runtime: Any, value: Any, param: Any, ctx: Any) -> tuple[str, Any]:
+    try:
+        return "ok", runtime.coerce(value, param=param, ctx=ctx)
+    except Exception as exc:  # the message a user would read
+        return type(exc).__name__, str(exc)
+
+
+@pytest.mark.skipif(not cli.DEFER, reason="a Typer that builds no pydantic validators")
+def test_deferred_coercion_coerces_as_typer_does() -> None:
+    """Every parameter of every command, given values of every shape (and none): the
+    coercion that `cli` defers gives the value or the error that Typer's own gives."""
+    import typer.main
+    from typer._coercion import build_runtime_param
+
+    group = typer.main.get_command(cli.app)
+    ctx = group.make_context("thermopylae", ["games"])
+    checked = 0
+    for name in cli.ORDER:
+        command = cli.load_command(name) if name in cli.LAZY else group.commands[name]
+        for param in command.get_params(ctx):
+            descriptor = getattr(param, "type_descriptor", None)
+            if descriptor is None:
+                continue
+            deferred = cli._Deferred(
+                parameter_info=descriptor.parameter_info, annotation=descriptor.annotation
+            )
+            for value in [None, param.default, *VALUES]:
+                if param.multiple and isinstance(value, str):
+                    value = (value,)
+                want = _coerced(build_runtime_param(descriptor), value, param, ctx)
+                param._runtime_param = deferred
+                got = _coerced(deferred, value, param, ctx)
+                assert got == want, (name, param.name, value)
+                checked += 1
+    assert checked > 500
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The derived default set's cache under `tmp_path` (where bytecode would go too)."""
+    monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    return tmp_path
+
+
+def test_the_default_set_is_validated_once_then_read_from_the_cache(cache: Path) -> None:
+    from thermopylae.engine import components as engine
+    from thermopylae.games.thermopyles import components
+
+    fresh = components._build(*engine.read_set(components.__package__, None))
+    assert components.load() == fresh  # derived, then written
+    kept = engine.cache_path(components.__package__)
+    assert kept is not None and kept.is_relative_to(cache) and kept.exists()
+    assert components.load() == fresh  # read back
+    data = json.loads(kept.read_text())
+    data["value"]["spartan"][0] = 99  # a cache of other bytes or code is not used
+    data["key"] = "0" * 64
+    kept.write_text(json.dumps(data))
+    assert components.load() == fresh
+    assert json.loads(kept.read_text())["key"] != "0" * 64  # and is replaced
+    kept.write_text("{not json")
+    assert components.load() == fresh
+
+
+def test_no_cache_without_bytecode_or_where_it_cannot_be_written(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from thermopylae.engine import components as engine
+    from thermopylae.games.thermopyles import components
+
+    fresh = components._build(*engine.read_set(components.__package__, None))
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    assert components.load() == fresh
+    assert not list(cache.iterdir())
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    blocked = cache / "a-file"
+    blocked.write_text("")
+    monkeypatch.setattr(sys, "pycache_prefix", str(blocked))
+    assert components.load() == fresh
+    assert blocked.read_text() == ""

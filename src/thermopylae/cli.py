@@ -10,9 +10,7 @@ command pays for its own imports, not every command's (the server's, the analysi
 from __future__ import annotations
 
 import importlib
-import inspect
-import random
-import secrets
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -21,7 +19,6 @@ import typer
 import typer.core
 import typer.main
 import typer.models
-from rich.table import Table
 
 from thermopylae.ai.base import Agent, agent_names, make_agent
 from thermopylae.cli_common import (
@@ -34,13 +31,12 @@ from thermopylae.cli_common import (
     set_language,
 )
 from thermopylae.engine import registry
-from thermopylae.engine.clock import ClockError, parse_clock
 from thermopylae.engine.errors import RecordError, ThermopylaeError
 from thermopylae.engine.protocol import GenericGame
 from thermopylae.i18n import _, ngettext
 
 if TYPE_CHECKING:
-    from typer._click import Command, Context  # the click that typer carries
+    from typer._click import Command, Context, Parameter  # the click that typer carries
 
     from thermopylae.engine.record import Record
 
@@ -141,9 +137,71 @@ def load_command(name: str) -> Command:
 
 def command_help(name: str) -> str:
     """What `--help` says of a command of `LAZY`: its docstring's first paragraph."""
+    import inspect
+
     module, function, _help = LAZY[name]
     doc = inspect.getdoc(getattr(importlib.import_module(module), function)) or ""
     return doc.split("\n\n")[0].replace("\n", " ")
+
+
+_TYPER = object()
+"""What `_plain` answers for a value it leaves to Typer's own coercion."""
+_DECIMAL = re.compile(r"-?(0|[1-9][0-9]{0,17})")
+
+
+def _plain(value: Any, annotation: Any, info: typer.models.ParameterInfo) -> Any:
+    """`value` as Typer's coercion would return it, where that needs no more than its type
+    (a string option; a default of the option's type; an integer written in plain
+    decimal, within the option's bounds), or `_TYPER` for Typer to coerce it."""
+    if info.parser is not None or info.clamp:
+        return _TYPER
+    if annotation is str and type(value) is str:
+        return value
+    if annotation is int and (
+        type(value) is int or (type(value) is str and _DECIMAL.fullmatch(value))
+    ):
+        number = int(value)
+        if (info.min is None or number >= info.min) and (info.max is None or number <= info.max):
+            return number
+    if annotation is float and type(value) is float and info.min is None and info.max is None:
+        return value
+    return _TYPER
+
+
+try:
+    from typer._coercion import RuntimeParam, build_runtime_param
+except ImportError:  # a Typer that coerces with click's types: nothing to defer
+    DEFER = False
+else:
+    DEFER = True
+
+
+def _defer_coercion(params: list[Parameter]) -> None:
+    """Typer (0.2x) builds a pydantic validator for each parameter of the command that
+    runs, its help option included, given or not (importing pydantic, ~40 ms, and ~2 ms a
+    parameter): this builds it only for a value that needs more than `_plain`, which
+    coerces the others as it would."""
+    if not DEFER:
+        return
+    for param in params:
+        descriptor = getattr(param, "type_descriptor", None)
+        if descriptor is not None and getattr(param, "_runtime_param", _TYPER) is None:
+            param._runtime_param = _Deferred(  # type: ignore[attr-defined]
+                parameter_info=descriptor.parameter_info, annotation=descriptor.annotation
+            )
+
+
+if DEFER:
+
+    class _Deferred(RuntimeParam):
+        """Typer's coercion of one parameter, built when a value first needs it."""
+
+        def _coerce_value(self, value: Any, param: Any, ctx: Context) -> Any:
+            plain = _plain(value, self.annotation, self.parameter_info)
+            if plain is not _TYPER:
+                return plain
+            param._runtime_param = real = build_runtime_param(param.type_descriptor)
+            return real._coerce_value(value, param=param, ctx=ctx)
 
 
 class _StandIn(typer.core.TyperCommand):
@@ -167,7 +225,15 @@ class _Commands(typer.core.TyperGroup):
     ) -> tuple[str | None, Command | None, list[str]]:
         if args and isinstance(self.commands.get(args[0]), _StandIn):
             self.commands[args[0]] = load_command(args[0])
-        return super().resolve_command(ctx, args)
+        name, command, rest = super().resolve_command(ctx, args)
+        if command is not None:
+            _defer_coercion(command.get_params(ctx))
+        return name, command, rest
+
+    def get_params(self, ctx: Context) -> list[Parameter]:
+        params = super().get_params(ctx)
+        _defer_coercion(params)
+        return params
 
 
 app = typer.Typer(
@@ -183,6 +249,8 @@ app = typer.Typer(
 @app.command()
 def games() -> None:
     """List the games and their player counts."""
+    from rich.table import Table
+
     table = Table("id", "title", "players")
     for gid in registry.game_ids():
         title, lo, hi = registry.summary(gid)
@@ -307,6 +375,9 @@ def play(
     its own, and the lines that changed since it was last drawn are flagged (with `*` in
     a pipe).
     """
+    import secrets
+
+    from thermopylae.engine.clock import ClockError, parse_clock
     from thermopylae.tui.terminal import Session
 
     set_language(lang)
@@ -426,6 +497,8 @@ def _what_if(
                 seat=as_seat, seats=", ".join(seats)
             )
         )
+    import random
+
     dealt = game.determinize(state, seat, random.Random(seed))
     return dealt, Record.begin(game, options, seed, start=dealt)
 

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from thermopylae.ai.base import make_agent, seat_agents
 from thermopylae.cli_common import (
@@ -202,6 +201,8 @@ def balance(
             )
         )
         return
+    from rich.table import Table
+
     table = Table(title=_("{game}: win rates by component set").format(game=first.title))
     table.add_column(_("components"), overflow="fold", min_width=12)
     for heading in (_("players"), _("agent"), _("engine"), _("games"), _("win rate (95% CI)")):

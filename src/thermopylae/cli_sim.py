@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from thermopylae.ai.base import make_agent, seat_agents
 from thermopylae.cli_balance import EngineOpt, fast_batch
@@ -326,6 +325,8 @@ def tournament(
 
 
 def _print_tournament(t: Tournament) -> None:
+    from rich.table import Table
+
     design = (
         "co-operative: every agent plays every seat of the same deals"
         if t.cooperative
@@ -486,6 +487,8 @@ def bench(
         ).format(players=stick.players, rate=f"{ref.games_per_second:,.0f}", rounds=rounds),
         markup=False,
     )
+    from rich.table import Table
+
     table = Table("playout", "games/s", _("× reference"), "steps/s", "games", _("CPU seconds"))
     for f in figures:
         r = f.result

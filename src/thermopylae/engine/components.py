@@ -3,27 +3,39 @@
 Each game keeps its printed values (cards, units, charts) in one data file, and tags every
 value with where it comes from, so that players always know which numbers are guesses.
 A user who owns a box loads the printed values with `--components FILE`.
+
+Validating a set takes pydantic (its import and the schema's classes: ~70 ms, more than
+the rest of a simulation's start-up); the default set, the same file run after run, is
+validated once and what a game derives from it kept beside the bytecode of the game's
+`components.py` (`default_cached`): a command that plays with it needs no pydantic.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import importlib.util
 import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, TypeVar
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from thermopylae.engine.errors import ComponentError
 from thermopylae.engine.files import FileProblem, parse, read_text
-from thermopylae.engine.validation import problems
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 Source = Literal["rulebook", "public-source", "provisional"]
 """`rulebook`: printed in the rules; `public-source`: stated by a public source other than
 the rulebook; `provisional`: chosen by this project because the printed value is unknown."""
 
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound="BaseModel")
+J = TypeVar("J")
 
 MAX_COMPONENT_BYTES = 4 * 2**20
 """The largest component file read (the default sets are under 10 kB)."""
@@ -54,10 +66,67 @@ def read_set(package: str, path: Path | None) -> tuple[dict[str, Any], str]:
 
 def validate(model: type[M], data: dict[str, Any], source: str) -> M:
     """Validate `data` against a game's schema, with one readable message per problem."""
+    from pydantic import ValidationError
+
+    from thermopylae.engine.validation import problems
+
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         raise ComponentError(source, problems(exc)) from exc
+
+
+def cache_path(package: str) -> Path | None:
+    """Where `default_cached` keeps the derived default set of `package`: beside the
+    bytecode of its `components.py`, as Python would put that (`__pycache__`, or under
+    `sys.pycache_prefix`); None without a source file to put it beside."""
+    source = resources.files(package) / "components.py"
+    if not isinstance(source, Path):
+        return None
+    return Path(importlib.util.cache_from_source(str(source))).with_suffix(".json")
+
+
+def default_cached(package: str, derive: Callable[[dict[str, Any]], J]) -> J:
+    """`derive(data)` of the default set shipped in `package` (a JSON value): read from
+    the cache when it was derived from the same bytes of `components.toml` by the same
+    source of the package's `components.py` (and of this module), else derived now and
+    cached, unless this process writes no bytecode (`sys.dont_write_bytecode`), as for
+    the module's bytecode. The file stays the truth: replace it (or change the code) and
+    the next run derives anew. A cache that cannot be read or written is passed by."""
+    root = resources.files(package)
+    path = cache_path(package)
+    key = ""
+    if path is not None:
+        try:
+            sources = (root / "components.toml", root / "components.py", Path(__file__))
+            key = hashlib.sha256(b"\0".join(s.read_bytes() for s in sources)).hexdigest()
+            kept = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(kept, dict) and kept.get("key") == key:
+                value: J = kept["value"]
+                return value
+        except (OSError, ValueError):
+            pass
+    value = derive(read_set(package, None)[0])
+    if path is not None and key and not sys.dont_write_bytecode:
+        _write(path, {"key": key, "value": value})
+    return value
+
+
+def _write(path: Path, data: Any) -> None:
+    """`data` as JSON at `path`, whole or not at all (another process may read it
+    meanwhile); a cache that cannot be written is left unwritten."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, separators=(",", ":"))
+        os.replace(temp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
 
 
 def digest(data: Any) -> str:

@@ -8,71 +8,86 @@ so equal cards are interchangeable everywhere (notation, views, search).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-
-from thermopylae.engine.components import Source, digest, read_set, validate
+from thermopylae.engine.components import Source, default_cached, digest, read_set, validate
 from thermopylae.engine.errors import ComponentError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 SPARTAN_MIN, SPARTAN_MAX = 10, 20  # "Valor de Combate (10-20)" (seed 001)
 MAX_SUPPORT = 4  # "4 cartas de suporte" (seed 001)
 LOCATIONS = 7  # the map card's 7 locations (seed 001, "7ª local")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+@cache
+def schema() -> type[BaseModel]:
+    """The data file's schema, `ComponentFile`. Its classes are made when a file is
+    validated, not on import: pydantic, which they need, costs a command ~70 ms, and the
+    default set read from the cache (`load`) needs none of it."""
+    from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+    class _Strict(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+
+    class SpartanCard(_Strict):
+        value: int = Field(ge=SPARTAN_MIN, le=SPARTAN_MAX)
+        source: Source | None = None
+
+    class PersianCard(_Strict):
+        combat: int = Field(ge=1, le=99)
+        annihilation: int = Field(ge=1, le=99)
+        bonus: bool = False
+        source: Source | None = None
+
+        @model_validator(mode="after")
+        def _annihilation_at_least_combat(self) -> PersianCard:
+            if self.annihilation < self.combat:
+                raise ValueError(
+                    f"annihilation value {self.annihilation} is below the combat value "
+                    f"{self.combat} (the rules say it is always at least as high)"
+                )
+            return self
+
+    class Location(_Strict):
+        number: int = Field(ge=1, le=LOCATIONS)
+        name: str | None = None
+        die: bool = False
+        source: Source | None = None
+
+    class SupportCards(_Strict):
+        count: int = Field(ge=0, le=MAX_SUPPORT)
+        source: Source | None = None
+
+    class ComponentFile(_Strict):
+        title: str
+        default_source: Source
+        note: str = ""
+        support_cards: SupportCards
+        map: list[Location]
+        spartan: list[SpartanCard]
+        persian: list[PersianCard]
+
+        @model_validator(mode="after")
+        def _map_in_order(self) -> ComponentFile:
+            numbers = [loc.number for loc in self.map]
+            if len(numbers) == LOCATIONS and numbers != list(range(1, LOCATIONS + 1)):
+                raise ValueError(f"map locations must be numbered 1 to 7 in order, not {numbers}")
+            return self
+
+    return ComponentFile
 
 
-class SpartanCard(_Strict):
-    value: int = Field(ge=SPARTAN_MIN, le=SPARTAN_MAX)
-    source: Source | None = None
+@dataclass(frozen=True)
+class MapLocation:
+    """A location of the map card, as the set gives it."""
 
-
-class PersianCard(_Strict):
-    combat: int = Field(ge=1, le=99)
-    annihilation: int = Field(ge=1, le=99)
-    bonus: bool = False
-    source: Source | None = None
-
-    @model_validator(mode="after")
-    def _annihilation_at_least_combat(self) -> PersianCard:
-        if self.annihilation < self.combat:
-            raise ValueError(
-                f"annihilation value {self.annihilation} is below the combat value "
-                f"{self.combat} (the rules say it is always at least as high)"
-            )
-        return self
-
-
-class Location(_Strict):
-    number: int = Field(ge=1, le=LOCATIONS)
+    number: int
     name: str | None = None
     die: bool = False
-    source: Source | None = None
-
-
-class SupportCards(_Strict):
-    count: int = Field(ge=0, le=MAX_SUPPORT)
-    source: Source | None = None
-
-
-class ComponentFile(_Strict):
-    title: str
-    default_source: Source
-    note: str = ""
-    support_cards: SupportCards
-    map: list[Location]
-    spartan: list[SpartanCard]
-    persian: list[PersianCard]
-
-    @model_validator(mode="after")
-    def _map_in_order(self) -> ComponentFile:
-        numbers = [loc.number for loc in self.map]
-        if len(numbers) == LOCATIONS and numbers != list(range(1, LOCATIONS + 1)):
-            raise ValueError(f"map locations must be numbered 1 to 7 in order, not {numbers}")
-        return self
 
 
 @dataclass(frozen=True)
@@ -98,7 +113,7 @@ class Components:
     persian_kinds: tuple[PersianKind, ...]  # distinct kinds, sorted
     persian: tuple[int, ...]  # the 28 cards as kind indices, sorted
     support: int
-    locations: tuple[Location, ...]
+    locations: tuple[MapLocation, ...]
     die_locations: frozenset[int]
     sources: dict[str, int]  # how many values come from each source
     origin: str  # "default" or the path the set was loaded from
@@ -112,9 +127,47 @@ class Components:
         name = self.locations[number - 1].name
         return name or f"Location {number}"
 
+    def to_json(self) -> dict[str, Any]:
+        """The set as JSON values (`from_json` reads them back), for the cache of
+        `load`; without its origin."""
+        return {
+            "title": self.title,
+            "note": self.note,
+            "digest": self.digest,
+            "spartan": self.spartan,
+            "persian_kinds": [[k.combat, k.annihilation, k.bonus] for k in self.persian_kinds],
+            "persian": self.persian,
+            "support": self.support,
+            "locations": [[loc.number, loc.name, loc.die] for loc in self.locations],
+            "die_locations": sorted(self.die_locations),
+            "sources": self.sources,
+            "warnings": self.warnings,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], origin: str) -> Components:
+        return cls(
+            title=data["title"],
+            note=data["note"],
+            digest=data["digest"],
+            spartan=tuple(data["spartan"]),
+            persian_kinds=tuple(PersianKind(*k) for k in data["persian_kinds"]),
+            persian=tuple(data["persian"]),
+            support=data["support"],
+            locations=tuple(MapLocation(*loc) for loc in data["locations"]),
+            die_locations=frozenset(data["die_locations"]),
+            sources=dict(data["sources"]),
+            origin=origin,
+            warnings=tuple(data["warnings"]),
+        )
+
 
 def load(path: Path | None = None) -> Components:
-    """The default set shipped with the package, or the file at `path`."""
+    """The default set shipped with the package (validated once, then read from the
+    user's cache: `engine.components.default_cached`), or the file at `path`."""
+    if path is None:
+        data = default_cached(__package__, lambda raw: _build(raw, "default").to_json())
+        return Components.from_json(data, "default")
     return _build(*read_set(__package__, path))
 
 
@@ -135,7 +188,7 @@ def _count_problems(data: dict[str, Any]) -> list[str]:
 def _build(data: dict[str, Any], origin: str) -> Components:
     counts = _count_problems(data)
     try:
-        f = validate(ComponentFile, data, origin)
+        f: Any = validate(schema(), data, origin)
     except ComponentError as exc:
         raise ComponentError(origin, counts + exc.problems) from exc
     if counts:
@@ -174,7 +227,7 @@ def _build(data: dict[str, Any], origin: str) -> Components:
             sorted(index[PersianKind(p.combat, p.annihilation, p.bonus)] for p in f.persian)
         ),
         support=f.support_cards.count,
-        locations=tuple(f.map),
+        locations=tuple(MapLocation(loc.number, loc.name, loc.die) for loc in f.map),
         die_locations=frozenset(loc.number for loc in f.map if loc.die),
         sources=sources,
         origin=origin,
@@ -182,7 +235,7 @@ def _build(data: dict[str, Any], origin: str) -> Components:
     )
 
 
-def _departures(f: ComponentFile) -> list[str]:
+def _departures(f: Any) -> list[str]:
     """Known facts the set does not meet: worth a warning, not a refusal (a designer may
     study a variant on purpose)."""
     out = []
