@@ -103,12 +103,13 @@ def test_deferred_coercion_coerces_as_typer_does() -> None:
     import typer.main
     from typer._coercion import build_runtime_param
 
-    group = typer.main.get_command(cli.app)
+    group: Any = typer.main.get_command(cli.app)
     ctx = group.make_context("thermopylae", ["games"])
     checked = 0
     for name in cli.ORDER:
         command = cli.load_command(name) if name in cli.LAZY else group.commands[name]
-        for param in command.get_params(ctx):
+        params: list[Any] = command.get_params(ctx)
+        for param in params:
             descriptor = getattr(param, "type_descriptor", None)
             if descriptor is None:
                 continue
@@ -169,3 +170,39 @@ def test_no_cache_without_bytecode_or_where_it_cannot_be_written(
     monkeypatch.setattr(sys, "pycache_prefix", str(blocked))
     assert components.load() == fresh
     assert blocked.read_text() == ""
+
+
+def test_the_cache_follows_the_file_and_the_code(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A package of its own (not the shipped one, which other tests read meanwhile):
+    its set is derived again when its file or its module changes, not otherwise."""
+    from thermopylae.engine import components as engine
+
+    package = cache / "src" / "toyset"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "components.py").write_text("# derives the set\n")
+    (package / "components.toml").write_text('title = "one"\n')
+    monkeypatch.syspath_prepend(str(package.parent))
+    __import__("toyset")
+    derived: list[str] = []
+
+    def derive(data: dict[str, Any]) -> str:
+        derived.append(data["title"])
+        return str(data["title"])
+
+    def changed(name: str, text: str) -> None:
+        path = package / name
+        before = path.stat().st_mtime_ns
+        path.write_text(text)
+        os.utime(path, ns=(before + 10**9, before + 10**9))
+
+    assert engine.default_cached("toyset", derive) == "one"
+    assert engine.default_cached("toyset", derive) == "one"
+    changed("components.toml", 'title = "two"\n')
+    assert engine.default_cached("toyset", derive) == "two"
+    changed("components.py", "# derives the set, otherwise\n")
+    assert engine.default_cached("toyset", derive) == "two"
+    assert engine.default_cached("toyset", derive) == "two"
+    assert derived == ["one", "two", "two"]

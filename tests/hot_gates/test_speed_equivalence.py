@@ -14,12 +14,12 @@ import random
 import pytest
 
 from thermopylae.engine.protocol import CHANCE
+from thermopylae.games.hot_gates import cards, march
 from thermopylae.games.hot_gates import game as hot_gates_game
-from thermopylae.games.hot_gates import march
 from thermopylae.games.hot_gates.actions import DONE, Action
 from thermopylae.games.hot_gates.board import PERSIAN, SPARTAN_SIDE, rows_of, side_of_seat
 from thermopylae.games.hot_gates.rules import HotGates
-from thermopylae.games.hot_gates.state import AGAIN, MARCH, MOVED, PIECE, SPACES, State
+from thermopylae.games.hot_gates.state import AGAIN, MARCH, MOVED, PIECE, SPACES, WINDOW, State
 
 GAME = hot_gates_game()
 
@@ -211,3 +211,24 @@ def test_advance_chance_is_the_protocol_loop(players: int) -> None:
             GAME.apply(fused, action, quiet=True)
     assert checked > 100
     assert kept > 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_window_choices_of_the_playout_are_sensible_legal(players: int) -> None:
+    """The fused playout's card list (`cards.sensible_legal`, one pass over the hand) is
+    `sensible` of `legal`, action for action, at every card window of random games."""
+    options = GAME.options({"players": players})
+    checked = 0
+    for seed in range(10):
+        rng = random.Random(seed)
+        s = GAME.new(options)
+        while (who := GAME.to_act(s)) is not None:
+            if who == CHANCE:
+                GAME.apply(s, GAME.sample_chance(s, rng), quiet=True)
+                continue
+            legal = GAME.legal(s)
+            if s.phase == WINDOW:
+                assert cards.sensible_legal(s, GAME.t) == list(GAME.sensible(s))
+                checked += 1
+            GAME.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
+    assert checked > 200

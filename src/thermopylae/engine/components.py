@@ -13,14 +13,11 @@ validated once and what a game derives from it kept beside the bytecode of the g
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.util
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -57,6 +54,8 @@ def read_data(path: Path) -> dict[str, Any]:
 def read_set(package: str, path: Path | None) -> tuple[dict[str, Any], str]:
     """The data of a game's default `components.toml` (shipped in `package`), or of the
     user's file at `path`; with the name to report problems under."""
+    from importlib import resources
+
     if path is None:
         ref = resources.files(package).joinpath("components.toml")
         with resources.as_file(ref) as default:
@@ -76,30 +75,37 @@ def validate(model: type[M], data: dict[str, Any], source: str) -> M:
         raise ComponentError(source, problems(exc)) from exc
 
 
+def _folder(package: str) -> Path | None:
+    """The folder of the imported `package`, when it was imported from files."""
+    init = getattr(sys.modules.get(package), "__file__", None)
+    return None if init is None else Path(init).parent
+
+
 def cache_path(package: str) -> Path | None:
     """Where `default_cached` keeps the derived default set of `package`: beside the
     bytecode of its `components.py`, as Python would put that (`__pycache__`, or under
     `sys.pycache_prefix`); None without a source file to put it beside."""
-    source = resources.files(package) / "components.py"
-    if not isinstance(source, Path):
+    folder = _folder(package)
+    if folder is None:
         return None
-    return Path(importlib.util.cache_from_source(str(source))).with_suffix(".json")
+    source = str(folder / "components.py")
+    return Path(importlib.util.cache_from_source(source)).with_suffix(".json")
 
 
 def default_cached(package: str, derive: Callable[[dict[str, Any]], J]) -> J:
     """`derive(data)` of the default set shipped in `package` (a JSON value): read from
-    the cache when it was derived from the same bytes of `components.toml` by the same
-    source of the package's `components.py` (and of this module), else derived now and
-    cached, unless this process writes no bytecode (`sys.dont_write_bytecode`), as for
-    the module's bytecode. The file stays the truth: replace it (or change the code) and
-    the next run derives anew. A cache that cannot be read or written is passed by."""
-    root = resources.files(package)
-    path = cache_path(package)
-    key = ""
-    if path is not None:
+    the cache when it was derived from `components.toml` by the package's
+    `components.py` (and this module) as they are now, else derived now and cached,
+    unless this process writes no bytecode (`sys.dont_write_bytecode`). As for bytecode,
+    "as they are now" is their size and time of last change: the file stays the truth,
+    replace it (or change the code) and the next run derives anew. A cache that cannot
+    be read or written is passed by."""
+    folder, path = _folder(package), cache_path(package)
+    key: list[list[int]] = []
+    if folder is not None and path is not None:
         try:
-            sources = (root / "components.toml", root / "components.py", Path(__file__))
-            key = hashlib.sha256(b"\0".join(s.read_bytes() for s in sources)).hexdigest()
+            sources = (folder / "components.toml", folder / "components.py", Path(__file__))
+            key = [[(st := os.stat(s)).st_size, st.st_mtime_ns] for s in sources]
             kept = json.loads(path.read_text(encoding="utf-8"))
             if isinstance(kept, dict) and kept.get("key") == key:
                 value: J = kept["value"]
@@ -115,6 +121,8 @@ def default_cached(package: str, derive: Callable[[dict[str, Any]], J]) -> J:
 def _write(path: Path, data: Any) -> None:
     """`data` as JSON at `path`, whole or not at all (another process may read it
     meanwhile); a cache that cannot be written is left unwritten."""
+    import tempfile
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
@@ -131,5 +139,7 @@ def _write(path: Path, data: Any) -> None:
 
 def digest(data: Any) -> str:
     """A short, stable fingerprint of component values (records name the set they used)."""
+    import hashlib  # here: its OpenSSL costs a command that digests nothing ~4 ms
+
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(canonical.encode()).hexdigest()[:16]

@@ -8,7 +8,6 @@ message says what was wrong, so that every face can report it in one line.
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +42,8 @@ def read_text(path: Path, limit: int = MAX_BYTES) -> str:
 
 def parse(text: str, kind: str) -> Any:
     """`text` parsed as `kind` (`JSON` or `TOML`), no deeper than `MAX_DEPTH`."""
+    import tomllib  # here: a command that reads no TOML (a cached component set) skips it
+
     try:
         data = json.loads(text) if kind == "JSON" else tomllib.loads(text)
     except RecursionError as exc:

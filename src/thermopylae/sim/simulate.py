@@ -13,16 +13,17 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from thermopylae.ai.base import make_agent, seat_agents
 from thermopylae.engine import registry
 from thermopylae.engine.protocol import BatchCounts, BatchSimulator, GenericGame
-from thermopylae.sim import gamelog
 from thermopylae.sim.backends import run_jobs
-from thermopylae.sim.gamelog import GameRow
 from thermopylae.sim.match import play_indexed
 from thermopylae.sim.stats import wilson
+
+if TYPE_CHECKING:  # imported where games are written (--out): a run without needs none
+    from thermopylae.sim.gamelog import GameRow
 
 Progress = Callable[[int], None]
 CHUNK = 500
@@ -92,6 +93,8 @@ class _Part:
     digests: list[str | None] | None = None  # None: no game recorded
 
     def rows(self) -> list[GameRow]:
+        from thermopylae.sim.gamelog import GameRow
+
         digests = self.digests or [None] * len(self.kinds)
         return [
             GameRow(self.start + i, *self.shapes[k], t, n, d)
@@ -167,6 +170,8 @@ def simulate(
     )
     seconds = time.perf_counter() - started
     if out is not None:
+        from thermopylae.sim import gamelog
+
         gamelog.write(
             out, (gamelog.line(game, options, specs, seed, r) for p in parts for r in p.rows())
         )

@@ -40,6 +40,7 @@ BOX = 10  # the Reinforcement Box this battle's dead Persians go to (-1: none ye
 STAGE = 11  # conquer: 0 the advance, 1 the free follow-up
 ADVANCED = 12  # conquer: some unit advanced
 WINNER = 13  # conquer: the side that wiped out the other's space
+SLOTS = (tuple(range(MAX_DICE)), tuple(range(8, 8 + MAX_DICE)))  # dice to roll: side * 8 + i
 
 
 def start(s: State, t: Tables, row: int, ev: Events) -> None:
@@ -61,13 +62,19 @@ def attack_total(s: State, t: Tables, side: int) -> int:
     attack from a Coastal Plain space into a Hot Gates space", only 3 Units or 1 War Beast
     count: the choice that adds up to most (no other choice can help)."""
     bt = s.bt
+    attack = t.piece_attack
     if side == PERSIAN and bt[PSP] % SPACES == 2:
-        pieces = [p & PIECE for p in s.board[bt[PSP]]]
-        beasts = [t.attack[p] for p in pieces if p >> 1 == BEAST]
-        units = sorted((t.attack[p] for p in pieces if p >> 1 != BEAST), reverse=True)
-        return int(max(max(beasts, default=0), sum(units[:3])) + bt[ATK][side])
+        beast = 0
+        units = []
+        for p in s.board[bt[PSP]]:
+            if (p & PIECE) >> 1 == BEAST:
+                beast = max(beast, attack[p])
+            else:
+                units.append(attack[p])
+        units.sort(reverse=True)
+        return int(max(beast, sum(units[:3])) + bt[ATK][side])
     space = bt[PSP] if side == PERSIAN else bt[SSP]
-    return int(sum(map(t.piece_attack.__getitem__, s.board[space])) + bt[ATK][side])
+    return int(sum(map(attack.__getitem__, s.board[space])) + bt[ATK][side])
 
 
 def dice_count(s: State, t: Tables, side: int) -> int:
@@ -81,10 +88,10 @@ def dice_count(s: State, t: Tables, side: int) -> int:
 def attack(s: State, t: Tables, ev: Events) -> None:
     """ "Each player adds up the Attack Numbers ... consults the Battle Chart ... rolls"."""
     bt = s.bt
-    counts = [dice_count(s, t, side) for side in (PERSIAN, SPARTAN_SIDE)]
+    counts = (dice_count(s, t, PERSIAN), dice_count(s, t, SPARTAN_SIDE))
     for side in (PERSIAN, SPARTAN_SIDE):
         bt[DICE + side] = [0] * counts[side]
-        s.rolls += [side * 8 + i for i in range(counts[side])]
+        s.rolls += SLOTS[side][: counts[side]]
     if ev is not None:
         ev.append(
             Event(

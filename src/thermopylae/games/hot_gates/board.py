@@ -68,6 +68,11 @@ SPARTAN_SETUP: dict[int, tuple[int, ...]] = {
     11: (SPARTAN,) * 3,
 }
 CAMP_SPARTANS = 7
+# By side and row, the row's spaces from the enemy's end (`Tables.front`).
+FRONT_FIRST = (
+    tuple(tuple(range(row * SPACES + SPACES - 1, row * SPACES - 1, -1)) for row in (0, 1)),
+    tuple(tuple(range(row * SPACES, row * SPACES + SPACES)) for row in (0, 1)),
+)
 START_BOX = (BEAST, BEAST)
 
 
@@ -315,14 +320,10 @@ class Tables:
 
     def front(self, s: State, row: int, side: int) -> int:
         """The space of `side`'s leading units in `row` (nearest the enemy), or -1."""
-        base = row * SPACES
-        spaces = (
-            range(base + SPACES - 1, base - 1, -1)
-            if side == PERSIAN
-            else range(base, base + SPACES)
-        )
-        for sp in spaces:
-            if s.board[sp] and self.side[s.board[sp][0] & PIECE] == side:
+        board, pside = s.board, self.piece_side
+        for sp in FRONT_FIRST[side][row]:
+            pieces = board[sp]
+            if pieces and pside[pieces[0]] == side:
                 return sp
         return -1
 

@@ -65,7 +65,10 @@ def resume(s: State, t: Tables, ev: Events) -> None:
         if not isinstance(name, str):
             raise TypeError(f"a pending step is named by a string, not {name!r}") from None
         raise AttributeError(f"no step {name!r} in the rules of 300: The Board Game") from None
-    if len(item) == 1:
+    n = len(item)
+    if n == 1:
         step(s, t, ev)
+    elif n == 2:  # (one argument: a window, a march's turn, a row; no tuple sliced)
+        step(s, t, ev, item[1])
     else:
         step(s, t, ev, *item[1:])

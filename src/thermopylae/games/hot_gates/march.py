@@ -155,6 +155,7 @@ def march_list(
             segments[sp] = STALE
     side = kept[3]
     if dirty:
+        persian = side == PERSIAN  # (a Spartan's moves force nothing: `forcing` stays False)
         board = s.board
         fits = t.fits
         k = t.fit_classes
@@ -179,8 +180,8 @@ def march_list(
             for p in dict.fromkeys(pieces):
                 seg += moves[p]
             segments[sp] = seg
-            # a Persian must march forward if an unmarched unit can
-            forcing[sp] = ff > 0 and side == PERSIAN and not t.fit_codes[ff].isdisjoint(pieces)
+            if persian:  # a Persian must march forward if an unmarched unit can
+                forcing[sp] = ff > 0 and not t.fit_codes[ff].isdisjoint(pieces)
         dirty.clear()
     out: list[Action] = []
     for sp in froms:
@@ -418,13 +419,14 @@ STALE: list[Action] = []  # in `Geometry`'s moves by space: to list again (never
 
 
 _MARCHED = [bool(p & MOVED) for p in range(PIECE + MOVED + AGAIN + 1)]  # by piece
+_UNMARCHED = [p & PIECE for p in range(PIECE + MOVED + AGAIN + 1)]  # by piece: its flags off
 
 
 def clear_moved(s: State) -> None:
-    marched = _MARCHED.__getitem__
+    marched, unmarched = _MARCHED.__getitem__, _UNMARCHED.__getitem__
     for sp in s.board:
         if sp and any(map(marched, sp)):
-            sp[:] = [p & PIECE for p in sp]
+            sp[:] = map(unmarched, sp)
 
 
 def _fronts(owner: list[int], persian: bool, enemy: int) -> tuple[int, int]:

@@ -42,7 +42,7 @@ def random_playout(
     crand, arand = chance_rng.random, agent_rng.random
     march_list, do_march = march.march_list, march.march
     resume = flow.resume
-    card_legal, card_sensible, card_decide = cards.legal, cards.sensible, cards.decide
+    card_choices, card_decide = cards.sensible_legal, cards.decide
     steps = 0
     while True:
         ph = s.phase
@@ -60,7 +60,7 @@ def random_playout(
             steps += n - 1
             resume(s, t, None)
         elif ph == WINDOW:
-            choice = card_sensible(s, t, card_legal(s, t))
+            choice = card_choices(s, t)
             card_decide(s, t, choice[int(arand() * len(choice))], None)
         elif ph == OVER:
             return steps
