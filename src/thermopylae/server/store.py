@@ -9,6 +9,7 @@ fail loudly instead of forking a game.
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -151,6 +152,7 @@ class Store:
             pool_pre_ping=sqlite,
             pool_recycle=RECYCLE,
             connect_args=connect_args,
+            json_deserializer=json_loads,
         )
         if not sqlite:
             _ping_if_idle(self.engine)
@@ -341,41 +343,78 @@ class Store:
         transaction, where a catch-up before the check took one of its own."""
         if not new:
             return None
+        try:
+            with self._tx() as conn:
+                return self._append_in(
+                    conn, table_id, start, new, over, values, notices, epoch, seen
+                )
+        except IntegrityError as exc:
+            raise Conflict(f"table {table_id}: move {start} was stored by another server") from exc
+
+    def append_group(self, calls: list[tuple[Any, ...]]) -> list[Any]:
+        """Several `append`s (each its arguments) in one transaction: one commit, and on
+        SQLite one flush to the disk, for all. Each outcome is what its `append` returned,
+        or the exception it raised. Should one of them fail, the transaction is rolled
+        back and each is done again alone, so that each ends as it would have alone; a
+        commit whose outcome is unknown is told to each."""
+        try:
+            with self._tx() as conn:
+                return [self._append_in(conn, *call) if call[2] else None for call in calls]
+        except StoreError as exc:
+            if exc.maybe_stored:
+                return [exc for _call in calls]
+        except Exception:  # rolled back: each is done again on its own
+            pass
+        outcomes: list[Any] = []
+        for call in calls:
+            try:
+                outcomes.append(self.append(*call))
+            except Exception as exc:  # handed to that move's caller
+                outcomes.append(exc)
+        return outcomes
+
+    def _append_in(
+        self,
+        conn: Connection,
+        table_id: str,
+        start: int,
+        new: list[tuple[str, str]],
+        over: bool,
+        values: dict[str, Any] | None = None,
+        notices: NoticeWriter | None = None,
+        epoch: int | None = None,
+        seen: TableRow | None = None,
+    ) -> Caught | None:
+        """`append`'s work in `conn`'s transaction."""
         fields = dict(values or {})
         fields.setdefault("updated", now())
         if over:
             fields["over"] = True
         columns = tuple(sorted(fields))
-        try:
-            with self._tx() as conn:
-                if seen is not None:
-                    row = self._row_in(conn, table_id, lock=True)
-                    caught = self._steps_in(conn, table_id, start)
-                    if caught or row != seen:
-                        return caught, row
-                if self._driver is not None:  # straight to the driver (below)
-                    done = self._append_raw(conn, table_id, start, new, fields, columns, epoch)
-                else:
-                    conn.execute(
-                        _INSERT_STEPS,
-                        [
-                            {"table_id": table_id, "n": start + i, "who": who, "action": a}
-                            for i, (who, a) in enumerate(new)
-                        ],
-                    )
-                    params = {f"v_{k}": v for k, v in fields.items()}
-                    params["w_id"] = table_id
-                    if epoch is not None:
-                        params["w_epoch"] = epoch
-                    done = conn.execute(
-                        self._update_of(columns, epoch is not None), params
-                    ).rowcount
-                if done != 1:  # rolled back: these moves followed moves taken back since
-                    raise Conflict(f"table {table_id}: moves were taken back meanwhile")
-                if notices is not None:
-                    notices(conn)
-        except IntegrityError as exc:
-            raise Conflict(f"table {table_id}: move {start} was stored by another server") from exc
+        if seen is not None:
+            row = self._row_in(conn, table_id, lock=True)
+            caught = self._steps_in(conn, table_id, start)
+            if caught or row != seen:
+                return caught, row
+        if self._driver is not None:  # straight to the driver (below)
+            done = self._append_raw(conn, table_id, start, new, fields, columns, epoch)
+        else:
+            conn.execute(
+                _INSERT_STEPS,
+                [
+                    {"table_id": table_id, "n": start + i, "who": who, "action": a}
+                    for i, (who, a) in enumerate(new)
+                ],
+            )
+            params = {f"v_{k}": v for k, v in fields.items()}
+            params["w_id"] = table_id
+            if epoch is not None:
+                params["w_epoch"] = epoch
+            done = conn.execute(self._update_of(columns, epoch is not None), params).rowcount
+        if done != 1:  # rolled back: these moves followed moves taken back since
+            raise Conflict(f"table {table_id}: moves were taken back meanwhile")
+        if notices is not None:
+            notices(conn)
         return None
 
     def _append_raw(
@@ -801,6 +840,14 @@ def _ping_if_idle(engine: Engine) -> None:
             engine.dialect.do_ping(dbapi)
         except Exception as exc:  # a dead connection: the pool replaces it and tries again
             raise DisconnectionError(f"the connection did not answer a ping: {exc}") from exc
+
+
+def json_loads(text: str | bytes) -> Any:
+    """A JSON column's value: `json.loads`, with JSON's `null` answered at once (most of a
+    table's JSON columns hold it, and every catch-up reads the row)."""
+    if text == b"null" or text == "null":
+        return None
+    return json.loads(text)
 
 
 def _short(exc: BaseException) -> str:

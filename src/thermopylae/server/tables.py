@@ -18,16 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import hmac
 import logging
+import os
 import random
 import re
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from typing import Any
@@ -42,6 +41,7 @@ from thermopylae.server.ai_pool import AiBusy, AiLimits, AiPool
 from thermopylae.server.live import LOG_KEPT, Batch, Live, first_state
 from thermopylae.server.seats import TableError, seat_rows, token_hash
 from thermopylae.server.store import Conflict, Store, StoreError, TableRow, now
+from thermopylae.server.workers import Workers
 
 log = logging.getLogger("thermopylae.server")
 
@@ -49,6 +49,7 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 MAX_LIVE = 2000  # tables kept in memory, least recently used dropped first (unless watched)
 IDLE_AFTER = 600.0  # seconds unused after which a table nobody watches leaves memory ...
 FINISHED_AFTER = 60.0  # ... or, once its game is over, after this many
+DB_THREADS = min(32, (os.cpu_count() or 1) + 4)  # as asyncio.to_thread's, for the reads
 STALE_TRIES = 8  # times an action is checked again after another process changed the table
 
 
@@ -83,11 +84,16 @@ class Tables:
         self.publish = publish
         self.chance_rng = random.SystemRandom()
         self._loading = asyncio.Lock()
-        # SQLite lets one writer in at a time and makes the others sleep and retry (its
-        # busy handler sleeps up to 100 ms at a time, which made the tail latency of
-        # actions seconds under load): this process's writes go through one thread.
+        # The database calls run in threads of their own (workers.py). SQLite lets one
+        # writer in at a time and makes the others sleep and retry (its busy handler
+        # sleeps up to 100 ms at a time, which made the tail latency of actions seconds
+        # under load): this process's writes go through one thread, which stores the
+        # moves that queue up meanwhile together.
         sqlite = str(getattr(store, "url", "")).startswith("sqlite")
-        self._writer = ThreadPoolExecutor(1, "thermopylae-db-write") if sqlite else None
+        self._reads = Workers(store, DB_THREADS, "thermopylae-db")
+        self._writes = (
+            Workers(store, 1, "thermopylae-db-write", group=True) if sqlite else self._reads
+        )
         self._running: dict[str, asyncio.Task[None]] = {}  # a runner per table owed moves
         self.closing = False
         self.on_notice: Callable[[], None] | None = None  # notices queued: wake delivery
@@ -115,7 +121,7 @@ class Tables:
         from ("play from here": `{"position": state JSON, "from": id, "step": n}`)."""
         game, options, tc = new_table.checked(game_id, options, clock)
         if new_table.names_accounts(seats):  # their accounts are read from the database
-            seats, held = await asyncio.to_thread(
+            seats, held = await self._reads.call(
                 self._store_call, new_table.invited, self.store, seats
             )
         else:  # nothing to read: no hand-off to a worker thread (80 us of CPU on a VM)
@@ -213,7 +219,7 @@ class Tables:
             live = self.live.get(table_id)
             if live is not None:
                 return live
-            row = await asyncio.to_thread(self._store_call, self.store.table, table_id)
+            row = await self._reads.call(self._store_call, self.store.table, table_id)
             if row is None:
                 raise TableError(404, f"no table {table_id!r}")
             try:
@@ -223,9 +229,9 @@ class Tables:
             live = Live(row, game, dict(row.options), first_state(game, row))
             self._make_agents(live)
             if row.accounts():
-                await asyncio.to_thread(self._store_call, self._load_names, live)
+                await self._reads.call(self._store_call, self._load_names, live)
             await self._catch_up(live)
-            live.chat_last = await asyncio.to_thread(
+            live.chat_last = await self._reads.call(
                 self._store_call, chat.last_id, self.store, table_id
             )
             self.live[table_id] = live
@@ -282,7 +288,7 @@ class Tables:
         a stand-in); with `chat_too`, the row and the id of its last chat message, in the
         same transaction."""
         if chat_too:
-            new, row, last = await asyncio.to_thread(
+            new, row, last = await self._reads.call(
                 self._store_call, self.store.since_and_chat, live.row.id, live.move
             )
             if last != live.chat_last:  # a message was posted there
@@ -290,7 +296,7 @@ class Tables:
                 live.changes += 1
             row_too = True
         else:
-            new, row = await asyncio.to_thread(
+            new, row = await self._reads.call(
                 self._store_call, self.store.since, live.row.id, live.move, row_too
             )
         if new or row_too:
@@ -312,14 +318,14 @@ class Tables:
             live.changes += 1
             self._make_agents(live)
             if set(row.accounts().values()) - set(live.names):  # a seat claimed there
-                await asyncio.to_thread(self._store_call, self._load_names, live)
+                await self._reads.call(self._store_call, self._load_names, live)
 
     async def _rebuild(self, live: Live, row: TableRow) -> None:
         """Another process took moves back (the row's epoch grew): the table is replayed
         from its stored steps. The row is read before the steps: were moves taken back
         again in between, the older epoch kept here makes the next catch-up rebuild again
         (and refuses a move stored from this copy meanwhile, see Store.append)."""
-        stored = await asyncio.to_thread(self._store_call, self.store.steps, live.row.id)
+        stored = await self._reads.call(self._store_call, self.store.steps, live.row.id)
         live.row = row
         self.replay(live, stored)
         self._make_agents(live)
@@ -339,11 +345,8 @@ class Tables:
         _record(live, [(who, text)], [g.apply(live.state, g.parse(text))])
 
     async def _write(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """A database write, in the writer thread (SQLite) or any worker thread."""
-        if self._writer is None:
-            return await asyncio.to_thread(fn, *args)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._writer, functools.partial(fn, *args))
+        """A database write, in the writer thread (SQLite) or any database thread."""
+        return await self._writes.call(fn, *args)
 
     def _store_call(self, fn: Callable[..., Any], *args: Any) -> Any:
         try:
@@ -481,8 +484,7 @@ class Tables:
         )
         seen = live.row if self.shared else None
         try:
-            caught = await self._write(
-                self.store.append,
+            caught = await self._writes.append(
                 live.row.id,
                 start,
                 new,
@@ -661,12 +663,12 @@ class Tables:
         other). Tables of human seats only are left in the database until asked for (a
         chance step owed is drawn then, by `get`): start-up does not replay every
         unfinished game."""
-        ids = await asyncio.to_thread(self._store_call, self.store.unfinished)
+        ids = await self._reads.call(self._store_call, self.store.unfinished)
         for table_id in ids:
             if self.closing:
                 return
             try:
-                row = await asyncio.to_thread(self._store_call, self.store.table, table_id)
+                row = await self._reads.call(self._store_call, self.store.table, table_id)
                 if row is None or not any(s["kind"] == "ai" for s in row.seats):
                     continue
                 await self.get(table_id)  # loads the table and starts its runner
@@ -683,8 +685,8 @@ class Tables:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(task, 2)
-        if self._writer is not None:
-            self._writer.shutdown(wait=False, cancel_futures=True)
+        self._writes.close()
+        self._reads.close()
 
     async def refresh(self, table_id: str) -> Live | None:
         """Another process stored steps of a table we hold: catch up."""
