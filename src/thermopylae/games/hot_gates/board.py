@@ -115,11 +115,11 @@ Way = tuple[int, int, WayMoves]
 # does not move): the seat's spaces from which a way is open; by space, the space forward
 # and the space across (-1: closed) and the moves there by piece (`WayMoves`), or None; the
 # entries the enemy does not hold. Then the lists as last made: by space, the moves from
-# it (march.STALE: to list again; NSPACES: none) and whether one of them is a Persian's
-# forced march; by space, the seat's spaces with
-# a way there (NSPACES: the entries); the spaces whose moves are to be listed again; the flag
-# limit of the pieces the lists were made for, the entries (None: to list again) and
-# whether one of them is forced.
+# it (NSPACES: none) and whether one of them is a Persian's forced march; by space, the
+# seat's spaces with a way there (NSPACES: the entries); the spaces whose moves are to be
+# listed again (a set: each once, in any order; NSPACES: the entries too); the flag limit
+# of the pieces the lists were made for, the entries (None: to list again) and whether
+# one of them is forced.
 Geometry = tuple[
     list[int],
     list[int],
@@ -130,7 +130,7 @@ Geometry = tuple[
     list[list[Action]],
     list[bool],
     list[list[int]],
-    list[int],
+    set[int],
     list[Any],
 ]
 # What stays fixed while one seat marches, as in `Geometry` (march._ways).

@@ -219,14 +219,16 @@ def sensible_legal(s: State, t: Tables) -> list[Action]:
     return out
 
 
-def _next(s: State, t: Tables, ev: Events) -> None:
-    """Ask the next seat that holds a playable card; close after a full round of passes."""
+def _next(s: State, t: Tables, ev: Events, moved_on: bool = False) -> None:
+    """Ask the next seat that holds a playable card; close after a full round of passes.
+    `moved_on`: the seat to act has just played or passed, so the turn starts at the
+    seat after it."""
     w = s.window
     k, nxt = after(s, w)
     hands = s.hands
     in_window, cancels = t.window_cards[w], t.cancel_cards
     passes = s.passes
-    seat = s.actor
+    seat = nxt[s.actor] if moved_on else s.actor
     while passes < k:
         hand = hands[seat]
         if hand and (
@@ -269,8 +271,7 @@ def decide(s: State, t: Tables, a: Action, ev: Events) -> None:
             ev.append(Event("play", data))
     else:  # pass
         s.passes += 1
-    s.actor = after(s, s.window)[1][seat]
-    _next(s, t, ev)
+    _next(s, t, ev, moved_on=True)
 
 
 def _set_cancelled(s: State, t: Tables, i: int, cancelled: bool) -> None:

@@ -150,18 +150,14 @@ def march_list(
     extra = s.extra[seat] > 0
     if kept[0] != extra:  # the first list, or the last extra march was spent
         kept[0] = extra
-        dirty[:] = froms
-        for sp in froms:
-            segments[sp] = STALE
+        dirty.update(froms)
     side = kept[3]
     if dirty:
         persian = side == PERSIAN  # (a Spartan's moves force nothing: `forcing` stays False)
         board = s.board
         fits = t.fits
         k = t.fit_classes
-        for sp in dirty:  # the moves from these spaces, listed again
-            if segments[sp] is not STALE:
-                continue  # listed already
+        for sp in dirty:  # the moves from these spaces (and the entries' none), listed again
             way = ways[sp]
             if way is None or owner[sp] != side:
                 segments[sp] = []
@@ -250,7 +246,7 @@ def _geometry(
         [[]] * (NSPACES + 1),  # (replaced, never filled)
         [False] * (NSPACES + 1),
         leads_here,
-        [],
+        set(),
         [None, None, False, t.march_plan[s.players][seat][0]],
     )
 
@@ -351,7 +347,7 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
         # went past a unit's size; the entries after a unit came on. The moves from `dst`
         # stay as listed unless an extra march is left: the unit that came has had its
         # march.
-        owner, room, _, _, _, _, segments, _, leads_here, dirty, kept = geometry
+        owner, room, _, _, _, _, _, _, leads_here, dirty, kept = geometry
         need = t.size[code]
         fits = t.fits
         again = kept[0]  # the lists were made for an extra march
@@ -363,7 +359,7 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
             if f2:  # a unit of one place still fits: only a big piece sees the change
                 _big_ones(s.board, t.big.isdisjoint, leads_here[dst], dirty)
             else:
-                dirty += leads_here[dst]
+                dirty.update(leads_here[dst])
         if src >= 0:
             r = room[src]
             room[src] = r + need
@@ -374,26 +370,17 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
                 if f:
                     _big_ones(s.board, t.big.isdisjoint, leads_here[src], dirty)
                 else:
-                    dirty += leads_here[src]
-            if dirty:
-                for sp in dirty:  # the spaces leading to either
-                    segments[sp] = STALE
-                if segments[ENTRIES] is STALE:
-                    segments[ENTRIES] = []
-                    kept[1] = None
+                    dirty.update(leads_here[src])
+            if ENTRIES in dirty:
+                kept[1] = None
             if not same:
-                segments[src] = STALE
-                dirty.append(src)
+                dirty.add(src)
         else:
             kept[1] = None  # a reserve changed
-            for sp in dirty:
-                segments[sp] = STALE
-            segments[ENTRIES] = []
         if again:
-            segments[dst] = STALE
-            dirty.append(dst)
+            dirty.add(dst)
     nxt, geometry = march_list(s, t, geometry)
-    if len(nxt) == 1 and nxt[0] is DONE:
+    if nxt[0] is DONE:  # (`done` comes last: alone)
         return flow.resume(s, t, ev)
     s.cache = (s.steps + 1, nxt, geometry)  # `apply` counts this step when it returns
 
@@ -405,17 +392,14 @@ def _big_ones(
     board: list[list[int]],
     no_big: Callable[[list[int]], bool],
     leading: list[int],
-    dirty: list[int],
+    dirty: set[int],
 ) -> None:
     """Of the spaces `leading` to a space whose room went from one fit class to another
     where a unit of one place still fits, mark those whose moves can change: the ones
     holding a bigger piece (`Tables.big`), and the entries (a box may hold one)."""
     for sp in leading:
         if sp == ENTRIES or not no_big(board[sp]):
-            dirty.append(sp)
-
-
-STALE: list[Action] = []  # in `Geometry`'s moves by space: to list again (never filled)
+            dirty.add(sp)
 
 
 _MARCHED = [bool(p & MOVED) for p in range(PIECE + MOVED + AGAIN + 1)]  # by piece
