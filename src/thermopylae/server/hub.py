@@ -89,13 +89,11 @@ class Hub:
             while self._unsent:
                 table, move = next(iter(self._unsent.items()))
                 try:
-                    await asyncio.wait_for(
-                        self._redis.publish(
+                    async with asyncio.timeout(PUBLISH_TIMEOUT):  # no task per publish
+                        await self._redis.publish(
                             CHANNEL,
                             json.dumps({"table": table, "move": move, "origin": self.origin}),
-                        ),
-                        PUBLISH_TIMEOUT,
-                    )
+                        )
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:  # Redis down: this process still serves its own
