@@ -99,3 +99,21 @@ def test_fork_only_while_no_other_thread_runs() -> None:
     finally:
         stop.set()
         thread.join()
+
+
+def _frozen(_job: int) -> int:
+    import gc
+
+    return gc.get_freeze_count()
+
+
+def test_forked_workers_inherit_the_heap_frozen_and_the_parent_thaws(method: str) -> None:
+    """Forked, the workers' collections pass the inherited objects by (so do not copy the
+    pages they sit on); this process collects as before once the workers are started."""
+    import gc
+
+    before = gc.get_freeze_count()  # another module's freeze (the server's) is left alone
+    with backends.process_pool(2) as pool:
+        assert gc.get_freeze_count() == before
+        frozen = pool.submit(_frozen, 0).result()
+    assert (frozen > 0) == (method == "fork")

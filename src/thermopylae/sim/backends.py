@@ -21,6 +21,7 @@ address the process connects to that cluster, whose nodes must have thermopylae 
 from __future__ import annotations
 
 import atexit
+import gc
 import importlib
 import os
 import shutil
@@ -32,7 +33,6 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from multiprocessing import get_context
-from multiprocessing.context import BaseContext
 from typing import Any, TypeVar
 
 from thermopylae.engine import registry
@@ -99,10 +99,6 @@ def start_method() -> str:
     return "spawn"
 
 
-def _context() -> BaseContext:
-    return get_context(start_method())
-
-
 def _ready() -> int:
     return os.getpid()
 
@@ -111,15 +107,25 @@ def _ready() -> int:
 def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """A pool of `workers` processes, all started before the block runs (forked if
     `start_method` allows it then: open the pool before starting a thread, such as a
-    progress bar's), shut down and joined when it ends."""
+    progress bar's), shut down and joined when it ends. Forked workers find the objects
+    they inherit frozen (`gc.freeze`): their collections pass them by instead of writing
+    to, and so copying, every page of the parent's heap (~3% of a run's CPU)."""
+    method = start_method()
     pool = ProcessPoolExecutor(
         max(1, workers),
-        mp_context=_context(),
+        mp_context=get_context(method),
         initializer=registry.adopt,  # the games registered at run time, there too
         initargs=(registry.registrations(),),
     )
     try:
-        pool.submit(_ready).result()  # starts the workers now (all of them, when forked)
+        freeze = method == "fork" and gc.get_freeze_count() == 0  # not someone else's
+        if freeze:
+            gc.freeze()
+        try:
+            pool.submit(_ready).result()  # starts the workers now (all of them, when forked)
+        finally:
+            if freeze:
+                gc.unfreeze()  # in this process only
         yield pool
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
