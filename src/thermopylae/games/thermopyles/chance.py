@@ -21,11 +21,12 @@ import random
 from bisect import insort
 
 from thermopylae.games.thermopyles.actions import Fight
-from thermopylae.games.thermopyles.flow import HAND_LIMIT, LOST, WON, finish, next_draw, offer
+from thermopylae.games.thermopyles.flow import HAND_LIMIT, LOST, WON, finish, next_draw
 from thermopylae.games.thermopyles.playout import GRAVEYARD, NO_CARDS, NO_REFILL, setup
 from thermopylae.games.thermopyles.state import (
     DISCARD,
     DRAW,
+    FULL_HAND,
     OVER,
     RECIPIENT,
     REFILL,
@@ -62,39 +63,48 @@ def fight(s: State, t: Tables, a: Fight, rng: random.Random) -> int | None:
         s.draws = 0
         return _end_turn(s)
     slots[0] = -1
-    if total >= annihilation[kind]:
+    if total >= annihilation[kind]:  # the graveyard grows only here
         s.graveyard.append(kind)
-    else:
-        s.pdiscard.append(kind)
-    if bonus[kind]:
-        s.draws += 1
-    if len(s.graveyard) >= GRAVEYARD_WIN:
-        finish(s, WON, GRAVEYARD, None)
-        return None
-    kind = slots[1]
-    if total < combat[kind]:  # slot 2 stays and slides into slot 1
-        slots[0], slots[1] = kind, -1
-        empty = 1
-    else:
-        slots[1] = -1
-        if total >= annihilation[kind]:
-            s.graveyard.append(kind)
-        else:
-            s.pdiscard.append(kind)
         if bonus[kind]:
             s.draws += 1
         if len(s.graveyard) >= GRAVEYARD_WIN:
             finish(s, WON, GRAVEYARD, None)
             return None
-        empty = 2
+    else:
+        s.pdiscard.append(kind)
+        if bonus[kind]:
+            s.draws += 1
     pdeck = s.pdeck
-    if len(pdeck) < empty:
-        finish(s, WON, NO_REFILL, None)
-        return None
-    for _ in range(empty):  # draws.reveal, one card a step
+    kind = slots[1]
+    if total < combat[kind]:  # slot 2 stays and slides into slot 1
+        slots[0] = kind
+        if not pdeck:
+            slots[1] = -1
+            finish(s, WON, NO_REFILL, None)
+            return None
+    else:
+        slots[1] = -1
+        if total >= annihilation[kind]:
+            s.graveyard.append(kind)
+            if bonus[kind]:
+                s.draws += 1
+            if len(s.graveyard) >= GRAVEYARD_WIN:
+                finish(s, WON, GRAVEYARD, None)
+                return None
+        else:
+            s.pdiscard.append(kind)
+            if bonus[kind]:
+                s.draws += 1
+        if len(pdeck) < 2:
+            finish(s, WON, NO_REFILL, None)
+            return None
+        # draws.reveal: the first card into slot 1
         kind = pdeck[int(crand() * len(pdeck))]
         pdeck.remove(kind)
-        slots[0 if slots[0] < 0 else 1] = kind
+        slots[0] = kind
+    kind = pdeck[int(crand() * len(pdeck))]  # and one into slot 2
+    pdeck.remove(kind)
+    slots[1] = kind
     return _next_draw(s, t, rng)
 
 
@@ -104,8 +114,20 @@ def _next_draw(s: State, t: Tables, rng: random.Random) -> int | None:
         if s.players > 1:
             s.phase = RECIPIENT
             return s.active
-        offer(s, 0)
-        return advance_chance(s, t, rng)
+        # Solo: each card owed drawn straight into the hand while it has room
+        # (`flow.offer`, `draws.draw`, `flow.next_draw`), the full hand's choice left.
+        hand, sdeck, crand = s.hands[0], s.sdeck, rng.random
+        while True:
+            if len(hand) >= HAND_LIMIT:
+                s.recipient = 0
+                s.phase = FULL_HAND
+                return 0
+            card = sdeck[int(crand() * len(sdeck))]
+            sdeck.remove(card)
+            insort(hand, card)
+            s.draws -= 1
+            if s.draws <= 0 or not sdeck:
+                break
     s.draws = 0
     return _end_turn(s)
 

@@ -18,12 +18,15 @@ import random
 from bisect import insort
 from collections.abc import Callable
 
+from thermopylae.games.thermopyles.actions import MAX_PLAYERS
+from thermopylae.games.thermopyles.components import MAX_SUPPORT
 from thermopylae.games.thermopyles.flow import (
     HAND_LIMIT,
     LOST,
     SOLO_START_HAND,
     START_HAND,
     WON,
+    next_draw,
 )
 from thermopylae.games.thermopyles.state import (
     DRAW,
@@ -37,14 +40,16 @@ from thermopylae.games.thermopyles.state import (
     State,
 )
 from thermopylae.games.thermopyles.tables import LOST_LOCATION, Tables
-from thermopylae.games.thermopyles.turn import GRAVEYARD_WIN
+from thermopylae.games.thermopyles.turn import GRAVEYARD_WIN, resolve
 
 DISTINCT_MAX = 50_000
 _DISTINCT: dict[tuple[int, ...], tuple[int, ...]] = {}
 """A hand's distinct values in the order of the hand (`dict.fromkeys`, as `legal` lists
 them), by the hand: hands of a few small values, so the table stays small."""
-
-NEXT = -1  # no draw under way (a `pending` of the loop)
+_OPTIONS: dict[tuple[int, ...], list[tuple[tuple[int, int] | None, ...] | None]] = {}
+"""By the hand, then by the support cards left: the turn's decisions (`_picks`)."""
+_AFTER = [tuple((p + 1) % n for p in range(n)) for n in range(MAX_PLAYERS + 1)]
+"""By the number of players: the seat after each seat."""
 
 RETREATED = "retreated onto location 7"
 GRAVEYARD = "the 12th Persian card entered the graveyard"
@@ -103,7 +108,8 @@ def _deal(s: State, crand: Callable[[], float]) -> int:
 
 def random_playout(s: State, t: Tables, chance_rng: random.Random, agent_rng: random.Random) -> int:
     """Play `s` to the end in place, as `engine.play.uniform` would; returns the steps.
-    From any phase: the loop enters the turn where the state stands."""
+    From any phase: a turn left in its dice or its refill is finished by the rules' own
+    steps first, then the loop enters the turn where the state stands."""
     crand, arand = chance_rng.random, agent_rng.random
     steps = 0
     if s.phase == SETUP:
@@ -111,138 +117,138 @@ def random_playout(s: State, t: Tables, chance_rng: random.Random, agent_rng: ra
             steps += _deal(s, crand)
         else:
             steps += setup(s, crand)
+    steps += _finish_chance(s, t, crand)
     ph = s.phase
     if ph == OVER:
         return steps
 
     combat, annihilation, bonus, die = t.combat, t.annihilation, t.bonus, t.die
     players = s.players
+    after = _AFTER[players]
     hands, sdeck, pdeck, slots = s.hands, s.sdeck, s.pdeck, s.slots
     sdiscard, pdiscard, graveyard = s.sdiscard, s.pdiscard, s.graveyard
-    gappend, sdappend = graveyard.append, sdiscard.append
+    gappend, sdappend, pdappend = graveyard.append, sdiscard.append, pdiscard.append
     active, marker, support, draws, turn = s.active, s.marker, s.support, s.draws, s.turn
-    distinct = _DISTINCT
-    if len(distinct) > DISTINCT_MAX:  # a component set of many values: start afresh
+    ldie = die[marker]
+    options, distinct = _OPTIONS, _DISTINCT
+    if len(options) > DISTINCT_MAX:  # a component set of many values: start afresh
+        options.clear()
+    if len(distinct) > DISTINCT_MAX:
         distinct.clear()
-    fought = False
-    # Where the turn stands: 0 the decision, 1 the combat of `total` (after the dice),
-    # 2 the refill of `empty` slots, 3 the team's draws (`pending`: the phase of the draw
-    # under way, NEXT when none is).
-    total = card = empty = 0
-    pending = NEXT
+    # Every step draws one number; the turns, the cards out of the decks and the support
+    # dice are counted from the state at the end, the rest as they come.
+    turn0, sdeck0, pdeck0, support0 = turn, len(sdeck), len(pdeck), support
+    located = 0  # location dice rolled
+    # The draw under way (None: none): the phase a search may leave a position in.
+    pending: int | None = None
     got = hands[0]
-    if ph == TURN:
-        stage = 0
-    elif ph == ROLL:  # the dice still owed, then the combat
-        stage, fought, card = 1, True, s.card
-        total = card + sum(s.dice)
-        for _ in range(s.committed + die[marker] - len(s.dice)):
-            total += int(crand() * 6) + 1
-            steps += 1
-    elif ph == REFILL:
-        stage, empty = 2, (slots[0] < 0) + (slots[1] < 0)
-    else:  # RECIPIENT, FULL_HAND, DRAW, DISCARD
-        stage = 3
-        if ph != RECIPIENT:
-            pending, got = ph, hands[s.recipient]
+    decide = ph == TURN
+    if ph not in (TURN, RECIPIENT):
+        pending, got = ph, hands[s.recipient]
     while True:
-        if stage == 0:  # TURN: retreat, or fight with a value and 0..support support cards
+        if decide:  # TURN: retreat, or fight with a value and 0..support support cards
             hand = hands[active]
             key = tuple(hand)
-            values = distinct.get(key)
-            if values is None:
-                values = distinct[key] = tuple(dict.fromkeys(hand))
-            width = support + 1
-            choice = int(arand() * (1 + len(values) * width))
-            steps += 1
+            per = options.get(key)
+            if per is None:
+                per = options[key] = [None] * (MAX_SUPPORT + 1)
+            picks = per[support]
+            if picks is None:
+                picks = per[support] = _picks(key, support)
+            pick = picks[int(arand() * len(picks))]
             turn += 1
-            if choice == 0:  # turn.retreat
+            if pick is None:  # turn.retreat
                 marker += 1
                 if marker >= LOST_LOCATION:
                     result, reason = LOST, RETREATED
                     break
+                ldie = die[marker]
                 draws = 1
-                stage = 3
-            else:  # turn.fight and turn.roll
-                fought = True
-                card = values[(choice - 1) // width]
-                committed = (choice - 1) % width
+            else:  # turn.fight, turn.roll and turn.resolve: slot 1, then slot 2
+                card, committed = pick
                 hand.remove(card)
                 support -= committed
                 total = card
-                for _ in range(committed + die[marker]):
+                for _ in range(committed + ldie):
                     total += int(crand() * 6) + 1
-                    steps += 1
-                stage = 1
-        if stage == 1:  # turn.resolve: the total against slot 1, then slot 2
-            sdappend(card)
-            stage = 3
-            kind = slots[0]
-            if total < combat[kind]:  # lost against slot 1: the turn ends at once
-                draws = 0
-            else:
-                slots[0] = -1
-                if total >= annihilation[kind]:
-                    gappend(kind)
+                located += ldie
+                sdappend(card)
+                kind = slots[0]
+                if total < combat[kind]:  # lost against slot 1: the turn ends at once
+                    draws = 0
                 else:
-                    pdiscard.append(kind)
-                if bonus[kind]:
-                    draws += 1
-                if len(graveyard) >= GRAVEYARD_WIN:
-                    result, reason = WON, GRAVEYARD
-                    break
-                kind = slots[1]
-                if total < combat[kind]:  # slot 2 stays and slides into slot 1
-                    slots[0], slots[1] = kind, -1
-                    empty = 1
-                else:
-                    slots[1] = -1
-                    if total >= annihilation[kind]:
+                    slots[0] = -1
+                    if total >= annihilation[kind]:  # the graveyard grows only here
                         gappend(kind)
+                        if bonus[kind]:
+                            draws += 1
+                        if len(graveyard) >= GRAVEYARD_WIN:
+                            result, reason = WON, GRAVEYARD
+                            break
                     else:
-                        pdiscard.append(kind)
-                    if bonus[kind]:
-                        draws += 1
-                    if len(graveyard) >= GRAVEYARD_WIN:
-                        result, reason = WON, GRAVEYARD
-                        break
-                    empty = 2
-                if len(pdeck) < empty:
-                    result, reason = WON, NO_REFILL
-                    break
-                stage = 2
-        if stage == 2:  # draws.reveal, one card a step
-            for _ in range(empty):
-                kind = pdeck[int(crand() * len(pdeck))]
-                pdeck.remove(kind)
-                slots[0 if slots[0] < 0 else 1] = kind
-                steps += 1
+                        pdappend(kind)
+                        if bonus[kind]:
+                            draws += 1
+                    kind = slots[1]
+                    if total < combat[kind]:  # slot 2 stays and slides into slot 1
+                        slots[0] = kind
+                        if not pdeck:
+                            slots[1] = -1
+                            result, reason = WON, NO_REFILL
+                            break
+                    else:
+                        slots[1] = -1
+                        if total >= annihilation[kind]:
+                            gappend(kind)
+                            if bonus[kind]:
+                                draws += 1
+                            if len(graveyard) >= GRAVEYARD_WIN:
+                                result, reason = WON, GRAVEYARD
+                                break
+                        else:
+                            pdappend(kind)
+                            if bonus[kind]:
+                                draws += 1
+                        if len(pdeck) < 2:
+                            result, reason = WON, NO_REFILL
+                            break
+                        # draws.reveal: the first card into slot 1
+                        kind = pdeck[int(crand() * len(pdeck))]
+                        pdeck.remove(kind)
+                        slots[0] = kind
+                    kind = pdeck[int(crand() * len(pdeck))]  # and one into slot 2
+                    pdeck.remove(kind)
+                    slots[1] = kind
+        decide = True
         # flow.next_draw: the team's draws, each to a seat the active player chooses
-        while True:
-            if pending == NEXT:
-                if draws <= 0 or not sdeck:
-                    break
+        while pending is not None or (draws > 0 and sdeck):
+            if pending is None:
                 if players == 1:
                     got = hands[0]
                 else:  # RECIPIENT
                     got = hands[int(arand() * players)]
                     steps += 1
-                pending = FULL_HAND if len(got) >= HAND_LIMIT else DRAW
+                if len(got) < HAND_LIMIT:  # DRAW, kept at once
+                    c = sdeck[int(crand() * len(sdeck))]
+                    sdeck.remove(c)
+                    insort(got, c)
+                    draws -= 1
+                    continue
+                pending = FULL_HAND
             if pending == FULL_HAND:  # take or refuse
                 steps += 1
                 if int(arand() * 2) == 1:
                     draws -= 1
-                    pending = NEXT
+                    pending = None
                     continue
                 pending = DRAW
             if pending == DRAW:
                 c = sdeck[int(crand() * len(sdeck))]
                 sdeck.remove(c)
                 insort(got, c)
-                steps += 1
                 if len(got) <= HAND_LIMIT:
                     draws -= 1
-                    pending = NEXT
+                    pending = None
                     continue
             # DISCARD one of the distinct values
             key = tuple(got)
@@ -254,17 +260,46 @@ def random_playout(s: State, t: Tables, chance_rng: random.Random, agent_rng: ra
             sdappend(v)
             steps += 1
             draws -= 1
-            pending = NEXT
+            pending = None
         draws = 0
         # flow.end_turn
         if not sdeck and not any(hands):
             result, reason = LOST, NO_CARDS
             break
-        active = (active + 1) % players
-        stage = 0
+        active = after[active]
 
+    steps += turn - turn0 + sdeck0 - len(sdeck) + pdeck0 - len(pdeck) + support0 - support
     s.active, s.marker, s.support, s.draws, s.turn = active, marker, support, draws, turn
-    if fought:
-        s.card, s.committed, s.dice = 0, 0, []
+    s.card, s.committed = 0, 0
+    if s.dice:
+        s.dice = []
     s.phase, s.result, s.reason, s.recipient = OVER, result, reason, -1
+    return steps + located
+
+
+def _picks(hand: tuple[int, ...], support: int) -> tuple[tuple[int, int] | None, ...]:
+    """The TURN decisions as `legal` lists them, in its order: None for the retreat, then
+    (card, support cards) for each distinct value and each number of support cards."""
+    return (None, *((v, k) for v in dict.fromkeys(hand) for k in range(support + 1)))
+
+
+def _finish_chance(s: State, t: Tables, crand: Callable[[], float]) -> int:
+    """A fight left before its dice or its refill (not a search's position: its walks
+    stop where a seat decides) finished by the rules' own steps (`turn.roll`,
+    `turn.resolve`, `draws.reveal`), drawing as they would; returns the steps taken."""
+    steps = 0
+    if s.phase == ROLL:
+        dice = s.dice
+        for _ in range(s.committed + t.die[s.marker] - len(dice)):
+            dice.append(int(crand() * 6) + 1)
+            steps += 1
+        resolve(s, t, None)
+    while s.phase == REFILL:
+        pdeck, slots = s.pdeck, s.slots
+        kind = pdeck[int(crand() * len(pdeck))]
+        pdeck.remove(kind)
+        slots[0 if slots[0] < 0 else 1] = kind
+        steps += 1
+        if slots[1] >= 0:
+            next_draw(s, None)
     return steps

@@ -171,6 +171,10 @@ class Thermopyles(GameBase[State, Action]):
             return tuple(self.notation.discard[v] for v in dict.fromkeys(s.hands[s.recipient]))
         return ()
 
+    # No legal move is pointless here: the searches' moves are the legal ones, asked of
+    # `legal` itself (GameBase's `sensible` is one call more at every step of a walk).
+    sensible = legal  # type: ignore[assignment]  # (its parameter is named s, not state)
+
     def _chance_kind(self, s: State) -> str:
         ph = s.phase
         if ph == ROLL:

@@ -11,7 +11,7 @@ import random
 
 from thermopylae.engine.protocol import CHANCE, JSON
 from thermopylae.engine.shuffle import shuffle, skip
-from thermopylae.games.thermopyles.actions import seat_name
+from thermopylae.games.thermopyles.actions import MAX_PLAYERS, seat_name
 from thermopylae.games.thermopyles.components import Components
 from thermopylae.games.thermopyles.state import PHASES, State
 from thermopylae.games.thermopyles.tables import Tables
@@ -89,21 +89,35 @@ def determinize(s: State, seat: int, rng: random.Random) -> State:
     players' hands (unless hands are open) and the Spartan deck, from the pool of those
     cards. Two states with the same view for `seat` give the same result for the same
     `rng`, so a search that uses it cannot depend on hidden cards."""
-    d = s.copy()
     if s.open_hands:
-        return d
+        return s.copy()
     if s.players == 1:
         # Solo: no other hand to deal, and the deck comes out sorted whatever the shuffle
         # did; only the draws the shuffle takes are left to take, the same ones.
+        d = s.copy()
         skip(len(s.sdeck), rng)
         d.sdeck.sort()
         return d
-    others = [p for p in range(s.players) if p != seat]
-    pool = sorted([c for p in others for c in s.hands[p]] + s.sdeck)
-    shuffle(pool, rng)
+    hands = s.hands
+    others = _OTHERS[s.players][seat]
+    pool = s.sdeck[:]
     for p in others:
-        n = len(s.hands[p])
-        d.hands[p] = sorted(pool[:n])
-        del pool[:n]
-    d.sdeck = sorted(pool)
-    return d
+        pool += hands[p]
+    pool.sort()
+    shuffle(pool, rng)
+    dealt = hands[:]  # every hand replaced below: the seat's by a copy
+    dealt[seat] = hands[seat][:]
+    i = 0
+    for p in others:  # each hand from the front of the shuffled pool, in seat order
+        n = len(hands[p])
+        dealt[p] = sorted(pool[i : i + n])
+        i += n
+    deck = pool[i:]
+    deck.sort()
+    return s.dealt(dealt, deck)
+
+
+_OTHERS = [
+    [tuple(p for p in range(n) if p != seat) for seat in range(n)] for n in range(MAX_PLAYERS + 1)
+]
+"""By the number of players and the seat: the other seats, in order."""
