@@ -172,3 +172,75 @@ def test_observations_are_new_writable_arrays(case: tuple[str, dict[str, Any]]) 
     kept = first.copy()
     first[:] = 7.0
     assert np.array_equal(enc.observation(s, 0), kept)
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
+def test_state_features_with_games_in_turn(case: tuple[str, dict[str, Any]]) -> None:
+    """The observers keep what the last call saw (a map, a pile, the stock of pieces) and
+    rows by content: with three games played in turn (as the vector environment plays
+    them), every seat's `state_features` still gives the view's numbers."""
+    game_id, options = case
+    g = registry.get(game_id)
+    opts = g.options(options)
+    found = g.observer(opts)
+    if not isinstance(found, StateObserver):
+        pytest.skip(f"{game_id} reads its observations from the view only")
+    seats = range(len(g.seats(opts)))
+    rng = random.Random(11)
+    games = [g.new(opts) for _ in range(3)]
+    checked = 0
+    while games:
+        s = games[int(rng.random() * len(games))]
+        who = g.to_act(s)
+        seat = seats[int(rng.random() * len(seats))]
+        got = found.state_features(s, seat, who)
+        assert np.array_equal(got, observe.vector(found, g.view(s, seat)))
+        checked += 1
+        if who is None:
+            games.remove(s)
+            continue
+        legal = g.legal(s) if who != CHANCE else None
+        g.apply(s, g.sample_chance(s, rng) if legal is None else rng.choice(list(legal)))
+    assert checked > 100
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
+def test_masks_of_lists_made_anew(case: tuple[str, dict[str, Any]]) -> None:
+    """`Masks` keys lists by their actions' identities: lists made anew from the same
+    actions, and from actions decoded anew (other objects, dropped after each call, so
+    their identities may be reused), give the plain mask, codes and decoding."""
+    game_id, options = case
+    g = registry.get(game_id)
+    opts = g.options(options)
+    masks = observe.Masks(g)
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(3):
+        s = g.new(opts)
+        while (who := g.to_act(s)) is not None:
+            if who == CHANCE:
+                g.apply(s, g.sample_chance(s, rng))
+                continue
+            plain = observe.action_mask(g, s)
+            codes = sorted(np.flatnonzero(plain).tolist())
+            legal = g.legal(s)
+            for made in (list(legal), [g.decode(c) for c in codes], tuple(legal)):
+                _, mask, sorted_codes, action_of = masks.entry(made)
+                assert np.array_equal(mask, plain) and sorted_codes == codes
+                assert all(g.encode(action_of[c]) == c for c in codes)
+            g.apply(s, legal[int(rng.random() * len(legal))])
+            checked += 1
+    assert checked > 50
+
+
+def test_f32_rounds_as_numpy() -> None:
+    """`f32` (packed by `struct`) gives the bytes of a NumPy float32 array of the same
+    numbers: the scaled counts the observers use, and others."""
+    from thermopylae.engine.observation import f32
+
+    rng = random.Random(4)
+    values = [rng.uniform(-100, 100) for _ in range(2000)]
+    values += [k / scale for scale in (3, 4, 10, 16, 20, 24, 25, 28, 100) for k in range(1000)]
+    values += [0.0, -0.0, 1e-40, 1 / 3, 0.1]
+    assert f32(values) == np.array(values, dtype=np.float32).tobytes()
+    assert f32([]) == b""

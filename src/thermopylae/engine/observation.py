@@ -133,11 +133,12 @@ def histogram(
 
 
 def f32(values: Iterable[float]) -> bytes:
-    """The float32 bytes of `values` (NumPy's rounding: the same numbers as writing them
-    into a float32 array)."""
-    import numpy as np
-
-    return np.array(list(values), dtype=np.float32).tobytes()
+    """The float32 bytes of `values`: the same numbers as writing them into a float32
+    array (`struct` rounds a double to float32 as NumPy's cast does; tested), without
+    building an array, which costs several times as much for the few numbers of a row
+    an observer makes when its cache misses."""
+    row = tuple(values)
+    return pack(f"{len(row)}f", *row)
 
 
 def onehots(n: int) -> list[bytes]:
@@ -187,11 +188,12 @@ class Counts:
         self.size = size
         self.limit = limit
         self.raw = raw
-        self._rows: dict[tuple[Hashable, ...], Any] = {}
+        # the rows by items (read by the observers' fast paths before they call)
+        self.rows: dict[tuple[Hashable, ...], Any] = {}
 
     def __call__(self, items: Iterable[Hashable]) -> Any:
         key = tuple(items)
-        row = self._rows.get(key)
+        row = self.rows.get(key)
         if row is None:
             # counted in a list, then one array: a NumPy item update costs several
             # times a list's, and a quarter to a half of the look-ups miss in play
@@ -201,13 +203,14 @@ class Counts:
                 i = index.get(x)
                 if i is not None:
                     counts[i] += 1.0
-            row = np.array(counts, dtype=np.float32)
-            row.setflags(write=False)
             if self.raw:
-                row = row.tobytes()
-            if len(self._rows) >= self.limit:
-                self._rows.clear()
-            self._rows[key] = row
+                row = pack(f"{len(counts)}f", *counts)  # as `f32`
+            else:
+                row = np.array(counts, dtype=np.float32)
+                row.setflags(write=False)
+            if len(self.rows) >= self.limit:
+                self.rows.clear()
+            self.rows[key] = row
         return row
 
 
@@ -222,15 +225,15 @@ class Pile:
 
     def __init__(self, index: Mapping[Any, int], size: int, limit: int = 4096) -> None:
         self._by_content = Counts(index, size, limit)  # binds `np` too
-        self._last: Sequence[Hashable] | None = None
-        self._row: Obs = np.zeros(size, dtype=np.float32)
+        self.last: Sequence[Hashable] | None = None
+        self.row: Obs = np.zeros(size, dtype=np.float32)
 
     def __call__(self, items: Sequence[Hashable]) -> Obs:
-        if items == self._last:
-            return self._row
+        if items == self.last:
+            return self.row
         row: Obs = self._by_content(items)
-        self._last = items[:]  # a copy: the caller's pile changes in place
-        self._row = row
+        self.last = items[:]  # a copy: the caller's pile changes in place
+        self.row = row
         return row
 
 
@@ -243,30 +246,31 @@ class PileBytes:
     def __init__(self, index: Mapping[Any, int], size: int, limit: int = 4096) -> None:
         self._by_content = Counts(index, size, limit, raw=True)
         self._index = self._by_content.index
-        self._last: list[Hashable] = []
-        self._row: bytes = self._by_content(())
+        # the last pile (a copy) and its row: an observer may read them to skip the call
+        self.last: list[Hashable] = []
+        self.row: bytes = self._by_content(())
         # the last row's counts, as floats (None: not read from the row yet)
         self._counts: list[float] | None = [0.0] * size
 
     def __call__(self, items: Sequence[Hashable]) -> bytes:
-        last = self._last
+        last = self.last
         if items == last:
-            return self._row
+            return self.row
         n = len(last)
         if len(items) == n + 1 and items[:n] == last:
             i = self._index.get(items[n])
-            row = self._row
+            row = self.row
             if i is not None:
                 counts = self._counts
                 if counts is None:
                     counts = self._counts = [float(c) for c in memoryview(row).cast("f")]
                 counts[i] += 1.0
-                row = self._row = row[: 4 * i] + pack("f", counts[i]) + row[4 * i + 4 :]
+                row = self.row = row[: 4 * i] + pack("f", counts[i]) + row[4 * i + 4 :]
             last.append(items[n])
             return row
         found: bytes = self._by_content(items)
-        self._row = found
-        self._last = list(items)  # a copy: the caller's pile changes in place
+        self.row = found
+        self.last = list(items)  # a copy: the caller's pile changes in place
         self._counts = None
         return found
 

@@ -20,7 +20,7 @@ neither re-encodes every legal action nor encodes them again to check the chosen
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -108,26 +108,28 @@ class Masks:
         # the mask of a seat that does not decide now (and of chance nodes, and the end)
         self.no_mask: Mask = np.zeros(self.num_actions, dtype=np.int8)
         self.no_mask.setflags(write=False)
-        # legal actions -> (them, mask, sorted codes): by the tuple's identity (the games
-        # intern some tuples they hand out: one look-up), else by the actions' codes
-        # (each memoised on the action's identity, `code`). Looking lists up by their
-        # actions' identities was tried: faster for Earth & Water, slower for the
-        # others (the look-up misses on about half the Board Game's lists)
+        # legal actions -> their entry: by the tuple's identity (the games intern some
+        # tuples they hand out: one look-up), else by the identities of its actions (the
+        # games intern their actions: a tuple of ints made and hashed in C, where the
+        # actions' codes cost a Python call each). An entry holds the legal actions it
+        # was made from, so no identity in its key can be reused while it is cached
         self._by_id: dict[int, Entry] = {}
-        self._by_codes: dict[tuple[int, ...], Entry] = {}
-        self._code_of: dict[int, tuple[Any, int]] = {}
+        self._by_ids: dict[tuple[int, ...], Entry] = {}
+        # id(action) -> its code, for the actions held in `_held` (so no id is reused)
+        self._code_of: dict[int, int] = {}
+        self._held: list[Any] = []
 
     def code(self, action: Any) -> int:
         """`game.encode(action)`, memoised on the action's identity (the games hand out
         the same action objects again: no hashing of the action by value)."""
-        seen = self._code_of.get(id(action))
-        if seen is not None and seen[0] is action:
-            return seen[1]
-        code = int(self.game.encode(action))
-        if len(self._code_of) >= CACHE_SIZE:
-            self._code_of.clear()
-        # the entry holds the action itself, so its id cannot be reused while cached
-        self._code_of[id(action)] = (action, code)
+        code = self._code_of.get(id(action))
+        if code is None:
+            code = int(self.game.encode(action))
+            if len(self._held) >= CACHE_SIZE:
+                self._code_of.clear()
+                self._held.clear()
+            self._held.append(action)  # held: its id cannot be reused while cached
+            self._code_of[id(action)] = code
         return code
 
     def entry(self, legal: Sequence[Any]) -> Entry:
@@ -139,24 +141,36 @@ class Masks:
             entry = self._by_id.get(id(legal))
             if entry is not None and entry[0] is legal:
                 return entry
-        code = self.code
-        key = tuple([code(a) for a in legal])
-        entry = self._by_codes.get(key)
+        ids = tuple(map(id, legal))
+        entry = self._by_ids.get(ids)
         if entry is None:
-            codes = sorted(set(key))
-            mask = np.zeros(self.num_actions, dtype=np.int8)
-            mask[codes] = 1
-            mask.setflags(write=False)
-            entry = (legal, mask, codes, dict(zip(key, legal, strict=True)))
-            if len(self._by_codes) >= CACHE_SIZE:
-                self._by_codes.clear()
-            self._by_codes[key] = entry
-        if not interned:
-            return entry
-        if len(self._by_id) >= CACHE_SIZE:
-            self._by_id.clear()
-        # the entry holds `legal` itself, so its id cannot be reused while it is cached
-        entry = self._by_id[id(legal)] = (legal, entry[1], entry[2], entry[3])
+            entry = self._made(legal, ids)
+        if interned:
+            if len(self._by_id) >= CACHE_SIZE:
+                self._by_id.clear()
+            # the entry holds actions of `legal`'s identities, not `legal` itself: one
+            # that does, so that the tuple's id cannot be reused while it is cached
+            entry = self._by_id[id(legal)] = (legal, entry[1], entry[2], entry[3])
+        return entry
+
+    def _made(self, legal: Sequence[Any], ids: tuple[int, ...]) -> Entry:
+        """The entry of legal actions not seen (by their identities), cached by them."""
+        found = list(map(self._code_of.get, ids))
+        if None in found:
+            code = self.code
+            codes = [code(a) for a in legal]
+        else:
+            codes = cast("list[int]", found)
+        # the mask written in a bytearray: a NumPy item or index update costs several
+        # times as much, and a third to a half of the look-ups miss in the Board Game
+        row = bytearray(self.num_actions)
+        for c in codes:
+            row[c] = 1
+        mask: Mask = np.frombuffer(bytes(row), np.int8)  # read-only: shared
+        entry = (tuple(legal), mask, sorted(set(codes)), dict(zip(codes, legal, strict=True)))
+        if len(self._by_ids) >= CACHE_SIZE:
+            self._by_ids.clear()
+        self._by_ids[ids] = entry
         return entry
 
     def mask(self, state: Any, seat: int | None = None) -> Mask:

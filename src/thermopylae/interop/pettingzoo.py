@@ -135,9 +135,10 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         if not observe:
             obs = None
         elif who is not None and self.possible_agents[who] == agent:
+            entry = self._entry or self._entry_now()
             obs = {
                 "observation": self._features(self.state_, who, who),
-                "action_mask": self._entry_now()[1].copy(),  # read-only and shared: a copy
+                "action_mask": entry[1].copy(),  # read-only and shared: a copy
             }
         else:
             obs = self.observe(agent)
@@ -164,15 +165,20 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         if action is None:
             raise IllegalAction(f"{agent} must act: got None")
         # the code's legal action: checks it and decodes it at once (`Masks.entry`)
-        chosen = self._entry_now()[3].get(int(action))
+        chosen = (self._entry or self._entry_now())[3].get(int(action))
         if chosen is None:
             raise IllegalAction(f"action {action} is not legal for {agent} (see action_mask)")
         # (the agent's cumulative reward is cleared by the step: it is 0 until the end)
         # checked against the legal actions: the rules need not check it again, but
         # `apply` does (the contract has no unchecked apply)
-        self._select(self._step(self.state_, chosen, self._rng))
-        if self._who is None:  # the rewards are all 0 until the end: nothing to add before
-            self._accumulate_rewards()
+        who = self._step(self.state_, chosen, self._rng)
+        if who is not None:  # `_select`, written out for the usual case
+            self._who = who
+            self._entry = None
+            self.agent_selection = self.possible_agents[who]
+            return
+        self._select(None)
+        self._accumulate_rewards()  # the rewards are all 0 until the end: none to add before
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

@@ -233,6 +233,11 @@ class EarthAndWaterObserver(Fields):
         self._blocks: dict[tuple[int, ...], bytes] = {}
         self._city_rows: dict[tuple[int, ...], bytes] = {}  # by (city, its armies, fleets)
         self._stocks: dict[tuple[int, ...], bytes] = {}
+        # the map and the stock the last call saw, with their numbers (see state_features)
+        self._last_map: tuple[list[int], ...] = ([], [], [], [])
+        self._last_cities = b""
+        self._last_stock: tuple[int, ...] = ()
+        self._last_stock_row = b""
         self._hand_size = steps(100, 10)
         self._counts = Counts({k: k for k in range(self._ncards)}, self._ncards, raw=True)
         self._hidden = f32([0.0] * self._ncards)
@@ -281,7 +286,8 @@ class EarthAndWaterObserver(Fields):
         """The fields `bridge` to `once_used` (float32 bytes) from (bridge, reserve armies
         and fleets of each side, portraits, kings dead, one-time cards used)."""
         bridge, pa, pf, ga, gf, p0, p1, p2, kings, used = key
-        block = [bridge, pa / 20, pf / 20, ga / 20, gf / 20, p0 / 3, p1 / 3, p2 / 3, kings / 3]
+        block = [float(bridge), pa / 20, pf / 20, ga / 20, gf / 20]
+        block += [p0 / 3, p1 / 3, p2 / 3, kings / 3]
         block += [1.0 if used & b else 0.0 for b in self._once]
         return f32(block)
 
@@ -316,17 +322,26 @@ class EarthAndWaterObserver(Fields):
         side = self._side
         pa, ga = s.arm
         pf, gf = s.flt
-        key = (*pa, *ga, *pf, *gf)
-        cities = self._blocks.get(key)
-        if cities is None:
-            cities = self._cities_block(pa, ga, pf, gf)
-            if len(self._blocks) >= BLOCK_CACHE:
-                self._blocks.clear()
-            self._blocks[key] = cities
+        # the map as the last call saw it (most positions move nothing: four list
+        # comparisons, where the key by content is a tuple of 44 numbers made and hashed)
+        last = self._last_map
+        if pa == last[0] and ga == last[1] and pf == last[2] and gf == last[3]:
+            cities = self._last_cities
+        else:
+            key = (*pa, *ga, *pf, *gf)
+            found = self._blocks.get(key)
+            if found is None:
+                found = self._cities_block(pa, ga, pf, gf)
+                if len(self._blocks) >= BLOCK_CACHE:
+                    self._blocks.clear()
+                self._blocks[key] = found
+            cities = found
+            self._last_map = (pa[:], ga[:], pf[:], gf[:])  # copies: the map changes in place
+            self._last_cities = cities
         # bridge, reserves, portraits, kings and one-time cards: they change seldom
         res_arm, res_flt, portraits = s.res_arm, s.res_flt, s.portraits
         key = (
-            int(s.bridge),
+            s.bridge,
             res_arm[0],
             res_flt[0],
             res_arm[1],
@@ -337,12 +352,19 @@ class EarthAndWaterObserver(Fields):
             s.kings,
             s.used,
         )
-        stock = self._stocks.get(key)
-        if stock is None:
-            stock = self._stock(key)
-            if len(self._stocks) >= BLOCK_CACHE:
-                self._stocks.clear()
-            self._stocks[key] = stock
+        if key == self._last_stock:
+            stock = self._last_stock_row
+        else:
+            made = self._stocks.get(key)
+            if made is None:
+                made = self._stock(key)
+                if len(self._stocks) >= BLOCK_CACHE:
+                    self._stocks.clear()
+                self._stocks[key] = made
+            stock = made
+            self._last_stock, self._last_stock_row = key, stock
+        size, rows, hands = self._hand_size, self._counts.rows, s.hands
+        persia, greece = hands
         parts = [
             side[seat if 0 <= seat < 2 else -1],
             self._phase_rows[s.phase],
@@ -351,18 +373,25 @@ class EarthAndWaterObserver(Fields):
             pack("2f", s.campaign / 3, s.score / 10),
             cities,
             stock,
-        ]
-        size, counts, hidden = self._hand_size, self._counts, self._hidden
-        for who in (0, 1):
-            hand = s.hands[who]
-            parts += (
-                size[len(hand)],
-                counts(hand) if who == seat or hand_visible(s, who, seat) else hidden,
-            )
-        parts += (
+            size[len(persia)],
+            (
+                rows.get(tuple(persia)) or self._counts(persia)
+                if seat == 0 or hand_visible(s, 0, seat)
+                else self._hidden
+            ),
+            size[len(greece)],
+            (
+                rows.get(tuple(greece)) or self._counts(greece)
+                if seat == 1 or hand_visible(s, 1, seat)
+                else self._hidden
+            ),
             self._pile[len(s.deck)],
-            self._discard(s.discard),
-            self._flags[bool(s.carneia), bool(s.acropolis), bool(s.acropolis_penalty)],
+        ]
+        discard, pile = s.discard, self._discard
+        parts += (
+            pile.row if discard == pile.last else pile(discard),
+            self._flags.get((s.carneia, s.acropolis, s.acropolis_penalty))
+            or self._flags[bool(s.carneia), bool(s.acropolis), bool(s.acropolis_penalty)],
             pack(
                 "3f",
                 *((1.0, s.talents / 10) if s.phase in TALENTS_SHOWN else (0.0, 0.0)),

@@ -222,19 +222,23 @@ class ThermopylesObserver(Fields):
         parts.append(slot[slots[0]] if slots else slot[-1])
         parts.append(slot[slots[1]] if len(slots) > 1 else slot[-1])
         parts.append(self._support[s.support])
+        # the fast paths of `Counts` and `PileBytes` read here (a call to either costs
+        # more than the look-up itself)
         size, counts, hidden = self._hand_size, self._values, self._hidden
+        rows = counts.rows
         if s.open_hands:
             for h in s.hands:
-                parts += (size[len(h)], counts(h))
+                parts += (size[len(h)], rows.get(tuple(h)) or counts(h))
         else:
             for p, h in enumerate(s.hands):
-                parts += (size[len(h)], counts(h) if p == seat else hidden)
+                parts += (size[len(h)], rows.get(tuple(h)) or counts(h) if p == seat else hidden)
+        sdiscard, pdiscard, graveyard = self._sdiscard, self._pdiscard, self._graveyard
         parts += (
             self._sdeck[len(s.sdeck)],
-            self._sdiscard(s.sdiscard),
+            sdiscard.row if s.sdiscard == sdiscard.last else sdiscard(s.sdiscard),
             self._pdeck[len(s.pdeck)],
-            self._pdiscard(s.pdiscard),
-            self._graveyard(s.graveyard),
+            pdiscard.row if s.pdiscard == pdiscard.last else pdiscard(s.pdiscard),
+            graveyard.row if s.graveyard == graveyard.last else graveyard(s.graveyard),
             pack(
                 "6f",
                 1.0,
