@@ -205,9 +205,17 @@ class HotGates(GameBase[State, Action]):
     def apply(self, s: State, action: Action, *, quiet: bool = False) -> list[Event]:
         ev: list[Event] | None = None if quiet else []
         ph = s.phase
-        if ph == OVER:
-            raise IllegalAction("the game is over")
-        if ph == DEAL:
+        if ph == MARCH:  # the most frequent step, its list usually kept from the last one
+            cached = s.cache
+            acts = cached[1] if cached is not None and cached[0] == s.steps else self.legal(s)
+            for a in acts:  # (as below)
+                if a is action:
+                    break
+            else:
+                if action not in acts:
+                    self._refuse(s, action)
+            march.march(s, self.t, action, ev)
+        elif ph == DEAL:
             rolls = s.rolls
             if (
                 action.__class__ is Roll
@@ -222,12 +230,10 @@ class HotGates(GameBase[State, Action]):
                 s.bt[DICE + (slot >> 3)][slot & 7] = action.face
             else:
                 self._chance(s, action, ev)
+        elif ph == OVER:
+            raise IllegalAction("the game is over")
         else:
-            if ph == MARCH:  # the most frequent step, its list usually kept from the last one
-                cached = s.cache
-                acts = cached[1] if cached is not None and cached[0] == s.steps else self.legal(s)
-            else:
-                acts = self.legal(s)
+            acts = self.legal(s)
             # The very object first, without the dataclasses' `__eq__`: the rules and the
             # notation hand out interned actions. An equal copy still counts.
             for a in acts:
@@ -236,10 +242,7 @@ class HotGates(GameBase[State, Action]):
             else:
                 if action not in acts:
                     self._refuse(s, action)
-            if ph == MARCH:
-                march.march(s, self.t, action, ev)
-            else:
-                self._decide(s, action, ev)
+            self._decide(s, action, ev)
         s.steps += 1
         return ev if ev is not None else []
 
