@@ -207,33 +207,11 @@ class ThermopylesObserver(Fields):
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`
         shows (every field's float32 bytes from a table or a cache, joined)."""
-        player = self._player
-        parts = [
-            self._seat[seat if 0 <= seat < s.players else -1],
-            self._phase[s.phase],
-            self._to_act[to_act],
-            player[s.active],
-            player[s.recipient],
-            self._turn[s.turn],
-            self._marker[s.marker],
-        ]
-        slots = s.slots
-        slot = self._slot
-        parts.append(slot[slots[0]] if slots else slot[-1])
-        parts.append(slot[slots[1]] if len(slots) > 1 else slot[-1])
-        parts.append(self._support[s.support])
+        player, slot, slots = self._player, self._slot, s.slots
         # the fast paths of `Counts` and `PileBytes` read here (a call to either costs
         # more than the look-up itself)
-        size, counts, hidden = self._hand_size, self._values, self._hidden
-        rows = counts.rows
-        if s.open_hands:
-            for h in s.hands:
-                parts += (size[len(h)], rows.get(tuple(h)) or counts(h))
-        else:
-            for p, h in enumerate(s.hands):
-                parts += (size[len(h)], rows.get(tuple(h)) or counts(h) if p == seat else hidden)
         sdiscard, pdiscard, graveyard = self._sdiscard, self._pdiscard, self._graveyard
-        parts += (
+        tail = (
             self._sdeck[len(s.sdeck)],
             sdiscard.row if s.sdiscard == sdiscard.last else sdiscard(s.sdiscard),
             self._pdeck[len(s.pdeck)],
@@ -253,6 +231,48 @@ class ThermopylesObserver(Fields):
             self._draws[s.draws],
             self._result[s.result],
         )
+        size, counts, hidden = self._hand_size, self._values, self._hidden
+        rows = counts.rows
+        hands = s.hands
+        if len(hands) == 1 and seat == 0:  # solo: the one hand is the seat's own
+            (h,) = hands
+            return assemble(
+                [
+                    self._seat[0],
+                    self._phase[s.phase],
+                    self._to_act[to_act],
+                    player[s.active],
+                    player[s.recipient],
+                    self._turn[s.turn],
+                    self._marker[s.marker],
+                    slot[slots[0]] if slots else slot[-1],
+                    slot[slots[1]] if len(slots) > 1 else slot[-1],
+                    self._support[s.support],
+                    size[len(h)],
+                    rows.get(tuple(h)) or counts(h),
+                    *tail,
+                ],
+                self._size,
+            )
+        parts = [
+            self._seat[seat if 0 <= seat < s.players else -1],
+            self._phase[s.phase],
+            self._to_act[to_act],
+            player[s.active],
+            player[s.recipient],
+            self._turn[s.turn],
+            self._marker[s.marker],
+            slot[slots[0]] if slots else slot[-1],
+            slot[slots[1]] if len(slots) > 1 else slot[-1],
+            self._support[s.support],
+        ]
+        if s.open_hands:
+            for h in hands:
+                parts += (size[len(h)], rows.get(tuple(h)) or counts(h))
+        else:
+            for p, h in enumerate(hands):
+                parts += (size[len(h)], rows.get(tuple(h)) or counts(h) if p == seat else hidden)
+        parts += tail
         return assemble(parts, self._size)
 
 
