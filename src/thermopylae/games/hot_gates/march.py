@@ -154,6 +154,7 @@ def march_list(
     side = kept[3]
     if dirty:
         persian = side == PERSIAN  # (a Spartan's moves force nothing: `forcing` stays False)
+        fit_codes = t.fit_codes
         board = s.board
         fits = t.fits
         k = t.fit_classes
@@ -177,13 +178,15 @@ def march_list(
                 seg += moves[p]
             segments[sp] = seg
             if persian:  # a Persian must march forward if an unmarched unit can
-                forcing[sp] = ff > 0 and not t.fit_codes[ff].isdisjoint(pieces)
+                forcing[sp] = ff > 0 and not fit_codes[ff].isdisjoint(pieces)
         dirty.clear()
     out: list[Action] = []
     for sp in froms:
         out += segments[sp]
-    if extra:  # a unit that marched and one that did not may make the same move
-        out = list(dict.fromkeys(out))
+    if extra:  # a unit that marched and one that did not may make the same move: the
+        # same object (the notation's), so kept once by its id (a move's own hash is a
+        # Python call)
+        out = [*dict(zip(map(id, out), out, strict=True)).values()]
     enter = kept[1]
     if enter is None:  # the entries, listed again
         enter = []
