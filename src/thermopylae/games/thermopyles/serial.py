@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal
 
 from thermopylae.engine.errors import RecordError
 from thermopylae.engine.protocol import JSON
-from thermopylae.engine.validation import first_problem
 from thermopylae.games.thermopyles.actions import seat_name
 from thermopylae.games.thermopyles.components import Components
 from thermopylae.games.thermopyles.state import (
@@ -31,40 +29,51 @@ from thermopylae.games.thermopyles.state import (
     State,
 )
 
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
 Seat = str
 Phase = Literal[
     "setup", "turn", "roll", "refill", "recipient", "full-hand", "draw", "discard", "over"
 ]
 
 
-class _Fight(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    card: int
-    support: int = Field(ge=0, le=4)
-    dice: list[int]
+@cache
+def _schema() -> type[BaseModel]:
+    """The position file's schema, made when a position is first loaded: pydantic and
+    the schema's classes cost every command that imports the rules ~50-100 ms, and only
+    loading a position needs them."""
+    from pydantic import BaseModel, ConfigDict, Field
 
+    class _Fight(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        card: int
+        support: int = Field(ge=0, le=4)
+        dice: list[int]
 
-class _StateFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    players: int = Field(ge=1, le=4)
-    open_hands: bool
-    phase: Phase
-    active: Seat
-    marker: int = Field(ge=1, le=7)
-    hands: list[list[int]]
-    spartan_deck: list[int]
-    spartan_discard: list[int]
-    persian_deck: list[str]
-    slots: list[str | None] = Field(min_length=2, max_length=2)
-    persian_discard: list[str]
-    graveyard: list[str]
-    support: int = Field(ge=0, le=4)
-    fight: _Fight | None
-    draws: int = Field(ge=0)
-    recipient: Seat | None
-    result: Literal["win", "loss"] | None
-    reason: str
-    turn: int = Field(ge=0)
+    class _StateFile(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        players: int = Field(ge=1, le=4)
+        open_hands: bool
+        phase: Phase
+        active: Seat
+        marker: int = Field(ge=1, le=7)
+        hands: list[list[int]]
+        spartan_deck: list[int]
+        spartan_discard: list[int]
+        persian_deck: list[str]
+        slots: list[str | None] = Field(min_length=2, max_length=2)
+        persian_discard: list[str]
+        graveyard: list[str]
+        support: int = Field(ge=0, le=4)
+        fight: _Fight | None
+        draws: int = Field(ge=0)
+        recipient: Seat | None
+        result: Literal["win", "loss"] | None
+        reason: str
+        turn: int = Field(ge=0)
+
+    return _StateFile
 
 
 def state_to_json(c: Components, s: State) -> JSON:
@@ -99,8 +108,12 @@ def state_to_json(c: Components, s: State) -> JSON:
 
 
 def state_from_json(c: Components, data: Mapping[str, Any]) -> State:
+    from pydantic import ValidationError
+
+    from thermopylae.engine.validation import first_problem
+
     try:
-        f = _StateFile.model_validate(dict(data))
+        f: Any = _schema().model_validate(dict(data))
     except ValidationError as exc:
         raise RecordError(first_problem(exc, "state")) from exc
     index = {k.text: i for i, k in enumerate(c.persian_kinds)}
