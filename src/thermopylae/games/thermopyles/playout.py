@@ -19,7 +19,7 @@ from bisect import insort
 from collections.abc import Callable
 
 from thermopylae.games.thermopyles.actions import MAX_PLAYERS
-from thermopylae.games.thermopyles.components import MAX_SUPPORT
+from thermopylae.games.thermopyles.components import MAX_SUPPORT, SPARTAN_MAX, SPARTAN_MIN
 from thermopylae.games.thermopyles.flow import (
     HAND_LIMIT,
     LOST,
@@ -280,7 +280,16 @@ def random_playout(s: State, t: Tables, chance_rng: random.Random, agent_rng: ra
 def _picks(hand: tuple[int, ...], support: int) -> tuple[tuple[int, int] | None, ...]:
     """The TURN decisions as `legal` lists them, in its order: None for the retreat, then
     (card, support cards) for each distinct value and each number of support cards."""
-    return (None, *((v, k) for v in dict.fromkeys(hand) for k in range(support + 1)))
+    picks: list[tuple[int, int] | None] = [None]
+    for v in dict.fromkeys(hand):
+        picks += _PAIRS[v][: support + 1]
+    return tuple(picks)
+
+
+_PAIRS = {
+    v: tuple((v, k) for k in range(MAX_SUPPORT + 1)) for v in range(SPARTAN_MIN, SPARTAN_MAX + 1)
+}
+"""By card value: its (card, support cards) picks, shared by every table of picks."""
 
 
 def _finish_chance(s: State, t: Tables, crand: Callable[[], float]) -> int:

@@ -46,7 +46,7 @@ from thermopylae.games.thermopyles.actions import (
     Take,
     seat_name,
 )
-from thermopylae.games.thermopyles.components import Components
+from thermopylae.games.thermopyles.components import MAX_SUPPORT, Components
 from thermopylae.games.thermopyles.flow import WON, Events
 from thermopylae.games.thermopyles.serial import state_from_json, state_to_json
 from thermopylae.games.thermopyles.state import (
@@ -97,7 +97,7 @@ class Thermopyles(GameBase[State, Action]):
         self.notation = self.tables.notation
         self.kind_texts = self.tables.kind_texts
         self.locations = self.tables.locations
-        self._turn_cache: dict[tuple[tuple[int, ...], int], tuple[Action, ...]] = {}
+        self._turn_cache: dict[tuple[int, ...], list[tuple[Action, ...] | None]] = {}
         self._outcomes: dict[tuple[int, str, int, int], Outcome] = {}
         # the die's distribution handed out again (OpenSpiel's interface encodes a tuple
         # it has seen once); a deck's is made anew: decks met again are too few to keep
@@ -152,16 +152,17 @@ class Thermopyles(GameBase[State, Action]):
     def legal(self, s: State) -> Sequence[Action]:
         ph = s.phase
         if ph == TURN:
-            hand = s.hands[s.active]
-            key = (tuple(hand), s.support)
-            cached = self._turn_cache.get(key)
+            key = tuple(s.hands[s.active])
+            per = self._turn_cache.get(key)  # by the hand, then by the support cards left
+            if per is None:
+                per = self._turn_cache[key] = [None] * (MAX_SUPPORT + 1)
+            cached = per[s.support]
             if cached is None:
                 fight = self.notation.fight
-                cached = (
+                cached = per[s.support] = (
                     RETREAT,
-                    *(fight[v, k] for v in dict.fromkeys(hand) for k in range(s.support + 1)),
+                    *(fight[v, k] for v in dict.fromkeys(key) for k in range(s.support + 1)),
                 )
-                self._turn_cache[key] = cached
             return cached
         if ph == RECIPIENT:
             return self.notation.give[: s.players]
