@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import math
 import random
 from typing import Any
 
@@ -12,6 +14,7 @@ from thermopylae.ai.base import make_agent
 from thermopylae.ai.ismcts import ISMCTS
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
+from thermopylae.engine.play import play
 from thermopylae.engine.protocol import CHANCE
 
 CASES = [
@@ -188,3 +191,119 @@ def test_prior_tries_the_heuristic_move_first(game_id: str, options: dict[str, A
         assert ISMCTS(iterations=1, prior=1.0).act(g, s, random.Random(3)) == expected
         checked += 1
     assert checked > 5
+
+
+class _RefNode:
+    """A node of the reference search below."""
+
+    def __init__(self, who: int) -> None:
+        self.who, self.visits, self.avail, self.total = who, 0, 0, 0.0
+        self.children: dict[Any, _RefNode] = {}
+
+
+def _reference_root(
+    g: Any, state: Any, rng: random.Random, iterations: int, c: float = 0.7
+) -> dict[Any, _RefNode]:
+    """ISMCTS written plainly through the protocol: a deal, chance sampled and applied
+    step by step, UCB1 with availability counts over every move, the first untried move
+    drawn at random, a random playout by `engine.play.play`, the scores backed up."""
+
+    def chance() -> int | None:
+        while (who := g.to_act(d)) == CHANCE:
+            g.apply(d, g.sample_chance(d, rng), quiet=True)
+        return who
+
+    seat = g.to_act(state)
+    root = _RefNode(-1)
+    for _ in range(iterations):
+        d = g.determinize(state, seat, rng)
+        node, path = root, []
+        who = chance()
+        while who is not None:
+            acts = list(g.sensible(d))
+            for a in acts:
+                if a in node.children:
+                    node.children[a].avail += 1
+            untried = [a for a in acts if a not in node.children]
+            if untried:
+                a = untried[int(rng.random() * len(untried))]
+                child = node.children[a] = _RefNode(who)
+                child.avail = 1
+                path.append(child)
+                g.apply(d, a, quiet=True)
+                chance()
+                break
+            best, best_v = None, -math.inf
+            for a in acts:
+                ch = node.children[a]
+                v = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if v > best_v:
+                    best, best_v = a, v
+            node = node.children[best]
+            path.append(node)
+            g.apply(d, best, quiet=True)
+            who = chance()
+        play(g, d, (), rng, rng, moves=g.sensible)
+        scores = g.outcome(d).scores
+        for nd in path:
+            nd.visits += 1
+            nd.total += scores[nd.who]
+    return root.children
+
+
+def _searched_root(agent: ISMCTS, g: Any, s: Any, rng: random.Random) -> Any:
+    """The root of the tree `agent` grows deciding in `s`."""
+    roots: list[Any] = []
+    iterate = agent._iterate
+
+    def keep_root(game: Any, d: Any, root: Any, *rest: Any) -> None:
+        if not roots:
+            roots.append(root)
+        iterate(game, d, root, *rest)
+
+    agent._iterate = keep_root  # type: ignore[method-assign]
+    agent.act(g, s, rng)
+    return roots[0]
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options", "iterations"),
+    [
+        ("thermopyles", {"players": 1}, 400),
+        ("thermopyles", {"players": 4}, 400),
+        ("earth-and-water", {}, 60),
+    ],
+)
+def test_ismcts_matches_a_plain_reference_search(
+    game_id: str, options: dict[str, Any], iterations: int
+) -> None:
+    """The tuned search (fused steps and playouts, kept lineups, the collector paused)
+    makes the plain search's every choice: the same statistics at the root, and the random
+    source left in the same place, for the same seed."""
+    g = registry.get(game_id)
+    positions = decision_positions(game_id, options, seed=5, every=9)
+    for s in (positions[0], positions[len(positions) // 2]):
+        if len(g.sensible(s)) < 2:
+            continue
+        mine, theirs = random.Random(3), random.Random(3)
+        root = _searched_root(ISMCTS(iterations=iterations), g, g.copy(s), mine)
+        ref = _reference_root(g, g.copy(s), theirs, iterations)
+        got = {a: (n.visits, n.total, n.avail) for a, n in root.children.items()}
+        assert got == {a: (n.visits, n.total, n.avail) for a, n in ref.items()}
+        assert mine.getstate() == theirs.getstate()
+
+
+def test_a_search_leaves_the_collector_as_it_found_it() -> None:
+    g = registry.get("thermopyles")
+    s = decision_positions("thermopyles", {"players": 2}, seed=1)[0]
+    agent = ISMCTS(iterations=20)
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        agent.act(g, s, random.Random(0))
+        assert gc.isenabled()
+        gc.disable()
+        agent.act(g, s, random.Random(0))
+        assert not gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
