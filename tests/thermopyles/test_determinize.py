@@ -87,15 +87,19 @@ def test_determinize_with_others_deals_as_the_plain_deal() -> None:
     assert checked > 300
 
 
-def test_dealt_copies_every_other_field_as_copy_does() -> None:
+def test_dealt_and_copy_copy_every_field() -> None:
+    """`dealt` takes the hands and deck it is given and copies every other field of the
+    state (`copy` is `dealt` with copies of the state's own): no list shared."""
     game = registry.get("thermopyles")
     s = game.new(game.options({"players": 3}))
     s.turn, s.marker, s.reason, s.dice = 5, 2, "why", [3, 4]
     hands, deck = [[10], [11], [12]], [13, 14]
     d, c = s.dealt(hands, deck), s.copy()
     assert d.hands is hands and d.sdeck is deck
+    assert c.hands == s.hands and c.sdeck == s.sdeck and c.sdeck is not s.sdeck
+    assert all(a is not b for a, b in zip(c.hands, s.hands, strict=True))
     for f in State.__slots__:
-        if f not in ("hands", "sdeck"):
-            assert getattr(d, f) == getattr(c, f), f
+        for made in (d, c) if f not in ("hands", "sdeck") else (c,):
+            assert getattr(made, f) == getattr(s, f), f
             if isinstance(getattr(s, f), list):
-                assert getattr(d, f) is not getattr(s, f), f
+                assert getattr(made, f) is not getattr(s, f), f

@@ -74,34 +74,13 @@ class State:
         self.turn = 0  # turns taken (a retreat or a fight is one turn)
 
     def copy(self) -> State:
-        s = State.__new__(State)
-        s.players = self.players
-        s.open_hands = self.open_hands
-        s.phase = self.phase
-        s.active = self.active
-        s.marker = self.marker
-        s.hands = [h[:] for h in self.hands]
-        s.sdeck = self.sdeck[:]
-        s.sdiscard = self.sdiscard[:]
-        s.pdeck = self.pdeck[:]
-        s.slots = self.slots[:]
-        s.pdiscard = self.pdiscard[:]
-        s.graveyard = self.graveyard[:]
-        s.support = self.support
-        s.card = self.card
-        s.committed = self.committed
-        s.dice = self.dice[:]
-        s.draws = self.draws
-        s.recipient = self.recipient
-        s.result = self.result
-        s.reason = self.reason
-        s.turn = self.turn
-        return s
+        return self.dealt([h[:] for h in self.hands], self.sdeck[:])
 
     def dealt(self, hands: list[list[int]], sdeck: list[int]) -> State:
         """A copy holding `hands` and `sdeck` (new lists, taken as they are) instead of
         copies of its own: a deal of the hidden cards (`view.determinize`) copies none of
-        what it replaces. Every other field as `copy` copies it (a test checks both)."""
+        what it replaces; `copy` is this with copies of its own. The one list of the
+        fields to keep in step with `__slots__` (a test checks every field)."""
         s = State.__new__(State)
         s.players = self.players
         s.open_hands = self.open_hands
