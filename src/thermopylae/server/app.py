@@ -176,6 +176,7 @@ def create_app(
         gc.set_threshold(GC_YOUNG, young[1], young[2])
         yield
         gc.set_threshold(*young)
+        gc.unfreeze()  # (a process that serves again, as the tests do, collects it all)
         deliverer.stop()
         await analyst.close()  # its jobs in hand go back to the queue
         for task in (resume, sweeper, ticker, sender):
