@@ -12,7 +12,8 @@ from typing import Any, cast
 import pytest
 
 from tests.conformance.sampled import Case, games, positions
-from thermopylae.engine.play import stepper
+from thermopylae.ai.base import RandomAgent
+from thermopylae.engine.play import advance_quietly, stepper
 from thermopylae.engine.protocol import CHANCE, GenericGame
 
 pytestmark = pytest.mark.usefixtures("toy_registered")
@@ -74,6 +75,19 @@ def test_apply_advance_equals_apply_then_the_protocol_loop(case: Case) -> None:
                 assert rng_fused.getstate() == rng_plain.getstate(), seed
                 decisions += 1
             game.apply(state, action, quiet=True)
+
+
+def test_advance_quietly_returns_the_seat_that_decides_where_it_stops(case: Case) -> None:
+    """`advance_quietly` (the learning interfaces' loop) stops where a seat without an
+    agent decides or the game is over, and says which (`to_act` there), from every
+    sampled position, seat 0 left to the caller and the other seats played."""
+    for played, step, state in positions(case):
+        game = played.game
+        others = {s: RandomAgent() for s in range(1, case.players)}
+        rng = random.Random(step)
+        who = advance_quietly(game, state, rng, others)
+        assert who == game.to_act(state), step
+        assert who in (0, None), step
 
 
 def test_stepper_of_a_game_without_apply_advance() -> None:

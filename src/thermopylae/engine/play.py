@@ -67,13 +67,14 @@ def advance_quietly(
     agent_rng: random.Random | None = None,
     action: Any = None,
     step: Stepper | None = None,
-) -> None:
+) -> int | None:
     """`advance` for a caller that needs only the state it ends at (the learning
     interfaces, once per decision): the same steps from the same draws, quietly, without
-    building a step object for each. `action`: a decision of the seat to act, applied
-    first (None: nothing to apply). Each decision is played with the chance steps after
-    it by `step`, the game's `stepper` (worked out here unless a caller that comes back
-    at every decision keeps it)."""
+    building a step object for each; returns the seat that decides there (None: the game
+    is over), so the caller need not ask `to_act`. `action`: a decision of the seat to
+    act, applied first (None: nothing to apply). Each decision is played with the chance
+    steps after it by `step`, the game's `stepper` (worked out here unless a caller that
+    comes back at every decision keeps it)."""
     seats = _by_seat(agents)
     rng = chance_rng if agent_rng is None else agent_rng
     if step is None:
@@ -85,8 +86,9 @@ def advance_quietly(
     while seat is not None:
         agent = seats.get(seat)
         if agent is None:
-            return
+            return seat
         seat = step(state, agent.act(game, state, rng), chance_rng)
+    return None
 
 
 def stepper(game: GenericGame) -> Stepper:

@@ -31,7 +31,7 @@ from thermopylae.ai.base import make_agent
 from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.observation import Obs
-from thermopylae.engine.play import stepper
+from thermopylae.engine.play import advance_quietly, stepper
 from thermopylae.engine.protocol import Decider, GenericGame
 from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry
 
@@ -108,16 +108,10 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         until this seat acts or the game ends (then `_who` is the game's `to_act`: this
         seat, or None), and keep the legal actions of the position (`_entry`, None once
         the game is over)."""
-        # `engine.play.advance_quietly`'s loop, written out: the seat it stops at is the
-        # one to act (no `to_act` again), and no call a decision to find the agents
-        g, state, rng, step, others = self.game, self.state_, self._rng, self._step, self._others
-        who = g.advance_chance(state, rng) if action is None else step(state, action, rng)
-        while who is not None:
-            agent = others.get(who)
-            if agent is None:
-                break
-            who = step(state, agent.act(g, state, rng), rng)
-        self._who = who
+        g, state = self.game, self.state_
+        who = self._who = advance_quietly(
+            g, state, self._rng, self._others, action=action, step=self._step
+        )
         self._entry = None if who is None else self.encoder.entry(g.legal(state))
 
     def _obs(self) -> Obs:
