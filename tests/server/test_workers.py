@@ -124,8 +124,12 @@ def test_a_calls_error_reaches_its_caller_and_the_threads_stop(tmp_path: Path) -
         with pytest.raises(StoreError, match="unavailable"):
             await workers.call(fails)
         workers.close()
+        workers.close()  # once is enough: the second does nothing
         with pytest.raises(RuntimeError):
             await workers.call(lambda: None)
+        for thread in workers._threads:
+            thread.join(5)
+            assert not thread.is_alive()
 
     try:
         asyncio.run(scenario())

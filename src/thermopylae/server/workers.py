@@ -89,7 +89,10 @@ class Workers:
 
     def close(self) -> None:
         """Stop the threads once the calls in hand are done; calls still queued are
-        cancelled (the server is stopping: their callers are being cancelled too)."""
+        cancelled (the server is stopping: their callers are being cancelled too). Once:
+        a second close (the tables' reads and writes may be the same threads) does nothing."""
+        if self._closed:
+            return
         self._closed = True
         for _ in self._threads:
             self._queue.put(None)
@@ -148,15 +151,21 @@ class Workers:
                     _hand(job, outcome, None)
 
     def _drain(self) -> None:
-        """Cancel what is still queued (the threads are stopping)."""
+        """Cancel what is still queued (the threads are stopping). The other threads'
+        stop marks met on the way are put back, so that each thread gets its own."""
+        stops = 0
         while True:
             try:
                 job = self._queue.get_nowait()
             except queue.Empty:
-                return
-            if job is not None:
+                break
+            if job is None:
+                stops += 1
+            else:
                 with contextlib.suppress(RuntimeError):  # its loop is closed
                     job.loop.call_soon_threadsafe(job.future.cancel)
+        for _ in range(stops):
+            self._queue.put(None)
 
 
 def _hand(job: _Job, result: Any, exc: BaseException | None) -> None:
