@@ -163,8 +163,9 @@ class Components:
 
 
 def load(path: Path | None = None) -> Components:
-    """The default set shipped with the package (validated once, then read from the
-    user's cache: `engine.components.default_cached`), or the file at `path`."""
+    """The default set shipped with the package (validated once, then read from its
+    cache beside the module's bytecode: `engine.components.default_cached`), or the file
+    at `path`."""
     if path is None:
         data = default_cached(__package__, lambda raw: _build(raw, "default").to_json())
         return Components.from_json(data, "default")
