@@ -20,9 +20,9 @@ import gc
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from math import log, sqrt
-from typing import Any, cast
+from typing import Any
 
 from thermopylae.ai.params import check_parameters
 from thermopylae.ai.playout import choices, play_out
@@ -35,6 +35,9 @@ _UNSET = object()
 _LINEUPS = 8
 """Tuples of moves a node keeps lined up with its children (`_Node.lineups`)."""
 
+_NUMBERED = 4096
+"""Tuples of moves the search keeps numbered (`_Numbers.by_id`) before it starts afresh."""
+
 
 class _Node:
     __slots__ = ("avail", "children", "hint", "lineups", "mean", "move", "total", "visits", "who")
@@ -46,15 +49,49 @@ class _Node:
         self.avail = 0
         self.total = 0.0
         self.mean = 0.0  # total / visits, kept by the backup: read far more often than set
-        self.children: dict[Any, _Node] = {}
+        # By the moves' numbers (`_Numbers`); None until the first child (most nodes are
+        # leaves: no dict made for them). The root's, once the search ends, by the moves.
+        self.children: dict[Any, _Node] | None = None
         self.hint: Any = _UNSET  # the heuristic's move from here (with `prior`)
         # By the identity of a tuple of moves the game handed out here (a game that keeps
         # its legal tuples hands out the same one again): the tuple, and the child of each
-        # move (None: not found yet), so that a move is not hashed again at each visit
-        # (the actions' dataclass hash is a Python call); once every move has its child,
-        # a tuple of them, which the walk reads without looking anything up. At most
-        # `_LINEUPS` tuples.
-        self.lineups: dict[int, tuple[Any, list[_Node | None] | tuple[_Node, ...]]] = {}
+        # of its moves, once every one has a child; the walk reads them without looking
+        # anything up. At most `_LINEUPS` tuples; None until the first.
+        self.lineups: dict[int, tuple[Any, tuple[_Node, ...]]] | None = None
+
+
+class _Numbers:
+    """Each distinct move of a search numbered (by equality, as a dict would key it), and
+    the tuples of moves the game hands out again (by identity) as the tuples of their
+    numbers: the tree's children are keyed by these small ints, so a move is hashed once
+    a search, not at each visit of each node (the actions' dataclass hash is a Python
+    call, and the deals give a seat whose hand is hidden many tuples of moves at a node:
+    more than a node keeps lined up)."""
+
+    __slots__ = ("by_id", "moves", "number")
+
+    def __init__(self) -> None:
+        self.number: dict[Any, int] = {}
+        self.moves: list[Any] = []  # by number: the first of the equal moves met
+        # id(tuple) -> (the tuple, its moves' numbers); a list may change, so is not kept
+        self.by_id: dict[int, tuple[Sequence[Any], tuple[int, ...]]] = {}
+
+    def of(self, acts: Sequence[Any]) -> tuple[int, ...]:
+        """The numbers of `acts`' moves, in order (new moves numbered now)."""
+        number, moves = self.number, self.moves
+        keys = []
+        for a in acts:
+            k = number.get(a)
+            if k is None:
+                k = number[a] = len(moves)
+                moves.append(a)
+            keys.append(k)
+        numbered = tuple(keys)
+        if type(acts) is tuple:
+            if len(self.by_id) >= _NUMBERED:  # tuples the game does not keep: start afresh
+                self.by_id.clear()
+            self.by_id[id(acts)] = (acts, numbered)
+        return numbered
 
 
 def _pause_collector() -> bool:
@@ -140,6 +177,7 @@ class ISMCTS:
         logs = _logs(self.iterations + 2 if deadline is None else 4096)
         # A decision and the chance steps after it (Thermopyles fuses a fight's).
         step = stepper(game)
+        numbers = _Numbers()
         n = 0
         # The collector paused while the search runs (`_pause_collector`).
         paused = _pause_collector()
@@ -164,13 +202,16 @@ class ISMCTS:
                     hints,
                     logs,
                     step,
+                    numbers,
                 )
                 n += 1
         finally:
             if paused:
                 gc.enable()
         self.last_iterations = n
-        best = max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+        # The root's children by their moves (`_Node.children`), as the move is chosen.
+        tried = root.children = {ch.move: ch for ch in (root.children or {}).values()}
+        best = max(legal, key=lambda a: tried[a].visits if a in tried else -1)
         return best
 
     def _iterate(
@@ -184,11 +225,13 @@ class ISMCTS:
         hints: Decider | None,
         logs: list[float],
         step: Callable[[Any, Any, random.Random], int | None],
+        numbers: _Numbers,
     ) -> None:
         path: list[_Node] = []
         node = root
         c, prior, inf = self.c, self.prior, math.inf
         legal_of, chance = choices(game), game.advance_chance
+        numbered, moves = numbers.by_id, numbers.moves
         # Selection and expansion; each decision applied with the chance steps after it,
         # drawn from the deal's source as the protocol draws them (`apply_advance`: the
         # move applied quietly, then each `sample_chance` applied until a seat decides).
@@ -201,88 +244,82 @@ class ISMCTS:
                 if hint is _UNSET:
                     hint = node.hint = hints.act(game, d, rng)
             lineups = node.lineups
-            kept = lineups.get(id(acts))
-            lineup: list[_Node | None]
-            if kept is not None and kept[0] is acts:
-                done = kept[1]
-                if isinstance(done, tuple):
-                    if hint is None:
-                        # Every move tried here: only the UCB pass (the values as below).
-                        top, top_v = done[0], -inf
-                        for child in done:
-                            child.avail = av = child.avail + 1
-                            v = child.mean + c * sqrt(logs[av] / child.visits)
-                            if v > top_v:
-                                top, top_v = child, v
-                        node = top
-                        path.append(node)
-                        who = step(d, node.move, rng)
-                        continue
-                    lineup, kept_here = list(done), False
-                else:
-                    lineup, kept_here = done, True
-            else:
-                if not node.children:
-                    # Every move untried (a node reached for the first time since it was
-                    # added): the pick below, without looking each move up (a hash each).
-                    a = (
-                        hint
-                        if hint is not None and hint in acts
-                        else acts[int(rng.random() * len(acts))]
-                    )
-                    child = _Node(who, a)
-                    child.avail = 1
-                    node.children[a] = child
-                    path.append(child)
-                    step(d, a, rng)
-                    break
-                lineup = [None] * len(acts)
-                kept_here = len(lineups) < _LINEUPS and type(acts) is tuple  # a list may change
-                if kept_here:
-                    lineups[id(acts)] = (acts, lineup)
-            # One pass: each move is hashed once (the actions' dataclass hash is a Python
-            # call), its availability counted, and its UCB value taken while every move so
-            # far has been tried (the value is needed only when all have).
+            if lineups is not None and hint is None:
+                kept = lineups.get(id(acts))
+                if kept is not None and kept[0] is acts:
+                    # Every move tried here: only the UCB pass (the values as below).
+                    done = kept[1]
+                    top, top_v = done[0], -inf
+                    for child in done:
+                        child.avail = av = child.avail + 1
+                        v = child.mean + c * sqrt(logs[av] / child.visits)
+                        if v > top_v:
+                            top, top_v = child, v
+                    node = top
+                    path.append(node)
+                    who = step(d, node.move, rng)
+                    continue
+            known = numbered.get(id(acts))
+            keys = known[1] if known is not None and known[0] is acts else numbers.of(acts)
+            hk = -1 if hint is None else numbers.number.get(hint, -1)
             children = node.children
+            if children is None:
+                # Every move untried (a node reached for the first time since it was
+                # added): the pick below, without looking each move up.
+                if hk >= 0 and hk in keys:
+                    a, k = hint, hk
+                else:
+                    i = int(rng.random() * len(acts))
+                    a, k = acts[i], keys[i]
+                child = _Node(who, a)
+                child.avail = 1
+                node.children = {k: child}
+                path.append(child)
+                step(d, a, rng)
+                break
+            # One pass: each move's availability counted, and its UCB value taken while
+            # every move so far has been tried (the value is needed only when all have).
             get = children.get
-            untried: list[Any] = []
-            best_a: Any = None
+            untried: list[int] = []
             best_ch: _Node | None = None
             best_v = -inf
-            for i, a in enumerate(acts):
-                ch = lineup[i]
+            for k in keys:
+                ch = get(k)
                 if ch is None:
-                    ch = lineup[i] = get(a)
-                if ch is None:
-                    untried.append(a)
+                    untried.append(k)
                 else:
                     ch.avail = av = ch.avail + 1
                     if not untried:
                         v = ch.mean + c * sqrt(logs[av] / ch.visits)
-                        if hint is not None and a == hint:
+                        if k == hk:
                             v += prior / (ch.visits + 1)
                         if v > best_v:
-                            best_a, best_ch, best_v = a, ch, v
+                            best_ch, best_v = ch, v
             if untried:
-                a = (
-                    hint
-                    if hint is not None and hint in untried
-                    else untried[int(rng.random() * len(untried))]
-                )
+                if hk >= 0 and hk in untried:
+                    a, k = hint, hk
+                else:
+                    k = untried[int(rng.random() * len(untried))]
+                    a = moves[k]
                 child = _Node(who, a)
                 child.avail = 1
-                children[a] = child
+                children[k] = child
                 path.append(child)
                 step(d, a, rng)
                 break
-            if kept_here:
-                lineups[id(acts)] = (acts, cast(tuple[_Node, ...], tuple(lineup)))
+            if (
+                hint is None
+                and type(acts) is tuple
+                and (lineups is None or len(lineups) < _LINEUPS)
+            ):
+                if lineups is None:
+                    lineups = node.lineups = {}
+                lineups[id(acts)] = (acts, tuple([children[k] for k in keys]))
             if best_ch is None:
-                best_a = acts[0]
-                best_ch = children[best_a]
+                best_ch = children[keys[0]]
             node = best_ch
             path.append(node)
-            who = step(d, best_a, rng)
+            who = step(d, node.move, rng)
         # Playout, cut off after `depth` decisions where the game can estimate the
         # position (`evaluate` returns None where it cannot: play on to the end).
         if policy is None and evaluate is None:  # play_out's usual case, one call less
