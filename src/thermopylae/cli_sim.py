@@ -8,7 +8,6 @@ import os
 import shlex
 import sys
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -36,6 +35,7 @@ from thermopylae.engine.protocol import GenericGame
 from thermopylae.i18n import _, ngettext
 
 if TYPE_CHECKING:
+    from thermopylae.sim.backends import Pool
     from thermopylae.sim.simulate import Summary
     from thermopylae.sim.tournament import Tally, Tournament
 
@@ -191,7 +191,7 @@ def _engine(
         backend: str = "process",
         address: str | None = None,
         out: Path | None = None,
-        pool: ProcessPoolExecutor | None = None,
+        pool: Pool | None = None,
     ) -> Summary:
         return simulate_batch(
             game, batch, agent, games, options, seed, progress, workers or 1, pool

@@ -107,10 +107,11 @@ def _summaries_agree(
         b.mean_turns,
         b.reasons,
     ), game
-    # progress: once per job (chunk), told the chunk's size, on both backends alike
-    assert sum(calls["ray"]) == games
-    assert sorted(calls["ray"]) == sorted(calls["process"])
-    assert len(calls["ray"]) > 1
+    # progress: once per job (chunk), told the chunk's size; Ray's chunks are fewer and
+    # larger (a task costs it milliseconds), the same games
+    for backend in ("process", "ray"):
+        assert sum(calls[backend]) == games
+    assert len(calls["process"]) >= len(calls["ray"]) > (1 if games > 6 else 0)
     return a
 
 

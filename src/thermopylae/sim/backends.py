@@ -4,12 +4,14 @@ Work is cut into picklable jobs (a chunk of game indices each); `run_jobs` retur
 results in job order, whatever the backend, so a run's results depend only on its seed.
 
 The process pool's workers are started once per run (or once for several runs, with
-`process_pool`). On Linux they are forked from this process when it runs no other Python
-thread, which costs milliseconds and no imports; otherwise (threads, macOS, Windows) they
-are spawned, and each imports the package again (about half a second). Every worker
-adopts the games registered at run time (`registry.adopt`, its initializer), whichever
-way it was started. The pool is shut down and its workers joined before `run_jobs` (or
-the `process_pool` block) returns, on errors too: no process is left behind.
+`process_pool`). On Linux, when this process runs no other Python thread, N workers are
+this process and N-1 children forked from it (`forkpool.ForkPool`: milliseconds, no
+imports, every process claiming the next job as it becomes free); otherwise (threads,
+macOS, Windows) they are N spawned processes of a `ProcessPoolExecutor`, each importing
+the package again (about half a second), while this one waits. Every worker adopts the
+games registered at run time (`registry.adopt`), whichever way it was started. The pool
+is shut down and its workers reaped before `run_jobs` (or the `process_pool` block)
+returns, on errors too: no process is left behind.
 
 Ray is optional (`pip install 'thermopylae[ray]'`) and imported only when the ray backend
 is asked for. Without an address a local Ray is started once per process, with its temp
@@ -21,27 +23,27 @@ address the process connects to that cluster, whose nodes must have thermopylae 
 from __future__ import annotations
 
 import atexit
-import gc
 import importlib
 import os
-import shutil
-import socket
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
-from multiprocessing import get_context
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, Union
 
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
+from thermopylae.sim.forkpool import ForkPool
+
+if TYPE_CHECKING:  # imported when spawned workers are needed: ~10 ms of start-up otherwise
+    from concurrent.futures import ProcessPoolExecutor
 
 J = TypeVar("J")
 R = TypeVar("R")
 Progress = Callable[[int], None]
 BACKENDS = ("process", "ray")
+Pool = Union[ForkPool, "ProcessPoolExecutor"]
+"""What `process_pool` opens: forked workers that include this process, or spawned ones."""
 
 RAY_INSTALL_HINT = "pip install 'thermopylae[ray]'"
 _LOCAL = "local"  # what `start_ray` records for a local Ray it started
@@ -56,7 +58,7 @@ def run_jobs(
     backend: str = "process",
     address: str | None = None,
     progress: Callable[[J], None] | None = None,
-    pool: ProcessPoolExecutor | None = None,
+    pool: Pool | None = None,
 ) -> list[R]:
     """`fn(job)` for every job, in parallel; `progress(job)` as each one finishes. `pool`:
     a pool from `process_pool` to run the jobs on (the process backend; `workers` is then
@@ -75,7 +77,12 @@ def run_jobs(
                 progress(job)
         return results
     with _pool_or(pool, workers) as running:
-        futures = {running.submit(fn, job): i for i, job in enumerate(jobs)}
+        if isinstance(running, ForkPool):
+            return running.run(fn, jobs, progress)
+        from concurrent.futures import as_completed
+
+        games = registry.registrations()  # those registered since the pool started, too
+        futures = {running.submit(_call, fn, job, games): i for i, job in enumerate(jobs)}
         try:
             for future in as_completed(futures):
                 i = futures[future]
@@ -104,35 +111,35 @@ def _ready() -> int:
 
 
 @contextmanager
-def process_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+def process_pool(workers: int) -> Iterator[Pool]:
     """A pool of `workers` processes, all started before the block runs (forked if
     `start_method` allows it then: open the pool before starting a thread, such as a
-    progress bar's), shut down and joined when it ends. Forked workers find the objects
-    they inherit frozen (`gc.freeze`): their collections pass them by instead of writing
-    to, and so copying, every page of the parent's heap (~3% of a run's CPU)."""
-    method = start_method()
+    progress bar's), shut down and reaped when it ends. Forked, this process is one of
+    the workers (`ForkPool`), and the children find the objects they inherit frozen
+    (`gc.freeze`): their collections pass them by instead of writing to, and so copying,
+    every page of the parent's heap (~3% of a run's CPU)."""
+    if start_method() == "fork":
+        with ForkPool(workers) as forked:
+            yield forked
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
     pool = ProcessPoolExecutor(
         max(1, workers),
-        mp_context=get_context(method),
+        mp_context=get_context("spawn"),
         initializer=registry.adopt,  # the games registered at run time, there too
         initargs=(registry.registrations(),),
     )
     try:
-        freeze = method == "fork" and gc.get_freeze_count() == 0  # not someone else's
-        if freeze:
-            gc.freeze()
-        try:
-            pool.submit(_ready).result()  # starts the workers now (all of them, when forked)
-        finally:
-            if freeze:
-                gc.unfreeze()  # in this process only
+        pool.submit(_ready).result()  # starts a worker now
         yield pool
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextmanager
-def _pool_or(pool: ProcessPoolExecutor | None, workers: int) -> Iterator[ProcessPoolExecutor]:
+def _pool_or(pool: Pool | None, workers: int) -> Iterator[Pool]:
     """`pool` as it is (its owner shuts it down), or a new one for this call."""
     if pool is not None:
         yield pool
@@ -147,6 +154,7 @@ _lock = threading.RLock()
 _started: str | None = None  # _LOCAL or the address this module connected Ray to
 _temp_dir: str | None = None  # the local Ray's temp folder, removed at shutdown
 _atexit_registered = False
+_task: Any = None  # `_call` as a Ray remote function, made at the first run
 
 
 def _import_ray() -> Any:
@@ -173,6 +181,8 @@ def _check_reachable(address: str) -> None:
             f"bad Ray address {address!r}: expected HOST:PORT (the address `ray start --head` "
             "prints, e.g. 10.0.0.5:6379), ray://HOST:PORT or auto"
         )
+    import socket
+
     try:
         with socket.create_connection((host, int(port)), timeout=_CONNECT_TIMEOUT):
             pass
@@ -206,6 +216,8 @@ def start_ray(address: str | None = None, num_cpus: int | None = None) -> Any:
             if target == _LOCAL:
                 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
                 os.environ.setdefault("RAY_AUTH_MODE", "disabled")  # else a token in ~/.ray
+                import tempfile
+
                 _temp_dir = tempfile.mkdtemp(prefix="thermopylae-ray-", dir=_temp_root())
                 ray.init(
                     address=_LOCAL,
@@ -230,6 +242,8 @@ def _temp_root() -> str:
     """The system temp dir, or /tmp when that is too long for the Unix sockets that Ray
     makes under it (`<root>/thermopylae-ray-XXXXXXXX/session_<date>_<pid>/sockets/raylet`:
     at most 103 bytes on macOS, 107 on Linux)."""
+    import tempfile
+
     root = tempfile.gettempdir()
     limit = 103 if sys.platform == "darwin" else 107
     if sys.platform != "win32" and len(root.encode()) + 89 > limit and os.path.isdir("/tmp"):
@@ -252,14 +266,16 @@ def shutdown_ray() -> None:
 def _remove_temp_dir() -> None:
     global _temp_dir
     if _temp_dir is not None:
+        import shutil
+
         shutil.rmtree(_temp_dir, ignore_errors=True)
         _temp_dir = None
 
 
 def _call(fn: Callable[[J], R], job: J, games: list[registry.Registration]) -> R:
-    """What each Ray task runs: any picklable callable works, not only plain functions
-    (`ray.remote` takes a class for an actor and refuses builtins); `games`, the games
-    registered at run time in the process that asked."""
+    """What each Ray task (and each job of a spawned pool) runs: any picklable callable
+    works, not only plain functions (`ray.remote` takes a class for an actor and refuses
+    builtins); `games`, the games registered at run time in the process that asked."""
     registry.adopt(games)
     return fn(job)
 
@@ -275,7 +291,10 @@ def _ray(
     results: list[Any] = [None] * len(jobs)
     if not jobs:
         return results
-    task = ray.remote(_call)
+    global _task
+    if _task is None:  # one remote function for the process: exported once per job
+        _task = ray.remote(_call)
+    task = _task
     games = registry.registrations()
     refs = [task.remote(fn, job, games) for job in jobs]
     index = {ref: i for i, ref in enumerate(refs)}

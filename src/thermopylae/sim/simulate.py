@@ -10,7 +10,6 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,13 +22,33 @@ from thermopylae.sim.match import play_indexed
 from thermopylae.sim.stats import wilson
 
 if TYPE_CHECKING:  # imported where games are written (--out): a run without needs none
+    from thermopylae.sim.backends import Pool
     from thermopylae.sim.gamelog import GameRow
 
 Progress = Callable[[int], None]
 CHUNK = 500
-"""The most games in one job: about 8 jobs per worker up to that, so that the workers
-finish together; larger chunks cost the parent less (a chunk's games come back as a few
-ints each, `_Part`), smaller ones balance better and tell the progress bar more often."""
+"""The most games in one job on the process pool: larger chunks cost the parent less (a
+chunk's games come back as a few ints each, `_Part`), smaller ones tell the progress bar
+more often; the chunks shrink towards the end of a run (`spans`)."""
+LAST = 20
+"""The fewest games in one job on the process pool (but for a run's very last), unless
+the run is short (of costly games, maybe): then as few as one, 8 jobs a worker."""
+
+
+def spans(
+    games: int, workers: int, largest: int = CHUNK, smallest: int = LAST, parts: int = 4
+) -> list[range]:
+    """The run's games cut into chunks that shrink towards its end (guided scheduling):
+    each 1/`parts` of a worker's share of the games left, within [smallest, largest], so
+    the worker that takes the last one finishes soon after the others."""
+    chunks = []
+    start = 0
+    while start < games:
+        left = games - start
+        size = max(1, min(largest, left, max(smallest, left // (workers * parts))))
+        chunks.append(range(start, start + size))
+        start += size
+    return chunks
 
 
 @dataclass
@@ -131,7 +150,7 @@ def simulate(
     backend: str = "process",
     address: str | None = None,
     out: Path | None = None,
-    pool: ProcessPoolExecutor | None = None,
+    pool: Pool | None = None,
 ) -> Summary:
     """Play `games` games; `agent` is one spec for every seat or `SEAT=AGENT,...`;
     `progress(n)` is told of each finished chunk; `out` gets one JSON line per game
@@ -144,19 +163,16 @@ def simulate(
     for spec in specs:
         make_agent(spec, game)  # fail fast on a bad name, before any worker starts
     workers = max(1, workers or os.cpu_count() or 1)
-    chunk = max(1, min(CHUNK, games // (workers * 8) or 1))
+    if backend == "ray":  # few large tasks, each costing Ray a few milliseconds
+        from thermopylae.sim.backends import start_ray
+
+        cpus = int(start_ray(address).cluster_resources().get("CPU", 1))
+        chunks = spans(games, cpus, max(1, games // (2 * cpus)), max(1, games // (16 * cpus)), 1)
+    else:
+        chunks = spans(games, workers, smallest=min(LAST, games // (workers * 8)))
+    where = str(components) if components else None
     jobs = [
-        _Job(
-            game_id,
-            str(components) if components else None,
-            options,
-            specs,
-            seed,
-            start,
-            min(games, start + chunk),
-            out is not None,
-        )
-        for start in range(0, games, chunk)
+        _Job(game_id, where, options, specs, seed, c.start, c.stop, out is not None) for c in chunks
     ]
     started = time.perf_counter()
     parts: list[_Part] = run_jobs(
@@ -246,7 +262,7 @@ def simulate_batch(
     seed: int = 0,
     progress: Progress | None = None,
     workers: int = 1,
-    pool: ProcessPoolExecutor | None = None,
+    pool: Pool | None = None,
 ) -> Summary:
     """`simulate` on the game's compiled kernel (`game.batch_simulator(options)`), in
     batches of `FAST_BATCH` games, on this process or on `workers` processes (`pool`, or
