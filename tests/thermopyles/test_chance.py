@@ -103,3 +103,31 @@ def test_apply_advance_after_every_decision(players: int) -> None:
             game.apply(s, acts[int(rng.random() * len(acts))], quiet=True)
     expected = {"Retreat", "Fight", "Fight+dice", "Take", "Refuse", "Discard"}
     assert kinds >= (expected | {"Give"} if players > 1 else expected)
+
+
+def test_a_position_file_s_decks_are_loaded_sorted() -> None:
+    """The fused steps pop the index drawn, which leaves the list the rules' `remove`
+    leaves only when equal cards lie together: a loaded position keeps its decks sorted,
+    as the rules do, and its fused steps still equal the protocol's."""
+    game = _game()
+    rng = random.Random(6)
+    s = game.new(game.options({"players": 2}))
+    while game.to_act(s) == CHANCE:
+        game.apply(s, game.sample_chance(s, rng), quiet=True)
+    data = game.state_to_json(s)
+    data["spartan_deck"] = data["spartan_deck"][1::2] + data["spartan_deck"][::2]
+    data["persian_deck"] = data["persian_deck"][1::2] + data["persian_deck"][::2]
+    loaded = game.state_from_json(data)
+    assert loaded.sdeck == sorted(s.sdeck) and loaded.pdeck == sorted(s.pdeck)
+    for a in game.legal(loaded):
+        fused, plain = game.copy(loaded), game.copy(loaded)
+        rng_fused, rng_plain = random.Random(7), random.Random(7)
+        who = game.apply_advance(fused, a, rng_fused)
+        game.apply(plain, a, quiet=True)
+        while game.to_act(plain) == CHANCE:
+            game.apply(plain, game.sample_chance(plain, rng_plain), quiet=True)
+        assert who == game.to_act(plain)
+        assert [getattr(fused, f) for f in State.__slots__] == [
+            getattr(plain, f) for f in State.__slots__
+        ]
+        assert rng_fused.getstate() == rng_plain.getstate()

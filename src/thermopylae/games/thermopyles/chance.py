@@ -7,12 +7,13 @@ and the same way, so the same source reaches the same state: the support and loc
 dice of a fight (`turn.roll`, then `turn.resolve`), the Persian cards revealed into empty
 slots (`draws.reveal`), the Spartan cards drawn by the team (`draws.draw`), and the set-up
 deal. But it builds no action and no event and does not check the outcomes it drew
-itself. The rules it inlines are those of turn.py and draws.py, which cite the rulebook;
+itself, and pops a card drawn at the index drawn (as playout.py). The rules it inlines are those of turn.py and draws.py, which cite the rulebook;
 a change there must be made here too (tests/thermopyles/test_chance.py fails otherwise).
 
 `fight` is a fight and the chance steps after it in one call (the game's `apply_advance`
 for a fight, each such step of the searches' tree walks): it rolls its dice straight into
-the total, with no dice kept and no roll phase between.
+the total, with no dice kept and no roll phase between, and ends the turn in the same
+frame; `give` is a gift of the team's draw and the draw itself.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 
-from thermopylae.games.thermopyles.actions import Fight
+from thermopylae.games.thermopyles.actions import Fight, Give
 from thermopylae.games.thermopyles.flow import HAND_LIMIT, LOST, WON, finish, next_draw
 from thermopylae.games.thermopyles.playout import GRAVEYARD, NO_CARDS, NO_REFILL, setup
 from thermopylae.games.thermopyles.state import (
@@ -61,30 +62,9 @@ def fight(s: State, t: Tables, a: Fight, rng: random.Random) -> int | None:
     kind = slots[0]
     if total < combat[kind]:  # lost against slot 1: "o turno termina imediatamente"
         s.draws = 0
-        return _end_turn(s)
-    slots[0] = -1
-    if total >= annihilation[kind]:  # the graveyard grows only here
-        s.graveyard.append(kind)
-        if bonus[kind]:
-            s.draws += 1
-        if len(s.graveyard) >= GRAVEYARD_WIN:
-            finish(s, WON, GRAVEYARD, None)
-            return None
     else:
-        s.pdiscard.append(kind)
-        if bonus[kind]:
-            s.draws += 1
-    pdeck = s.pdeck
-    kind = slots[1]
-    if total < combat[kind]:  # slot 2 stays and slides into slot 1
-        slots[0] = kind
-        if not pdeck:
-            slots[1] = -1
-            finish(s, WON, NO_REFILL, None)
-            return None
-    else:
-        slots[1] = -1
-        if total >= annihilation[kind]:
+        slots[0] = -1
+        if total >= annihilation[kind]:  # the graveyard grows only here
             s.graveyard.append(kind)
             if bonus[kind]:
                 s.draws += 1
@@ -95,39 +75,86 @@ def fight(s: State, t: Tables, a: Fight, rng: random.Random) -> int | None:
             s.pdiscard.append(kind)
             if bonus[kind]:
                 s.draws += 1
-        if len(pdeck) < 2:
-            finish(s, WON, NO_REFILL, None)
-            return None
-        # draws.reveal: the first card into slot 1
-        kind = pdeck[int(crand() * len(pdeck))]
-        pdeck.remove(kind)
-        slots[0] = kind
-    kind = pdeck[int(crand() * len(pdeck))]  # and one into slot 2
-    pdeck.remove(kind)
-    slots[1] = kind
-    return _next_draw(s, t, rng)
+        pdeck = s.pdeck
+        kind = slots[1]
+        if total < combat[kind]:  # slot 2 stays and slides into slot 1
+            slots[0] = kind
+            if not pdeck:
+                slots[1] = -1
+                finish(s, WON, NO_REFILL, None)
+                return None
+        else:
+            slots[1] = -1
+            if total >= annihilation[kind]:
+                s.graveyard.append(kind)
+                if bonus[kind]:
+                    s.draws += 1
+                if len(s.graveyard) >= GRAVEYARD_WIN:
+                    finish(s, WON, GRAVEYARD, None)
+                    return None
+            else:
+                s.pdiscard.append(kind)
+                if bonus[kind]:
+                    s.draws += 1
+            if len(pdeck) < 2:
+                finish(s, WON, NO_REFILL, None)
+                return None
+            # draws.reveal: the first card into slot 1
+            slots[0] = pdeck.pop(int(crand() * len(pdeck)))
+        slots[1] = pdeck.pop(int(crand() * len(pdeck)))  # and one into slot 2
+        # flow.next_draw
+        if s.draws > 0 and s.sdeck:
+            if s.players > 1:
+                s.phase = RECIPIENT
+                return s.active
+            return _solo_draws(s, rng)
+        s.draws = 0
+    # flow.end_turn (the phase is still TURN: the fused fight never leaves it)
+    s.recipient = -1
+    if not s.sdeck and not any(s.hands):
+        finish(s, LOST, NO_CARDS, None)
+        return None
+    s.active = active = (s.active + 1) % s.players
+    return active
 
 
-def _next_draw(s: State, t: Tables, rng: random.Random) -> int | None:
-    """`flow.next_draw`, then the chance steps due: the seat that decides next."""
-    if s.draws > 0 and s.sdeck:
-        if s.players > 1:
-            s.phase = RECIPIENT
+def give(s: State, t: Tables, a: Give, rng: random.Random) -> int | None:
+    """Give the team's draw to `a.seat`, one of `legal(s)` (not checked again), in place
+    as a quiet `apply` of it and `advance_chance` would: `draws.give` and `flow.offer`,
+    then, with room in the hand, the card drawn into it (`draws.draw`) and
+    `flow.next_draw`. Returns the deciding seat or None."""
+    seat = a.seat
+    hand = s.hands[seat]
+    s.recipient = seat
+    if len(hand) >= HAND_LIMIT:  # a full hand takes or refuses
+        s.phase = FULL_HAND
+        return seat
+    sdeck = s.sdeck
+    insort(hand, sdeck.pop(int(rng.random() * len(sdeck))))
+    s.draws -= 1
+    if s.draws > 0 and sdeck:
+        if s.players > 1:  # the next draw's recipient (the phase is still RECIPIENT)
             return s.active
-        # Solo: each card owed drawn straight into the hand while it has room
-        # (`flow.offer`, `draws.draw`, `flow.next_draw`), the full hand's choice left.
-        hand, sdeck, crand = s.hands[0], s.sdeck, rng.random
-        while True:
-            if len(hand) >= HAND_LIMIT:
-                s.recipient = 0
-                s.phase = FULL_HAND
-                return 0
-            card = sdeck[int(crand() * len(sdeck))]
-            sdeck.remove(card)
-            insort(hand, card)
-            s.draws -= 1
-            if s.draws <= 0 or not sdeck:
-                break
+        next_draw(s, None)  # (a solo table gives to its one seat)
+        return advance_chance(s, t, rng)
+    s.draws = 0
+    return _end_turn(s)
+
+
+def _solo_draws(s: State, rng: random.Random) -> int | None:
+    """A solo fight's draws owed (`flow.next_draw`, `flow.offer`, `draws.draw`): each
+    card drawn straight into the hand while it has room, the full hand's choice left;
+    then the end of the turn. Returns the seat that decides next."""
+    hand, sdeck, crand = s.hands[0], s.sdeck, rng.random
+    while True:
+        if len(hand) >= HAND_LIMIT:
+            s.recipient = 0
+            s.phase = FULL_HAND
+            return 0
+        insort(hand, sdeck.pop(int(crand() * len(sdeck))))
+        s.draws -= 1
+        if s.draws <= 0 or not sdeck:
+            break
     s.draws = 0
     return _end_turn(s)
 
@@ -158,15 +185,13 @@ def advance_chance(s: State, t: Tables, rng: random.Random) -> int | None:
             resolve(s, t, None)
         elif ph == REFILL:  # a Persian card into the first empty slot
             pdeck, slots = s.pdeck, s.slots
-            kind = pdeck[int(crand() * len(pdeck))]
-            pdeck.remove(kind)
+            kind = pdeck.pop(int(crand() * len(pdeck)))
             slots[0 if slots[0] < 0 else 1] = kind
             if slots[1] >= 0:
                 next_draw(s, None)
         elif ph == DRAW:  # a Spartan card into the recipient's hand
             sdeck = s.sdeck
-            card = sdeck[int(crand() * len(sdeck))]
-            sdeck.remove(card)
+            card = sdeck.pop(int(crand() * len(sdeck)))
             hand = s.hands[s.recipient]
             insort(hand, card)
             if len(hand) > HAND_LIMIT:

@@ -8,7 +8,8 @@ so that the same sources reach the same final state in the same number of steps 
 conformance suite checks it on thousands of playouts, tests/thermopyles too). But it
 builds no action and no event, checks none of the moves it made itself, and keeps the
 state's numbers in local variables from one turn to the next, writing them back once at
-the end. The rules it inlines are those of turn.py, draws.py and flow.py, which cite the
+the end; a card drawn is popped at the index drawn (the decks are sorted: the list the
+rules' `remove` of that card leaves, state.py). The rules it inlines are those of turn.py, draws.py and flow.py, which cite the
 rulebook; a change there must be made here too (the equivalence tests fail otherwise).
 """
 
@@ -66,14 +67,12 @@ def setup(s: State, crand: Callable[[], float]) -> int:
     while s.phase == SETUP:
         steps += 1
         if slots[0] < 0 or slots[1] < 0:
-            kind = pdeck[int(crand() * len(pdeck))]
-            pdeck.remove(kind)
+            kind = pdeck.pop(int(crand() * len(pdeck)))
             slots[0 if slots[0] < 0 else 1] = kind
             if slots[0] < 0 or slots[1] < 0:
                 continue
         else:
-            card = sdeck[int(crand() * len(sdeck))]
-            sdeck.remove(card)
+            card = sdeck.pop(int(crand() * len(sdeck)))
             insort(hands[s.recipient], card)
         # flow.setup_next
         for p in range(s.players):
@@ -90,16 +89,13 @@ def _deal(s: State, crand: Callable[[], float]) -> int:
     """The whole set-up deal of a new game (`setup` from its first step, unrolled):
     two Persian cards into the slots, then each seat's opening hand in turn."""
     pdeck, sdeck = s.pdeck, s.sdeck
-    kind = pdeck[int(crand() * len(pdeck))]
-    pdeck.remove(kind)
-    other = pdeck[int(crand() * len(pdeck))]
-    pdeck.remove(other)
+    kind = pdeck.pop(int(crand() * len(pdeck)))
+    other = pdeck.pop(int(crand() * len(pdeck)))
     s.slots[0], s.slots[1] = kind, other
     size = SOLO_START_HAND if s.players == 1 else START_HAND
     for hand in s.hands:
         for _ in range(size):
-            card = sdeck[int(crand() * len(sdeck))]
-            sdeck.remove(card)
+            card = sdeck.pop(int(crand() * len(sdeck)))
             insort(hand, card)
     s.recipient = -1
     s.phase = TURN
@@ -213,11 +209,9 @@ def random_playout(s: State, t: Tables, chance_rng: random.Random, agent_rng: ra
                             result, reason = WON, NO_REFILL
                             break
                         # draws.reveal: the first card into slot 1
-                        kind = pdeck[int(crand() * len(pdeck))]
-                        pdeck.remove(kind)
+                        kind = pdeck.pop(int(crand() * len(pdeck)))
                         slots[0] = kind
-                    kind = pdeck[int(crand() * len(pdeck))]  # and one into slot 2
-                    pdeck.remove(kind)
+                    kind = pdeck.pop(int(crand() * len(pdeck)))  # and one into slot 2
                     slots[1] = kind
         decide = True
         # flow.next_draw: the team's draws, each to a seat the active player chooses
@@ -229,8 +223,7 @@ def random_playout(s: State, t: Tables, chance_rng: random.Random, agent_rng: ra
                     got = hands[int(arand() * players)]
                     steps += 1
                 if len(got) < HAND_LIMIT:  # DRAW, kept at once
-                    c = sdeck[int(crand() * len(sdeck))]
-                    sdeck.remove(c)
+                    c = sdeck.pop(int(crand() * len(sdeck)))
                     insort(got, c)
                     draws -= 1
                     continue
@@ -243,8 +236,7 @@ def random_playout(s: State, t: Tables, chance_rng: random.Random, agent_rng: ra
                     continue
                 pending = DRAW
             if pending == DRAW:
-                c = sdeck[int(crand() * len(sdeck))]
-                sdeck.remove(c)
+                c = sdeck.pop(int(crand() * len(sdeck)))
                 insort(got, c)
                 if len(got) <= HAND_LIMIT:
                     draws -= 1
@@ -305,8 +297,7 @@ def _finish_chance(s: State, t: Tables, crand: Callable[[], float]) -> int:
         resolve(s, t, None)
     while s.phase == REFILL:
         pdeck, slots = s.pdeck, s.slots
-        kind = pdeck[int(crand() * len(pdeck))]
-        pdeck.remove(kind)
+        kind = pdeck.pop(int(crand() * len(pdeck)))
         slots[0 if slots[0] < 0 else 1] = kind
         steps += 1
         if slots[1] >= 0:

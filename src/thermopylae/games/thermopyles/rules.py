@@ -225,10 +225,12 @@ class Thermopyles(GameBase[State, Action]):
 
     def apply_advance(self, s: State, action: Action, rng: random.Random) -> int | None:
         """A legal decision and the chance steps after it (each step of the searches'
-        walks), a fight fused into one call (chance.py): the same state for the same
-        random source."""
+        walks), a fight or a gift fused into one call (chance.py): the same state for the
+        same random source."""
         if type(action) is Fight:
             return chance_steps.fight(s, self.tables, action, rng)
+        if type(action) is Give:
+            return chance_steps.give(s, self.tables, action, rng)
         HANDLERS[type(action)](s, self.tables, action, None)
         return chance_steps.advance_chance(s, self.tables, rng)
 

@@ -130,11 +130,11 @@ def state_from_json(c: Components, data: Mapping[str, Any]) -> State:
 
     if len(f.hands) != f.players:
         raise RecordError(f"state.hands: {len(f.hands)} hands for {f.players} players")
-    s = State(
+    s = State(  # the decks sorted, as the rules keep them (state.py)
         f.players,
         f.open_hands,
-        list(f.spartan_deck),
-        [kind(t, "persian_deck") for t in f.persian_deck],
+        sorted(f.spartan_deck),
+        sorted(kind(t, "persian_deck") for t in f.persian_deck),
         f.support,
     )
     s.phase = PHASES.index(f.phase)

@@ -2,7 +2,9 @@
 
 Hands and decks hold Spartan card values; the Persian deck, slots and piles hold Persian
 kind indices (see components.py). Decks are unordered multisets: which card comes next is
-a chance node, so no order is stored to leak.
+a chance node, so no order is stored to leak. They are kept sorted, as the hands are: a
+draw takes the card at the index drawn, and the fused steps pop that index, which leaves
+the list that removing the card's first copy (the rules' steps) leaves.
 """
 
 from __future__ import annotations
