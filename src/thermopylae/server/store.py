@@ -175,7 +175,8 @@ class Store:
             else {c: driver.Statement(q, self.engine.dialect) for c, q in _DUE.items()}
         )
         self._driver_updates: dict[
-            tuple[tuple[str, ...], bool], tuple[driver.Statement, list[driver.Processor]]
+            tuple[tuple[str, ...], bool],
+            tuple[driver.Statement, list[tuple[driver.Processor, Any]]],
         ] = {}
         if sqlite:
 
@@ -344,7 +345,7 @@ class Store:
         if not new:
             return None
         try:
-            with self._tx() as conn:
+            with self._move_tx(notices is None and seen is None) as conn:
                 return self._append_in(
                     conn, table_id, start, new, over, values, notices, epoch, seen
                 )
@@ -357,8 +358,12 @@ class Store:
         or the exception it raised. Should one of them fail, the transaction is rolled
         back and each is done again alone, so that each ends as it would have alone; a
         commit whose outcome is unknown is told to each."""
+        plain = all(
+            len(call) < 6 or (call[5] is None and (len(call) < 8 or call[7] is None))
+            for call in calls
+        )
         try:
-            with self._tx() as conn:
+            with self._move_tx(plain) as conn:
                 return [self._append_in(conn, *call) if call[2] else None for call in calls]
         except StoreError as exc:
             if exc.maybe_stored:
@@ -453,8 +458,10 @@ class Store:
             d.execute(conn, d.insert_steps_many(len(new)), rows)
         statement, processors = self._driver_update_of(columns, epoch is not None)
         params = {
-            f"v_{c}": v if p is None else p(v)
-            for c, p, v in zip(columns, processors, (fields[c] for c in columns), strict=True)
+            f"v_{c}": v if p is None else null if v is None else p(v)
+            for c, (p, null), v in zip(
+                columns, processors, (fields[c] for c in columns), strict=True
+            )
         }
         params["w_id"] = table_id
         if epoch is not None:
@@ -464,9 +471,11 @@ class Store:
 
     def _driver_update_of(
         self, columns: tuple[str, ...], with_epoch: bool
-    ) -> tuple[driver.Statement, list[driver.Processor]]:
+    ) -> tuple[driver.Statement, list[tuple[driver.Processor, Any]]]:
         """The UPDATE of `_update_of` as the driver's SQL text, with each column's
-        conversion of a value (JSON, booleans) as SQLAlchemy's type does it."""
+        conversion of a value (JSON, booleans) as SQLAlchemy's type does it, and what it
+        makes of None, worked out once (most of a move's JSON columns are None: JSON's
+        `null` without the encoder)."""
         key = (columns, with_epoch)
         got = self._driver_updates.get(key)
         if got is None:
@@ -474,7 +483,7 @@ class Store:
             assert d is not None
             got = (
                 driver.Statement(self._update_of(columns, with_epoch), d.dialect),
-                d.bind_processors(columns),
+                [(p, None if p is None else p(None)) for p in d.bind_processors(columns)],
             )
             self._driver_updates[key] = got
         return got
@@ -632,6 +641,14 @@ class Store:
             return [r.id for r in conn.execute(select(tables.c.id).where(tables.c.over.is_(False)))]
 
     def _tx(self) -> Any:
+        return _Tx(self)
+
+    def _move_tx(self, plain: bool) -> Any:
+        """A move's transaction: on SQLite, when it runs only the driver's statements
+        (`plain`: no notices, no row to lock), begun and committed on the driver's own
+        connection (`_DriverTx`); else `_tx`."""
+        if plain and self._in_process and self._driver is not None:
+            return _DriverTx(self)
         return _Tx(self)
 
     def dispose(self) -> None:
@@ -812,6 +829,65 @@ class _Tx:
                 f"the database is unavailable: {_short(err)}",
                 maybe_stored=failed is None and isinstance(err, DBAPIError),
             ) from err
+        if isinstance(failed, SQLAlchemyError) and not isinstance(failed, IntegrityError):
+            raise StoreError(f"the database is unavailable: {_short(failed)}") from failed
+
+
+class _DriverTx:
+    """`_Tx` for SQLite's moves, without SQLAlchemy's transaction: sqlite3 begins one
+    before the first INSERT (as under SQLAlchemy, which sends no BEGIN to it either), and
+    it is committed or rolled back here on the driver's connection (15-25 us of
+    SQLAlchemy's bookkeeping less a move, on the writer thread). Only for statements run
+    by the driver (`driver.py`): a statement run by SQLAlchemy would begin a transaction
+    of SQLAlchemy's that this one never ends. Errors as `_Tx` makes them."""
+
+    __slots__ = ("kept", "raw", "store")
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.kept: _Kept | None = None
+        self.raw: Any = None
+
+    def __enter__(self) -> Connection:
+        try:
+            source, kept = self.store._connection()
+            assert kept is not None  # SQLite: each thread keeps its connection
+            kept.lock.acquire()
+        except SQLAlchemyError as exc:
+            raise StoreError(f"the database is unavailable: {_short(exc)}") from exc
+        if kept.conn.closed:  # `dispose` closed it meanwhile: the server is stopping
+            kept.lock.release()
+            raise StoreError("the server is closing its database; nothing was stored")
+        try:
+            self.raw = source.connection.dbapi_connection
+        except SQLAlchemyError as exc:
+            kept.lock.release()
+            self.store._drop_kept()
+            raise StoreError(f"the database is unavailable: {_short(exc)}") from exc
+        self.kept = kept
+        conn: Connection = source
+        return conn
+
+    def __exit__(self, *exc: Any) -> None:
+        kept, self.kept = self.kept, None
+        assert kept is not None
+        failed = exc[1]
+        try:
+            if failed is None:
+                try:
+                    self.raw.commit()
+                except Exception as err:  # maybe written: the table must be read again
+                    self.store._drop_kept()
+                    raise StoreError(
+                        f"the database is unavailable: {_short(err)}", maybe_stored=True
+                    ) from err
+                return
+            try:
+                self.raw.rollback()
+            except Exception:  # the connection is unusable: a fresh one next time
+                self.store._drop_kept()
+        finally:
+            kept.lock.release()
         if isinstance(failed, SQLAlchemyError) and not isinstance(failed, IntegrityError):
             raise StoreError(f"the database is unavailable: {_short(failed)}") from failed
 
