@@ -199,6 +199,17 @@ def test_a_child_that_dies_ends_the_run_with_a_clear_error() -> None:
     assert not workers_left(before)
 
 
+@linux
+def test_a_child_killed_between_runs_is_a_clear_error_at_the_next() -> None:
+    before = children()
+    with ForkPool(2) as pool:
+        assert pool.run(_square_or_fail, [(2, 0)]) == [4]
+        os.kill(pool._children[0].pid, signal.SIGKILL)
+        with pytest.raises(WorkerDied):
+            pool.run(_square_or_fail, [(3, 0)] * 4)
+    assert not workers_left(before)
+
+
 def test_a_game_registered_after_the_pool_started_reaches_its_workers(method: str) -> None:
     with backends.process_pool(2) as pool, registered():
         one = simulate(GAME_ID, "random", 60, {"players": 2}, seed=4, workers=1)

@@ -136,7 +136,10 @@ class ForkPool:
 
         command = pickle.dumps((fn, jobs, registry.registrations()), pickle.HIGHEST_PROTOCOL)
         for child in self._children:
-            _send(child.commands, command)
+            try:
+                _send(child.commands, command)
+            except BrokenPipeError:
+                raise WorkerDied(f"worker process {child.pid} has ended") from None
         tickets = memoryview(
             b"".join(i.to_bytes(4, "little") for i in range(len(jobs)))
             + _END.to_bytes(4, "little") * self.workers
@@ -205,7 +208,8 @@ class ForkPool:
                     os.kill(child.pid, signal.SIGKILL)
             os.close(child.commands)  # a child waiting for a run reads the end of it
         for child in self._children:
-            os.waitpid(child.pid, 0)
+            with suppress(ChildProcessError):  # reaped by someone else's wait()
+                os.waitpid(child.pid, 0)
             os.close(child.results)
         self._children = []
         os.close(self._tickets)
