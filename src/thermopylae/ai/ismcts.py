@@ -21,7 +21,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from math import log, sqrt
+from math import log, sqrt, trunc
 from typing import Any
 
 from thermopylae.ai.params import check_parameters
@@ -269,7 +269,7 @@ class ISMCTS:
                 if hk >= 0 and hk in keys:
                     a, k = hint, hk
                 else:
-                    i = int(rng.random() * len(acts))
+                    i = trunc(rng.random() * len(acts))
                     a, k = acts[i], keys[i]
                 child = _Node(who, a)
                 child.avail = 1
@@ -299,7 +299,7 @@ class ISMCTS:
                 if hk >= 0 and hk in untried:
                     a, k = hint, hk
                 else:
-                    k = untried[int(rng.random() * len(untried))]
+                    k = untried[trunc(rng.random() * len(untried))]
                     a = moves[k]
                 child = _Node(who, a)
                 child.avail = 1

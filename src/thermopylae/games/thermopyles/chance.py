@@ -7,8 +7,10 @@ and the same way, so the same source reaches the same state: the support and loc
 dice of a fight (`turn.roll`, then `turn.resolve`), the Persian cards revealed into empty
 slots (`draws.reveal`), the Spartan cards drawn by the team (`draws.draw`), and the set-up
 deal. But it builds no action and no event and does not check the outcomes it drew
-itself, and pops a card drawn at the index drawn (as playout.py). The rules it inlines are those of turn.py and draws.py, which cite the rulebook;
-a change there must be made here too (tests/thermopyles/test_chance.py fails otherwise).
+itself, and it draws as playout.py does (a card popped at the index drawn, `math.trunc`
+for `int`). The rules it inlines are those of turn.py and draws.py, which cite the
+rulebook; a change there must be made here too (tests/thermopyles/test_chance.py fails
+otherwise).
 
 `fight` is a fight and the chance steps after it in one call (the game's `apply_advance`
 for a fight, each such step of the searches' tree walks): it rolls its dice straight into
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from math import trunc
 
 from thermopylae.games.thermopyles.actions import Fight, Give
 from thermopylae.games.thermopyles.flow import HAND_LIMIT, LOST, WON, finish, next_draw
@@ -55,7 +58,7 @@ def fight(s: State, t: Tables, a: Fight, rng: random.Random) -> int | None:
     crand = rng.random
     total = card
     for _ in range(support + t.die[s.marker]):
-        total += int(crand() * 6) + 1
+        total += trunc(crand() * 6.0) + 1
     s.sdiscard.append(card)  # at a turn no fight is left to clear: no card, support, dice
     # turn.resolve: both slots hold a card at a turn
     slots, combat, annihilation, bonus = s.slots, t.combat, t.annihilation, t.bonus
@@ -100,8 +103,8 @@ def fight(s: State, t: Tables, a: Fight, rng: random.Random) -> int | None:
                 finish(s, WON, NO_REFILL, None)
                 return None
             # draws.reveal: the first card into slot 1
-            slots[0] = pdeck.pop(int(crand() * len(pdeck)))
-        slots[1] = pdeck.pop(int(crand() * len(pdeck)))  # and one into slot 2
+            slots[0] = pdeck.pop(trunc(crand() * len(pdeck)))
+        slots[1] = pdeck.pop(trunc(crand() * len(pdeck)))  # and one into slot 2
         # flow.next_draw
         if s.draws > 0 and s.sdeck:
             if s.players > 1:
@@ -130,7 +133,7 @@ def give(s: State, t: Tables, a: Give, rng: random.Random) -> int | None:
         s.phase = FULL_HAND
         return seat
     sdeck = s.sdeck
-    insort(hand, sdeck.pop(int(rng.random() * len(sdeck))))
+    insort(hand, sdeck.pop(trunc(rng.random() * len(sdeck))))
     s.draws -= 1
     if s.draws > 0 and sdeck:
         if s.players > 1:  # the next draw's recipient (the phase is still RECIPIENT)
@@ -151,7 +154,7 @@ def _solo_draws(s: State, rng: random.Random) -> int | None:
             s.recipient = 0
             s.phase = FULL_HAND
             return 0
-        insort(hand, sdeck.pop(int(crand() * len(sdeck))))
+        insort(hand, sdeck.pop(trunc(crand() * len(sdeck))))
         s.draws -= 1
         if s.draws <= 0 or not sdeck:
             break
@@ -181,17 +184,17 @@ def advance_chance(s: State, t: Tables, rng: random.Random) -> int | None:
         if ph == ROLL:  # the dice still owed (one a step), then the combat
             dice = s.dice
             for _ in range(s.committed + t.die[s.marker] - len(dice)):
-                dice.append(int(crand() * 6) + 1)
+                dice.append(trunc(crand() * 6.0) + 1)
             resolve(s, t, None)
         elif ph == REFILL:  # a Persian card into the first empty slot
             pdeck, slots = s.pdeck, s.slots
-            kind = pdeck.pop(int(crand() * len(pdeck)))
+            kind = pdeck.pop(trunc(crand() * len(pdeck)))
             slots[0 if slots[0] < 0 else 1] = kind
             if slots[1] >= 0:
                 next_draw(s, None)
         elif ph == DRAW:  # a Spartan card into the recipient's hand
             sdeck = s.sdeck
-            card = sdeck.pop(int(crand() * len(sdeck)))
+            card = sdeck.pop(trunc(crand() * len(sdeck)))
             hand = s.hands[s.recipient]
             insort(hand, card)
             if len(hand) > HAND_LIMIT:

@@ -8,8 +8,10 @@ so that the same sources reach the same final state in the same number of steps 
 conformance suite checks it on thousands of playouts, tests/thermopyles too). But it
 builds no action and no event, checks none of the moves it made itself, and keeps the
 state's numbers in local variables from one turn to the next, writing them back once at
-the end; a card drawn is popped at the index drawn (the decks are sorted: the list the
-rules' `remove` of that card leaves, state.py). The rules it inlines are those of turn.py, draws.py and flow.py, which cite the
+the end. A card drawn is popped at the index drawn (the decks are sorted, so this leaves
+the list the rules' `remove` of that card leaves: state.py), and a draw's index is
+`math.trunc` of the number, which is `int` of it for a float, without a type's call.
+The rules it inlines are those of turn.py, draws.py and flow.py, which cite the
 rulebook; a change there must be made here too (the equivalence tests fail otherwise).
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Callable
+from math import trunc
 
 from thermopylae.games.thermopyles.actions import MAX_PLAYERS
 from thermopylae.games.thermopyles.components import MAX_SUPPORT, SPARTAN_MAX, SPARTAN_MIN
@@ -67,12 +70,12 @@ def setup(s: State, crand: Callable[[], float]) -> int:
     while s.phase == SETUP:
         steps += 1
         if slots[0] < 0 or slots[1] < 0:
-            kind = pdeck.pop(int(crand() * len(pdeck)))
+            kind = pdeck.pop(trunc(crand() * len(pdeck)))
             slots[0 if slots[0] < 0 else 1] = kind
             if slots[0] < 0 or slots[1] < 0:
                 continue
         else:
-            card = sdeck.pop(int(crand() * len(sdeck)))
+            card = sdeck.pop(trunc(crand() * len(sdeck)))
             insort(hands[s.recipient], card)
         # flow.setup_next
         for p in range(s.players):
@@ -89,13 +92,13 @@ def _deal(s: State, crand: Callable[[], float]) -> int:
     """The whole set-up deal of a new game (`setup` from its first step, unrolled):
     two Persian cards into the slots, then each seat's opening hand in turn."""
     pdeck, sdeck = s.pdeck, s.sdeck
-    kind = pdeck.pop(int(crand() * len(pdeck)))
-    other = pdeck.pop(int(crand() * len(pdeck)))
+    kind = pdeck.pop(trunc(crand() * len(pdeck)))
+    other = pdeck.pop(trunc(crand() * len(pdeck)))
     s.slots[0], s.slots[1] = kind, other
     size = SOLO_START_HAND if s.players == 1 else START_HAND
     for hand in s.hands:
         for _ in range(size):
-            card = sdeck.pop(int(crand() * len(sdeck)))
+            card = sdeck.pop(trunc(crand() * len(sdeck)))
             insort(hand, card)
     s.recipient = -1
     s.phase = TURN
@@ -151,7 +154,7 @@ def random_playout(s: State, t: Tables, chance_rng: random.Random, agent_rng: ra
             picks = per[support]
             if picks is None:
                 picks = per[support] = _picks(key, support)
-            pick = picks[int(arand() * len(picks))]
+            pick = picks[trunc(arand() * len(picks))]
             turn += 1
             if pick is None:  # turn.retreat
                 marker += 1
@@ -166,7 +169,7 @@ def random_playout(s: State, t: Tables, chance_rng: random.Random, agent_rng: ra
                 support -= committed
                 total = card
                 for _ in range(committed + ldie):
-                    total += int(crand() * 6) + 1
+                    total += trunc(crand() * 6.0) + 1
                 located += ldie
                 sdappend(card)
                 kind = slots[0]
@@ -209,9 +212,9 @@ def random_playout(s: State, t: Tables, chance_rng: random.Random, agent_rng: ra
                             result, reason = WON, NO_REFILL
                             break
                         # draws.reveal: the first card into slot 1
-                        kind = pdeck.pop(int(crand() * len(pdeck)))
+                        kind = pdeck.pop(trunc(crand() * len(pdeck)))
                         slots[0] = kind
-                    kind = pdeck.pop(int(crand() * len(pdeck)))  # and one into slot 2
+                    kind = pdeck.pop(trunc(crand() * len(pdeck)))  # and one into slot 2
                     slots[1] = kind
         decide = True
         # flow.next_draw: the team's draws, each to a seat the active player chooses
@@ -220,23 +223,23 @@ def random_playout(s: State, t: Tables, chance_rng: random.Random, agent_rng: ra
                 if players == 1:
                     got = hands[0]
                 else:  # RECIPIENT
-                    got = hands[int(arand() * players)]
+                    got = hands[trunc(arand() * players)]
                     steps += 1
                 if len(got) < HAND_LIMIT:  # DRAW, kept at once
-                    c = sdeck.pop(int(crand() * len(sdeck)))
+                    c = sdeck.pop(trunc(crand() * len(sdeck)))
                     insort(got, c)
                     draws -= 1
                     continue
                 pending = FULL_HAND
             if pending == FULL_HAND:  # take or refuse
                 steps += 1
-                if int(arand() * 2) == 1:
+                if trunc(arand() * 2) == 1:
                     draws -= 1
                     pending = None
                     continue
                 pending = DRAW
             if pending == DRAW:
-                c = sdeck.pop(int(crand() * len(sdeck)))
+                c = sdeck.pop(trunc(crand() * len(sdeck)))
                 insort(got, c)
                 if len(got) <= HAND_LIMIT:
                     draws -= 1
@@ -247,7 +250,7 @@ def random_playout(s: State, t: Tables, chance_rng: random.Random, agent_rng: ra
             kept = distinct.get(key)
             if kept is None:
                 kept = distinct[key] = tuple(dict.fromkeys(got))
-            v = kept[int(arand() * len(kept))]
+            v = kept[trunc(arand() * len(kept))]
             got.remove(v)
             sdappend(v)
             steps += 1
@@ -292,12 +295,12 @@ def _finish_chance(s: State, t: Tables, crand: Callable[[], float]) -> int:
     if s.phase == ROLL:
         dice = s.dice
         for _ in range(s.committed + t.die[s.marker] - len(dice)):
-            dice.append(int(crand() * 6) + 1)
+            dice.append(trunc(crand() * 6.0) + 1)
             steps += 1
         resolve(s, t, None)
     while s.phase == REFILL:
         pdeck, slots = s.pdeck, s.slots
-        kind = pdeck.pop(int(crand() * len(pdeck)))
+        kind = pdeck.pop(trunc(crand() * len(pdeck)))
         slots[0 if slots[0] < 0 else 1] = kind
         steps += 1
         if slots[1] >= 0:
