@@ -397,17 +397,14 @@ def create_app(
         async def writer() -> None:
             nonlocal last, version, epoch
             while True:
-                await watcher.queue.get()
-                while not watcher.queue.empty():
-                    watcher.queue.get_nowait()
+                await watcher.wait()
                 try:
                     # No catch-up here: a change was applied (here) or caught up with (from
                     # another process, by `hub.on_remote`) before the wake-up.
                     current = await t.get(table_id, catch_up=False)
                 except TableError:  # the database is unavailable: wake up again soon
                     await asyncio.sleep(0.5)
-                    with contextlib.suppress(asyncio.QueueFull):
-                        watcher.queue.put_nowait(last)
+                    watcher.poke()
                     continue
                 if current.version == version:
                     continue

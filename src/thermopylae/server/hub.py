@@ -1,7 +1,7 @@
 """Who is watching which table, and telling them when it changes.
 
-Each WebSocket is a `Watcher` with its own queue; a change of a table wakes its watchers,
-and each builds its own message from its seat's view. With Redis, every server process
+Each WebSocket is a `Watcher`; a change of a table wakes its watchers, and each builds
+its own message from its seat's view. With Redis, every server process
 publishes the tables it changed and listens for the others' changes, so players connected
 to different processes see the same game.
 """
@@ -13,18 +13,42 @@ import contextlib
 import json
 import logging
 import secrets
-from dataclasses import dataclass, field
 from typing import Any
 
 log = logging.getLogger("thermopylae.server")
 CHANNEL = "thermopylae:tables"
 
 
-@dataclass(eq=False)
 class Watcher:
-    table: str
-    seat: int | None
-    queue: asyncio.Queue[int] = field(default_factory=lambda: asyncio.Queue(maxsize=64))
+    """One socket's interest in a table: `poke` marks the table changed and wakes the
+    socket's writer, which reads the table as it is then (so changes that came while it
+    was busy are told once, in one update). A flag and a future rather than an
+    `asyncio.Queue` of move numbers: the writer only ever wanted the newest, and the
+    queue's bookkeeping was a few percent of the server's CPU an action."""
+
+    __slots__ = ("_waiter", "changed", "seat", "table")
+
+    def __init__(self, table: str, seat: int | None) -> None:
+        self.table = table
+        self.seat = seat
+        self.changed = False
+        self._waiter: asyncio.Future[None] | None = None
+
+    def poke(self) -> None:
+        self.changed = True
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def wait(self) -> None:
+        """Return once the table changed since the last return (at once if it did)."""
+        while not self.changed:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        self.changed = False
 
 
 PUBLISH_TIMEOUT = 2.0  # seconds a publish may take before Redis counts as down
@@ -70,9 +94,8 @@ class Hub:
                 del self.watchers[w.table]
 
     def wake(self, table: str, move: int) -> None:
-        for w in list(self.watchers.get(table, ())):
-            with contextlib.suppress(asyncio.QueueFull):  # it will read the newest anyway
-                w.queue.put_nowait(move)
+        for w in self.watchers.get(table, ()):  # poke neither adds nor removes watchers
+            w.poke()
 
     async def publish(self, table: str, move: int) -> None:
         """A table changed here: wake local watchers now; the other processes are told by
