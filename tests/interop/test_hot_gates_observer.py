@@ -74,3 +74,34 @@ def names_at(observer: HotGatesObserver, index: int) -> str:
             return f"{name}[{index - start}]"
         start += size
     return f"[{index}]"
+
+
+def test_games_in_turn_equal_the_reference() -> None:
+    """Three games observed in turn by one observer (as the vector environment does),
+    one seat a position: the spaces kept from the last call (another game's, when the
+    board is not close to it) never stand in for this position's."""
+    game = registry.get("hot-gates")
+    assert isinstance(game, HotGates)
+    players = 2
+    opts = game.options({"players": players})
+    observer = HotGatesObserver(game, players)
+    names = [name for name, _, _ in observer.layout()]
+    rngs = [random.Random(77 + i) for i in range(3)]
+    states = [game.new(opts) for _ in rngs]
+    checked = 0
+    while any(game.to_act(s) is not None for s in states):
+        for s, rng in zip(states, rngs, strict=True):
+            who = game.to_act(s)
+            if who is None:
+                continue
+            seat = checked % players
+            fields = reference_fields(game, s, seat, who)
+            expected = np.array([x for name in names for x in fields[name]], np.float32)
+            assert np.array_equal(observer.state_features(s, seat, who), expected), s.steps
+            checked += 1
+            if who == CHANCE:
+                game.apply(s, game.sample_chance(s, rng))
+            else:
+                legal = game.legal(s)
+                game.apply(s, legal[int(rng.random() * len(legal))])
+    assert checked > 300
