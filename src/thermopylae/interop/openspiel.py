@@ -361,7 +361,8 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
         return f"chance:{text}" if player == pyspiel.PlayerId.CHANCE else text
 
     def is_terminal(self) -> bool:
-        return self.tgame.to_act(self.tstate) is None
+        core = self._core  # (not the `tgame`/`tstate` properties: asked at every step)
+        return core.tgame.to_act(core.tstate) is None
 
     def returns(self) -> list[float]:
         outcome = self.tgame.outcome(self.tstate)
