@@ -286,7 +286,29 @@ def _ways(t: Tables, players: int, seat: int, owner: list[int]) -> MarchWays:
 
 
 def march(s: State, t: Tables, a: Action, ev: Events) -> None:
-    """One unit marches or comes on, or the seat is done."""
+    """One unit marches or comes on, or the seat is done; the seat's next list is kept
+    for the step after this one (as `legal` keeps it: `apply` counts this step when it
+    returns)."""
+    cached = s.cache  # the geometry of this step's list, if kept
+    listed = march_on(
+        s, t, a, ev, cached[2] if cached is not None and cached[0] == s.steps else None
+    )
+    if listed is not None:
+        nxt, geometry = listed
+        s.cache = (s.steps + 1, nxt, geometry)
+
+
+Listed = tuple[list[Action], Geometry]
+
+
+def march_on(
+    s: State, t: Tables, a: Action, ev: Events, geometry: Geometry | None
+) -> Listed | None:
+    """`march` without the cache: `geometry` is that of the list `a` was chosen from
+    (None: not kept), brought up to date. Returns the seat's next list and its geometry
+    while its march goes on, None once it has ended (then whatever waited has run, and
+    the cache holds the geometry for the next seat's `turn`), so that the fused playout
+    marches a seat's units in a loop of its own."""
     seat = s.actor
     flag = MOVED
     kind = a.__class__  # (no call, no `match`: this is a playout's hot path)
@@ -304,21 +326,16 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
             pieces.remove(gone)
             s.extra[seat] -= 1
             flag = MOVED | AGAIN
-        # The pieces left at `src` are met in the same order (first seen first) when the
-        # one that went was first and another like it is first now: the same moves there.
-        same = first == gone and bool(pieces) and pieces[0] == gone
     elif kind is Enter:
-        src = -1
-        same = False
+        src = first = gone = -1  # (no space left: `first` and `gone` are not read)
         dst = a.dst  # type: ignore[union-attr]
         code = a.piece  # type: ignore[union-attr]
         pullback.take_reserve(s, t, code)
     else:  # done
         if ev is not None:
             ev.append(Event("march-done", {"seat": SEATS[s.players][seat]}))
-        return flow.resume(s, t, ev)
-    cached = s.cache  # the geometry of this step's list, if kept
-    geometry = cached[2] if cached is not None and cached[0] == s.steps else None
+        _ended(s, t, ev, geometry)
+        return None
     s.board[dst].append(code | flag)
     if ev is not None:
         ev.append(
@@ -338,14 +355,15 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
         # pulls back no row: most marches)
         victory.entered(s, t, code, dst, ev, advance=src < 0 or src // SPACES == dst // SPACES)
         if s.phase == OVER:
-            return
+            return None
         if side == SPARTAN_SIDE and dst % SPACES == 0:
             s.cache = None  # (the geometry kept is not brought up to date)
             s.stack.append(("march_resume", seat))
-            return pullback.pull_back(s, t, dst // SPACES, ev)
+            pullback.pull_back(s, t, dst // SPACES, ev)
+            return None
     if geometry is not None:
         # One unit of this side left `src` (-1: a reserve) and came to `dst`: the rooms
-        # and owners there; the moves from `src` are to be listed again (unless `same`),
+        # and owners there; the moves from `src` are to be listed again (unless they stay),
         # and those of the spaces leading to either (or the entries) where the room there
         # went past a unit's size; the entries after a unit came on. The moves from `dst`
         # stay as listed unless an extra march is left: the unit that came has had its
@@ -376,16 +394,27 @@ def march(s: State, t: Tables, a: Action, ev: Events) -> None:
                     dirty.update(leads_here[src])
             if ENTRIES in dirty:
                 kept[1] = None
-            if not same:
+            # The pieces left at `src` are met in the same order (first seen first) when the
+            # one that went was first and another like it is first now: the same moves there.
+            if first != gone or not (pieces and pieces[0] == gone):
                 dirty.add(src)
         else:
             kept[1] = None  # a reserve changed
         if again:
             dirty.add(dst)
-    nxt, geometry = march_list(s, t, geometry)
-    if nxt[0] is DONE:  # (`done` comes last: alone)
-        return flow.resume(s, t, ev)
-    s.cache = (s.steps + 1, nxt, geometry)  # `apply` counts this step when it returns
+    listed = march_list(s, t, geometry)
+    if listed[0][0] is DONE:  # (`done` comes last: alone)
+        _ended(s, t, ev, listed[1])
+        return None
+    return listed
+
+
+def _ended(s: State, t: Tables, ev: Events, geometry: Geometry | None) -> None:
+    """The seat's march ended: the next one begins (`turn`) from its geometry, kept for
+    it in the cache (its owners and rooms serve again: nothing moved since)."""
+    if geometry is not None:
+        s.cache = (s.steps, [DONE], geometry)
+    flow.resume(s, t, ev)
 
 
 ENTRIES = NSPACES  # in `Geometry`'s spaces leading somewhere: the entries lead there

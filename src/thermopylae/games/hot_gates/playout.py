@@ -40,30 +40,36 @@ def random_playout(
     """Play `s` to the end in place, as `engine.play.uniform` with `sensible` would;
     returns the steps. `faces`: the Battle Die's faces, as `sample_chance` draws them."""
     crand, arand = chance_rng.random, agent_rng.random
-    march_list, do_march = march.march_list, march.march
+    march_list, march_on = march.march_list, march.march_on
     resume = flow.resume
     card_choices, card_decide = cards.sensible_legal, cards.decide
-    steps = 0
+    first = s.steps  # the steps played are counted in the state alone
     while True:
         ph = s.phase
         if ph == MARCH:  # the list kept by the step before, as `legal` reads it
             cached = s.cache
-            if cached is not None and cached[0] == s.steps:
-                acts = cached[1]
-            else:
-                acts, geometry = march_list(s, t, None)
-                s.cache = (s.steps, acts, geometry)
-            do_march(s, t, acts[int(arand() * len(acts))], None)
+            listed = (
+                (cached[1], cached[2])
+                if cached is not None and cached[0] == s.steps
+                else march_list(s, t, None)
+            )
+            # The seat's marches in a loop of their own, each list handed to the next
+            # step as `march` would keep it (the last step is counted below).
+            while True:
+                acts = listed[0]
+                got = march_on(s, t, acts[int(arand() * len(acts))], None, listed[1])
+                if got is None:
+                    break
+                listed = got
+                s.steps += 1
         elif ph == DEAL:  # every chance step due, then the step that waited for them
-            n = chance_steps(s, faces, crand)
-            s.steps += n - 1  # (the last one counted below)
-            steps += n - 1
+            s.steps += chance_steps(s, faces, crand) - 1  # (the last one counted below)
             resume(s, t, None)
         elif ph == WINDOW:
             choice = card_choices(s, t)
             card_decide(s, t, choice[int(arand() * len(choice))], None)
         elif ph == OVER:
-            return steps
+            return s.steps - first
         elif ph == CASUALTY:  # `battle.casualty_legal`'s pieces, without their actions
             bt = s.bt
             hurt = [*dict.fromkeys(s.board[bt[PSP] if bt[LEFT][PERSIAN] > 0 else bt[SSP]])]
@@ -85,7 +91,6 @@ def random_playout(
             acts = pullback.return_legal(s, t)
             pullback.returned(s, t, acts[int(arand() * len(acts))], None)
         s.steps += 1
-        steps += 1
 
 
 def advance_chance(s: State, t: Tables, faces: list[int], rng: random.Random) -> int | None:
