@@ -203,6 +203,7 @@ class ISMCTS:
                     logs,
                     step,
                     numbers,
+                    seat,
                 )
                 n += 1
         finally:
@@ -226,16 +227,19 @@ class ISMCTS:
         logs: list[float],
         step: Callable[[Any, Any, random.Random], int | None],
         numbers: _Numbers,
+        seat: int,
     ) -> None:
         path: list[_Node] = []
         node = root
         c, prior, inf = self.c, self.prior, math.inf
-        legal_of, chance = choices(game), game.advance_chance
+        legal_of = choices(game)
         numbered, moves = numbers.by_id, numbers.moves
         # Selection and expansion; each decision applied with the chance steps after it,
         # drawn from the deal's source as the protocol draws them (`apply_advance`: the
         # move applied quietly, then each `sample_chance` applied until a seat decides).
-        who = chance(d, rng)
+        # The deal is where `seat` decides (`determinize` keeps whose turn it is), so no
+        # chance step is due before the first decision.
+        who: int | None = seat
         while who is not None:
             acts = legal_of(d)
             hint = None

@@ -98,6 +98,9 @@ class Thermopyles(GameBase[State, Action]):
         self.kind_texts = self.tables.kind_texts
         self.locations = self.tables.locations
         self._turn_cache: dict[tuple[int, ...], list[tuple[Action, ...] | None]] = {}
+        # By the number of players: the gifts of a draw, one tuple handed out each time
+        # (a search knows a tuple of moves it has met by its identity)
+        self._give = tuple(self.notation.give[:n] for n in range(MAX_PLAYERS + 1))
         self._outcomes: dict[tuple[int, str, int, int], Outcome] = {}
         # the die's distribution handed out again (OpenSpiel's interface encodes a tuple
         # it has seen once); a deck's is made anew: decks met again are too few to keep
@@ -165,7 +168,7 @@ class Thermopyles(GameBase[State, Action]):
                 )
             return cached
         if ph == RECIPIENT:
-            return self.notation.give[: s.players]
+            return self._give[s.players]
         if ph == FULL_HAND:
             return (TAKE, REFUSE)
         if ph == DISCARD:
