@@ -30,12 +30,25 @@ class _OnFirstUse:
         self._options = options
         self._console: Console | None = None
 
-    def __getattr__(self, name: str) -> Any:
+    @property
+    def console(self) -> Console:
+        """The console itself, made now if it was not yet."""
         if self._console is None:
             from rich.console import Console
 
             self._console = Console(**self._options)
-        return getattr(self._console, name)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.console, name)
+
+    # Python looks special methods up on the type, never through __getattr__: rich's live
+    # displays (the progress bar) enter the console as a context manager.
+    def __enter__(self) -> Console:
+        return self.console.__enter__()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.console.__exit__(*exc)
 
 
 out = cast("Console", _OnFirstUse(highlight=False, soft_wrap=True))
