@@ -207,14 +207,22 @@ class HotGates(GameBase[State, Action]):
         ph = s.phase
         if ph == MARCH:  # the most frequent step, its list usually kept from the last one
             cached = s.cache
-            acts = cached[1] if cached is not None and cached[0] == s.steps else self.legal(s)
-            for a in acts:  # (as below)
+            if cached is None or cached[0] != s.steps:
+                self.legal(s)  # (keeps the list and its geometry in the cache)
+                cached = s.cache
+                assert cached is not None
+            marches = cached[1]
+            for a in marches:  # (as below)
                 if a is action:
                     break
             else:
-                if action not in acts:
+                if action not in marches:
                     self._refuse(s, action)
-            march.march(s, self.t, action, ev)
+            # `march.march` written out: the cache is read once
+            listed = march.march_on(s, self.t, action, ev, cached[2])
+            if listed is not None:
+                nxt, geometry = listed
+                s.cache = (s.steps + 1, nxt, geometry)
         elif ph == DEAL:
             rolls = s.rolls
             if (
