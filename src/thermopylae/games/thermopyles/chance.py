@@ -26,7 +26,7 @@ from math import trunc
 
 from thermopylae.games.thermopyles.actions import Fight, Give
 from thermopylae.games.thermopyles.flow import HAND_LIMIT, LOST, WON, finish, next_draw
-from thermopylae.games.thermopyles.playout import GRAVEYARD, NO_CARDS, NO_REFILL, setup
+from thermopylae.games.thermopyles.playout import GRAVEYARD, NO_CARDS, NO_REFILL, TIMES, setup
 from thermopylae.games.thermopyles.state import (
     DISCARD,
     DRAW,
@@ -57,7 +57,7 @@ def fight(s: State, t: Tables, a: Fight, rng: random.Random) -> int | None:
     s.support -= support
     crand = rng.random
     total = card
-    for _ in range(support + t.die[s.marker]):
+    for _ in TIMES[support + t.die[s.marker]]:
         total += trunc(crand() * 6.0) + 1
     s.sdiscard.append(card)  # at a turn no fight is left to clear: no card, support, dice
     # turn.resolve: both slots hold a card at a turn
