@@ -434,14 +434,14 @@ def _big_ones(
             dirty.add(sp)
 
 
-_MARCHED = [bool(p & MOVED) for p in range(PIECE + MOVED + AGAIN + 1)]  # by piece
 _UNMARCHED = [p & PIECE for p in range(PIECE + MOVED + AGAIN + 1)]  # by piece: its flags off
 
 
 def clear_moved(s: State) -> None:
-    marched, unmarched = _MARCHED.__getitem__, _UNMARCHED.__getitem__
+    """Every piece's march flags off (a flagged piece is above every unflagged one)."""
+    unmarched = _UNMARCHED.__getitem__
     for sp in s.board:
-        if sp and any(map(marched, sp)):
+        if sp and max(sp) >= MOVED:
             sp[:] = map(unmarched, sp)
 
 
