@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Callable
+from math import trunc
 
 from thermopylae.games.hot_gates import battle, cards, flow, march, pullback
 from thermopylae.games.hot_gates.actions import Enter
@@ -38,7 +39,9 @@ def random_playout(
     s: State, t: Tables, faces: list[int], chance_rng: random.Random, agent_rng: random.Random
 ) -> int:
     """Play `s` to the end in place, as `engine.play.uniform` with `sensible` would;
-    returns the steps. `faces`: the Battle Die's faces, as `sample_chance` draws them."""
+    returns the steps. `faces`: the Battle Die's faces, as `sample_chance` draws them.
+    An index is `trunc(u * n)`: the protocol's `int(u * n)` for u in [0, 1), without
+    calling a type (its argument tuple and checks: ~500 instructions a draw)."""
     crand, arand = chance_rng.random, agent_rng.random
     march_list, march_on = march.march_list, march.march_on
     resume = flow.resume
@@ -57,7 +60,7 @@ def random_playout(
             # step as `march` would keep it (the last step is counted below).
             while True:
                 acts = listed[0]
-                got = march_on(s, t, acts[int(arand() * len(acts))], None, listed[1])
+                got = march_on(s, t, acts[trunc(arand() * len(acts))], None, listed[1])
                 if got is None:
                     break
                 listed = got
@@ -67,13 +70,13 @@ def random_playout(
             resume(s, t, None)
         elif ph == WINDOW:
             choice = card_choices(s, t)
-            card_decide(s, t, choice[int(arand() * len(choice))], None)
+            card_decide(s, t, choice[trunc(arand() * len(choice))], None)
         elif ph == OVER:
             return s.steps - first
         elif ph == CASUALTY:  # `battle.casualty_legal`'s pieces, without their actions
             bt = s.bt
             hurt = [*dict.fromkeys(s.board[bt[PSP] if bt[LEFT][PERSIAN] > 0 else bt[SSP]])]
-            battle.casualty(s, t, hurt[int(arand() * len(hurt))], None)
+            battle.casualty(s, t, hurt[trunc(arand() * len(hurt))], None)
         elif ph == CONQUER:  # the list kept by the step before, as `legal` reads it
             cached = s.cache
             acts = (
@@ -81,15 +84,15 @@ def random_playout(
                 if cached is not None and cached[0] == s.steps
                 else battle.conquer_legal(s, t)
             )
-            battle.conquer(s, t, acts[int(arand() * len(acts))], None)
+            battle.conquer(s, t, acts[trunc(arand() * len(acts))], None)
         elif ph == PULLBACK:
             acts = pullback.pullback_legal(s, t)
-            enter = acts[int(arand() * len(acts))]
+            enter = acts[trunc(arand() * len(acts))]
             assert isinstance(enter, Enter)
             pullback.place(s, t, enter, None)
         else:
             acts = pullback.return_legal(s, t)
-            pullback.returned(s, t, acts[int(arand() * len(acts))], None)
+            pullback.returned(s, t, acts[trunc(arand() * len(acts))], None)
         s.steps += 1
 
 
@@ -118,7 +121,7 @@ def chance_steps(s: State, faces: list[int], crand: Callable[[], float]) -> int:
         if draws:  # the first seat to draw has cards left (`flow.deal` saw to it)
             seat = draws.pop(0)
             deck = decks[seat]
-            card = deck[int(crand() * len(deck))]
+            card = deck[trunc(crand() * len(deck))]
             deck.remove(card)
             insort(s.hands[seat], card)
             steps += 1
@@ -126,7 +129,7 @@ def chance_steps(s: State, faces: list[int], crand: Callable[[], float]) -> int:
                 draws.pop(0)
         elif rolls:
             slot = rolls.pop(0)
-            s.bt[battle.DICE + (slot >> 3)][slot & 7] = faces[int(crand() * nfaces)]
+            s.bt[battle.DICE + (slot >> 3)][slot & 7] = faces[trunc(crand() * nfaces)]
             steps += 1
         else:
             return steps

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from math import trunc
 from typing import Any, ClassVar, NoReturn
 
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
@@ -185,9 +186,9 @@ class HotGates(GameBase[State, Action]):
             raise IllegalAction(f"no chance event is due now ({text.waiting_for(s)})")
         if s.draws:
             deck = s.decks[s.draws[0]]
-            return self.notation.draw[deck[int(rng.random() * len(deck))]]
+            return self.notation.draw[deck[trunc(rng.random() * len(deck))]]
         rolls = self._face_rolls
-        return rolls[int(rng.random() * len(rolls))]
+        return rolls[trunc(rng.random() * len(rolls))]  # (trunc: playout.py)
 
     def advance_chance(self, s: State, rng: random.Random) -> int | None:
         """The chance steps due, with the protocol's draws, in one loop (playout.py)."""
