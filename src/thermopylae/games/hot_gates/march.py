@@ -285,30 +285,18 @@ def _ways(t: Tables, players: int, seat: int, owner: list[int]) -> MarchWays:
     return fronts, froms, ways, entries, leads_here
 
 
-def march(s: State, t: Tables, a: Action, ev: Events) -> None:
-    """One unit marches or comes on, or the seat is done; the seat's next list is kept
-    for the step after this one (as `legal` keeps it: `apply` counts this step when it
-    returns)."""
-    cached = s.cache  # the geometry of this step's list, if kept
-    listed = march_on(
-        s, t, a, ev, cached[2] if cached is not None and cached[0] == s.steps else None
-    )
-    if listed is not None:
-        nxt, geometry = listed
-        s.cache = (s.steps + 1, nxt, geometry)
-
-
 Listed = tuple[list[Action], Geometry]
 
 
 def march_on(
     s: State, t: Tables, a: Action, ev: Events, geometry: Geometry | None
 ) -> Listed | None:
-    """`march` without the cache: `geometry` is that of the list `a` was chosen from
-    (None: not kept), brought up to date. Returns the seat's next list and its geometry
-    while its march goes on, None once it has ended (then whatever waited has run, and
-    the cache holds the geometry for the next seat's `turn`), so that the fused playout
-    marches a seat's units in a loop of its own."""
+    """One unit marches or comes on, or the seat is done. `geometry` is that of the list
+    `a` was chosen from (None: not kept), brought up to date. Returns the seat's next list
+    and its geometry while its march goes on, for the caller to keep (`rules.apply` in
+    `State.cache`, as `legal` keeps it), None once it has ended (then whatever waited has
+    run, and the cache holds the geometry for the next seat's `turn`); so the fused
+    playout marches a seat's units in a loop of its own."""
     seat = s.actor
     flag = MOVED
     kind = a.__class__  # (no call, no `match`: this is a playout's hot path)

@@ -219,7 +219,7 @@ class HotGates(GameBase[State, Action]):
             else:
                 if action not in marches:
                     self._refuse(s, action)
-            # `march.march` written out: the cache is read once
+            # the cache read once above; the next list kept for the next step
             listed = march.march_on(s, self.t, action, ev, cached[2])
             if listed is not None:
                 nxt, geometry = listed
