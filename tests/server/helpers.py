@@ -531,13 +531,13 @@ class User:
 
     def __init__(self, client: TestClient) -> None:
         self.client = client
-        self.jar = httpx.Cookies()
+        self.jar = type(client.cookies)()  # the cookie jar of the client's HTTP library
 
     def __getattr__(self, verb: str) -> Any:
-        def call(*args: Any, **kwargs: Any) -> httpx.Response:
+        def call(*args: Any, **kwargs: Any) -> Any:
             self.client.cookies = self.jar
             try:
-                r: httpx.Response = getattr(self.client, verb)(*args, **kwargs)
+                r = getattr(self.client, verb)(*args, **kwargs)
             finally:
                 self.jar = self.client.cookies
             return r
