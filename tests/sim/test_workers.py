@@ -134,9 +134,13 @@ def test_forked_workers_inherit_the_heap_frozen_and_the_parent_thaws(
 
 
 @linux
-def test_this_process_plays_a_share_beside_one_forked_child(tmp_path: Path) -> None:
+def test_this_process_plays_a_share_beside_one_forked_child(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """With 2 workers on Linux: one child forked, and this process runs jobs at the same
     time as it (the jobs wait for each other), instead of waiting for two children."""
+    # forked as in a command (a test worker may run another test's thread, then `spawn`)
+    monkeypatch.setattr(backends, "start_method", lambda: "fork")
     with backends.process_pool(2) as pool:
         assert isinstance(pool, ForkPool)
         met = backends.run_jobs(_meet, [str(tmp_path)] * 2, pool=pool)
