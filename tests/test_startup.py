@@ -28,9 +28,16 @@ print(json.dumps(sorted(sys.modules)))
 """
 
 
-def imported(*args: str) -> tuple[str, set[str]]:
-    """The command's output and the modules imported once it has run (in English)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
+def imported(*args: str, bytecode: Path | None = None) -> tuple[str, set[str]]:
+    """The command's output and the modules imported once it has run (in English); with
+    `bytecode`, as an installed package runs: bytecode (and the default sets' caches)
+    written and read under that folder."""
+    gone = ("LC_ALL", "LC_MESSAGES", "LANG", "PYTHONDONTWRITEBYTECODE")
+    env = {k: v for k, v in os.environ.items() if k not in gone}
+    if bytecode is None:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    else:
+        env["PYTHONPYCACHEPREFIX"] = str(bytecode)
     r = subprocess.run(
         [sys.executable, "-c", RUN, *args],
         capture_output=True,
@@ -206,3 +213,37 @@ def test_the_cache_follows_the_file_and_the_code(
     assert engine.default_cached("toyset", derive) == "two"
     assert engine.default_cached("toyset", derive) == "two"
     assert derived == ["one", "two", "two"]
+
+
+@pytest.mark.parametrize("game", ["thermopyles", "earth-and-water"])
+def test_a_simulation_with_the_default_set_cached_imports_no_pydantic(
+    game: str, tmp_path: Path
+) -> None:
+    """The first run validates the default set (pydantic) and caches it; the next reads
+    the cache, and neither the set nor the position schema needs pydantic then."""
+    command = ("simulate", game, "--games", "2", "--workers", "1", "--json")
+    first, modules = imported(*command, bytecode=tmp_path)
+    assert "pydantic" in modules
+    again, modules = imported(*command, bytecode=tmp_path)
+    timed = ("seconds", "games_per_second")
+    same = [{k: v for k, v in json.loads(o).items() if k not in timed} for o in (first, again)]
+    assert same[0] == same[1]  # the same games from the same component set
+    assert "pydantic" not in modules
+
+
+def test_earth_and_water_default_set_is_validated_once_then_read_from_the_cache(
+    cache: Path,
+) -> None:
+    from thermopylae.engine import components as engine
+    from thermopylae.games.earth_and_water import components
+
+    fresh = components._build(*engine.read_set(components.__package__, None))
+    assert components.load() == fresh  # derived, then written
+    kept = engine.cache_path(components.__package__)
+    assert kept is not None and kept.is_relative_to(cache) and kept.exists()
+    assert components.load() == fresh  # read back: the same tables, prices and digest
+    data = json.loads(kept.read_text())
+    data["value"]["prices"]["army"] = 99  # a cache of other bytes or code is not used
+    data["key"] = "0" * 64
+    kept.write_text(json.dumps(data))
+    assert components.load() == fresh

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from thermopylae.engine.errors import RecordError
 from thermopylae.engine.protocol import JSON, Game
-from thermopylae.engine.validation import first_problem
 from thermopylae.games.earth_and_water.actions import Action
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import (
@@ -23,43 +21,55 @@ from thermopylae.games.earth_and_water.state import (
     State,
 )
 
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
-class _StateFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    options: dict[str, Any]
-    campaign: int = Field(ge=1, le=5)
-    score: int = Field(ge=-6, le=6)
-    phase: str
-    side: int = Field(ge=0, le=1)
-    active: int = Field(ge=0, le=1)
-    armies: list[list[int]]
-    fleets: list[list[int]]
-    reserve_armies: list[int]
-    reserve_fleets: list[int]
-    portraits: list[int]
-    kings: int = Field(ge=0, le=2)
-    used: int = Field(ge=0)
-    bridge: bool
-    hands: list[list[int]]
-    deck: list[int]
-    discard: list[int]
-    carneia: bool
-    acropolis: bool
-    acropolis_penalty: bool
-    passes: int = Field(ge=0, le=2)
-    talents: int = Field(ge=0, le=99)
-    fleets_built: int = Field(ge=-1, le=99)
-    draws: int = Field(ge=0, le=24)
-    draw_to: int = Field(ge=0, le=1)
-    window: int = Field(ge=0, le=6)
-    choice: int = Field(ge=0, le=11)
-    arg: int = Field(ge=-1, le=24)
-    move: list[int]
-    battle: list[int]
-    stack: list[list[Any]]
-    result: int = Field(ge=-1, le=2)
-    reason: str
-    turns: int = Field(ge=0)
+
+@cache
+def _schema() -> type[BaseModel]:
+    """The position file's schema, made when a position is first loaded: pydantic and
+    the schema's classes cost every command that imports the rules ~50-100 ms, and only
+    a loaded position needs them."""
+    from pydantic import BaseModel, ConfigDict, Field
+
+    class _StateFile(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        options: dict[str, Any]
+        campaign: int = Field(ge=1, le=5)
+        score: int = Field(ge=-6, le=6)
+        phase: str
+        side: int = Field(ge=0, le=1)
+        active: int = Field(ge=0, le=1)
+        armies: list[list[int]]
+        fleets: list[list[int]]
+        reserve_armies: list[int]
+        reserve_fleets: list[int]
+        portraits: list[int]
+        kings: int = Field(ge=0, le=2)
+        used: int = Field(ge=0)
+        bridge: bool
+        hands: list[list[int]]
+        deck: list[int]
+        discard: list[int]
+        carneia: bool
+        acropolis: bool
+        acropolis_penalty: bool
+        passes: int = Field(ge=0, le=2)
+        talents: int = Field(ge=0, le=99)
+        fleets_built: int = Field(ge=-1, le=99)
+        draws: int = Field(ge=0, le=24)
+        draw_to: int = Field(ge=0, le=1)
+        window: int = Field(ge=0, le=6)
+        choice: int = Field(ge=0, le=11)
+        arg: int = Field(ge=-1, le=24)
+        move: list[int]
+        battle: list[int]
+        stack: list[list[Any]]
+        result: int = Field(ge=-1, le=2)
+        reason: str
+        turns: int = Field(ge=0)
+
+    return _StateFile
 
 
 def state_to_json(s: State) -> JSON:
@@ -118,8 +128,12 @@ def _step_from_json(step: list[Any]) -> tuple[Any, ...]:
 def state_from_json(data: Mapping[str, Any], c: Components, game: Game[State, Action]) -> State:
     """A position read from `data` and checked; `game` (typed as the contract) reads the
     options the position was played with."""
+    from pydantic import ValidationError
+
+    from thermopylae.engine.validation import first_problem
+
     try:
-        f = _StateFile.model_validate(dict(data))
+        f: Any = _schema().model_validate(dict(data))
     except ValidationError as exc:
         raise RecordError(first_problem(exc, "state")) from exc
     if f.phase not in PHASES:
