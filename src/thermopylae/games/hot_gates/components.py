@@ -7,6 +7,9 @@ effects are data in a small vocabulary (`EFFECTS`), so a card set is a file.
 
 Units are referred to by *type index* everywhere in the rules (the order of the file's
 `[[unit]]` tables, checked to hold the rulebook's 13 types).
+
+The file's schema (pydantic) is in `component_file`, imported only to validate a file: the
+default set is validated once and read from its cache after (`load`).
 """
 
 from __future__ import annotations
@@ -15,9 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-
-from thermopylae.engine.components import Source, digest, read_set, validate
+from thermopylae.engine.components import default_cached, digest, read_set, validate
 from thermopylae.engine.errors import ComponentError
 from thermopylae.i18n import _, ngettext
 
@@ -77,118 +78,40 @@ CARDS_PER_SIDE = 26
 MAX_DICE = 6  # "6 Battle Dice"
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+@dataclass(frozen=True)
+class Rules:
+    """The rules' numbers, as the file gives them (`component_file.Rules` checks them)."""
+
+    coastal_capacity: int
+    gates_capacity: int
+    glory_bonus: list[int]  # spaces 1, 2, 3 of a row (a list, as the file has it)
+    gates_penalty: int
+    win_glory_2p: int
+    win_glory_team: int
+    dilios_2p: int
+    dilios_team: int
+    start_hand: int
+    source: str | None = None
 
 
-class Rules(_Strict):
-    coastal_capacity: int = Field(ge=1, le=12)
-    gates_capacity: int = Field(ge=1, le=12)
-    glory_bonus: list[int] = Field(min_length=3, max_length=3)
-    gates_penalty: int = Field(ge=0)
-    win_glory_2p: int = Field(ge=1)
-    win_glory_team: int = Field(ge=1)
-    dilios_2p: int = Field(ge=0)
-    dilios_team: int = Field(ge=0)
-    start_hand: int = Field(ge=0, le=10)
-    source: Source | None = None
+@dataclass(frozen=True)
+class Unit:
+    """A unit type, as the file gives it (`component_file.Unit` checks it)."""
 
-
-class GoatPath(_Strict):
-    length: int = Field(ge=1, le=30)
-    boxes: int = Field(ge=1, le=20)
-    source: Source | None = None
-
-
-class ChartStep(_Strict):
-    from_: int = Field(alias="from", ge=0)
-    dice: int = Field(ge=0, le=MAX_DICE)
-
-
-class Chart(_Strict):
-    steps: list[ChartStep] = Field(min_length=1)
-    source: Source | None = None
-
-    @model_validator(mode="after")
-    def _increasing(self) -> Chart:
-        froms = [s.from_ for s in self.steps]
-        dice = [s.dice for s in self.steps]
-        if froms != sorted(set(froms)) or dice != sorted(dice):
-            raise ValueError(
-                "the chart's steps must rise: `from` strictly and `dice` never "
-                f"falling (got from {froms}, dice {dice})"
-            )
-        return self
-
-
-class Dice(_Strict):
-    faces: list[int] = Field(min_length=2, max_length=20)
-    source: Source | None = None
-
-    @model_validator(mode="after")
-    def _non_negative(self) -> Dice:
-        if min(self.faces) < 0:
-            raise ValueError(f"a die face cannot be negative (got {self.faces})")
-        return self
-
-
-class Unit(_Strict):
     id: str
     name: str
     side: Side
-    count: int = Field(ge=0)
-    attack: int = Field(ge=0, le=30)
-    defense: int = Field(ge=1, le=30)
-    wounded_attack: int | None = Field(default=None, ge=0, le=30)
-    wounded_defense: int | None = Field(default=None, ge=1, le=30)
+    count: int
+    attack: int
+    defense: int
+    wounded_attack: int | None = None
+    wounded_defense: int | None = None
     dead_back: bool = False
-    glory: int = Field(default=0, ge=0, le=100)
-    size: int = Field(default=1, ge=1, le=6)
+    glory: int = 0
+    size: int = 1
     hero: bool = False
     leader: bool = False
-    source: Source | None = None
-
-    @model_validator(mode="after")
-    def _sides(self) -> Unit:
-        wounded = (self.wounded_attack, self.wounded_defense)
-        if self.dead_back and wounded != (None, None):
-            raise ValueError(f'{self.id}: a unit with "Dead" on its back has no wounded side')
-        if not self.dead_back and None in wounded:
-            raise ValueError(
-                f"{self.id}: give wounded_attack and wounded_defense (or dead_back = true)"
-            )
-        return self
-
-
-class Card(_Strict):
-    title: str = Field(min_length=1)
-    letter: Literal["A", "B"]
-    window: Window
-    effect: Effect
-    amount: int = Field(default=1, ge=1, le=10)
-    source: Source | None = None
-
-    @model_validator(mode="after")
-    def _window_fits(self) -> Card:
-        if self.window not in EFFECTS[self.effect]:
-            raise ValueError(
-                f"{self.title!r}: a {self.effect} card is played in the "
-                f"{' or '.join(EFFECTS[self.effect])} window, not {self.window}"
-            )
-        return self
-
-
-class ComponentFile(_Strict):
-    title: str
-    default_source: Source
-    note: str = ""
-    rules: Rules
-    goat_path: GoatPath
-    chart: Chart
-    dice: Dice
-    unit: list[Unit]
-    spartan_card: list[Card]
-    persian_card: list[Card]
+    source: str | None = None
 
 
 @dataclass(frozen=True)
@@ -280,8 +203,13 @@ class Components:
 
 
 def load(path: Path | None = None) -> Components:
-    """The default set shipped with the package, or the file at `path`."""
-    return _build(*read_set(__package__, path))
+    """The default set shipped with the package (validated once, then read from its
+    cache beside the module's bytecode: `engine.components.default_cached`), or the file
+    at `path` (validated every time)."""
+    if path is None:
+        return _build(default_cached(__package__, _validated), "default")
+    data, origin = read_set(__package__, path)
+    return _build(_validated(data, origin), origin)
 
 
 def _shape_problems(data: dict[str, Any]) -> list[str]:
@@ -322,7 +250,12 @@ def _shape_problems(data: dict[str, Any]) -> list[str]:
     return out
 
 
-def _build(data: dict[str, Any], origin: str) -> Components:
+def _validated(data: dict[str, Any], origin: str = "default") -> dict[str, Any]:
+    """The file checked against its schema and the rulebook's counts, as JSON values
+    (every field, defaults filled in): what `_build` reads, and the default set's cache
+    holds."""
+    from thermopylae.games.hot_gates.component_file import ComponentFile
+
     shape = _shape_problems(data)
     try:
         f = validate(ComponentFile, data, origin)
@@ -330,46 +263,52 @@ def _build(data: dict[str, Any], origin: str) -> Components:
         raise ComponentError(origin, shape + exc.problems) from exc
     if shape:
         raise ComponentError(origin, shape)
+    dumped: dict[str, Any] = f.model_dump(mode="json", by_alias=True)
+    return dumped
+
+
+def _build(f: dict[str, Any], origin: str) -> Components:
+    """The tables of a validated file (`_validated`), with plain Python: no pydantic."""
     sources: dict[str, int] = {}
 
     def tag(source: str | None, values: int) -> None:
-        key = source or f.default_source
+        key = source or f["default_source"]
         sources[key] = sources.get(key, 0) + values
 
-    tag(f.rules.source, 9)
-    tag(f.goat_path.source, 2)
-    tag(f.chart.source, len(f.chart.steps))
-    tag(f.dice.source, len(f.dice.faces))
-    for u in f.unit:
-        tag(u.source, 5)
+    tag(f["rules"]["source"], 9)
+    tag(f["goat_path"]["source"], 2)
+    tag(f["chart"]["source"], len(f["chart"]["steps"]))
+    tag(f["dice"]["source"], len(f["dice"]["faces"]))
+    for u in f["unit"]:
+        tag(u["source"], 5)
     cards: list[CardInfo] = []
-    for side, key, deck in (("spartan", "s", f.spartan_card), ("persian", "p", f.persian_card)):
-        for i, c in enumerate(deck):
-            tag(c.source, 3)
+    for side, key in (("spartan", "s"), ("persian", "p")):
+        for i, c in enumerate(f[f"{side}_card"]):
+            tag(c["source"], 3)
             cards.append(
                 CardInfo(
                     len(cards),
                     f"{key}{i + 1}",
                     side,  # type: ignore[arg-type]
-                    c.title,
-                    c.letter,
-                    c.window,
-                    c.effect,
-                    c.amount,
+                    c["title"],
+                    c["letter"],
+                    c["window"],
+                    c["effect"],
+                    c["amount"],
                 )
             )
-    values = f.model_dump(mode="json", by_alias=True, exclude={"title", "note", "default_source"})
+    values = {k: v for k, v in f.items() if k not in ("title", "note", "default_source")}
     return Components(
-        title=f.title,
-        note=f.note,
+        title=f["title"],
+        note=f["note"],
         digest=digest(values),
-        units=tuple(f.unit),
+        units=tuple(Unit(**u) for u in f["unit"]),
         cards=tuple(cards),
-        chart=tuple((s.from_, s.dice) for s in f.chart.steps),
-        faces=tuple(f.dice.faces),
-        goat_path=f.goat_path.length,
-        boxes=f.goat_path.boxes,
-        rules=f.rules,
+        chart=tuple((s["from"], s["dice"]) for s in f["chart"]["steps"]),
+        faces=tuple(f["dice"]["faces"]),
+        goat_path=f["goat_path"]["length"],
+        boxes=f["goat_path"]["boxes"],
+        rules=Rules(**f["rules"]),
         sources=sources,
         origin=origin,
     )
