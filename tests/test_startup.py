@@ -213,6 +213,13 @@ def test_the_cache_follows_the_file_and_the_code(
     assert engine.default_cached("toyset", derive) == "two"
     assert engine.default_cached("toyset", derive) == "two"
     assert derived == ["one", "two", "two"]
+    # a module that shapes the value too (a schema's), named: its change derives anew
+    (package / "schema.py").write_text("# checks the file\n")
+    assert engine.default_cached("toyset", derive, ("schema.py",)) == "two"
+    assert engine.default_cached("toyset", derive, ("schema.py",)) == "two"
+    changed("schema.py", "# checks the file, otherwise\n")
+    assert engine.default_cached("toyset", derive, ("schema.py",)) == "two"
+    assert derived == ["one", "two", "two", "two", "two"]
 
 
 @pytest.mark.parametrize("game", ["thermopyles", "earth-and-water"])

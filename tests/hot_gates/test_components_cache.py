@@ -103,9 +103,5 @@ def test_a_simulation_validates_the_default_set_only_once(runs: list[set[str]]) 
     assert SCHEMA not in second
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hot_gates/serial.py (read positions) still imports pydantic at module level",
-)
 def test_a_simulation_imports_no_pydantic(runs: list[set[str]]) -> None:
     assert "pydantic" not in runs[1]

@@ -92,19 +92,23 @@ def cache_path(package: str) -> Path | None:
     return Path(importlib.util.cache_from_source(source)).with_suffix(".json")
 
 
-def default_cached(package: str, derive: Callable[[dict[str, Any]], J]) -> J:
+def default_cached(
+    package: str, derive: Callable[[dict[str, Any]], J], modules: tuple[str, ...] = ()
+) -> J:
     """`derive(data)` of the default set shipped in `package` (a JSON value): read from
     the cache when it was derived from `components.toml` by the package's
-    `components.py` (and this module) as they are now, else derived now and cached,
-    unless this process writes no bytecode (`sys.dont_write_bytecode`). As for bytecode,
-    "as they are now" is their size and time of last change: the file stays the truth,
+    `components.py`, its other `modules` that shape the value (a schema's module, by
+    file name), and this module, as they are now; else derived now and cached, unless
+    this process writes no bytecode (`sys.dont_write_bytecode`). As for bytecode, "as
+    they are now" is their size and time of last change: the file stays the truth,
     replace it (or change the code) and the next run derives anew. A cache that cannot
     be read or written is passed by."""
     folder, path = _folder(package), cache_path(package)
     key: list[list[int]] = []
     if folder is not None and path is not None:
         try:
-            sources = (folder / "components.toml", folder / "components.py", Path(__file__))
+            shaping = ("components.toml", "components.py", *modules)
+            sources = (*(folder / name for name in shaping), Path(__file__))
             key = [[(st := os.stat(s)).st_size, st.st_mtime_ns] for s in sources]
             kept = json.loads(path.read_text(encoding="utf-8"))
             if isinstance(kept, dict) and kept.get("key") == key:

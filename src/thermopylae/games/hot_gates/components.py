@@ -207,7 +207,7 @@ def load(path: Path | None = None) -> Components:
     cache beside the module's bytecode: `engine.components.default_cached`), or the file
     at `path` (validated every time)."""
     if path is None:
-        return _build(default_cached(__package__, _validated), "default")
+        return _build(default_cached(__package__, _validated, ("component_file.py",)), "default")
     data, origin = read_set(__package__, path)
     return _build(_validated(data, origin), origin)
 

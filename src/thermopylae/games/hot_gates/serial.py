@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from functools import cache
 from itertools import pairwise
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from thermopylae.engine.errors import RecordError
 from thermopylae.engine.protocol import JSON, Game
-from thermopylae.engine.validation import first_problem
 from thermopylae.games.hot_gates.actions import Action, piece_name
 from thermopylae.games.hot_gates.board import PERSIAN, SPARTAN_SIDE, Tables
 from thermopylae.games.hot_gates.cards import decks
@@ -45,6 +43,9 @@ from thermopylae.games.hot_gates.state import (
     space_name,
 )
 
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
 SPACE_NAMES = tuple(space_name(i) for i in range(2 * SPACES))
 # The continuations a state may wait on, with the number of their integer arguments.
 CONTINUATIONS = {
@@ -62,39 +63,48 @@ CONTINUATIONS = {
 }
 
 
-class _StateFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    players: int = Field(ge=2, le=4)
-    phase: str
-    round: int = Field(ge=1, le=1000)
-    board: dict[str, list[str]]
-    spartan_camp: list[str]
-    boxes: list[list[str]]
-    persian_camp: list[str]
-    eliminated: list[str]
-    pulled_back: list[str]
-    glory: list[int]
-    kills: list[int]
-    ephialtes: int = Field(ge=0)
-    ephialtes_moves: int = Field(ge=0, le=20)
-    bonus_taken: list[str]
-    persians_entered: list[str]
-    breach: bool
-    hands: list[list[str]]
-    decks: list[list[str]]
-    discards: list[list[str]]
-    draws: list[int]
-    rolls: list[int]
-    window: str | None
-    played: list[list[int]]
-    passes: int = Field(ge=0, le=4)
-    actor: int = Field(ge=-1, le=3)
-    extra: list[int]
-    battle: list[Any]
-    stack: list[list[Any]]
-    steps: int = Field(ge=0)
-    winners: list[int]
-    reason: str
+@cache
+def _schema() -> type[BaseModel]:
+    """The position file's schema, made when a position is first loaded: pydantic and
+    the schema's classes cost every command that imports the rules ~30 ms, and only a
+    loaded position needs them."""
+    from pydantic import BaseModel, ConfigDict, Field
+
+    class _StateFile(BaseModel):
+        model_config = ConfigDict(extra="forbid", strict=True)
+        players: int = Field(ge=2, le=4)
+        phase: str
+        round: int = Field(ge=1, le=1000)
+        board: dict[str, list[str]]
+        spartan_camp: list[str]
+        boxes: list[list[str]]
+        persian_camp: list[str]
+        eliminated: list[str]
+        pulled_back: list[str]
+        glory: list[int]
+        kills: list[int]
+        ephialtes: int = Field(ge=0)
+        ephialtes_moves: int = Field(ge=0, le=20)
+        bonus_taken: list[str]
+        persians_entered: list[str]
+        breach: bool
+        hands: list[list[str]]
+        decks: list[list[str]]
+        discards: list[list[str]]
+        draws: list[int]
+        rolls: list[int]
+        window: str | None
+        played: list[list[int]]
+        passes: int = Field(ge=0, le=4)
+        actor: int = Field(ge=-1, le=3)
+        extra: list[int]
+        battle: list[Any]
+        stack: list[list[Any]]
+        steps: int = Field(ge=0)
+        winners: list[int]
+        reason: str
+
+    return _StateFile
 
 
 def state_to_json(s: State, t: Tables) -> JSON:
@@ -143,8 +153,12 @@ def state_to_json(s: State, t: Tables) -> JSON:
 
 def state_from_json(data: Mapping[str, Any], t: Tables, game: Game[State, Action]) -> State:
     """The position in `data`, checked (`check`: `game` takes its next step on a copy)."""
+    from pydantic import ValidationError
+
+    from thermopylae.engine.validation import first_problem
+
     try:
-        f = _StateFile.model_validate(dict(data))
+        f: Any = _schema().model_validate(dict(data))
     except ValidationError as exc:
         raise RecordError(first_problem(exc, "state")) from exc
     n = f.players
