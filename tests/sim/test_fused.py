@@ -1,7 +1,7 @@
-"""Tables of random agents played by the game's fused `random_playout` (`sim.match.play`)
+"""Tables of random agents played by the game's `random_legal_playout` (`sim.match.play`:
+its fused `random_playout` where `sensible` is `legal`, 300's own fused loop over `legal`)
 give the same games as the protocol loop, draw for draw: the same outcome, steps and final
-state for the same seed and index; and where the game's `sensible` is its own method (300)
-they stay on the protocol loop."""
+state for the same seed and index."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ from thermopylae.sim.simulate import simulate
         ("thermopyles", 2, 300),
         ("thermopyles", 4, 1000),
         ("earth-and-water", 2, 40),
+        ("hot-gates", 2, 60),
+        ("hot-gates", 4, 60),
     ],
 )
 def test_random_tables_play_the_protocol_loops_games(
@@ -32,7 +34,7 @@ def test_random_tables_play_the_protocol_loops_games(
     game = registry.get(game_id)
     options = game.options({"players": players})
     agents = [RandomAgent() for _ in game.seats(options)]
-    assert match.all_random(game, agents)
+    assert match.all_random(agents)
     for index in range(games):
         chance_rng, agent_rng = match.rngs(7, index)
         fused, steps = match.play(game, options, agents, chance_rng, agent_rng)
@@ -44,14 +46,24 @@ def test_random_tables_play_the_protocol_loops_games(
         assert game.state_to_json(fused) == game.state_to_json(state)
 
 
-def test_only_random_agents_on_a_game_whose_sensible_is_legal() -> None:
+def test_only_tables_of_random_agents_and_300_s_random_games_choose_among_legal() -> None:
     thermopyles = registry.get("thermopyles")
     assert plays_legal(thermopyles)
-    assert not match.all_random(thermopyles, [make_agent("heuristic", thermopyles)])
-    assert not match.all_random(thermopyles, [RandomAgent(), make_agent("heuristic", thermopyles)])
+    assert match.all_random([RandomAgent(), RandomAgent()])
+    assert not match.all_random([make_agent("heuristic", thermopyles)])
+    assert not match.all_random([RandomAgent(), make_agent("heuristic", thermopyles)])
     hot_gates = registry.get("hot-gates")  # its sensible leaves out pointless cards
     assert not plays_legal(hot_gates)
-    assert not match.all_random(hot_gates, [RandomAgent(), RandomAgent()])
+    # so its random tables play `legal`, card plays that cannot apply included: a seed
+    # whose games differ between the two playouts shows they are not the same loop
+    options = hot_gates.options({"players": 2})
+    differ = 0
+    for seed in range(20):
+        a, b = hot_gates.new(options), hot_gates.new(options)
+        hot_gates.random_legal_playout(a, *match.rngs(seed, 0))
+        hot_gates.random_playout(b, *match.rngs(seed, 0))
+        differ += hot_gates.state_to_json(a) != hot_gates.state_to_json(b)
+    assert differ
 
 
 def test_recorded_runs_give_the_fused_runs_results(tmp_path: Path) -> None:

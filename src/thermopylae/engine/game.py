@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from thermopylae.engine.errors import NotationError, ThermopylaeError
-from thermopylae.engine.play import uniform
+from thermopylae.engine.play import plays_legal, uniform
 from thermopylae.engine.protocol import CHANCE, JSON, BatchSimulator, Game, Observer, Outcome
 
 S = TypeVar("S", bound="Copyable")
@@ -144,6 +144,16 @@ class GameBase(Generic[S, A]):
     def random_playout(self, state: S, chance_rng: random.Random, agent_rng: random.Random) -> int:
         g = cast("Game[S, A]", self)  # a GameBase is completed into a Game by its game
         return uniform(g.to_act, g.apply, g.sample_chance, g.sensible, state, chance_rng, agent_rng)
+
+    def random_legal_playout(
+        self, state: S, chance_rng: random.Random, agent_rng: random.Random
+    ) -> int:
+        """The game's own `random_playout` where `sensible` is `legal` (its fused loop, if
+        it has one); else the protocol loop over `legal`."""
+        g = cast("Game[S, A]", self)  # a GameBase is completed into a Game by its game
+        if plays_legal(g):
+            return g.random_playout(state, chance_rng, agent_rng)
+        return uniform(g.to_act, g.apply, g.sample_chance, g.legal, state, chance_rng, agent_rng)
 
     def batch_simulator(self, options: Mapping[str, Any]) -> BatchSimulator | None:
         """No compiled kernel: simulations play through the protocol."""

@@ -146,10 +146,10 @@ def uniform(
 def plays_legal(game: GenericGame) -> bool:
     """Whether `game.random_playout` plays what random agents play (uniformly among
     `legal`): the game's `sensible` is its `legal`, the same method (`GameBase` makes it so
-    for every game that does not override `sensible`). Then a table of random agents may
-    be played by `random_playout`, the game's fused loop, with the same games from the
-    same random sources; a game whose `sensible` is a method of its own is played through
-    the protocol loop, whatever that method returns."""
+    for every game that does not override `sensible`). Then `GameBase`'s
+    `random_legal_playout`, which tables of random agents play, is `random_playout`, the
+    game's fused loop; a game whose `sensible` is a method of its own plays them through
+    the protocol loop over `legal`, unless it has a fused `random_legal_playout` too."""
     return bool(game.sensible == game.legal)
 
 

@@ -257,8 +257,8 @@ class Game(Protocol[S, A]):
         card when no unit can march): the rules allow them, so `legal` keeps them, but
         agents choose among these so as not to spend a card for nothing. A game with no
         such knowledge leaves `sensible` to be its `legal`, the same method (`GameBase`
-        does so): that declares `random_playout` to play what random agents play, and
-        simulations of random agents play through it (`engine.play.plays_legal`)."""
+        does so): then `random_playout` plays what random agents play
+        (`engine.play.plays_legal`), and is `random_legal_playout` too."""
         ...
 
     def advance_chance(self, state: S, rng: random.Random) -> int | None:
@@ -278,6 +278,17 @@ class Game(Protocol[S, A]):
         random stream for random stream: a game may fuse it into one loop of its own (no
         events, no re-checking the moves it made itself), the searches' and simulations'
         hot path. The conformance suite holds every game to that equality."""
+        ...
+
+    def random_legal_playout(
+        self, state: S, chance_rng: random.Random, agent_rng: random.Random
+    ) -> int:
+        """`random_playout` with every seat choosing among `legal(state)` instead of
+        `sensible`: what a table of random agents (`ai.base.RandomAgent`) plays, so
+        simulations of random agents play through it. Exactly `engine.play.play(game,
+        state, (), chance_rng, agent_rng, moves=game.legal)`, random stream for random
+        stream (the conformance suite holds every game to it); `random_playout` itself
+        where `sensible` is `legal`."""
         ...
 
     def batch_simulator(self, options: Mapping[str, Any]) -> BatchSimulator | None:

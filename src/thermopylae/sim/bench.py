@@ -1,6 +1,6 @@
 """Playout speed on one core, as the simulations play (`match.play`: the protocol's
-legal, chance and apply, or a game's fused `random_playout` for a table of random agents
-where it plays the same games), in CPU seconds, and its ratio to the reference loop
+legal, chance and apply, or a table of random agents' `random_legal_playout`, the game's
+fused loop where it has one), in CPU seconds, and its ratio to the reference loop
 (`sim/reference.py`) measured in the same process and the same run: the ratio carries
 between machines, the absolute figure does not."""
 

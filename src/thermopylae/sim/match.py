@@ -47,11 +47,11 @@ def play(
 ) -> tuple[Any, int]:
     """Play a new game to the end (`engine.play.play`, writing each step into `record`
     when given); returns the final state and the number of steps. A table of random
-    agents is played by the game's fused `random_playout` where that plays the same games
-    (`engine.play.plays_legal`), unless a record is written."""
+    agents is played by the game's `random_legal_playout` (its fused loop where it has
+    one: the same games), unless a record is written."""
     state = game.new(options)
-    if record is None and all_random(game, agents):
-        return state, game.random_playout(state, chance_rng, agent_rng)
+    if record is None and all_random(agents):
+        return state, game.random_legal_playout(state, chance_rng, agent_rng)
     on_step = None
     if record is not None:
         from thermopylae.engine.record import seat_name
@@ -67,11 +67,11 @@ def play(
     return state, steps
 
 
-def all_random(game: GenericGame, agents: Sequence[Decider]) -> bool:
+def all_random(agents: Sequence[Decider]) -> bool:
     """Whether every seat is a random agent (`ai.base.RandomAgent` itself, whose move is
-    `legal[int(agent_rng.random() * n)]`) and the game's `random_playout` plays just that:
-    then it plays the same game as the protocol loop, draw for draw."""
-    return all(type(a) is RandomAgent for a in agents) and engine_play.plays_legal(game)
+    `legal[int(agent_rng.random() * n)]`): then the game's `random_legal_playout` plays
+    the same game as the protocol loop, draw for draw."""
+    return all(type(a) is RandomAgent for a in agents)
 
 
 def play_indexed(

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from math import trunc
 
 from thermopylae.games.hot_gates import battle, cards, flow, march, pullback
-from thermopylae.games.hot_gates.actions import Enter
+from thermopylae.games.hot_gates.actions import Action, Enter
 from thermopylae.games.hot_gates.battle import LEFT, PSP, SSP
 from thermopylae.games.hot_gates.board import PERSIAN, Tables
 from thermopylae.games.hot_gates.state import (
@@ -36,16 +36,23 @@ from thermopylae.games.hot_gates.state import (
 
 
 def random_playout(
-    s: State, t: Tables, faces: list[int], chance_rng: random.Random, agent_rng: random.Random
+    s: State,
+    t: Tables,
+    faces: list[int],
+    chance_rng: random.Random,
+    agent_rng: random.Random,
+    card_choices: Callable[[State, Tables], list[Action]] = cards.sensible_legal,
 ) -> int:
     """Play `s` to the end in place, as `engine.play.uniform` with `sensible` would;
     returns the steps. `faces`: the Battle Die's faces, as `sample_chance` draws them.
-    An index is `trunc(u * n)`: the protocol's `int(u * n)` for u in [0, 1), without
-    calling a type (its argument tuple and checks: ~500 instructions a draw)."""
+    `card_choices`: a card window's list (`cards.legal` for `legal`, the only phase where
+    `sensible` differs). An index is `trunc(u * n)`: the protocol's `int(u * n)` for u in
+    [0, 1), without calling a type (its argument tuple and checks: ~500 instructions a
+    draw)."""
     crand, arand = chance_rng.random, agent_rng.random
     march_list, march_on = march.march_list, march.march_on
     resume = flow.resume
-    card_choices, card_decide = cards.sensible_legal, cards.decide
+    card_decide = cards.decide
     first = s.steps  # the steps played are counted in the state alone
     while True:
         ph = s.phase

@@ -201,6 +201,12 @@ class HotGates(GameBase[State, Action]):
         for the same random sources, without the protocol's calls between the steps."""
         return playout.random_playout(s, self.t, self._faces, chance_rng, agent_rng)
 
+    def random_legal_playout(
+        self, s: State, chance_rng: random.Random, agent_rng: random.Random
+    ) -> int:
+        """The same loop choosing among `legal`: a card window's whole list."""
+        return playout.random_playout(s, self.t, self._faces, chance_rng, agent_rng, cards.legal)
+
     # -- applying actions ----------------------------------------------------------------
 
     def apply(self, s: State, action: Action, *, quiet: bool = False) -> list[Event]:
