@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -30,3 +32,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def game() -> Thermopyles:
     return thermopyles_game()
+
+
+@pytest.fixture
+def component_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The default component sets' cache (`engine.components.default_cached`) under
+    `tmp_path`, where bytecode would go too, and written even on a machine that writes no
+    bytecode."""
+    monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    return tmp_path

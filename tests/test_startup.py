@@ -134,22 +134,14 @@ def test_deferred_coercion_coerces_as_typer_does() -> None:
     assert checked > 500
 
 
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The derived default set's cache under `tmp_path` (where bytecode would go too)."""
-    monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path))
-    monkeypatch.setattr(sys, "dont_write_bytecode", False)
-    return tmp_path
-
-
-def test_the_default_set_is_validated_once_then_read_from_the_cache(cache: Path) -> None:
+def test_the_default_set_is_validated_once_then_read_from_the_cache(component_cache: Path) -> None:
     from thermopylae.engine import components as engine
     from thermopylae.games.thermopyles import components
 
     fresh = components._build(*engine.read_set(components.__package__, None))
     assert components.load() == fresh  # derived, then written
     kept = engine.cache_path(components.__package__)
-    assert kept is not None and kept.is_relative_to(cache) and kept.exists()
+    assert kept is not None and kept.is_relative_to(component_cache) and kept.exists()
     assert components.load() == fresh  # read back
     data = json.loads(kept.read_text())
     data["value"]["spartan"][0] = 99  # a cache of other bytes or code is not used
@@ -162,7 +154,7 @@ def test_the_default_set_is_validated_once_then_read_from_the_cache(cache: Path)
 
 
 def test_no_cache_without_bytecode_or_where_it_cannot_be_written(
-    cache: Path, monkeypatch: pytest.MonkeyPatch
+    component_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from thermopylae.engine import components as engine
     from thermopylae.games.thermopyles import components
@@ -170,9 +162,9 @@ def test_no_cache_without_bytecode_or_where_it_cannot_be_written(
     fresh = components._build(*engine.read_set(components.__package__, None))
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
     assert components.load() == fresh
-    assert not list(cache.iterdir())
+    assert not list(component_cache.iterdir())
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
-    blocked = cache / "a-file"
+    blocked = component_cache / "a-file"
     blocked.write_text("")
     monkeypatch.setattr(sys, "pycache_prefix", str(blocked))
     assert components.load() == fresh
@@ -180,13 +172,13 @@ def test_no_cache_without_bytecode_or_where_it_cannot_be_written(
 
 
 def test_the_cache_follows_the_file_and_the_code(
-    cache: Path, monkeypatch: pytest.MonkeyPatch
+    component_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A package of its own (not the shipped one, which other tests read meanwhile):
     its set is derived again when its file or its module changes, not otherwise."""
     from thermopylae.engine import components as engine
 
-    package = cache / "src" / "toyset"
+    package = component_cache / "src" / "toyset"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "components.py").write_text("# derives the set\n")
@@ -222,7 +214,7 @@ def test_the_cache_follows_the_file_and_the_code(
     assert derived == ["one", "two", "two", "two", "two"]
 
 
-@pytest.mark.parametrize("game", ["thermopyles", "earth-and-water"])
+@pytest.mark.parametrize("game", ["thermopyles", "earth-and-water", "hot-gates"])
 def test_a_simulation_with_the_default_set_cached_imports_no_pydantic(
     game: str, tmp_path: Path
 ) -> None:
@@ -239,7 +231,7 @@ def test_a_simulation_with_the_default_set_cached_imports_no_pydantic(
 
 
 def test_earth_and_water_default_set_is_validated_once_then_read_from_the_cache(
-    cache: Path,
+    component_cache: Path,
 ) -> None:
     from thermopylae.engine import components as engine
     from thermopylae.games.earth_and_water import components
@@ -247,7 +239,7 @@ def test_earth_and_water_default_set_is_validated_once_then_read_from_the_cache(
     fresh = components._build(*engine.read_set(components.__package__, None))
     assert components.load() == fresh  # derived, then written
     kept = engine.cache_path(components.__package__)
-    assert kept is not None and kept.is_relative_to(cache) and kept.exists()
+    assert kept is not None and kept.is_relative_to(component_cache) and kept.exists()
     assert components.load() == fresh  # read back: the same tables, prices and digest
     data = json.loads(kept.read_text())
     data["value"]["prices"]["army"] = 99  # a cache of other bytes or code is not used
