@@ -6,10 +6,13 @@ modules it left in `sys.modules`."""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -134,17 +137,40 @@ def test_deferred_coercion_coerces_as_typer_does() -> None:
     assert checked > 500
 
 
-def test_the_default_set_is_validated_once_then_read_from_the_cache(component_cache: Path) -> None:
-    from thermopylae.engine import components as engine
-    from thermopylae.games.thermopyles import components
+def _set_spartan(value: Any) -> None:
+    value["spartan"][0] = 99
 
-    fresh = components._build(*engine.read_set(components.__package__, None))
+
+def _set_army_price(value: Any) -> None:
+    value["prices"]["army"] = 99
+
+
+def _set_die_face(value: Any) -> None:
+    value["dice"]["faces"][0] = 99
+
+
+@pytest.mark.parametrize(
+    ("game", "stale"),
+    [
+        ("thermopyles", _set_spartan),
+        ("earth_and_water", _set_army_price),
+        ("hot_gates", _set_die_face),
+    ],
+)
+def test_the_default_set_is_validated_once_then_read_from_the_cache(
+    game: str, stale: Callable[[Any], None], component_cache: Path
+) -> None:
+    from thermopylae.engine import components as engine
+
+    components = importlib.import_module(f"thermopylae.games.{game}.components")
+    shipped = Path(components.__file__).with_name("components.toml")
+    fresh = dataclasses.replace(components.load(shipped), origin="default")  # validated now
     assert components.load() == fresh  # derived, then written
     kept = engine.cache_path(components.__package__)
     assert kept is not None and kept.is_relative_to(component_cache) and kept.exists()
-    assert components.load() == fresh  # read back
+    assert components.load() == fresh  # read back: the same tables and digest
     data = json.loads(kept.read_text())
-    data["value"]["spartan"][0] = 99  # a cache of other bytes or code is not used
+    stale(data["value"])  # a cache of other bytes or code is not used
     data["key"] = "0" * 64
     kept.write_text(json.dumps(data))
     assert components.load() == fresh
@@ -228,21 +254,3 @@ def test_a_simulation_with_the_default_set_cached_imports_no_pydantic(
     same = [{k: v for k, v in json.loads(o).items() if k not in timed} for o in (first, again)]
     assert same[0] == same[1]  # the same games from the same component set
     assert "pydantic" not in modules
-
-
-def test_earth_and_water_default_set_is_validated_once_then_read_from_the_cache(
-    component_cache: Path,
-) -> None:
-    from thermopylae.engine import components as engine
-    from thermopylae.games.earth_and_water import components
-
-    fresh = components._build(*engine.read_set(components.__package__, None))
-    assert components.load() == fresh  # derived, then written
-    kept = engine.cache_path(components.__package__)
-    assert kept is not None and kept.is_relative_to(component_cache) and kept.exists()
-    assert components.load() == fresh  # read back: the same tables, prices and digest
-    data = json.loads(kept.read_text())
-    data["value"]["prices"]["army"] = 99  # a cache of other bytes or code is not used
-    data["key"] = "0" * 64
-    kept.write_text(json.dumps(data))
-    assert components.load() == fresh
