@@ -778,10 +778,7 @@ class _Tx:
         self.kept: _Kept | None = None
 
     def __enter__(self) -> Any:
-        try:
-            source, kept = self.store._connection()
-        except SQLAlchemyError as exc:
-            raise StoreError(f"the database is unavailable: {_short(exc)}") from exc
+        source, kept = _connect_locked(self.store)
         if kept is None:
             try:
                 self.cm = source
@@ -789,10 +786,6 @@ class _Tx:
             except SQLAlchemyError as exc:
                 raise StoreError(f"the database is unavailable: {_short(exc)}") from exc
         # this thread's own connection: the transaction is its `begin`, under its lock
-        kept.lock.acquire()
-        if kept.conn.closed:  # `dispose` closed it meanwhile: the server is stopping
-            kept.lock.release()
-            raise StoreError("the server is closing its database; nothing was stored")
         self.kept = kept
         try:
             self.cm = source.begin()
@@ -829,8 +822,29 @@ class _Tx:
                 f"the database is unavailable: {_short(err)}",
                 maybe_stored=failed is None and isinstance(err, DBAPIError),
             ) from err
-        if isinstance(failed, SQLAlchemyError) and not isinstance(failed, IntegrityError):
-            raise StoreError(f"the database is unavailable: {_short(failed)}") from failed
+        _raise_failed(failed)
+
+
+def _connect_locked(store: Store) -> tuple[Any, _Kept | None]:
+    """The store's connection for this thread, and its kept connection (SQLite) with the
+    kept connection's lock held; database errors as `StoreError`."""
+    try:
+        source, kept = store._connection()
+    except SQLAlchemyError as exc:
+        raise StoreError(f"the database is unavailable: {_short(exc)}") from exc
+    if kept is not None:
+        kept.lock.acquire()
+        if kept.conn.closed:  # `dispose` closed it meanwhile: the server is stopping
+            kept.lock.release()
+            raise StoreError("the server is closing its database; nothing was stored")
+    return source, kept
+
+
+def _raise_failed(failed: BaseException | None) -> None:
+    """A statement's database error, rolled back, as `StoreError` (integrity errors
+    pass, for `Conflict`; other exceptions are the caller's own and pass too)."""
+    if isinstance(failed, SQLAlchemyError) and not isinstance(failed, IntegrityError):
+        raise StoreError(f"the database is unavailable: {_short(failed)}") from failed
 
 
 class _DriverTx:
@@ -849,15 +863,8 @@ class _DriverTx:
         self.raw: Any = None
 
     def __enter__(self) -> Connection:
-        try:
-            source, kept = self.store._connection()
-            assert kept is not None  # SQLite: each thread keeps its connection
-            kept.lock.acquire()
-        except SQLAlchemyError as exc:
-            raise StoreError(f"the database is unavailable: {_short(exc)}") from exc
-        if kept.conn.closed:  # `dispose` closed it meanwhile: the server is stopping
-            kept.lock.release()
-            raise StoreError("the server is closing its database; nothing was stored")
+        source, kept = _connect_locked(self.store)
+        assert kept is not None  # SQLite: each thread keeps its connection
         try:
             self.raw = source.connection.dbapi_connection
         except SQLAlchemyError as exc:
@@ -888,8 +895,7 @@ class _DriverTx:
                 self.store._drop_kept()
         finally:
             kept.lock.release()
-        if isinstance(failed, SQLAlchemyError) and not isinstance(failed, IntegrityError):
-            raise StoreError(f"the database is unavailable: {_short(failed)}") from failed
+        _raise_failed(failed)
 
 
 PING_AFTER = 0.5
