@@ -82,8 +82,8 @@ def registrations() -> list[Registration]:
 
 
 def adopt(games: list[Registration]) -> None:
-    """Register in this process the games another process registered at run time (a
-    worker's initializer)."""
+    """Register in this process the games another process registered at run time (in a
+    worker, before each of its jobs)."""
     for gid, title, players, factory in games:
         register(gid, title, players, factory)
 

@@ -125,12 +125,8 @@ def process_pool(workers: int) -> Iterator[Pool]:
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
-    pool = ProcessPoolExecutor(
-        max(1, workers),
-        mp_context=get_context("spawn"),
-        initializer=registry.adopt,  # the games registered at run time, there too
-        initargs=(registry.registrations(),),
-    )
+    # (no initializer: each job adopts the games registered at run time, `_call`)
+    pool = ProcessPoolExecutor(max(1, workers), mp_context=get_context("spawn"))
     try:
         pool.submit(_ready).result()  # starts a worker now
         yield pool
