@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -60,6 +61,8 @@ def analyse(
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
 ) -> None:
     """Estimate the seat's win chance along a finished game and mark its mistakes."""
+    from thermopylae.sim.backends import process_pool
+
     set_language(None)
     if not 1 <= budget <= MAX_BUDGET:
         raise fail(
@@ -98,12 +101,19 @@ def analyse(
         p = analysis.plan(game, rec, index, budget, agent, seed, components)
     except ThermopylaeError as exc:
         raise fail(f"{record}: {exc}") from exc
-    results = with_progress(
-        _("analysing"),
-        len(p.tasks),
-        progress,
-        lambda adv: analysis.run(p.tasks, workers, adv, backend, address),
-    )
+    with ExitStack() as stack:
+        # the workers start before the progress bar's thread: forked where that is safe
+        pool = (
+            stack.enter_context(process_pool(workers))
+            if backend == "process" and address is None and workers > 1 and len(p.tasks) > 1
+            else None
+        )
+        results = with_progress(
+            _("analysing"),
+            len(p.tasks),
+            progress,
+            lambda adv: analysis.run(p.tasks, workers, adv, backend, address, pool),
+        )
     result = analysis.assemble(game, rec, index, budget, agent, seed, p, results)
     if json_out == "-":
         sys.stdout.write(json.dumps(result, indent=1) + "\n")

@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from thermopylae.ai.base import make_agent
 from thermopylae.ai.winchance import check_budget, default_agent, estimate_all
@@ -25,6 +23,9 @@ from thermopylae.engine import registry
 from thermopylae.engine.errors import RecordError, ThermopylaeError
 from thermopylae.engine.protocol import JSON, GenericGame
 from thermopylae.engine.record import Record, replay, restore_state
+
+if TYPE_CHECKING:
+    from thermopylae.sim.backends import Pool
 
 MAX_CANDIDATES = 8
 MARKS = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", 0.05))
@@ -175,16 +176,19 @@ def run(
     advance: Callable[[int], None],
     backend: str = "process",
     address: str | None = None,
+    pool: Pool | None = None,
 ) -> list[Any]:
     """Every task's result, in order, whatever runs them (every task has its own seed).
 
-    `backend` "process": `workers` > 1 runs the tasks in spawned processes (the pool is
-    closed, its processes ended, before this returns). "ray": chunks of tasks run as Ray
-    tasks (`sim.backends`) on the cluster at `address`, or on a local Ray started with
-    one CPU a core; `workers` is not used (the cluster's CPUs are)."""
-    if backend == "ray":
-        from thermopylae.sim import backends
+    `backend` "process": `workers` > 1 runs the tasks on `sim.backends`' process pool,
+    `pool` if given (opened by the caller before any thread, so that its workers can be
+    forked), else one opened for this call and shut down, its processes reaped, before
+    this returns. "ray": chunks of tasks run as Ray tasks on the cluster at `address`, or
+    on a local Ray started with one CPU a core; `workers` is not used (the cluster's CPUs
+    are)."""
+    from thermopylae.sim import backends
 
+    if backend == "ray":
         ray = backends.start_ray(address)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         parts = backends.run_jobs(
@@ -195,27 +199,15 @@ def run(
             progress=lambda chunk: advance(len(chunk)),
         )
         return [r for part in parts for r in part]
-    if backend != "process":
-        raise ThermopylaeError(f"unknown backend {backend!r}; backends: process, ray")
-    if address is not None:
-        raise ThermopylaeError("--address is for the ray backend")
-    results: list[Any] = [None] * len(tasks)
-    if workers <= 1 or len(tasks) <= 1:
-        for i, t in enumerate(tasks):
-            results[i] = run_task(t)
-            advance(1)
-        return results
-    with ProcessPoolExecutor(
-        workers,
-        mp_context=get_context("spawn"),
-        initializer=registry.adopt,  # games registered at run time, there too
-        initargs=(registry.registrations(),),
-    ) as pool:
-        futures = {pool.submit(run_task, t): i for i, t in enumerate(tasks)}
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            advance(1)
-    return results
+    return backends.run_jobs(
+        run_task,
+        tasks,
+        workers=workers,
+        backend=backend,
+        address=address,
+        progress=lambda _task: advance(1),
+        pool=pool,
+    )
 
 
 def assemble(
