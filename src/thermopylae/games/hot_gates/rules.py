@@ -94,6 +94,8 @@ class HotGates(GameBase[State, Action]):
         self._roll_dist = [
             (self.notation.roll[f], c / len(components.faces)) for f, c in sorted(faces.items())
         ]
+        # Each seat's deck by player count, sorted out of the cards once: `new` copies them.
+        self._decks = {n: cards.decks(self.cards, n) for n in (2, 3, 4)}
 
     # -- table ---------------------------------------------------------------------------
 
@@ -122,8 +124,7 @@ class HotGates(GameBase[State, Action]):
         s.camp = [SPARTAN * 2] * CAMP_SPARTANS
         s.boxes = [[t * 2 for t in START_BOX]]
         s.leaders = [XERXES, UBER, GENERAL, GENERAL]
-        for seat, deck in enumerate(cards.decks(self.cards, n)):
-            s.decks[seat] = deck
+        s.decks = [deck[:] for deck in self._decks[n]]
         phases.opening(s, self.t, None)
         return s
 
