@@ -89,14 +89,6 @@ ROW_AFTER = {n: tuple(_after(ROW_SEATS[n][row], n) for row in (0, 1)) for n in (
 """By player count, row and seat, who comes next in a battle window."""
 
 
-def after(s: State, w: int) -> tuple[int, tuple[int, ...]]:
-    """How many seats may play in window `w`, and by seat the one after it (`order`'s
-    turn, looked up instead of searched for)."""
-    if w in BATTLE_WINDOWS:
-        return 2, ROW_AFTER[s.players][s.bt[0]]
-    return s.players, ALL_AFTER[s.players]
-
-
 def order(s: State, w: int) -> tuple[int, ...]:
     """Who may play in window `w`, Persians first, alternating with the Spartans."""
     if w in BATTLE_WINDOWS:
@@ -224,7 +216,11 @@ def _next(s: State, t: Tables, ev: Events, moved_on: bool = False) -> None:
     `moved_on`: the seat to act has just played or passed, so the turn starts at the
     seat after it."""
     w = s.window
-    k, nxt = after(s, w)
+    # how many seats may play, and by seat the one after it (`order`'s turn, looked up)
+    if w in BATTLE_WINDOWS:
+        k, nxt = 2, ROW_AFTER[s.players][s.bt[0]]
+    else:
+        k, nxt = s.players, ALL_AFTER[s.players]
     hands = s.hands
     in_window, cancels = t.window_cards[w], t.cancel_cards
     passes = s.passes
