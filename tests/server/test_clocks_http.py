@@ -17,6 +17,7 @@ import pytest
 from sqlalchemy import update
 from starlette.testclient import TestClient
 
+from thermopylae.server import timekeeper
 from thermopylae.server.ai_pool import AiLimits
 from thermopylae.server.app import create_app
 from thermopylae.server.db import tables as db_tables
@@ -133,12 +134,7 @@ def test_the_background_timekeeper_enforces_a_deadline_nobody_watches(
 ) -> None:
     created = new_table(client, LIVE)
     store = client.app.state.tables.store  # type: ignore[attr-defined]
-    with store.engine.begin() as conn:  # the bank ran out half a second from now
-        conn.execute(
-            update(db_tables)
-            .where(db_tables.c.id == created["id"])
-            .values(deadline=time.time() + 0.5)
-        )
+    store.change(created["id"], {"deadline": time.time() + 0.5})  # runs out in half a second
     start = time.monotonic()
     while time.monotonic() - start < 5:
         if store.table(created["id"]).result is not None:
@@ -147,6 +143,29 @@ def test_the_background_timekeeper_enforces_a_deadline_nobody_watches(
     row = store.table(created["id"])
     assert row.result is not None and row.result["reason"] == "time" and row.over
     assert time.monotonic() - start < 1.5  # within a second of falling due
+
+
+def test_a_deadline_written_by_hand_is_enforced_at_the_next_look_anyway(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alone on its database the timekeeper skips its look while no deadline it knows of
+    is due, but still looks every `LOOK_ANYWAY` seconds: a row changed by hand (not through
+    the store) is enforced then."""
+    monkeypatch.setattr(timekeeper, "LOOK_ANYWAY", 0.5)
+    created = new_table(client, LIVE)
+    store = client.app.state.tables.store  # type: ignore[attr-defined]
+    with store.engine.begin() as conn:  # behind the store's back: not noted
+        conn.execute(
+            update(db_tables).where(db_tables.c.id == created["id"]).values(deadline=time.time())
+        )
+    start = time.monotonic()
+    while time.monotonic() - start < 5:
+        if store.table(created["id"]).result is not None:
+            break
+        time.sleep(0.05)
+    row = store.table(created["id"])
+    assert row.result is not None and row.result["reason"] == "time" and row.over
+    assert time.monotonic() - start < 1.5
 
 
 def test_a_move_after_the_deadline_is_refused(client: TestClient) -> None:

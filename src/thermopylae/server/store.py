@@ -24,6 +24,7 @@ from sqlalchemy.sql.dml import Update
 
 from thermopylae.server import driver, migrate
 from thermopylae.server.db import chat, metadata, steps, table_seats, tables
+from thermopylae.server.due_floor import DueFloor
 
 __all__ = ["Conflict", "Store", "StoreError", "TableRow", "metadata", "now"]
 
@@ -164,6 +165,10 @@ class Store:
         self._kept_all: list[_Kept] = []
         self._kept_lock = threading.Lock()
         self._updates: dict[tuple[tuple[str, ...], bool], Update] = {}
+        # The earliest deadline or "time low" mark stored, as far as this process knows
+        # (`due_both` looks, every write here lowers it): a timekeeper alone on the
+        # database skips its look while nothing can be due.
+        self.due_floor = DueFloor()
         # The statements of a move straight through the driver (driver.py), or None: a
         # driver it does not speak to, whose statements SQLAlchemy runs.
         self._driver = driver.for_dialect(
@@ -173,6 +178,11 @@ class Store:
             {}
             if self._driver is None
             else {c: driver.Statement(q, self.engine.dialect) for c, q in _DUE.items()}
+        )
+        self._driver_earliest = (
+            {}
+            if self._driver is None
+            else {c: driver.Statement(q, self.engine.dialect) for c, q in _EARLIEST.items()}
         )
         self._driver_updates: dict[
             tuple[tuple[str, ...], bool],
@@ -209,6 +219,17 @@ class Store:
         """Store a new table, its seats held by accounts, the notices it causes (an
         invitation) and the steps it was `played` with (a record file), in one
         transaction."""
+        try:
+            self._create_in(row, notices, played)
+        finally:  # committed or not: a deadline it may hold is noted
+            self.due_floor.note(row.deadline, row.low_at)
+
+    def _create_in(
+        self,
+        row: TableRow,
+        notices: NoticeWriter | None,
+        played: list[tuple[str, str]] | None,
+    ) -> None:
         with self._tx() as conn:
             conn.execute(
                 _INSERT_TABLE,
@@ -351,6 +372,9 @@ class Store:
                 )
         except IntegrityError as exc:
             raise Conflict(f"table {table_id}: move {start} was stored by another server") from exc
+        finally:
+            if values:
+                self._note_due(values)
 
     def append_group(self, calls: list[tuple[Any, ...]]) -> list[Any]:
         """Several `append`s (each its arguments) in one transaction: one commit, and on
@@ -370,6 +394,8 @@ class Store:
                 return [exc for _call in calls]
         except Exception:  # rolled back: each is done again on its own
             pass
+        finally:
+            self._note_group(calls)
         outcomes: list[Any] = []
         for call in calls:
             try:
@@ -377,6 +403,19 @@ class Store:
             except Exception as exc:  # handed to that move's caller
                 outcomes.append(exc)
         return outcomes
+
+    def _note_due(self, values: dict[str, Any]) -> None:
+        """Note the deadline and "time low" mark a write gave a table, if any (after its
+        transaction, committed or not)."""
+        deadline = values.get("deadline")
+        low = values.get("low_at")
+        if deadline is not None or low is not None:
+            self.due_floor.note(deadline, low)
+
+    def _note_group(self, calls: list[tuple[Any, ...]]) -> None:
+        for call in calls:
+            if len(call) > 4 and call[4]:
+                self._note_due(call[4])
 
     def _append_in(
         self,
@@ -521,6 +560,20 @@ class Store:
         has it), so processes that race for it take turns, and a move stored meanwhile
         (which `append` with its epoch refuses once the epoch grew) is seen."""
         epoch, moves, request = seen
+        try:
+            self._take_back_in(table_id, epoch, moves, request, values, back_to)
+        finally:
+            self._note_due(values)
+
+    def _take_back_in(
+        self,
+        table_id: str,
+        epoch: int,
+        moves: int,
+        request: dict[str, Any] | None,
+        values: dict[str, Any],
+        back_to: int | None,
+    ) -> None:
         with self._tx() as conn:
             r = conn.execute(
                 select(tables.c.epoch, tables.c.takeback)
@@ -556,10 +609,13 @@ class Store:
         for name, value in (when or {}).items():
             col = tables.c[name]
             cond.append(col.is_(None) if value is None else col == value)
-        with self._tx() as conn:
-            done = conn.execute(update(tables).where(and_(*cond)).values(**values)).rowcount
-            if done == 1 and notices is not None:
-                notices(conn)
+        try:
+            with self._tx() as conn:
+                done = conn.execute(update(tables).where(and_(*cond)).values(**values)).rowcount
+                if done == 1 and notices is not None:
+                    notices(conn)
+        finally:
+            self._note_due(values)
         return bool(done == 1)
 
     def due(self, when: float, column: str = "deadline") -> list[tuple[str, float]]:
@@ -569,9 +625,27 @@ class Store:
 
     def due_both(self, when: float) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
         """`due` for `deadline` and for `low_at`, in one transaction (the timekeeper looks
-        four times a second: one round of the pool, not two)."""
-        with self._tx() as conn:
-            return self._due_in(conn, when, "deadline"), self._due_in(conn, when, "low_at")
+        four times a second: one round of the pool, not two). The earliest of both columns
+        stored, due or not, becomes the `due_floor`."""
+        look = self.due_floor.begin()
+        try:
+            with self._tx() as conn:
+                found = self._due_in(conn, when, "deadline"), self._due_in(conn, when, "low_at")
+                earliest = [self._earliest_in(conn, c) for c in ("deadline", "low_at")]
+        except BaseException:
+            self.due_floor.abandon(look)
+            raise
+        self.due_floor.end(look, min((t for t in earliest if t is not None), default=None))
+        return found
+
+    def _earliest_in(self, conn: Connection, column: str) -> float | None:
+        """The earliest `column` of the unfinished tables (None: none has one)."""
+        d = self._driver
+        if d is None:
+            value = conn.execute(_EARLIEST[column]).scalar()
+        else:
+            value = d.execute(conn, self._driver_earliest[column], {}).fetchone()[0]
+        return None if value is None else float(value)
 
     def _due_in(self, conn: Connection, when: float, column: str) -> list[tuple[str, float]]:
         """`due`'s look in `conn`'s transaction, through the driver when it can (the
@@ -610,6 +684,21 @@ class Store:
         """An account takes an open seat: the table's seats, its open count and `values`
         (the clock, once the last seat is taken), if nobody took a seat meanwhile (the
         open count still `open_before`). True if this call took it."""
+        try:
+            return self._join_in(table_id, seat, seats, account, open_before, values, notices)
+        finally:
+            self._note_due(values)
+
+    def _join_in(
+        self,
+        table_id: str,
+        seat: int,
+        seats: list[dict[str, Any]],
+        account: int,
+        open_before: int,
+        values: dict[str, Any],
+        notices: NoticeWriter | None,
+    ) -> bool:
         with self._tx() as conn:
             done = conn.execute(
                 update(tables)
@@ -712,6 +801,12 @@ def _due_select(column: str) -> Any:
 
 _DUE = {column: _due_select(column) for column in ("deadline", "low_at")}
 """Built once: the timekeeper runs them four times a second, idle or not."""
+_EARLIEST = {
+    column: select(func.min(tables.c[column])).where(
+        tables.c[column].is_not(None), tables.c.over.is_(False)
+    )
+    for column in ("deadline", "low_at")
+}
 
 
 def _due_in(conn: Connection, when: float, column: str) -> list[tuple[str, float]]:
