@@ -113,7 +113,8 @@ def open_window(s: State, t: Tables, w: int, ev: Events) -> None:
     s.window = w
     s.played = []
     s.passes = 0
-    s.actor = order(s, w)[0]
+    # the first of `order`, looked up
+    s.actor = (ROW_SEATS[s.players][s.bt[0]] if w in BATTLE_WINDOWS else ALL_SEATS[s.players])[0]
     _next(s, t, ev)
 
 
@@ -223,13 +224,14 @@ def _next(s: State, t: Tables, ev: Events, moved_on: bool = False) -> None:
         k, nxt = s.players, ALL_AFTER[s.players]
     hands = s.hands
     in_window, cancels = t.window_cards[w], t.cancel_cards
+    played = s.played  # (nothing played yet: nothing to cancel)
     passes = s.passes
     seat = nxt[s.actor] if moved_on else s.actor
     while passes < k:
         hand = hands[seat]
         if hand and (
             not in_window.isdisjoint(hand)
-            or (not cancels.isdisjoint(hand) and _cancel_target(s, seat) >= 0)
+            or (played and not cancels.isdisjoint(hand) and _cancel_target(s, seat) >= 0)
         ):
             s.passes = passes
             s.actor = seat

@@ -56,18 +56,10 @@ def battle_row(s: State, t: Tables, ev: Events, row: int) -> None:
     battle.start(s, t, row, ev)
 
 
-def battle_attack(s: State, t: Tables, ev: Events) -> None:
-    battle.attack(s, t, ev)
-
-
 def battle_rolled(s: State, t: Tables, ev: Events) -> None:
     """The dice are in: the roll's card window, then the Casualty cards' window."""
     s.stack += [("bt_casualties",), ("window", CASUALTY_W)]
     cards.open_window(s, t, ROLL_W, ev)
-
-
-def battle_casualties(s: State, t: Tables, ev: Events) -> None:
-    battle.casualties(s, t, ev)
 
 
 flow.STEPS.update(
@@ -77,9 +69,9 @@ flow.STEPS.update(
         "march": march.turn,
         "march_resume": march.resume_seat,
         "battle": battle_row,
-        "bt_attack": battle_attack,
+        "bt_attack": battle.attack,
         "bt_rolled": battle_rolled,
-        "bt_casualties": battle_casualties,
+        "bt_casualties": battle.casualties,
         "battle_end": victory.battle_end,
         "ephialtes": victory.ephialtes,
         "round_end": victory.round_end,
