@@ -118,8 +118,9 @@ Way = tuple[int, int, WayMoves]
 # it (NSPACES: none) and whether one of them is a Persian's forced march; by space, the
 # seat's spaces with a way there (NSPACES: the entries); the spaces whose moves are to be
 # listed again (a set: each once, in any order; NSPACES: the entries too); the flag limit
-# of the pieces the lists were made for, the entries (None: to list again) and whether
-# one of them is forced.
+# of the pieces the lists were made for, the entries (None: to list again), whether one of
+# them is forced, the marching side, and the units waiting to come on (the first box's,
+# then the others, each kind once; None: to look at again).
 Geometry = tuple[
     list[int],
     list[int],

@@ -192,11 +192,17 @@ def march_list(
         enter = []
         forced = False
         size = t.size
-        if side == PERSIAN:
-            box = dict.fromkeys(s.boxes[0]) if s.boxes else ()
-            leaders = [lt * 2 for lt in dict.fromkeys(s.leaders)]
-        else:
-            box, leaders = (), [*dict.fromkeys(s.camp)]
+        waiting = kept[4]
+        if waiting is None:  # the reserves, looked at again once a unit came on (a room
+            # that changed lists the entries again, not the reserves)
+            if side == PERSIAN:
+                waiting = kept[4] = (
+                    [*dict.fromkeys(s.boxes[0])] if s.boxes else [],
+                    [lt * 2 for lt in dict.fromkeys(s.leaders)],
+                )
+            else:
+                waiting = kept[4] = ([], [*dict.fromkeys(s.camp)])
+        box, leaders = waiting
         for sp, enters in entries:
             free = room[sp]
             if free <= 0:
@@ -250,7 +256,7 @@ def _geometry(
         [False] * (NSPACES + 1),
         leads_here,
         set(),
-        [None, None, False, t.march_plan[s.players][seat][0]],
+        [None, None, False, t.march_plan[s.players][seat][0], None],
     )
 
 
@@ -387,7 +393,7 @@ def march_on(
             if first != gone or not (pieces and pieces[0] == gone):
                 dirty.add(src)
         else:
-            kept[1] = None  # a reserve changed
+            kept[1] = kept[4] = None  # a reserve changed
         if again:
             dirty.add(dst)
     listed = march_list(s, t, geometry)
