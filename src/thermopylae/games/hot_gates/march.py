@@ -68,7 +68,9 @@ def resume_seat(s: State, t: Tables, ev: Events, seat: int, before: Geometry | N
     acts, geometry = march_list(
         s, t, None if before is None else _geometry(s, t, seat, before[0], before[1])
     )
-    if acts == [DONE]:
+    if acts[0] is DONE:  # (`done` comes last: alone) nothing to move: the next seat's
+        # `turn` counts from this geometry, as after a march (`_ended`)
+        s.cache = (s.steps, acts, geometry)
         return flow.resume(s, t, ev)
     s.cache = (s.steps + 1, acts, geometry)  # `apply` counts this step when it returns
 
