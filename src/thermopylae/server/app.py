@@ -136,9 +136,11 @@ def create_app(
             allow_private=allow_private_webhooks,
             on_result=on_result,
             on_disable=on_disable,
+            alone=redis is None,  # every row is queued here, and the store tells of each
         )
         holder["deliverer"] = deliverer
         tables.on_notice = deliverer.wake
+        store.on_notices = deliverer.wake
         if redis is None:  # alone on the database: holds of a crashed life are stale
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(deliverer.release_claims)
@@ -178,6 +180,7 @@ def create_app(
         gc.set_threshold(*young)
         gc.unfreeze()  # (a process that serves again, as the tests do, collects it all)
         deliverer.stop()
+        store.on_notices = None
         await analyst.close()  # its jobs in hand go back to the queue
         for task in (resume, sweeper, ticker, sender):
             task.cancel()

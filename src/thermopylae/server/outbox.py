@@ -14,6 +14,11 @@ account and the channel's other waiting rows are dropped. Saving the settings ag
 lead's route) clears both. `account_callbacks(accounts)` implements the two callbacks on
 the accounts table. A row is sent at least once: if the database cannot record a send, the
 row's hold lapses and it is sent again.
+
+A deliverer `alone` on its database (no other server process) skips its look while no row
+can be due: every row is queued through this process, whose store wakes it after the
+transaction (`Store.on_notices`), and the rows it holds or will retry are noted
+(`due_floor.DueFloor`); it still looks every `LOOK_ANYWAY` seconds.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,6 +36,8 @@ from sqlalchemy import (
     Table,
     and_,
     bindparam,
+    case,
+    func,
     insert,
     or_,
     select,
@@ -41,6 +49,7 @@ from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_expo
 
 from thermopylae.server import wakeup
 from thermopylae.server.db import notices
+from thermopylae.server.due_floor import NOW, DueFloor
 from thermopylae.server.notify import (
     EVENTS,
     WEBHOOK_TIMEOUT,
@@ -67,6 +76,17 @@ _DUE = (
     .limit(bindparam("w_limit"))
 )
 """Built once: the deliverer looks twice a second, idle or not."""
+_EARLIEST = select(
+    func.min(
+        case(
+            (notices.c.claimed_until > notices.c.next_try, notices.c.claimed_until),
+            else_=notices.c.next_try,
+        )
+    )
+).where(notices.c.status == "pending")
+"""When the first waiting row falls due: its next try, or when its hold lapses if later."""
+LOOK_ANYWAY = 5.0
+"""Seconds between looks of a deliverer alone on its database when no row can be due."""
 
 
 OnResult = Callable[[Connection, int, str, bool], int]
@@ -206,8 +226,9 @@ class Outcome:
 class Deliverer:
     """Sends the due rows of the outbox, in the background of one server process.
 
-    `run()` polls every `poll` seconds (`wake()` makes it look at once); each claimed row
-    is sent in a thread, `parallel` at most; `deliver_due()` is one pass of `batch` rows.
+    `run()` polls every `poll` seconds (`wake()` makes it look at once; `alone`, it looks
+    only when a row may be due, see the module's docstring); each claimed row is sent in
+    a thread, `parallel` at most; `deliver_due()` is one pass of `batch` rows.
     `retry_delays` are the waits after the 1st, 2nd, ... failed attempt (the last one
     repeats); `tries` and `first_wait` govern the quick retries inside one attempt; `lease`
     is how long a claim holds (longer than one attempt can take). `base` makes a relative
@@ -233,6 +254,7 @@ class Deliverer:
         batch: int = 20,
         parallel: int = 4,
         webhook_timeout: float = WEBHOOK_TIMEOUT,
+        alone: bool = False,
     ) -> None:
         if not retry_delays or max_attempts < 1 or tries < 1:
             raise ValueError("retry_delays, max_attempts and tries must not be empty or zero")
@@ -252,6 +274,8 @@ class Deliverer:
         self.batch = batch
         self.parallel = parallel
         self.webhook_timeout = webhook_timeout
+        self.alone = alone  # no other process queues rows: look only when one may be due
+        self.floor = DueFloor()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._event: asyncio.Event | None = None
         self._stopped = False
@@ -276,11 +300,18 @@ class Deliverer:
         self._loop = asyncio.get_running_loop()
         self._event = asyncio.Event()
         busy: set[asyncio.Task[Outcome | None]] = set()
+        looked = -math.inf
         try:
             while not self._stopped:
                 self._event.clear()
                 free = self.parallel - len(busy)
-                if free > 0:
+                clock = time.monotonic()
+                if free > 0 and (
+                    not self.alone
+                    or self.floor.passed(time.time())
+                    or clock - looked >= LOOK_ANYWAY
+                ):
+                    looked = clock
                     try:
                         ids = await asyncio.to_thread(self._due, time.time(), free)
                     except SQLAlchemyError as exc:
@@ -306,6 +337,7 @@ class Deliverer:
     ) -> Callable[[asyncio.Task[Outcome | None]], None]:
         def done(task: asyncio.Task[Outcome | None]) -> None:
             busy.discard(task)
+            self.floor.note(NOW)  # more may be due: look again
             if not task.cancelled() and task.exception() is not None:
                 log.error("notifications: a delivery failed", exc_info=task.exception())
             if self._event is not None:
@@ -315,6 +347,7 @@ class Deliverer:
 
     def wake(self) -> None:
         """Look for due rows now (after a commit that queued some); safe from any thread."""
+        self.floor.note(NOW)
         wakeup.wake(self._loop, self._event)
 
     def stop(self) -> None:
@@ -377,6 +410,7 @@ class Deliverer:
             return None
         if claimed != 1 or row is None:
             return None
+        self.floor.note(until)  # should the outcome not be recorded, the hold lapses then
         error: DeliveryError | None = None
         try:
             self._send(row.channel, row.target, dict(row.body))
@@ -430,6 +464,7 @@ class Deliverer:
         else:
             delay = self.retry_delays[min(attempts, len(self.retry_delays)) - 1]
             values.update(status="pending", next_try=now + delay, last_error=str(error)[:300])
+            self.floor.note(now + delay)
         with self.engine.begin() as conn:
             mine = conn.execute(
                 update(notices)
@@ -462,8 +497,18 @@ class Deliverer:
         )
 
     def _due(self, now: float, limit: int) -> list[int]:
-        with self.engine.begin() as conn:
-            return [int(r.id) for r in conn.execute(_DUE, {"w_now": now, "w_limit": limit})]
+        """The rows due at `now` (at most `limit`); the floor becomes the time the first
+        waiting row falls due (now, if there may be more than `limit`)."""
+        look = self.floor.begin()
+        try:
+            with self.engine.begin() as conn:
+                ids = [int(r.id) for r in conn.execute(_DUE, {"w_now": now, "w_limit": limit})]
+                earliest = conn.execute(_EARLIEST).scalar()
+        except BaseException:
+            self.floor.abandon(look)
+            raise
+        self.floor.end(look, NOW if len(ids) >= limit else earliest)
+        return ids
 
     def _row(self, notice_id: int) -> Any:
         with self.engine.begin() as conn:

@@ -169,6 +169,9 @@ class Store:
         # (`due_both` looks, every write here lowers it): a timekeeper alone on the
         # database skips its look while nothing can be due.
         self.due_floor = DueFloor()
+        # Told after every transaction that wrote notices (committed or not): the outbox's
+        # deliverer looks for due rows then, not at its next poll.
+        self.on_notices: Callable[[], None] | None = None
         # The statements of a move straight through the driver (driver.py), or None: a
         # driver it does not speak to, whose statements SQLAlchemy runs.
         self._driver = driver.for_dialect(
@@ -223,6 +226,7 @@ class Store:
             self._create_in(row, notices, played)
         finally:  # committed or not: a deadline it may hold is noted
             self.due_floor.note(row.deadline, row.low_at)
+            self._notices_written(notices)
 
     def _create_in(
         self,
@@ -375,6 +379,8 @@ class Store:
         finally:
             if values:
                 self._note_due(values)
+            if notices is not None:
+                self._notices_written(notices)
 
     def append_group(self, calls: list[tuple[Any, ...]]) -> list[Any]:
         """Several `append`s (each its arguments) in one transaction: one commit, and on
@@ -416,6 +422,13 @@ class Store:
         for call in calls:
             if len(call) > 4 and call[4]:
                 self._note_due(call[4])
+            if len(call) > 5 and call[5] is not None:
+                self._notices_written(call[5])
+
+    def _notices_written(self, notices: NoticeWriter | None) -> None:
+        """A transaction that ran `notices` ended: the deliverer is told."""
+        if notices is not None and self.on_notices is not None:
+            self.on_notices()
 
     def _append_in(
         self,
@@ -616,6 +629,7 @@ class Store:
                     notices(conn)
         finally:
             self._note_due(values)
+            self._notices_written(notices)
         return bool(done == 1)
 
     def due(self, when: float, column: str = "deadline") -> list[tuple[str, float]]:
@@ -688,6 +702,7 @@ class Store:
             return self._join_in(table_id, seat, seats, account, open_before, values, notices)
         finally:
             self._note_due(values)
+            self._notices_written(notices)
 
     def _join_in(
         self,
