@@ -399,6 +399,9 @@ def create_app(
 
         async def writer() -> None:
             nonlocal last, version, epoch
+            # The task runs in a copy of the socket's context: its every message is built
+            # in the socket's language, set once (not a context manager per push).
+            i18n.set_language(language)
             while True:
                 await watcher.wait()
                 try:
@@ -411,14 +414,14 @@ def create_app(
                     continue
                 if current.version == version:
                     continue
-                with i18n.language(language):  # after a takeback, the whole log again
-                    since = last if current.row.epoch == epoch else None
-                    msg = t.message(current, seat, since=since)
+                since = last if current.row.epoch == epoch else None  # after a takeback: all
+                msg = t.message(current, seat, since=since)
                 last, version, epoch = current.move, current.version, current.row.epoch
                 await _send(ws, msg)
 
         send_task = asyncio.create_task(writer())
         allowance, stamp = BURST, time.monotonic()
+        client = ws.client.host if ws.client else "unknown"  # the connection's, once
         try:
             while True:
                 frame = await ws.receive()
@@ -447,7 +450,7 @@ def create_app(
                     table_id,
                     token,
                     text,
-                    ws.client.host if ws.client else "unknown",
+                    client,
                     account,
                 )
         except WebSocketDisconnect:

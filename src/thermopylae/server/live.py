@@ -70,6 +70,8 @@ class Live:
     names: dict[int, str] = field(default_factory=dict)  # account id -> name
     shares: dict[int, float] = field(default_factory=dict)  # account id -> "time low" share
     chat_last: int = 0  # the id of the table's last chat message (0: none)
+    _names: list[str] = field(default_factory=list, repr=False, compare=False)
+    _names_of: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def move(self) -> int:
@@ -99,4 +101,10 @@ class Live:
 
     @property
     def seat_names(self) -> list[str]:
-        return [s["seat"] for s in self.row.seats]
+        """The seats' names, made again only when the row's seats are another list (an
+        action asks for them several times, each push too); not to be changed."""
+        seats = self.row.seats
+        if seats is not self._names_of:
+            self._names = [s["seat"] for s in seats]
+            self._names_of = seats
+        return self._names

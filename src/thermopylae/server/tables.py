@@ -194,9 +194,11 @@ class Tables:
         """The table, loaded from the database if this process does not hold it yet; with
         other processes sharing the database, caught up with their steps (`catch_up=False`
         for a caller that catches up itself, under the table's lock)."""
-        if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
+        # Only well-formed ids are ever held: a held one needs no pattern match (every
+        # push looks its table up here).
+        live = self.live.get(table_id) if isinstance(table_id, str) else None
+        if live is None and (not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id)):
             raise TableError(404, f"no table {table_id!r}")
-        live = self.live.get(table_id)
         if live is not None:
             live.used = time.monotonic()
             self.live.move_to_end(table_id)
