@@ -154,8 +154,8 @@ def march_list(
         kept[0] = extra
         dirty.update(froms)
     side = kept[3]
+    persian = side == PERSIAN  # (a Spartan's moves force nothing: `forcing` stays False)
     if dirty:
-        persian = side == PERSIAN  # (a Spartan's moves force nothing: `forcing` stays False)
         fit_codes = t.fit_codes
         board = s.board
         fits = t.fits
@@ -220,7 +220,7 @@ def march_list(
         kept[2] = forced
     if enter:
         out += enter
-    if not (kept[2] or True in forcing):
+    if not (kept[2] or (persian and True in forcing)):
         out.append(DONE)
     return out, geometry
 
