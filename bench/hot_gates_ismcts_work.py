@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from thermopylae.ai.base import RandomAgent, make_agent
+from thermopylae.ai.ismcts import ISMCTS
 from thermopylae.engine import registry
 from thermopylae.engine.play import play as play_state
 from thermopylae.engine.protocol import CHANCE
@@ -39,6 +40,7 @@ def main() -> None:
     play_state(game, s, [RandomAgent()] * game.max_players, rng, rng, keep)
     if iterations:
         agent = make_agent(f"ismcts:iterations={iterations}", game)
+        assert isinstance(agent, ISMCTS)
         agent.act(game, found[0], rng)
         print(agent.last_iterations)
 
