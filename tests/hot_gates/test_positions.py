@@ -396,7 +396,7 @@ def _roll_pending(d: Json) -> bool:
 def test_an_edited_stack_in_a_march_is_refused(
     name: str, edit: Callable[[Json], None], words: tuple[str, ...]
 ) -> None:
-    """Once a crash steps after loading (IndexError in cards.order, battle.casualty_legal
+    """Once a crash steps after loading (IndexError in the card windows, battle.casualty_legal
     or march.march_legal); now refused on loading."""
     data = played_to(2, 1, "march")
     edit(data)

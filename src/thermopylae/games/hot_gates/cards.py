@@ -66,11 +66,13 @@ def decks(all_cards: tuple[CardInfo, ...], players: int) -> list[list[int]]:
 
 
 ALL_SEATS = {2: (0, 1), 3: (0, 1, 2), 4: (0, 2, 1, 3)}
-"""Who may play in a window open to every seat, by player count."""
+"""Who may play in a window open to every seat, by player count: Persians first,
+alternating with the Spartans."""
 ROW_SEATS = {
     n: tuple((PERSIAN_OF[n][row], SPARTAN_OF[n][row]) for row in (0, 1)) for n in (2, 3, 4)
 }
-"""Who may play in a battle window, by player count and row."""
+"""Who may play in a battle window, by player count and the battle's row (`State.bt[0]`):
+its Persian, then its Spartan."""
 SIDE = {n: tuple(side_of_seat(n, seat) for seat in range(n)) for n in (2, 3, 4)}
 """Each seat's side, by player count."""
 
@@ -87,13 +89,6 @@ ALL_AFTER = {n: _after(ALL_SEATS[n], n) for n in (2, 3, 4)}
 """By player count and seat, who comes next in a window open to every seat."""
 ROW_AFTER = {n: tuple(_after(ROW_SEATS[n][row], n) for row in (0, 1)) for n in (2, 3, 4)}
 """By player count, row and seat, who comes next in a battle window."""
-
-
-def order(s: State, w: int) -> tuple[int, ...]:
-    """Who may play in window `w`, Persians first, alternating with the Spartans."""
-    if w in BATTLE_WINDOWS:
-        return ROW_SEATS[s.players][s.bt[0]]
-    return ALL_SEATS[s.players]
 
 
 def drawn(s: State, t: Tables, card: int, ev: Events) -> None:
