@@ -72,18 +72,19 @@ def test_the_store_keeps_the_earliest_deadline_stored(tmp_path: Path) -> None:
     try:
         store.create(_row("a", 500.0))
         store.create(_row("b", 300.0))
-        assert store.due_floor.passed(300.0)
-        assert store.due_both(100.0) == ([], [])
+        assert store.due_both(100.0) == ([], [])  # a process not alone keeps no floor
+        assert store.due_floor.passed(-1e18)
+        assert store.due_both(100.0, floor=True) == ([], [])
         assert not store.due_floor.passed(299.0) and store.due_floor.passed(300.0)
         store.change("a", {"low_at": 200.0})  # a "time low" mark counts too
         assert store.due_floor.passed(200.0)
-        store.due_both(100.0)
+        store.due_both(100.0, floor=True)
         assert not store.due_floor.passed(199.0)
         store.append("a", 0, [("Greece", "x")], False, {"deadline": 150.0})
         assert store.due_floor.passed(150.0)
         store.change("a", {"deadline": None, "low_at": None})
         store.change("b", {"over": True})
-        store.due_both(100.0)  # finished tables and cleared columns are not due
+        store.due_both(100.0, floor=True)  # finished tables and cleared columns are not due
         assert not store.due_floor.passed(1e18)
     finally:
         store.dispose()

@@ -497,8 +497,11 @@ class Deliverer:
         )
 
     def _due(self, now: float, limit: int) -> list[int]:
-        """The rows due at `now` (at most `limit`); the floor becomes the time the first
-        waiting row falls due (now, if there may be more than `limit`)."""
+        """The rows due at `now` (at most `limit`); `alone`, the floor becomes the time
+        the first waiting row falls due (now, if there may be more than `limit`)."""
+        if not self.alone:
+            with self.engine.begin() as conn:
+                return [int(r.id) for r in conn.execute(_DUE, {"w_now": now, "w_limit": limit})]
         look = self.floor.begin()
         try:
             with self.engine.begin() as conn:

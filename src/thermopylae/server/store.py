@@ -637,10 +637,16 @@ class Store:
         with self._tx() as conn:
             return self._due_in(conn, when, column)
 
-    def due_both(self, when: float) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    def due_both(
+        self, when: float, floor: bool = False
+    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
         """`due` for `deadline` and for `low_at`, in one transaction (the timekeeper looks
-        four times a second: one round of the pool, not two). The earliest of both columns
-        stored, due or not, becomes the `due_floor`."""
+        four times a second: one round of the pool, not two). With `floor` (a timekeeper
+        alone on the database), the earliest of both columns stored, due or not, becomes
+        the `due_floor` (two more statements, not worth a process that looks anyway)."""
+        if not floor:
+            with self._tx() as conn:
+                return self._due_in(conn, when, "deadline"), self._due_in(conn, when, "low_at")
         look = self.due_floor.begin()
         try:
             with self._tx() as conn:

@@ -171,7 +171,8 @@ class Timekeeper:
 
     async def tick(self, t: float | None = None) -> None:
         t = now() if t is None else t
-        deadlines, lows = await asyncio.to_thread(self.store.due_both, t)
+        alone = not self.tables.shared  # the floor is kept only where it is used
+        deadlines, lows = await asyncio.to_thread(self.store.due_both, t, alone)
         for tid, when in deadlines:
             await self.expire(tid, when)
         if deadlines:  # a game that ended just now is warned of no more
