@@ -556,7 +556,13 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators
 def json_text(message: dict[str, Any]) -> str:
     """A message as compact JSON text, as Starlette's `send_json` writes it, through orjson
     (a fifth of the standard library's CPU for an update); what orjson refuses (an integer
-    past 64 bits) goes through the standard library, whose text it would have been."""
+    past 64 bits) goes through the standard library, whose text it would have been. Keys
+    that are not strings (none in an update) are tried second: orjson's option for them
+    makes every message dearer (3.3 -> 1.8 us an update without it), for the same text."""
+    try:
+        return orjson.dumps(message).decode()
+    except orjson.JSONEncodeError:
+        pass
     try:
         return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
     except orjson.JSONEncodeError:
