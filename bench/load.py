@@ -843,8 +843,15 @@ def run_async(coro: Coroutine[Any, Any, dict[str, Any] | None]) -> dict[str, Any
     return uvloop.run(coro)
 
 
+def _stop_on_sigterm(signum: int, frame: object) -> None:
+    """A SIGTERM (a script or `timeout` ending the bench) ends it as Ctrl-C does: through
+    `main`'s cleanup, so that the servers it started are stopped, not left running."""
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     if args.nice:
         os.nice(args.nice)  # the servers started below inherit it
     if args.seed is not None:
@@ -892,4 +899,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the servers are stopped by now
+        sys.exit("load.py: interrupted; the servers it started are stopped")
