@@ -29,6 +29,7 @@ with warnings.catch_warnings():  # starlette's TestClient warns that it will mov
     import starlette.testclient  # noqa: F401
 
 from tests.server.helpers import Api, serve_in_process
+from tests.server.notify_helpers import Receiver, receiving
 
 PG_URL = os.environ.get("THERMOPYLAE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("THERMOPYLAE_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -147,3 +148,10 @@ def sqlite_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     else:
         folder = tmp_path_factory.mktemp("sqlite")
         yield from serve_in_process(f"sqlite:///{folder / 'tables.db'}")
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    """A local HTTP receiver of webhooks (notify_helpers.receiving), stopped at the end."""
+    with receiving() as r:
+        yield r

@@ -5,12 +5,11 @@ the texts in each language."""
 from __future__ import annotations
 
 import socket
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.server.notify_helpers import BODY, Receiver, receiving
+from tests.server.notify_helpers import BODY, Receiver
 from thermopylae import i18n
 from thermopylae.server.notify import (
     BODY_KEYS,
@@ -23,13 +22,6 @@ from thermopylae.server.notify import (
     send_webhook,
     text,
 )
-
-
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    with receiving() as r:
-        yield r
-
 
 # --- checks -------------------------------------------------------------------------
 

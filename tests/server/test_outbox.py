@@ -29,7 +29,6 @@ from tests.server.notify_helpers import (
     free_port,
     mail_server,
     queue_for,
-    receiving,
     rows,
     run_until,
     settled,
@@ -37,12 +36,6 @@ from tests.server.notify_helpers import (
 from thermopylae.server.notify import BODY_KEYS, CHOSEN, Mailer, NotifyError, make_body
 from thermopylae.server.outbox import Endpoint, account_callbacks, endpoints, notices, queue
 from thermopylae.server.store import Store
-
-
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    with receiving() as r:
-        yield r
 
 
 @pytest.fixture

@@ -20,7 +20,6 @@ from tests.server.notify_helpers import (
     add_account,
     fast,
     queue_for,
-    receiving,
     rows,
     run_until,
     settled,
@@ -29,12 +28,6 @@ from thermopylae.server import outbox
 from thermopylae.server.notify import make_body
 from thermopylae.server.outbox import Deliverer, endpoints, queue
 from thermopylae.server.store import Store, TableRow
-
-
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    with receiving() as r:
-        yield r
 
 
 @pytest.fixture
