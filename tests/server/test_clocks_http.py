@@ -129,6 +129,17 @@ def test_a_timeout_with_forfeit_ends_the_game_for_time(client: TestClient) -> No
     assert record["outcome"]["reason"] == "time"
 
 
+def assert_forfeited_on_time(store: Any, table_id: str) -> None:
+    """The table is over, lost on time, within 5 s from now."""
+    start = time.monotonic()
+    while time.monotonic() - start < 5:
+        if store.table(table_id).result is not None:
+            break
+        time.sleep(0.05)
+    row = store.table(table_id)
+    assert row.result is not None and row.result["reason"] == "time" and row.over
+
+
 def test_the_background_timekeeper_enforces_a_deadline_nobody_watches(
     client: TestClient,
 ) -> None:
@@ -136,12 +147,7 @@ def test_the_background_timekeeper_enforces_a_deadline_nobody_watches(
     store = client.app.state.tables.store  # type: ignore[attr-defined]
     store.change(created["id"], {"deadline": time.time() + 0.5})  # runs out in half a second
     start = time.monotonic()
-    while time.monotonic() - start < 5:
-        if store.table(created["id"]).result is not None:
-            break
-        time.sleep(0.05)
-    row = store.table(created["id"])
-    assert row.result is not None and row.result["reason"] == "time" and row.over
+    assert_forfeited_on_time(store, created["id"])
     assert time.monotonic() - start < 1.5  # within a second of falling due
 
 
@@ -159,12 +165,7 @@ def test_a_deadline_written_by_hand_is_enforced_at_the_next_look_anyway(
             update(db_tables).where(db_tables.c.id == created["id"]).values(deadline=time.time())
         )
     start = time.monotonic()
-    while time.monotonic() - start < 5:
-        if store.table(created["id"]).result is not None:
-            break
-        time.sleep(0.05)
-    row = store.table(created["id"])
-    assert row.result is not None and row.result["reason"] == "time" and row.over
+    assert_forfeited_on_time(store, created["id"])
     assert time.monotonic() - start < 1.5
 
 
