@@ -19,6 +19,7 @@ from typing import Any
 
 import anyio
 import httpx
+import httpx2
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from tests.cli_helpers import entry_point
@@ -29,6 +30,9 @@ from thermopylae.server.app import create_app
 from thermopylae.server.live import LOG_KEPT
 from thermopylae.server.messages import LOG_SENT
 from thermopylae.server.store import Store
+
+Response = httpx.Response | httpx2.Response
+"""An answer of `Api`'s client: Starlette's TestClient now answers with httpx2's."""
 
 
 def player_counts(game_id: str) -> range:
@@ -91,6 +95,7 @@ class Truth:
         while self.move < move:
             who, text = self.steps[self.move]
             to_act = g.to_act(self.state)
+            assert to_act is not None, f"step {self.move + 1} comes after the game's end"
             assert who == ("chance" if to_act == CHANCE else self.seats[to_act])
             self.move += 1
             for e in g.apply(self.state, g.parse(text)):
@@ -256,7 +261,7 @@ class Api:
         out: dict[str, Any] = r.json()
         return out
 
-    def act(self, table: str, token: str, move: int, action: str) -> httpx.Response:
+    def act(self, table: str, token: str, move: int, action: str) -> Response:
         return self.client.post(
             f"/api/tables/{table}/actions", json={"token": token, "move": move, "action": action}
         )

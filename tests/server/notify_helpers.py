@@ -21,8 +21,9 @@ from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 
 from tests.server.helpers import run_async
+from thermopylae.server.db import notices
 from thermopylae.server.notify import CHOSEN, Mailer, make_body
-from thermopylae.server.outbox import Deliverer, endpoints, notices, queue
+from thermopylae.server.outbox import Deliverer, endpoints, queue
 from thermopylae.server.store import Store, metadata
 
 accounts = metadata.tables["thermopylae_accounts"]

@@ -33,8 +33,9 @@ from tests.server.notify_helpers import (
     run_until,
     settled,
 )
+from thermopylae.server.db import notices
 from thermopylae.server.notify import BODY_KEYS, CHOSEN, Mailer, NotifyError, make_body
-from thermopylae.server.outbox import Endpoint, account_callbacks, endpoints, notices, queue
+from thermopylae.server.outbox import Endpoint, account_callbacks, endpoints, queue
 from thermopylae.server.store import Store
 
 
