@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.helpers import click_first_action, move, new_table, next_step, screenshot
 
@@ -41,8 +42,18 @@ def fits_phone(page: Page, artifacts: Path, name: str) -> None:
     expect(board.locator("svg").first).to_be_visible()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the page is {width} px wide at phone width"
-    box = board.locator("svg").first.bounding_box()
-    assert box and box["width"] <= 375
+    # Read in the page in one go: the board is drawn anew as the AI's moves arrive, and a
+    # bounding box asked for through a locator can land between two drawings (None).
+    svg_width = """() => {
+        const svg = document.querySelector('[data-testid="board"] svg');
+        return svg ? svg.getBoundingClientRect().width : 0;
+    }"""
+    try:
+        page.wait_for_function(f"() => {{ const w = ({svg_width})(); return w > 0 && w <= 375; }}")
+    except PlaywrightTimeoutError:
+        raise AssertionError(
+            f"the board is {page.evaluate(svg_width)} px wide at phone width"
+        ) from None
     screenshot(page, artifacts, name)
 
 
