@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pytest
+
 from thermopylae.server.due_floor import DueFloor
 from thermopylae.server.store import Store, TableRow
 
@@ -60,6 +62,27 @@ def test_a_failed_look_makes_the_next_one_happen() -> None:
     f.end(f.begin(), 100.0)
     look = f.begin()
     f.abandon(look)
+    assert f.passed(-math.inf + 1)
+
+
+def test_the_look_happens_when_something_may_be_due_or_after_every_seconds() -> None:
+    f = DueFloor()
+    assert f.look(lambda: ("found", 100.0)) == "found"
+    assert f.due(50.0, every=60.0)  # the first time asked: never looked yet
+    assert not f.due(50.0, every=60.0)  # nothing due before 100, asked just now
+    assert f.due(100.0, every=60.0)  # something may be due
+    assert f.due(50.0, every=0.0)  # the time between looks is over
+
+
+def test_a_look_that_fails_makes_the_next_one_happen() -> None:
+    f = DueFloor()
+    f.look(lambda: (None, 100.0))
+
+    def broken() -> tuple[None, float]:
+        raise OSError("the database is away")
+
+    with pytest.raises(OSError, match="away"):  # the read's error, as it was
+        f.look(broken)
     assert f.passed(-math.inf + 1)
 
 

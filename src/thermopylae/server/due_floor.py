@@ -12,6 +12,11 @@ from __future__ import annotations
 
 import math
 import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+R = TypeVar("R")
 
 NOW = -math.inf
 """A floor that makes the next look happen, whatever the time."""
@@ -21,16 +26,40 @@ class DueFloor:
     """The earliest time anything stored may fall due, as far as this process knows;
     thread-safe (writes are noted in the database threads)."""
 
-    __slots__ = ("_floor", "_lock", "_looks")
+    __slots__ = ("_asked", "_floor", "_lock", "_looks")
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._floor = NOW  # nothing looked at yet: look
         self._looks: list[list[float]] = []  # the notes made during each look in progress
+        self._asked = -math.inf  # when `due` last answered "look" (time.monotonic)
 
     def passed(self, t: float) -> bool:
         """Something may be due at `t`: look."""
         return t >= self._floor
+
+    def due(self, t: float, every: float) -> bool:
+        """Whether the one background look of this floor should look now: something may be
+        due at `t`, or `every` seconds have passed since it last looked (a row written
+        behind this process's back is found then)."""
+        clock = time.monotonic()
+        if self.passed(t) or clock - self._asked >= every:
+            self._asked = clock
+            return True
+        return False
+
+    def look(self, read: Callable[[], tuple[R, float | None]]) -> R:
+        """What `read()` found: a look at the database that answers its result and the
+        earliest time stored (None: nothing), which becomes the floor (`begin`, `end`;
+        `abandon` should the read fail)."""
+        look = self.begin()
+        try:
+            found, earliest = read()
+        except BaseException:
+            self.abandon(look)
+            raise
+        self.end(look, earliest)
+        return found
 
     def note(self, *times: float | None) -> None:
         """Times just written (after their transaction ended, committed or not): the

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -300,18 +299,11 @@ class Deliverer:
         self._loop = asyncio.get_running_loop()
         self._event = asyncio.Event()
         busy: set[asyncio.Task[Outcome | None]] = set()
-        looked = -math.inf
         try:
             while not self._stopped:
                 self._event.clear()
                 free = self.parallel - len(busy)
-                clock = time.monotonic()
-                if free > 0 and (
-                    not self.alone
-                    or self.floor.passed(time.time())
-                    or clock - looked >= LOOK_ANYWAY
-                ):
-                    looked = clock
+                if free > 0 and (not self.alone or self.floor.due(time.time(), LOOK_ANYWAY)):
                     try:
                         ids = await asyncio.to_thread(self._due, time.time(), free)
                     except SQLAlchemyError as exc:
@@ -502,16 +494,14 @@ class Deliverer:
         if not self.alone:
             with self.engine.begin() as conn:
                 return [int(r.id) for r in conn.execute(_DUE, {"w_now": now, "w_limit": limit})]
-        look = self.floor.begin()
-        try:
+
+        def read() -> tuple[list[int], float | None]:
             with self.engine.begin() as conn:
                 ids = [int(r.id) for r in conn.execute(_DUE, {"w_now": now, "w_limit": limit})]
                 earliest = conn.execute(_EARLIEST).scalar()
-        except BaseException:
-            self.floor.abandon(look)
-            raise
-        self.floor.end(look, NOW if len(ids) >= limit else earliest)
-        return ids
+            return ids, NOW if len(ids) >= limit else earliest
+
+        return self.floor.look(read)
 
     def _row(self, notice_id: int) -> Any:
         with self.engine.begin() as conn:

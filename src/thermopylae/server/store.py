@@ -647,16 +647,14 @@ class Store:
         if not floor:
             with self._tx() as conn:
                 return self._due_in(conn, when, "deadline"), self._due_in(conn, when, "low_at")
-        look = self.due_floor.begin()
-        try:
+
+        def read() -> tuple[tuple[list[tuple[str, float]], list[tuple[str, float]]], float | None]:
             with self._tx() as conn:
                 found = self._due_in(conn, when, "deadline"), self._due_in(conn, when, "low_at")
                 earliest = [self._earliest_in(conn, c) for c in ("deadline", "low_at")]
-        except BaseException:
-            self.due_floor.abandon(look)
-            raise
-        self.due_floor.end(look, min((t for t in earliest if t is not None), default=None))
-        return found
+            return found, min((t for t in earliest if t is not None), default=None)
+
+        return self.due_floor.look(read)
 
     def _earliest_in(self, conn: Connection, column: str) -> float | None:
         """The earliest `column` of the unfinished tables (None: none has one)."""

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
-import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -156,12 +154,9 @@ class Timekeeper:
 
     async def run(self) -> None:
         alone = not self.tables.shared  # every deadline stored was written here
-        looked = -math.inf
         while True:
             try:
-                clock = time.monotonic()
-                if not alone or self.store.due_floor.passed(now()) or clock - looked >= LOOK_ANYWAY:
-                    looked = clock
+                if not alone or self.store.due_floor.due(now(), LOOK_ANYWAY):
                     await self.tick()
             except (StoreError, TableError):
                 pass  # the database is away: the next tick tries again
