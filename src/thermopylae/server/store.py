@@ -12,7 +12,7 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -222,19 +222,8 @@ class Store:
         """Store a new table, its seats held by accounts, the notices it causes (an
         invitation) and the steps it was `played` with (a record file), in one
         transaction."""
-        try:
-            self._create_in(row, notices, played)
-        finally:  # committed or not: a deadline it may hold is noted
-            self.due_floor.note(row.deadline, row.low_at)
-            self._notices_written(notices)
-
-    def _create_in(
-        self,
-        row: TableRow,
-        notices: NoticeWriter | None,
-        played: list[tuple[str, str]] | None,
-    ) -> None:
-        with self._tx() as conn:
+        due = {"deadline": row.deadline, "low_at": row.low_at}
+        with self._written(due, notices), self._tx() as conn:
             conn.execute(
                 _INSERT_TABLE,
                 dict(
@@ -376,11 +365,8 @@ class Store:
                 )
         except IntegrityError as exc:
             raise Conflict(f"table {table_id}: move {start} was stored by another server") from exc
-        finally:
-            if values:
-                self._note_due(values)
-            if notices is not None:
-                self._notices_written(notices)
+        finally:  # (`_written`'s work without its generator: every move comes here)
+            self._after_write(values, notices)
 
     def append_group(self, calls: list[tuple[Any, ...]]) -> list[Any]:
         """Several `append`s (each its arguments) in one transaction: one commit, and on
@@ -410,6 +396,23 @@ class Store:
                 outcomes.append(exc)
         return outcomes
 
+    @contextlib.contextmanager
+    def _written(
+        self, values: dict[str, Any] | None, notices: NoticeWriter | None
+    ) -> Iterator[None]:
+        """Around a write's transaction: once it ended, committed or not, the deadline and
+        "time low" mark it gave a table are noted (`due_floor`) and the deliverer is told
+        of the notices it wrote."""
+        try:
+            yield
+        finally:
+            self._after_write(values, notices)
+
+    def _after_write(self, values: dict[str, Any] | None, notices: NoticeWriter | None) -> None:
+        if values:
+            self._note_due(values)
+        self._notices_written(notices)
+
     def _note_due(self, values: dict[str, Any]) -> None:
         """Note the deadline and "time low" mark a write gave a table, if any (after its
         transaction, committed or not)."""
@@ -419,11 +422,11 @@ class Store:
             self.due_floor.note(deadline, low)
 
     def _note_group(self, calls: list[tuple[Any, ...]]) -> None:
+        """`_after_write` for each `append` of a group (its arguments: `values` 5th,
+        `notices` 6th)."""
         for call in calls:
-            if len(call) > 4 and call[4]:
-                self._note_due(call[4])
-            if len(call) > 5 and call[5] is not None:
-                self._notices_written(call[5])
+            values = call[4] if len(call) > 4 else None
+            self._after_write(values, call[5] if len(call) > 5 else None)
 
     def _notices_written(self, notices: NoticeWriter | None) -> None:
         """A transaction that ran `notices` ended: the deliverer is told."""
@@ -573,21 +576,7 @@ class Store:
         has it), so processes that race for it take turns, and a move stored meanwhile
         (which `append` with its epoch refuses once the epoch grew) is seen."""
         epoch, moves, request = seen
-        try:
-            self._take_back_in(table_id, epoch, moves, request, values, back_to)
-        finally:
-            self._note_due(values)
-
-    def _take_back_in(
-        self,
-        table_id: str,
-        epoch: int,
-        moves: int,
-        request: dict[str, Any] | None,
-        values: dict[str, Any],
-        back_to: int | None,
-    ) -> None:
-        with self._tx() as conn:
+        with self._written(values, None), self._tx() as conn:
             r = conn.execute(
                 select(tables.c.epoch, tables.c.takeback)
                 .where(tables.c.id == table_id)
@@ -622,14 +611,10 @@ class Store:
         for name, value in (when or {}).items():
             col = tables.c[name]
             cond.append(col.is_(None) if value is None else col == value)
-        try:
-            with self._tx() as conn:
-                done = conn.execute(update(tables).where(and_(*cond)).values(**values)).rowcount
-                if done == 1 and notices is not None:
-                    notices(conn)
-        finally:
-            self._note_due(values)
-            self._notices_written(notices)
+        with self._written(values, notices), self._tx() as conn:
+            done = conn.execute(update(tables).where(and_(*cond)).values(**values)).rowcount
+            if done == 1 and notices is not None:
+                notices(conn)
         return bool(done == 1)
 
     def due(self, when: float, column: str = "deadline") -> list[tuple[str, float]]:
@@ -702,23 +687,7 @@ class Store:
         """An account takes an open seat: the table's seats, its open count and `values`
         (the clock, once the last seat is taken), if nobody took a seat meanwhile (the
         open count still `open_before`). True if this call took it."""
-        try:
-            return self._join_in(table_id, seat, seats, account, open_before, values, notices)
-        finally:
-            self._note_due(values)
-            self._notices_written(notices)
-
-    def _join_in(
-        self,
-        table_id: str,
-        seat: int,
-        seats: list[dict[str, Any]],
-        account: int,
-        open_before: int,
-        values: dict[str, Any],
-        notices: NoticeWriter | None,
-    ) -> bool:
-        with self._tx() as conn:
+        with self._written(values, notices), self._tx() as conn:
             done = conn.execute(
                 update(tables)
                 .where(tables.c.id == table_id, tables.c.open_seats == open_before)
