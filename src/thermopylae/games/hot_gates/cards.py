@@ -108,7 +108,7 @@ def open_window(s: State, t: Tables, w: int, ev: Events) -> None:
     s.window = w
     s.played = []
     s.passes = 0
-    # the first of `order`, looked up
+    # the first seat who may play (ROW_SEATS, ALL_SEATS: Persians first)
     s.actor = (ROW_SEATS[s.players][s.bt[0]] if w in BATTLE_WINDOWS else ALL_SEATS[s.players])[0]
     _next(s, t, ev)
 
@@ -212,7 +212,7 @@ def _next(s: State, t: Tables, ev: Events, moved_on: bool = False) -> None:
     `moved_on`: the seat to act has just played or passed, so the turn starts at the
     seat after it."""
     w = s.window
-    # how many seats may play, and by seat the one after it (`order`'s turn, looked up)
+    # how many seats may play, and by seat the one after it (ROW_AFTER, ALL_AFTER)
     if w in BATTLE_WINDOWS:
         k, nxt = 2, ROW_AFTER[s.players][s.bt[0]]
     else:
