@@ -8,15 +8,12 @@ loaded machine: run it with ITERATIONS and with 0, and take the difference.
 
 from __future__ import annotations
 
-import random
 import sys
-from typing import Any
 
-from thermopylae.ai.base import RandomAgent, make_agent
+from thermopylae.ai.base import make_agent
 from thermopylae.ai.ismcts import ISMCTS
 from thermopylae.engine import registry
-from thermopylae.engine.play import play as play_state
-from thermopylae.engine.protocol import CHANCE
+from thermopylae.sim.bench import ismcts_positions
 
 
 def main() -> None:
@@ -25,23 +22,11 @@ def main() -> None:
     game = registry.get("hot-gates")
     options = game.options({"players": int(sys.argv[1])})
     iterations = int(sys.argv[2])
-    rng = random.Random(0)  # (as sim.bench.ismcts_compare chooses its positions)
-    s = game.new(options)
-    found: list[Any] = []
-    step = 0
-
-    def keep(seat: int, action: Any) -> None:
-        nonlocal step
-        if seat != CHANCE:
-            if step % 7 == 0 and len(game.legal(s)) > 1 and not found:
-                found.append(game.copy(s))
-            step += 1
-
-    play_state(game, s, [RandomAgent()] * game.max_players, rng, rng, keep)
+    chosen, rng = ismcts_positions(game, options, 1)  # the first of ismcts_rate's
     if iterations:
         agent = make_agent(f"ismcts:iterations={iterations}", game)
         assert isinstance(agent, ISMCTS)
-        agent.act(game, found[0], rng)
+        agent.act(game, chosen[0], rng)
         print(agent.last_iterations)
 
 

@@ -175,32 +175,12 @@ def ismcts_rate(
     return [rate for rate, _ in ismcts_compare(game, options, seconds, positions, seed, spec)]
 
 
-def ismcts_compare(
-    game: GenericGame,
-    options: dict[str, Any],
-    seconds: float = 3.0,
-    positions: int = 3,
-    seed: int = 0,
-    spec: str = "ismcts",
-    yardstick: Yardstick | None = None,
-) -> list[tuple[float, float]]:
-    """`ismcts_rate`'s figures, each with its ratio to the reference loop measured just
-    before it (as long as it): (iterations per CPU second, iterations per reference game).
-    Without a yardstick the ratios are 0 and no reference runs."""
-    import random
-
-    from thermopylae.ai.base import parse_spec
-    from thermopylae.ai.ismcts import ISMCTS
-    from thermopylae.engine.errors import ThermopylaeError
-
-    name, params = parse_spec(spec)
-    if name != "ismcts" or {"iterations", "seconds"} & set(params):
-        raise ThermopylaeError(
-            f"{spec!r}: give an ismcts spec without a budget (e.g. ismcts:depth=20)"
-        )
-    agent = make_agent(spec, game)  # its parameters checked, named in any error
-    assert isinstance(agent, ISMCTS)
-
+def ismcts_positions(
+    game: GenericGame, options: dict[str, Any], positions: int = 3, seed: int = 0
+) -> tuple[list[Any], random.Random]:
+    """The positions `ismcts_rate` times: `positions` spread over the decisions with a
+    choice of a seeded random game (every 7th decision's, before its move), and the random
+    source as the game left it, which the searches go on with."""
     options = game.options(options)
     rng = random.Random(seed)
     found = []
@@ -218,6 +198,34 @@ def ismcts_compare(
     # One random source for chance and the moves, as the positions were always chosen.
     play_state(game, s, [RandomAgent()] * game.max_players, rng, rng, keep)
     chosen = [found[i * len(found) // positions] for i in range(min(positions, len(found)))]
+    return chosen, rng
+
+
+def ismcts_compare(
+    game: GenericGame,
+    options: dict[str, Any],
+    seconds: float = 3.0,
+    positions: int = 3,
+    seed: int = 0,
+    spec: str = "ismcts",
+    yardstick: Yardstick | None = None,
+) -> list[tuple[float, float]]:
+    """`ismcts_rate`'s figures, each with its ratio to the reference loop measured just
+    before it (as long as it): (iterations per CPU second, iterations per reference game).
+    Without a yardstick the ratios are 0 and no reference runs."""
+    from thermopylae.ai.base import parse_spec
+    from thermopylae.ai.ismcts import ISMCTS
+    from thermopylae.engine.errors import ThermopylaeError
+
+    name, params = parse_spec(spec)
+    if name != "ismcts" or {"iterations", "seconds"} & set(params):
+        raise ThermopylaeError(
+            f"{spec!r}: give an ismcts spec without a budget (e.g. ismcts:depth=20)"
+        )
+    agent = make_agent(spec, game)  # its parameters checked, named in any error
+    assert isinstance(agent, ISMCTS)
+
+    chosen, rng = ismcts_positions(game, options, positions, seed)
     rates = []
     for state in chosen:
         part = seconds / len(chosen)
