@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.server.conftest import BACKENDS, database_url
 from thermopylae.server.due_floor import DueFloor
 from thermopylae.server.store import Store, TableRow
 
@@ -90,8 +91,12 @@ def _row(tid: str, deadline: float | None) -> TableRow:
     return TableRow(tid, "thermopyles", "x", {}, [], 0.0, False, deadline=deadline, low_at=None)
 
 
-def test_the_store_keeps_the_earliest_deadline_stored(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'f.sqlite'}")
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_store_keeps_the_earliest_deadline_stored(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """On both databases (PostgreSQL's statements go through the driver, driver.py)."""
+    store = Store(database_url(backend, request, tmp_path))
     try:
         store.create(_row("a", 500.0))
         store.create(_row("b", 300.0))
