@@ -232,3 +232,32 @@ def test_window_choices_of_the_playout_are_sensible_legal(players: int) -> None:
                 checked += 1
             GAME.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
     assert checked > 200
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_march_without_a_kept_geometry_lists_the_same(players: int) -> None:
+    """`march.march_on` given no geometry (none kept) counts the next list afresh: the
+    same list as the march with the kept geometry, and the same position after."""
+    options = GAME.options({"players": players})
+    checked = ended = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        s = GAME.new(options)
+        while (who := GAME.to_act(s)) is not None:
+            if who == CHANCE:
+                GAME.apply(s, GAME.sample_chance(s, rng), quiet=True)
+                continue
+            legal = GAME.legal(s)
+            action = legal[int(rng.random() * len(legal))]
+            if s.phase == MARCH:
+                bare, with_geometry = s.copy(), s.copy()
+                geometry = march.march_list(s, GAME.t, None)[1]
+                kept = march.march_on(with_geometry, GAME.t, action, None, geometry)
+                fresh = march.march_on(bare, GAME.t, action, None, None)
+                assert fresh == kept
+                assert bare.board == with_geometry.board and bare.phase == with_geometry.phase
+                checked += 1
+                ended += fresh is None
+            GAME.apply(s, action, quiet=True)
+    assert checked > 300
+    assert 0 < ended < checked

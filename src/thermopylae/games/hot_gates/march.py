@@ -146,6 +146,12 @@ def march_list(
         seat = s.actor
     if geometry is None:
         geometry = _geometry(s, t, seat)
+    return _moves(s, t, geometry, seat), geometry
+
+
+def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
+    """`march_list`'s list from a geometry kept up to date (what `march_on` asks after
+    each march: no tuple made)."""
     owner, room, _, froms, ways, entries, segments, forcing, _, dirty, kept = geometry
     # A piece with a flag above the limit has had all its marches: MOVED once marched,
     # AGAIN (the second march of a card) while an extra march is left.
@@ -222,7 +228,7 @@ def march_list(
         out += enter
     if not (kept[2] or (persian and True in forcing)):
         out.append(DONE)
-    return out, geometry
+    return out
 
 
 def _geometry(
@@ -293,18 +299,15 @@ def _ways(t: Tables, players: int, seat: int, owner: list[int]) -> MarchWays:
     return fronts, froms, ways, entries, leads_here
 
 
-Listed = tuple[list[Action], Geometry]
-
-
 def march_on(
     s: State, t: Tables, a: Action, ev: Events, geometry: Geometry | None
-) -> Listed | None:
+) -> list[Action] | None:
     """One unit marches or comes on, or the seat is done. `geometry` is that of the list
-    `a` was chosen from (None: not kept), brought up to date. Returns the seat's next list
-    and its geometry while its march goes on, for the caller to keep (`rules.apply` in
-    `State.cache`, as `legal` keeps it), None once it has ended (then whatever waited has
-    run, and the cache holds the geometry for the next seat's `turn`); so the fused
-    playout marches a seat's units in a loop of its own."""
+    `a` was chosen from (None: not kept), brought up to date in place. Returns the seat's
+    next list while its march goes on, for the caller to keep with the same geometry
+    (`rules.apply` in `State.cache`, as `legal` keeps it), None once it has ended (then
+    whatever waited has run, and the cache holds the geometry for the next seat's
+    `turn`); so the fused playout marches a seat's units in a loop of its own."""
     seat = s.actor
     flag = MOVED
     kind = a.__class__  # (no call, no `match`: this is a playout's hot path)
@@ -398,11 +401,13 @@ def march_on(
             kept[1] = kept[4] = None  # a reserve changed
         if again:
             dirty.add(dst)
-    listed = march_list(s, t, geometry)
-    if listed[0][0] is DONE:  # (`done` comes last: alone)
-        _ended(s, t, ev, listed[1])
+        acts = _moves(s, t, geometry, seat)
+    else:  # not kept: counted afresh, and not kept after either
+        acts = march_list(s, t, None, seat)[0]
+    if acts[0] is DONE:  # (`done` comes last: alone)
+        _ended(s, t, ev, geometry)
         return None
-    return listed
+    return acts
 
 
 def _ended(s: State, t: Tables, ev: Events, geometry: Geometry | None) -> None:

@@ -58,19 +58,19 @@ def random_playout(
         ph = s.phase
         if ph == MARCH:  # the list kept by the step before, as `legal` reads it
             cached = s.cache
-            listed = (
+            acts, geometry = (
                 (cached[1], cached[2])
                 if cached is not None and cached[0] == s.steps
                 else march_list(s, t, None)
             )
             # The seat's marches in a loop of their own, each list handed to the next
-            # step as `march` would keep it (the last step is counted below).
+            # step with the geometry `march_on` keeps up to date (the last step is
+            # counted below).
             while True:
-                acts = listed[0]
-                got = march_on(s, t, acts[trunc(arand() * len(acts))], None, listed[1])
+                got = march_on(s, t, acts[trunc(arand() * len(acts))], None, geometry)
                 if got is None:
                     break
-                listed = got
+                acts = got
                 s.steps += 1
         elif ph == DEAL:  # every chance step due, then the step that waited for them
             s.steps += chance_steps(s, faces, crand) - 1  # (the last one counted below)

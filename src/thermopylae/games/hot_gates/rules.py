@@ -227,9 +227,9 @@ class HotGates(GameBase[State, Action]):
                 if action not in marches:
                     self._refuse(s, action)
             # the cache read once above; the next list kept for the next step
-            listed = march.march_on(s, self.t, action, ev, cached[2])
-            if listed is not None:
-                nxt, geometry = listed
+            geometry = cached[2]
+            nxt = march.march_on(s, self.t, action, ev, geometry)
+            if nxt is not None:
                 s.cache = (s.steps + 1, nxt, geometry)
         elif ph == DEAL:
             rolls = s.rolls
