@@ -63,18 +63,21 @@ def attack_total(s: State, t: Tables, side: int) -> int:
     count: the choice that adds up to most (no other choice can help)."""
     bt = s.bt
     attack = t.piece_attack
+    bonus: int = bt[ATK][side]  # (no `int` or `max` calls: see march.clear_moved)
     if side == PERSIAN and bt[PSP] % SPACES == 2:
         beast = 0
         units = []
         for p in s.board[bt[PSP]]:
             if (p & PIECE) >> 1 == BEAST:
-                beast = max(beast, attack[p])
+                if attack[p] > beast:
+                    beast = attack[p]
             else:
                 units.append(attack[p])
         units.sort(reverse=True)
-        return int(max(beast, sum(units[:3])) + bt[ATK][side])
+        three = sum(units[:3])
+        return (beast if beast > three else three) + bonus
     space = bt[PSP] if side == PERSIAN else bt[SSP]
-    return int(sum(map(attack.__getitem__, s.board[space])) + bt[ATK][side])
+    return sum(map(attack.__getitem__, s.board[space])) + bonus
 
 
 def dice_count(s: State, t: Tables, side: int) -> int:
@@ -82,7 +85,9 @@ def dice_count(s: State, t: Tables, side: int) -> int:
     total = attack_total(s, t, side)
     chart = t.dice_chart
     base = chart[total] if 0 <= total < len(chart) else t.c.dice_for(total)
-    return min(MAX_DICE, base + int(s.bt[XDICE][side]))
+    more: int = s.bt[XDICE][side]
+    dice = base + more
+    return dice if dice < MAX_DICE else MAX_DICE
 
 
 def attack(s: State, t: Tables, ev: Events) -> None:
@@ -123,7 +128,8 @@ def casualties(s: State, t: Tables, ev: Events) -> None:
     bt = s.bt
     for side in (PERSIAN, SPARTAN_SIDE):
         enemy = 1 - side
-        bt[LEFT][side] = max(0, sum(bt[DICE + enemy]) + bt[DMG][enemy] - bt[SHIELD][side])
+        left = sum(bt[DICE + enemy]) + bt[DMG][enemy] - bt[SHIELD][side]
+        bt[LEFT][side] = left if left > 0 else 0  # (no `max` call: see march.clear_moved)
     if ev is not None:
         ev.append(
             Event("damage", {"to_persian": bt[LEFT][PERSIAN], "to_spartan": bt[LEFT][SPARTAN_SIDE]})
@@ -170,7 +176,7 @@ def casualty(s: State, t: Tables, code: int, ev: Events) -> None:
         if ev is not None:
             ev.append(Event("wounded", {"unit": piece_name(code), "space": name(space)}))
     else:
-        bt[LEFT][side] = max(0, left - defense)
+        bt[LEFT][side] = left - defense if left > defense else 0
         eliminate(s, t, code, side, row, ev)
     if bt[LEFT][side] == 0 or not s.board[space]:
         bt[LEFT][side] = 0
@@ -193,7 +199,8 @@ def eliminate(s: State, t: Tables, code: int, side: int, row: int, ev: Events) -
             s.boxes[s.bt[BOX]].append(unit)
         seat = SPARTAN_OF[s.players][row]
         if ev is None:  # (add_glory without its report: ~40 Persians fall a game)
-            s.glory[seat] = max(0, s.glory[seat] + t.glory[unit])
+            glory = s.glory[seat] + t.glory[unit]
+            s.glory[seat] = glory if glory > 0 else 0
         else:
             victory.add_glory(s, seat, t.glory[unit], ev, piece_name(unit))
         return

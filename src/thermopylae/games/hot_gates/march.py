@@ -105,13 +105,13 @@ def _any_move(s: State, t: Tables, seat: int, owner: list[int]) -> bool:
         if owner[sp] != side:
             continue
         pieces = board[sp]
-        if not extra and min(pieces) >= MOVED:
+        if not extra and _UNFLAGGED.isdisjoint(pieces):  # (all have marched)
             continue
         n, fwd, sw, other = plan[sp]
         fwd_room = room(s, fwd) if fwd >= 0 and owner[fwd] != enemy else -1
         may_switch = fronts[other] > n if side == PERSIAN else fronts[other] < n
         sw_room = room(s, sw) if may_switch and owner[sw] != enemy else -1
-        free = max(fwd_room, sw_room)
+        free = fwd_room if fwd_room > sw_room else sw_room
         if free <= 0:
             continue
         for p in pieces:
@@ -436,13 +436,17 @@ def _big_ones(
 
 
 _UNMARCHED = [p & PIECE for p in range(PIECE + MOVED + AGAIN + 1)]  # by piece: its flags off
+_FLAGGED = frozenset(range(MOVED, PIECE + MOVED + AGAIN + 1))  # every piece with a flag
+_UNFLAGGED = frozenset(range(MOVED))  # every piece without
 
 
 def clear_moved(s: State) -> None:
-    """Every piece's march flags off (a flagged piece is above every unflagged one)."""
+    """Every piece's march flags off. (A space is looked at by a set's `isdisjoint`, a
+    method call; `max` parses its arguments as keywords, several times dearer.)"""
     unmarched = _UNMARCHED.__getitem__
+    flagless = _FLAGGED.isdisjoint
     for sp in s.board:
-        if sp and max(sp) >= MOVED:
+        if not flagless(sp):
             sp[:] = map(unmarched, sp)
 
 

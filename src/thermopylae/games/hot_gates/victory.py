@@ -62,7 +62,8 @@ def add_glory(s: State, seat: int, amount: int, ev: Events, why: str) -> None:
     """Glory never falls below the Start space of the track (decision 6). `why` is read
     only with `ev` (empty without)."""
     before = s.glory[seat]
-    s.glory[seat] = max(0, before + amount)
+    glory = before + amount
+    s.glory[seat] = glory if glory > 0 else 0
     if ev is not None and s.glory[seat] != before:
         ev.append(
             Event(
@@ -133,7 +134,8 @@ def ephialtes(s: State, t: Tables, ev: Events) -> None:
     """ "Ephialtes moves one space forward on the Goat Path"; the last space wins for the
     Persians."""
     path = t.c.goat_path
-    s.eph = min(path, s.eph + s.eph_move)
+    eph = s.eph + s.eph_move
+    s.eph = eph if eph < path else path
     if ev is not None:
         ev.append(Event("ephialtes", {"space": s.eph, "moved": s.eph_move, "length": path}))
     s.eph_move = 1
