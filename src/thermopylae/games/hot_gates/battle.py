@@ -16,6 +16,7 @@ from thermopylae.games.hot_gates.board import (
     SPARTAN_OF,
     SPARTAN_SIDE,
     Tables,
+    distinct,
     spartan_seats,
 )
 from thermopylae.games.hot_gates.components import BEAST, DILIOS, MAX_DICE
@@ -155,7 +156,7 @@ def casualty_side(s: State) -> int:
 
 def casualty_legal(s: State, t: Tables) -> list[Action]:
     space = s.bt[PSP] if casualty_side(s) == PERSIAN else s.bt[SSP]
-    return [*map(t.notation.casualty.__getitem__, dict.fromkeys(s.board[space]))]
+    return [*map(t.notation.casualty.__getitem__, distinct(s.board[space]))]
 
 
 def casualty(s: State, t: Tables, code: int, ev: Events) -> None:
@@ -265,7 +266,7 @@ def conquer_legal(s: State, t: Tables) -> list[Action]:
         room = t.room(s, dst)
         acts = [
             t.notation.move[src, dst, p & PIECE]
-            for p in dict.fromkeys(s.board[src])
+            for p in distinct(s.board[src])
             if room >= t.size[p & PIECE]
         ]
     acts.append(DONE)

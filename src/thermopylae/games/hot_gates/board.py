@@ -76,6 +76,12 @@ FRONT_FIRST = (
 START_BOX = (BEAST, BEAST)
 
 
+distinct = dict.fromkeys
+"""Items once each, first seen first (iterate the dict). Bound once: `dict.fromkeys`
+looked up on the type makes the classmethod's bound method again at each call, a
+quarter of the cost of the small dicts of a space's pieces the rules make."""
+
+
 def side_of_seat(players: int, seat: int) -> int:
     return PERSIAN if seat in PERSIAN_OF[players] else SPARTAN_SIDE
 

@@ -29,6 +29,7 @@ from thermopylae.games.hot_gates.board import (
     SPARTAN_OF,
     SPARTAN_SIDE,
     Tables,
+    distinct,
     persian_seats,
     side_of_seat,
 )
@@ -177,7 +178,7 @@ def legal(s: State, t: Tables) -> list[Action]:
     w = s.window
     out: list[Action] = [PASS]
     target = -2  # the cancel's target, looked for once
-    for c in dict.fromkeys(s.hands[seat]):
+    for c in distinct(s.hands[seat]):
         if cancel[c]:
             if target == -2:
                 target = _cancel_target(s, seat)
@@ -196,7 +197,7 @@ def sensible_legal(s: State, t: Tables) -> list[Action]:
     w = s.window
     out: list[Action] = [PASS]
     target = -2  # the cancel's target, looked for once
-    for c in dict.fromkeys(s.hands[seat]):
+    for c in distinct(s.hands[seat]):
         if cancel[c]:
             if target == -2:
                 target = _cancel_target(s, seat)

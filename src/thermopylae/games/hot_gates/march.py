@@ -24,6 +24,7 @@ from thermopylae.games.hot_gates.board import (
     MarchWays,
     Tables,
     Way,
+    distinct,
     persian_seats,
     spartan_seats,
 )
@@ -182,7 +183,7 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
             moves = tables[extra][ff * k + fs]
             seg: list[Action] = []
             pieces = board[sp]
-            for p in dict.fromkeys(pieces):
+            for p in distinct(pieces):
                 seg += moves[p]
             segments[sp] = seg
             if persian:  # a Persian must march forward if an unmarched unit can
@@ -205,11 +206,11 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
             # that changed lists the entries again, not the reserves)
             if side == PERSIAN:
                 waiting = kept[4] = (
-                    [*dict.fromkeys(s.boxes[0])] if s.boxes else [],
-                    [lt * 2 for lt in dict.fromkeys(s.leaders)],
+                    [*distinct(s.boxes[0])] if s.boxes else [],
+                    [lt * 2 for lt in distinct(s.leaders)],
                 )
             else:
-                waiting = kept[4] = ([], [*dict.fromkeys(s.camp)])
+                waiting = kept[4] = ([], [*distinct(s.camp)])
         box, leaders = waiting
         for sp, enters in entries:
             free = room[sp]

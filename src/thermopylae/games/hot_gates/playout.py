@@ -22,7 +22,7 @@ from math import trunc
 from thermopylae.games.hot_gates import battle, cards, flow, march, pullback
 from thermopylae.games.hot_gates.actions import Action, Enter
 from thermopylae.games.hot_gates.battle import LEFT, PSP, SSP
-from thermopylae.games.hot_gates.board import PERSIAN, Tables
+from thermopylae.games.hot_gates.board import PERSIAN, Tables, distinct
 from thermopylae.games.hot_gates.state import (
     CASUALTY,
     CONQUER,
@@ -82,7 +82,7 @@ def random_playout(
             return s.steps - first
         elif ph == CASUALTY:  # `battle.casualty_legal`'s pieces, without their actions
             bt = s.bt
-            hurt = [*dict.fromkeys(s.board[bt[PSP] if bt[LEFT][PERSIAN] > 0 else bt[SSP]])]
+            hurt = [*distinct(s.board[bt[PSP] if bt[LEFT][PERSIAN] > 0 else bt[SSP]])]
             battle.casualty(s, t, hurt[trunc(arand() * len(hurt))], None)
         elif ph == CONQUER:  # the list kept by the step before, as `legal` reads it
             cached = s.cache

@@ -12,7 +12,14 @@ from __future__ import annotations
 from thermopylae.engine.protocol import Event
 from thermopylae.games.hot_gates import flow
 from thermopylae.games.hot_gates.actions import DONE, Action, Enter, piece_name
-from thermopylae.games.hot_gates.board import PERSIAN_OF, SEATS, SPARTAN_OF, SPARTAN_SIDE, Tables
+from thermopylae.games.hot_gates.board import (
+    PERSIAN_OF,
+    SEATS,
+    SPARTAN_OF,
+    SPARTAN_SIDE,
+    Tables,
+    distinct,
+)
 from thermopylae.games.hot_gates.flow import Events
 from thermopylae.games.hot_gates.state import (
     MOVED,
@@ -50,9 +57,7 @@ def pullback_legal(s: State, t: Tables) -> list[Action]:
     for n in range(3, SPACES):
         sp = row * SPACES + n
         room = t.room(s, sp)
-        acts += [
-            t.notation.enter[sp, code] for code in dict.fromkeys(s.pool) if room >= t.size[code]
-        ]
+        acts += [t.notation.enter[sp, code] for code in distinct(s.pool) if room >= t.size[code]]
     return acts
 
 
@@ -95,11 +100,11 @@ def return_legal(s: State, t: Tables) -> list[Action]:
         if t.owner(s, sp) == SPARTAN_SIDE:
             continue
         room = t.room(s, sp)
-        for code in dict.fromkeys(box):
+        for code in distinct(box):
             if room >= t.size[code]:
                 acts[enter[sp, code]] = None
                 forced = True
-        for lt in dict.fromkeys(s.leaders):
+        for lt in distinct(s.leaders):
             if room >= t.size[lt * 2]:
                 acts[enter[sp, lt * 2]] = None
     out = list(acts)
