@@ -42,12 +42,15 @@ from thermopylae.games.hot_gates.state import (
     PIECE,
     ROLL_W,
     WINDOW,
+    WINDOWS,
     WOUNDED,
     State,
 )
 
 SEAT, CARD, CANCELLED, TARGET = range(4)  # fields of an entry in `state.played`
 BATTLE_WINDOWS = (BATTLE_W, ROLL_W, CASUALTY_W)
+IN_BATTLE = tuple(w in BATTLE_WINDOWS for w in range(len(WINDOWS)))
+"""By window, whether it is a battle's (an index: no comparisons with each of them)."""
 
 
 def decks(all_cards: tuple[CardInfo, ...], players: int) -> list[list[int]]:
@@ -110,7 +113,7 @@ def open_window(s: State, t: Tables, w: int, ev: Events) -> None:
     s.played = []
     s.passes = 0
     # the first seat who may play (ROW_SEATS, ALL_SEATS: Persians first)
-    s.actor = (ROW_SEATS[s.players][s.bt[0]] if w in BATTLE_WINDOWS else ALL_SEATS[s.players])[0]
+    s.actor = (ROW_SEATS[s.players][s.bt[0]] if IN_BATTLE[w] else ALL_SEATS[s.players])[0]
     _next(s, t, ev)
 
 
@@ -214,7 +217,7 @@ def _next(s: State, t: Tables, ev: Events, moved_on: bool = False) -> None:
     seat after it."""
     w = s.window
     # how many seats may play, and by seat the one after it (ROW_AFTER, ALL_AFTER)
-    if w in BATTLE_WINDOWS:
+    if IN_BATTLE[w]:
         k, nxt = 2, ROW_AFTER[s.players][s.bt[0]]
     else:
         k, nxt = s.players, ALL_AFTER[s.players]

@@ -227,7 +227,7 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
         kept[2] = forced
     if enter:
         out += enter
-    if not (kept[2] or (persian and True in forcing)):
+    if not (kept[2] or (persian and any(forcing))):
         out.append(DONE)
     return out
 
@@ -447,7 +447,7 @@ def clear_moved(s: State) -> None:
     unmarched = _UNMARCHED.__getitem__
     flagless = _FLAGGED.isdisjoint
     for sp in s.board:
-        if not flagless(sp):
+        if sp and not flagless(sp):
             sp[:] = map(unmarched, sp)
 
 

@@ -128,8 +128,8 @@ def chance_steps(s: State, faces: list[int], crand: Callable[[], float]) -> int:
         if draws:  # the first seat to draw has cards left (`flow.deal` saw to it)
             seat = draws.pop(0)
             deck = decks[seat]
-            card = deck[trunc(crand() * len(deck))]
-            deck.remove(card)
+            i = trunc(crand() * len(deck))
+            card = deck.pop(i)  # (a copy met first would leave the same list: no search)
             insort(s.hands[seat], card)
             steps += 1
             while draws and not decks[draws[0]]:  # an empty deck gives no more (decision 8)
