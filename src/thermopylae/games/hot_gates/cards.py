@@ -79,6 +79,9 @@ ROW_SEATS = {
 its Persian, then its Spartan."""
 SIDE = {n: tuple(side_of_seat(n, seat) for seat in range(n)) for n in (2, 3, 4)}
 """Each seat's side, by player count."""
+PERSIANS = {n: persian_seats(n) for n in (2, 3, 4)}
+EVERY_SEAT = {n: tuple(range(n)) for n in (2, 3, 4)}
+"""The Persian seats, and every seat, by player count (a march card's `could_march`)."""
 
 
 def _after(seats: tuple[int, ...], players: int) -> tuple[int, ...]:
@@ -152,22 +155,23 @@ def can_apply(s: State, t: Tables, seat: int, card: int) -> bool:
     them), and a card set that puts an effect in another window is never second-guessed."""
     e, w = t.card_effect[card], s.window
     if e == "draw":
-        return bool(s.decks[seat])
+        return len(s.decks[seat]) > 0
     if e == "march":
         if w != MARCH_W:
             return True
         # The Persians march first: only a Persian march can open the way for a Persian;
         # anyone's may open it for a Spartan.
         persian = SIDE[s.players][seat] != SPARTAN_SIDE
-        return march.could_march(s, t, persian_seats(s.players) if persian else range(s.players))
-    if w not in BATTLE_WINDOWS or len(s.bt) <= b.WINNER:
+        return march.could_march(s, t, (PERSIANS if persian else EVERY_SEAT)[s.players])
+    if not IN_BATTLE[w] or len(s.bt) <= b.WINNER:
         return True
     side = SIDE[s.players][seat]
     bt = s.bt
-    if e in ("attack", "dice") and w == BATTLE_W:
+    if (e == "attack" or e == "dice") and w == BATTLE_W:
         return b.dice_count(s, t, side) < MAX_DICE
     if e == "shield" and w == CASUALTY_W:
-        return bool(sum(bt[b.DICE + 1 - side]) + bt[b.DMG][1 - side] > 0)
+        damage: int = sum(bt[b.DICE + 1 - side]) + bt[b.DMG][1 - side]
+        return damage > 0
     if e == "heal":
         space = bt[b.SSP] if side == SPARTAN_SIDE else bt[b.PSP]
         return any(p & WOUNDED for p in s.board[space])

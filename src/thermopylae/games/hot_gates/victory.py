@@ -86,6 +86,10 @@ def check_glory(s: State, t: Tables, ev: Events) -> bool:
     return s.phase == OVER
 
 
+SPARTANS = {n: spartan_seats(n) for n in (3, 4)}
+"""The Spartan seats by player count, of the games where they race for Glory."""
+
+
 def spartans_left(s: State, t: Tables) -> bool:
     return bool(s.camp or s.pool) or any(
         sp and t.side[sp[0] & PIECE] == SPARTAN_SIDE for sp in s.board
@@ -121,8 +125,12 @@ def battle_end(s: State, t: Tables, ev: Events) -> None:
     """3-4 players: a Spartan at 50 Glory ends the game once the Battle Phase is over
     ("the Spartan Player with the most Glory immediately wins"; ties share it)."""
     if s.players > 2:
-        spartans = spartan_seats(s.players)
-        best = max(s.glory[p] for p in spartans)
+        spartans = SPARTANS[s.players]
+        glory = s.glory
+        best = 0  # (no `max` over a generator: once a battle)
+        for p in spartans:
+            if glory[p] > best:
+                best = glory[p]
         win = t.c.rules.win_glory_team
         if best >= win:
             winners = [p for p in spartans if s.glory[p] == best]
