@@ -69,6 +69,19 @@ def test_a_simulation_imports_its_game_only_and_no_numpy() -> None:
     assert "typer._adapters" not in modules  # Typer coerced every value without pydantic
 
 
+def test_a_simulation_imports_no_other_command_nor_the_games_observer_or_saving() -> None:
+    """`simulate` reads `--engine` from cli_engine, not from the `balance` command, and
+    playing needs neither the game's observation layout nor its save format."""
+    out, modules = imported("simulate", "thermopyles", "--games", "2", "--workers", "1", "--json")
+    assert json.loads(out)["games"] == 2
+    commands = {m for m in modules if m.startswith("thermopylae.cli_")}
+    assert commands == {"thermopylae.cli_common", "thermopylae.cli_engine", "thermopylae.cli_sim"}
+    assert "thermopylae.games.thermopyles.observe" not in modules
+    assert "thermopylae.engine.observation" not in modules
+    assert "thermopylae.games.thermopyles.serial" not in modules
+    assert "shlex" not in modules
+
+
 def test_listing_the_games_imports_none() -> None:
     out, modules = imported("games")
     for title in ("Thermopyles", "300: Earth & Water", "300: The Board Game"):

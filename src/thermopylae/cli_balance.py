@@ -1,6 +1,6 @@
 """`balance`: a sweep over component files, each file's win rate with its 95% interval for
 each agent and player count, on the game's compiled kernel where it offers one (mass
-simulation), and `fast_batch`, how a command picks the engine of `--engine`."""
+simulation)."""
 
 from __future__ import annotations
 
@@ -23,62 +23,13 @@ from thermopylae.cli_common import (
     set_language,
     with_progress,
 )
+from thermopylae.cli_engine import EngineOpt, fast_batch
 from thermopylae.engine.errors import ThermopylaeError
-from thermopylae.engine.protocol import BatchSimulator, GenericGame, MissingExtra
+from thermopylae.engine.protocol import BatchSimulator, GenericGame
 from thermopylae.i18n import _
 
 if TYPE_CHECKING:
     from thermopylae.sim.simulate import Summary
-
-ENGINES = ("python", "fast", "auto")
-
-EngineOpt = Annotated[
-    str,
-    typer.Option(
-        help="python (the rules engine, any agent), fast (the game's compiled kernel: "
-        "random and heuristic agents, needs the [fast] extra) or auto (fast where it can, "
-        "else python). Both play the same game; their random sources differ, so a seed "
-        "gives other games on each, with the same win rates."
-    ),
-]
-
-
-def fast_batch(
-    game: GenericGame, options: dict[str, Any], engine: str, specs: tuple[str, ...]
-) -> BatchSimulator | None:
-    """The game's compiled kernel for `--engine fast` or `auto`; None for `python`, and
-    for `auto` when there is none (or it cannot play `specs`). `fast` without one fails
-    with a message saying why."""
-    if engine not in ENGINES:
-        raise fail(
-            _("--engine {engine}: the engines are python, fast and auto").format(engine=engine)
-        )
-    if engine == "python":
-        return None
-    try:
-        batch = game.batch_simulator(options)
-    except MissingExtra as exc:
-        if engine == "auto":
-            return None
-        raise fail(
-            _(
-                "the fast engine needs the [{extra}] extra: pip install 'thermopylae[{extra}]'"
-            ).format(extra=exc.extra)
-        ) from exc
-    if batch is None:
-        if engine == "auto":
-            return None
-        raise fail(_("{game} has no fast engine").format(game=game.id))
-    others = sorted({s for s in specs if s not in batch.policies})
-    if others:
-        if engine == "auto":
-            return None
-        raise fail(
-            _("the fast engine plays the agents {policies}, not {agents}").format(
-                policies=", ".join(batch.policies), agents=", ".join(others)
-            )
-        )
-    return batch
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import sys
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -15,7 +14,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from thermopylae.ai.base import make_agent, seat_agents
-from thermopylae.cli_balance import EngineOpt, fast_batch
 from thermopylae.cli_common import (
     AddressOpt,
     BackendOpt,
@@ -30,6 +28,7 @@ from thermopylae.cli_common import (
     set_language,
     with_progress,
 )
+from thermopylae.cli_engine import EngineOpt, fast_batch
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.protocol import GenericGame
 from thermopylae.i18n import _, ngettext
@@ -313,6 +312,8 @@ def tournament(
     )
     page = None
     if report is not None:
+        import shlex
+
         command = shlex.join(["thermopylae", *sys.argv[1:]])
         page = reports.write(result, report, command)
     if as_json:

@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.game import GameBase
@@ -27,7 +27,7 @@ from thermopylae.engine.protocol import (
     Outcome,
 )
 from thermopylae.games.thermopyles import chance as chance_steps
-from thermopylae.games.thermopyles import draws, observe, playout, text, turn, view
+from thermopylae.games.thermopyles import draws, playout, text, turn, view
 from thermopylae.games.thermopyles.actions import (
     MAX_PLAYERS,
     REFUSE,
@@ -48,7 +48,6 @@ from thermopylae.games.thermopyles.actions import (
 )
 from thermopylae.games.thermopyles.components import MAX_SUPPORT, Components
 from thermopylae.games.thermopyles.flow import WON, Events
-from thermopylae.games.thermopyles.serial import state_from_json, state_to_json
 from thermopylae.games.thermopyles.state import (
     DISCARD,
     DRAW,
@@ -62,6 +61,9 @@ from thermopylae.games.thermopyles.state import (
     TURN,
     State,
 )
+
+if TYPE_CHECKING:
+    from thermopylae.games.thermopyles import observe
 from thermopylae.games.thermopyles.tables import Tables
 from thermopylae.games.wording import reword
 
@@ -305,10 +307,16 @@ class Thermopyles(GameBase[State, Action]):
 
         return hand_text(v)
 
+    # Saving, loading and observing are imported when first asked for: a command that
+    # only plays (`simulate`) starts without them.
     def state_to_json(self, s: State) -> JSON:
+        from thermopylae.games.thermopyles.serial import state_to_json
+
         return state_to_json(self.components, s)
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
+        from thermopylae.games.thermopyles.serial import state_from_json
+
         return state_from_json(self.components, data)
 
     def agents(self) -> Mapping[str, Any]:
@@ -341,4 +349,6 @@ class Thermopyles(GameBase[State, Action]):
 def _observer(game: Thermopyles, players: int) -> observe.ThermopylesObserver:
     """The observer of `game` at `players` seats, built once (a few games are ever asked;
     kept here, off the instance, so that the game still pickles)."""
+    from thermopylae.games.thermopyles import observe
+
     return observe.observer(game.tables, game.id, players)
