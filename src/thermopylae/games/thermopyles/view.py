@@ -12,7 +12,7 @@ import random
 from thermopylae.engine.protocol import CHANCE, JSON
 from thermopylae.engine.shuffle import shuffle, skip
 from thermopylae.games.thermopyles.actions import MAX_PLAYERS, seat_name
-from thermopylae.games.thermopyles.components import Components
+from thermopylae.games.thermopyles.components import Components, PersianKind
 from thermopylae.games.thermopyles.state import PHASES, State
 from thermopylae.games.thermopyles.tables import Tables
 
@@ -21,8 +21,26 @@ def card(c: Components, kind: int) -> JSON | None:
     """A face-up Persian card of `kind` (None for an empty slot, kind -1)."""
     if kind < 0:
         return None
-    k = c.persian_kinds[kind]
+    return _face(c.persian_kinds[kind])
+
+
+def _face(k: PersianKind) -> JSON:
     return {"combat": k.combat, "annihilation": k.annihilation, "bonus": k.bonus, "text": k.text}
+
+
+_SEATS = tuple(seat_name(p) for p in range(MAX_PLAYERS))
+_FACES: dict[int, tuple[Tables, tuple[JSON, ...]]] = {}
+
+
+def _faces(t: Tables) -> tuple[JSON, ...]:
+    """Each Persian kind's face (`card`), made once per component set: a server builds a
+    view for every seat after every action, and the faces never change. Views hand out
+    copies, so a caller that changes its view changes no other."""
+    got = _FACES.get(id(t))
+    if got is None or got[0] is not t:  # the Tables is kept: its id is not reused
+        got = (t, tuple(_face(k) for k in t.components.persian_kinds))
+        _FACES[id(t)] = got
+    return got[1]
 
 
 def view(
@@ -38,8 +56,9 @@ def view(
     """What `seat` sees of `s` (None: a spectator); `to_act` is the game's answer for `s`,
     given by the caller, which owns whose turn it is. `reveal` shows every hand (a
     replay's open view)."""
-    c = t.components
-    texts = t.kind_texts
+    texts = t.kind_texts.__getitem__
+    faces = _faces(t)
+    shown = reveal or s.open_hands
     return {
         "game": game_id,
         "provisional": provisional,
@@ -51,23 +70,23 @@ def view(
         "recipient": seat_name(s.recipient) if s.recipient >= 0 else None,
         "turn": s.turn,
         "marker": s.marker,
-        "locations": [dict(loc) for loc in t.locations],
-        "slots": [card(c, k) for k in s.slots],
+        "locations": list(map(dict, t.locations)),
+        "slots": [None if k < 0 else dict(faces[k]) for k in s.slots],
         "support": s.support,
-        "support_total": c.support,
+        "support_total": t.components.support,
         "hands": [
             {
-                "seat": seat_name(p),
+                "seat": _SEATS[p],
                 "count": len(h),
-                "cards": list(h) if (reveal or s.open_hands or p == seat) else None,
+                "cards": list(h) if (shown or p == seat) else None,
             }
             for p, h in enumerate(s.hands)
         ],
         "spartan_deck": len(s.sdeck),
         "spartan_discard": list(s.sdiscard),
         "persian_deck": len(s.pdeck),
-        "persian_discard": [texts[k] for k in s.pdiscard],
-        "graveyard": [texts[k] for k in s.graveyard],
+        "persian_discard": list(map(texts, s.pdiscard)),
+        "graveyard": list(map(texts, s.graveyard)),
         "fight": None
         if not s.card
         else {
