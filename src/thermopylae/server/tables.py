@@ -28,7 +28,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import replace
 from typing import Any
 
 from thermopylae.engine import registry
@@ -156,16 +155,34 @@ class Tables:
         live.names = {a.id: a.name for a in held.values()}
         live.shares = {a.id: a.low_share for a in held.values()}
         self._make_agents(live)
+        deal = None
         if not row.open_seats:  # with open seats the game (and its clock) waits for them
-            live.row = replace(row, **timekeeper.after(live, live.to_act(), now()))
+            deal = self._deal(live)
+            to_act = live.to_act() if deal is None else game.to_act(deal.state)
+            live.row = row.with_values(timekeeper.after(live, to_act, now()))
         writer = notices.invitation(live, creator)
-        await self._write(self._store_call, self.store.create, live.row, writer)
+        played = None if deal is None else deal.steps
+        await self._write(self._store_call, self.store.create, live.row, writer, played)
+        if deal is not None:
+            live.state = deal.state
+            _record(live, deal.steps, deal.events)
         self.live[table_id] = live
         self._evict_over_cap()
         runner = self._kick(live)
         if runner is not None and any(r["kind"] == "human" for r in rows):
             await self._wait_for(runner)
         return live, tokens
+
+    def _deal(self, live: Live) -> Batch | None:
+        """The chance steps a new table starts with (its deal), drawn on a copy and stored
+        with the table in one transaction, as the runner would have stored them right
+        after it (one commit and one hand-off to the writer thread less a table). None:
+        no chance first, or a deal that ends the game (no game's does; the runner would
+        draw it again and store it with the game's ending, as any step that ends one)."""
+        if live.to_act() != CHANCE:
+            return None
+        deal = self._then_chance(live, [])
+        return None if live.game.outcome(deal.state) is not None else deal
 
     def _admit(self, client: str) -> None:
         """429 for a client whose tables already wait for the AI as many as it may."""
