@@ -157,7 +157,8 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
     # A piece with a flag above the limit has had all its marches: MOVED once marched,
     # AGAIN (the second march of a card) while an extra march is left.
     extra = s.extra[seat] > 0
-    if kept[0] != extra:  # the first list, or the last extra march was spent
+    if kept[0] is not extra:  # the first list, or the last extra march was spent (None,
+        # True, False: `is`, as `!=` between bools is not specialised)
         kept[0] = extra
         dirty.update(froms)
     side = kept[3]
@@ -350,7 +351,7 @@ def march_on(
             )
         )
     side = t.side[code]
-    if (dst % SPACES < COASTAL) == (side == SPARTAN_SIDE):  # (a Persian on the Coastal
+    if (dst % SPACES < COASTAL) is (side == SPARTAN_SIDE):  # (a Persian on the Coastal
         # Plain or a Spartan in the Hot Gates changes no Glory, breaks into no camp and
         # pulls back no row: most marches)
         victory.entered(s, t, code, dst, ev, advance=src < 0 or src // SPACES == dst // SPACES)
