@@ -162,7 +162,7 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
         kept[0] = extra
         dirty.update(froms)
     side = kept[3]
-    persian = side == PERSIAN  # (a Spartan's moves force nothing: `forcing` stays False)
+    persian = not side  # PERSIAN (a Spartan's moves force nothing: `forcing` stays False)
     if dirty:
         fit_codes = t.fit_codes
         board = s.board
@@ -188,7 +188,7 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
                 seg += moves[p]
             segments[sp] = seg
             if persian:  # a Persian must march forward if an unmarched unit can
-                forcing[sp] = ff > 0 and not fit_codes[ff].isdisjoint(pieces)
+                forcing[sp] = not fit_codes[ff].isdisjoint(pieces) if ff else False
         dirty.clear()
     out: list[Action] = []
     for sp in froms:
@@ -337,7 +337,7 @@ def march_on(
             ev.append(Event("march-done", {"seat": SEATS[s.players][seat]}))
         _ended(s, t, ev, geometry)
         return None
-    s.board[dst].append(code | flag)
+    s.board[dst].append(code + flag)  # (`code` has no flag: `+`, which 3.11 specialises)
     if ev is not None:
         ev.append(
             Event(
@@ -351,9 +351,8 @@ def march_on(
             )
         )
     side = t.side[code]
-    if (dst % SPACES < COASTAL) is (side == SPARTAN_SIDE):  # (a Persian on the Coastal
-        # Plain or a Spartan in the Hot Gates changes no Glory, breaks into no camp and
-        # pulls back no row: most marches)
+    if GLORY_TEST[side][dst]:  # (a Persian on the Coastal Plain or a Spartan in the Hot
+        # Gates changes no Glory, breaks into no camp and pulls back no row: most marches)
         victory.entered(s, t, code, dst, ev, advance=src < 0 or src // SPACES == dst // SPACES)
         if s.phase == OVER:
             return None
@@ -421,6 +420,12 @@ def _ended(s: State, t: Tables, ev: Events, geometry: Geometry | None) -> None:
 
 
 ENTRIES = NSPACES  # in `Geometry`'s spaces leading somewhere: the entries lead there
+GLORY_TEST = tuple(
+    tuple((sp % SPACES < COASTAL) == (side == SPARTAN_SIDE) for sp in range(NSPACES))
+    for side in (PERSIAN, SPARTAN_SIDE)
+)
+"""By side and space, whether a unit marching there may change Glory or break through
+(`march_on`; a table: 3.11 specialises neither `%` nor comparisons whose result is kept)."""
 
 
 def _big_ones(
