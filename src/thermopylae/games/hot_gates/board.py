@@ -114,12 +114,16 @@ def is_coastal(space: int) -> bool:
 # with its flags, the moves it has (none at or above the limit), forward first
 # (march.march_list).
 WayMoves = list[list[dict[int, tuple[Move, ...]]]]
-Way = tuple[int, int, WayMoves]
+Way = tuple[int, int, list[dict[int, tuple[Move, ...]]], list[dict[int, tuple[Move, ...]]]]
+CLOSED_ROOM = 128
+"""The room read for a closed way: no piece fits (`Tables.fits` is 0 there), and no
+negative index (3.11 does not specialise a list's item read for one)."""
 # A march's geometry (march.march_list): each space's owner (-1: empty) and room (and a
-# last room of -1, read for a closed way); the enemy's leading space in each row (by
+# last room, CLOSED_ROOM, read for a closed way); the enemy's leading space in each row (by
 # number), for switching rows. Then what stays fixed while one seat marches (the enemy
 # does not move): the seat's spaces from which a way is open; by space, the space forward
-# and the space across (-1: closed) and the moves there by piece (`WayMoves`), or None; the
+# and the space across (NSPACES: closed) and the moves there by piece for each flag limit
+# (`WayMoves`'s two), or None; the
 # entries the enemy does not hold. Then the lists as last made: by space, the moves from
 # it (NSPACES: none) and whether one of them is a Persian's forced march; by space, the
 # seat's spaces with a way there (NSPACES: the entries); the spaces whose moves are to be

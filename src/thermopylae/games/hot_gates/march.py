@@ -16,6 +16,7 @@ from thermopylae.engine.protocol import Event
 from thermopylae.games.hot_gates import flow, pullback, victory
 from thermopylae.games.hot_gates.actions import DONE, NSPACES, Action, Enter, Move, piece_name
 from thermopylae.games.hot_gates.board import (
+    CLOSED_ROOM,
     COASTAL,
     PERSIAN,
     SEATS,
@@ -174,14 +175,14 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
                 segments[sp] = []
                 forcing[sp] = False
                 continue
-            fwd, sw, tables = way
-            ff = fits[room[fwd]]  # room[-1]: no way there (-1)
+            fwd, sw, once, again = way
+            ff = fits[room[fwd]]  # room[NSPACES]: no way there (CLOSED_ROOM)
             fs = fits[room[sw]]
             if not (ff or fs):
                 segments[sp] = []
                 forcing[sp] = False
                 continue
-            moves = tables[extra][ff * k + fs]
+            moves = (again if extra else once)[ff * k + fs]
             seg: list[Action] = []
             pieces = board[sp]
             for p in distinct(pieces):
@@ -247,7 +248,7 @@ def _geometry(
             c - (len(b) if big(b) else sum(map(places, b)))
             for c, b in zip(cap, board, strict=False)
         ]
-        room.append(-1)
+        room.append(CLOSED_ROOM)
     key = (s.players, seat, *owner)
     fixed = t.march_ways.get(key)
     if fixed is None:
@@ -291,7 +292,8 @@ def _ways(t: Tables, players: int, seat: int, owner: list[int]) -> MarchWays:
             sw = -1
         if fwd >= 0 or sw >= 0:
             froms.append(sp)
-            ways[sp] = (fwd, sw, t.way_moves(side, sp, fwd, sw))
+            once, again = t.way_moves(side, sp, fwd, sw)
+            ways[sp] = (NSPACES if fwd < 0 else fwd, NSPACES if sw < 0 else sw, once, again)
             for to in (fwd, sw):
                 if to >= 0:
                     leads_here[to].append(sp)
