@@ -171,8 +171,8 @@ def casualty(s: State, t: Tables, code: int, ev: Events) -> None:
     left = bt[LEFT][side]
     defense = t.defense[code]
     s.board[space].remove(code)
-    if not code & WOUNDED and not t.dead_back[code] and defense > left:
-        s.board[space].append(code | WOUNDED)
+    if t.woundable[code] and defense > left:
+        s.board[space].append(code + WOUNDED)  # (not Wounded yet: `+`, which 3.11 specialises)
         bt[LEFT][side] = 0
         if ev is not None:
             ev.append(Event("wounded", {"unit": piece_name(code), "space": name(space)}))
@@ -187,7 +187,7 @@ def casualty(s: State, t: Tables, code: int, ev: Events) -> None:
 def eliminate(s: State, t: Tables, code: int, side: int, row: int, ev: Events) -> None:
     """Persians go to the next Reinforcement Box (Leaders leave the game) and give the
     row's Spartans their Glory; Spartans leave the game, Dilios costing Glory."""
-    unit = code & ~WOUNDED
+    unit = t.unwounded[code]
     if ev is not None:
         ev.append(Event("eliminated", {"unit": piece_name(unit), "side": side}))
     if side == PERSIAN:

@@ -227,6 +227,10 @@ class Tables:
                 self.glory[code] = u.glory
                 self.dead_back[code] = u.dead_back
                 self.leader[code] = t in LEADERS
+        # By piece: whether a hit it outlasts leaves it Wounded (not yet Wounded, no "Dead"
+        # on its back), and the piece unwounded: tables, as 3.11 does not specialise `&`.
+        self.woundable = [not code & WOUNDED and not self.dead_back[code] for code in range(n)]
+        self.unwounded = [code & ~WOUNDED for code in range(n)]
         # Pieces bigger than one place, with their flags, and the places beyond the first:
         # a space's load is its number of pieces plus these (counted at C speed).
         # By room (a negative one read from the end), how many of the pieces' sizes fit:

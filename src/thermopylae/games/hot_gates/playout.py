@@ -117,6 +117,10 @@ def advance_chance(s: State, t: Tables, faces: list[int], rng: random.Random) ->
     return None if s.phase == OVER else s.actor
 
 
+DIE_AT = [(battle.DICE + (slot >> 3), slot & 7) for slot in range(16)]
+"""By die to roll (`battle.SLOTS`: side * 8 + i), where its face goes in `State.bt`."""
+
+
 def chance_steps(s: State, faces: list[int], crand: Callable[[], float]) -> int:
     """Draw the cards and roll the dice due (`s.phase` is DEAL), in the protocol's order
     and with its draws (`sample_chance`, `cards.drawn`, `battle.rolled`, `flow.deal`), up
@@ -135,8 +139,8 @@ def chance_steps(s: State, faces: list[int], crand: Callable[[], float]) -> int:
             while draws and not decks[draws[0]]:  # an empty deck gives no more (decision 8)
                 draws.pop(0)
         elif rolls:
-            slot = rolls.pop(0)
-            s.bt[battle.DICE + (slot >> 3)][slot & 7] = faces[trunc(crand() * nfaces)]
+            die, i = DIE_AT[rolls.pop(0)]
+            s.bt[die][i] = faces[trunc(crand() * nfaces)]
             steps += 1
         else:
             return steps
