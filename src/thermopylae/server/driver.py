@@ -70,7 +70,6 @@ class Driver:
         self.select_row_locked = Statement(select_row_locked, dialect)
         self.select_steps = Statement(select_steps, dialect)
         self.last_chat = Statement(last_chat, dialect)
-        self.insert_steps = Statement(insert(steps), dialect)
         self._inserts: dict[int, Statement] = {}
         self._row_processors: list[Processor] | None = None
 
@@ -80,16 +79,6 @@ class Driver:
         args = statement.args(params)
         try:
             return raw.execute(statement.sql, args)
-        except self.error as exc:
-            raise self.wrapped(conn, raw, statement.sql, args, exc) from exc
-
-    def execute_many(
-        self, conn: Connection, statement: Statement, rows: list[dict[str, Any]]
-    ) -> None:
-        raw: Any = conn.connection.dbapi_connection
-        args = [statement.args(r) for r in rows]
-        try:
-            raw.cursor().executemany(statement.sql, args)
         except self.error as exc:
             raise self.wrapped(conn, raw, statement.sql, args, exc) from exc
 
@@ -105,8 +94,8 @@ class Driver:
 
     def insert_steps_many(self, count: int) -> Statement:
         """One INSERT of `count` steps (a round trip to a database server, where the
-        driver's `executemany` is a pipeline of `count` statements); its parameters are
-        `table_id_i`, `n_i`, `who_i`, `action_i`."""
+        driver's `executemany` is a pipeline of `count` statements; one statement's step
+        on SQLite); its parameters are `table_id_i`, `n_i`, `who_i`, `action_i`."""
         got = self._inserts.get(count)
         if got is None:
             names = ("table_id", "n", "who", "action")

@@ -489,28 +489,20 @@ class Store:
     ) -> int:
         """`append`'s statements through the driver (driver.py), in the transaction of
         `conn`: the same SQL that SQLAlchemy sends, without building an execution context
-        for each. SQLite stores the steps by `executemany` (in process); a database
-        server by one INSERT of them all (one round trip). Returns the UPDATE's row
+        for each. The steps go in one INSERT of them all: one round trip to a database
+        server; on SQLite one step of one statement where `executemany` stepped and reset
+        it once a step (fewer instructions in the writer thread, and fewer times it lets
+        go of the interpreter's lock and must take it back). Returns the UPDATE's row
         count. `columns`: the names of `fields`, sorted."""
         d = self._driver
         assert d is not None
-        if self._in_process:
-            d.execute_many(
-                conn,
-                d.insert_steps,
-                [
-                    {"table_id": table_id, "n": start + i, "who": who, "action": a}
-                    for i, (who, a) in enumerate(new)
-                ],
-            )
-        else:
-            rows: dict[str, Any] = {}
-            for i, (who, a) in enumerate(new):
-                rows[f"table_id_{i}"] = table_id
-                rows[f"n_{i}"] = start + i
-                rows[f"who_{i}"] = who
-                rows[f"action_{i}"] = a
-            d.execute(conn, d.insert_steps_many(len(new)), rows)
+        rows: dict[str, Any] = {}
+        for i, (who, a) in enumerate(new):
+            rows[f"table_id_{i}"] = table_id
+            rows[f"n_{i}"] = start + i
+            rows[f"who_{i}"] = who
+            rows[f"action_{i}"] = a
+        d.execute(conn, d.insert_steps_many(len(new)), rows)
         statement, processors = self._driver_update_of(columns, epoch is not None)
         params = {
             f"v_{c}": v if p is None else null if v is None else p(v)
