@@ -127,8 +127,9 @@ negative index (3.11 does not specialise a list's item read for one)."""
 # entries the enemy does not hold. Then the lists as last made: by space, the moves from
 # it (NSPACES: none) and whether one of them is a Persian's forced march; by space, the
 # seat's spaces with a way there (NSPACES: the entries); the spaces whose moves are to be
-# listed again (a set: each once, in any order; NSPACES: the entries too); the flag limit
-# of the pieces the lists were made for, the entries (None: to list again), whether one of
+# listed again (a list, in any order, where a space may come twice: appending is cheaper
+# than set.add, extending than set.update; NSPACES: the entries too); the flag limit of
+# the pieces the lists were made for, the entries (None: to list again), whether one of
 # them is forced, the marching side, and the units waiting to come on (the first box's,
 # then the others, each kind once; None: to look at again).
 Geometry = tuple[
@@ -141,7 +142,7 @@ Geometry = tuple[
     list[list[Action]],
     list[bool],
     list[list[int]],
-    set[int],
+    list[int],
     list[Any],
 ]
 # What stays fixed while one seat marches, as in `Geometry` (march._ways).

@@ -161,7 +161,7 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
     if kept[0] is not extra:  # the first list, or the last extra march was spent (None,
         # True, False: `is`, as `!=` between bools is not specialised)
         kept[0] = extra
-        dirty.update(froms)
+        dirty.extend(froms)
     side = kept[3]
     persian = not side  # PERSIAN (a Spartan's moves force nothing: `forcing` stays False)
     if dirty:
@@ -266,7 +266,7 @@ def _geometry(
         [[]] * (NSPACES + 1),  # (replaced, never filled)
         [False] * (NSPACES + 1),
         leads_here,
-        set(),
+        [],
         [None, None, False, t.march_plan[s.players][seat][0], None],
     )
 
@@ -382,7 +382,7 @@ def march_on(
             if f2:  # a unit of one place still fits: only a big piece sees the change
                 _big_ones(s.board, t.big.isdisjoint, leads_here[dst], dirty)
             else:
-                dirty.update(leads_here[dst])
+                dirty.extend(leads_here[dst])
         if src >= 0:
             r = room[src]
             room[src] = r + need
@@ -393,17 +393,17 @@ def march_on(
                 if f:
                     _big_ones(s.board, t.big.isdisjoint, leads_here[src], dirty)
                 else:
-                    dirty.update(leads_here[src])
+                    dirty.extend(leads_here[src])
             if ENTRIES in dirty:
                 kept[1] = None
             # The pieces left at `src` are met in the same order (first seen first) when the
             # one that went was first and another like it is first now: the same moves there.
             if first != gone or not (pieces and pieces[0] == gone):
-                dirty.add(src)
+                dirty.append(src)
         else:
             kept[1] = kept[4] = None  # a reserve changed
         if again:
-            dirty.add(dst)
+            dirty.append(dst)
         acts = _moves(s, t, geometry, seat)
     else:  # not kept: counted afresh, and not kept after either
         acts = march_list(s, t, None, seat)[0]
@@ -434,14 +434,14 @@ def _big_ones(
     board: list[list[int]],
     no_big: Callable[[list[int]], bool],
     leading: list[int],
-    dirty: set[int],
+    dirty: list[int],
 ) -> None:
     """Of the spaces `leading` to a space whose room went from one fit class to another
     where a unit of one place still fits, mark those whose moves can change: the ones
     holding a bigger piece (`Tables.big`), and the entries (a box may hold one)."""
     for sp in leading:
         if sp == ENTRIES or not no_big(board[sp]):
-            dirty.add(sp)
+            dirty.append(sp)
 
 
 _UNMARCHED = [p & PIECE for p in range(PIECE + MOVED + AGAIN + 1)]  # by piece: its flags off
