@@ -1,7 +1,8 @@
-"""March lists made in several threads at once, on the tables the threads share, are the
-ones made in one thread: the kinds of piece `march._moves` has met are marked per thread
-(`march._SEEN`), so one thread's marks never hide a kind from another's list. (With the
-marks shared by the threads, this fails: lists with a kind's moves missing or twice.)"""
+"""March lists and casualties in playouts run in several threads at once, on the tables
+the threads share, are those of one thread: the kinds of piece met by `march._moves` and
+the fused playout are marked per thread (`board.SEEN`), so one thread's marks never hide
+a kind from another's list. (With the marks shared by the threads, this fails: lists
+with a kind's moves missing or twice.)"""
 
 from __future__ import annotations
 

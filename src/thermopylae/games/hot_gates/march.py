@@ -10,7 +10,6 @@ and, after a march, updates the geometry of the step before instead of counting 
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 
 from thermopylae.engine.protocol import Event
@@ -21,12 +20,14 @@ from thermopylae.games.hot_gates.board import (
     COASTAL,
     PERSIAN,
     SEATS,
+    SEEN,
     SPARTAN_SIDE,
     Geometry,
     MarchWays,
     Tables,
     Way,
     distinct,
+    marks,
     persian_seats,
     spartan_seats,
 )
@@ -171,9 +172,9 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
         fits = t.fits
         k = t.fit_classes
         try:
-            mark = _SEEN.mark
+            mark = SEEN.mark  # (no call: `board.marks` inline)
         except AttributeError:  # this thread's first list
-            mark = _SEEN.mark = [None] * (PIECE + MOVED + AGAIN + 1)
+            mark = marks()
         for sp in dirty:  # the moves from these spaces (and the entries' none), listed again
             way = ways[sp]
             if way is None or owner[sp] != side:
@@ -190,7 +191,7 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
             moves = (again if extra else once)[ff * k + fs]
             seg: list[Action] = []
             pieces = board[sp]
-            for p in pieces:  # each kind once, first seen first (`_SEEN`)
+            for p in pieces:  # each kind once, first seen first (`board.SEEN`)
                 if mark[p] is not seg:
                     mark[p] = seg
                     seg += moves[p]
@@ -450,12 +451,6 @@ def _big_ones(
         if sp == ENTRIES or not no_big(board[sp]):
             dirty.append(sp)
 
-
-_SEEN = threading.local()
-"""`mark`: by piece code, the list of moves `_moves` was making when it last met that kind
-(a list kept alive there is never another's), so a space's kinds are met once each, first
-seen first, without the small dict `distinct` makes (~1,300 instructions a space). One
-per thread: two threads' searches may share the tables."""
 
 _UNMARCHED = [p & PIECE for p in range(PIECE + MOVED + AGAIN + 1)]  # by piece: its flags off
 _FLAGGED = frozenset(range(MOVED, PIECE + MOVED + AGAIN + 1))  # every piece with a flag

@@ -22,7 +22,7 @@ from math import trunc
 from thermopylae.games.hot_gates import battle, cards, flow, march, pullback
 from thermopylae.games.hot_gates.actions import Action, Enter
 from thermopylae.games.hot_gates.battle import LEFT, PSP, SSP
-from thermopylae.games.hot_gates.board import PERSIAN, Tables, distinct
+from thermopylae.games.hot_gates.board import PERSIAN, Tables, marks
 from thermopylae.games.hot_gates.state import (
     CASUALTY,
     CONQUER,
@@ -53,6 +53,7 @@ def random_playout(
     march_list, march_on = march.march_list, march.march_on
     resume = flow.resume
     card_decide = cards.decide
+    mark = marks()
     first = s.steps  # the steps played are counted in the state alone
     while True:
         ph = s.phase
@@ -82,7 +83,11 @@ def random_playout(
             return s.steps - first
         elif ph == CASUALTY:  # `battle.casualty_legal`'s pieces, without their actions
             bt = s.bt
-            hurt = [*distinct(s.board[bt[PSP] if bt[LEFT][PERSIAN] > 0 else bt[SSP]])]
+            hurt: list[int] = []  # each kind once, first seen first (`board.SEEN`)
+            for p in s.board[bt[PSP] if bt[LEFT][PERSIAN] > 0 else bt[SSP]]:
+                if mark[p] is not hurt:
+                    mark[p] = hurt
+                    hurt.append(p)
             battle.casualty(s, t, hurt[trunc(arand() * len(hurt))], None)
         elif ph == CONQUER:  # the list kept by the step before, as `legal` reads it
             cached = s.cache
