@@ -120,6 +120,37 @@ def test_a_finished_game_is_analysed_as_analyse_does_it(api: Api) -> None:
     assert done.status_code == 200 and done.json() == got
 
 
+def test_a_progress_write_in_flight_lands_before_the_last_count_not_after_it(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reporter's write of the count so far, still in its thread when the estimates
+    end, must not be stored after the final count (a done job showed 120 of 123). Here
+    that write waits for the final one (up to a second) and the final one waits for it."""
+    final_written, stale_written = threading.Event(), threading.Event()
+    real = analysis_jobs.progress
+
+    def racing(engine: Any, job: Any, done: int, total: int, *args: Any, **kwargs: Any) -> bool:
+        if done < total:  # the reporter's: held up until the final count is stored
+            final_written.wait(1.0)
+            mine = real(engine, job, done, total, *args, **kwargs)
+            stale_written.set()
+            return mine
+        mine = real(engine, job, done, total, *args, **kwargs)
+        final_written.set()
+        stale_written.wait(1.0)  # the reporter's write, if still in flight, lands now
+        return mine
+
+    monkeypatch.setattr(analysis_jobs, "progress", racing)
+    table = finished(api)
+    r = api.client.post(f"/api/tables/{table}/analysis", json={"seat": "p1"})
+    assert r.status_code == 202, r.text
+    got = poll(api, table, "p1")
+    assert got["status"] == "done", got
+    assert got["done"] == got["total"] > 0, got
+    (row,) = [x for x in rows(api.db) if x.table_id == table and x.seat == 0]
+    assert row.done == row.total
+
+
 def test_refusals(api: Api) -> None:
     table = finished(api)
     url = f"/api/tables/{table}/analysis"

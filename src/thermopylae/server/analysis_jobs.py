@@ -529,8 +529,10 @@ class Runner:
         done = 0
         lost = asyncio.Event()
 
+        stop = asyncio.Event()
+
         async def report() -> None:  # progress and the lease, about once a second
-            while True:
+            while not stop.is_set():
                 try:
                     mine = await asyncio.to_thread(
                         progress, self.engine, job, done, total, self.limits.lease
@@ -541,7 +543,8 @@ class Runner:
                 if not mine:
                     lost.set()
                     return
-                await asyncio.sleep(self.limits.progress_every)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), self.limits.progress_every)
 
         gate = asyncio.Semaphore(self.limits.parallel)
 
@@ -568,9 +571,16 @@ class Runner:
                 estimates.cancel()
                 with contextlib.suppress(BaseException):
                     await estimates
-            reporter.cancel()
-            with contextlib.suppress(BaseException):
+            # The reporter is stopped and awaited, not cancelled: a write in flight goes on
+            # in its thread after a cancel and could store an older count after the last.
+            stop.set()
+            try:
                 await reporter
+            except asyncio.CancelledError:
+                reporter.cancel()
+                raise
+            except Exception as exc:  # the run's own outcome is what counts
+                log.warning("analysis: the progress reporter failed: %s", exc)
         if not await asyncio.to_thread(progress, self.engine, job, total, total, self.limits.lease):
             raise _Lost
         return await asyncio.to_thread(
