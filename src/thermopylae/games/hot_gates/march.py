@@ -254,7 +254,7 @@ def _geometry(
         owner = [pside[b[0]] if b else -1 for b in board]
         room = [
             c - (len(b) if big(b) else sum(map(places, b)))
-            for c, b in zip(cap, board, strict=False)
+            for c, b in zip(cap, board)  # noqa: B905 (a keyword: zip parses a dict of them)
         ]
         room.append(CLOSED_ROOM)
     key = (s.players, seat, *owner)
