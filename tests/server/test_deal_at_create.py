@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 
 from thermopylae.engine import registry
 from thermopylae.engine.protocol import CHANCE, Outcome
+from thermopylae.server.live import Live
 from thermopylae.server.store import Store
 from thermopylae.server.tables import Tables
 
@@ -42,20 +44,18 @@ def _tables(tmp_path: Path, seed: int = 3) -> tuple[_Counting, Tables]:
     return store, tables
 
 
-def test_the_deal_is_stored_with_the_table_in_one_write(tmp_path: Path) -> None:
-    store, tables = _tables(tmp_path)
+def _on_a_new_table(
+    store: Store,
+    tables: Tables,
+    check: Callable[[Live], Awaitable[None]],
+    seats: list[dict[str, Any]] = HUMANS,
+) -> None:
+    """`check` the table a 2-seat Thermopyles request makes; then close and dispose."""
 
     async def go() -> None:
-        live, _tokens = await tables.create("thermopyles", {"players": 2}, HUMANS)
+        live, _tokens = await tables.create("thermopyles", {"players": 2}, seats)
         try:
-            assert store.calls == ["create"]  # no second transaction for the deal
-            assert live.move > 0 and live.to_act() not in (None, CHANCE)
-            assert await asyncio.to_thread(store.steps, live.row.id) == live.steps
-            row = await asyncio.to_thread(store.table, live.row.id)
-            assert row is not None and row.turn == live.to_act() == live.row.turn
-            assert row.updated == live.row.updated  # the row held is the stored one
-            assert [n for n, _e in live.log] == sorted(n for n, _e in live.log)
-            assert live.log and live.log[0][0] == 1  # each line carries its step's count
+            await check(live)
         finally:
             await tables.close()
 
@@ -63,6 +63,22 @@ def test_the_deal_is_stored_with_the_table_in_one_write(tmp_path: Path) -> None:
         asyncio.run(go())
     finally:
         store.dispose()
+
+
+def test_the_deal_is_stored_with_the_table_in_one_write(tmp_path: Path) -> None:
+    store, tables = _tables(tmp_path)
+
+    async def check(live: Live) -> None:
+        assert store.calls == ["create"]  # no second transaction for the deal
+        assert live.move > 0 and live.to_act() not in (None, CHANCE)
+        assert await asyncio.to_thread(store.steps, live.row.id) == live.steps
+        row = await asyncio.to_thread(store.table, live.row.id)
+        assert row is not None and row.turn == live.to_act() == live.row.turn
+        assert row.updated == live.row.updated  # the row held is the stored one
+        assert [n for n, _e in live.log] == sorted(n for n, _e in live.log)
+        assert live.log and live.log[0][0] == 1  # each line carries its step's count
+
+    _on_a_new_table(store, tables, check)
 
 
 def test_the_deal_is_the_one_the_runner_drew_from_the_same_source(tmp_path: Path) -> None:
@@ -78,38 +94,22 @@ def test_the_deal_is_the_one_the_runner_drew_from_the_same_source(tmp_path: Path
         expected.append(("chance", g.format(action)))
         g.apply(state, action)
 
-    async def go() -> None:
-        live, _tokens = await tables.create("thermopyles", {"players": 2}, HUMANS)
-        try:
-            assert live.steps == expected
-            assert g.state_to_json(live.state) == g.state_to_json(state)
-        finally:
-            await tables.close()
+    async def check(live: Live) -> None:
+        assert live.steps == expected
+        assert g.state_to_json(live.state) == g.state_to_json(state)
 
-    try:
-        asyncio.run(go())
-    finally:
-        store.dispose()
+    _on_a_new_table(store, tables, check)
 
 
 def test_open_seats_leave_the_deal_for_later(tmp_path: Path) -> None:
     store, tables = _tables(tmp_path)
 
-    async def go() -> None:
-        live, _tokens = await tables.create(
-            "thermopyles", {"players": 2}, [{"kind": "human"}, {"kind": "open"}]
-        )
-        try:
-            assert live.move == 0 and live.to_act() == CHANCE
-            assert store.calls == ["create"]
-            assert await asyncio.to_thread(store.steps, live.row.id) == []
-        finally:
-            await tables.close()
+    async def check(live: Live) -> None:
+        assert live.move == 0 and live.to_act() == CHANCE
+        assert store.calls == ["create"]
+        assert await asyncio.to_thread(store.steps, live.row.id) == []
 
-    try:
-        asyncio.run(go())
-    finally:
-        store.dispose()
+    _on_a_new_table(store, tables, check, [{"kind": "human"}, {"kind": "open"}])
 
 
 def test_a_deal_that_ends_the_game_is_left_to_the_runner(
@@ -119,21 +119,14 @@ def test_a_deal_that_ends_the_game_is_left_to_the_runner(
     (results, notices), as every other step that ends a game."""
     store, tables = _tables(tmp_path)
 
-    async def go() -> None:
-        live, _tokens = await tables.create("thermopyles", {"players": 2}, HUMANS)
-        try:
-            fresh = type(live)(live.row, live.game, live.options, live.game.new(live.options))
-            over = Outcome(("loss", "loss"), (0.0, 0.0), "test", 0)
-            monkeypatch.setattr(live.game, "outcome", lambda _s: over)
-            assert tables._deal(fresh) is None
-            monkeypatch.undo()
-            assert tables._deal(fresh) is not None
-            fresh.state = live.state  # past the deal: a seat must act, nothing to draw
-            assert tables._deal(fresh) is None
-        finally:
-            await tables.close()
+    async def check(live: Live) -> None:
+        fresh = type(live)(live.row, live.game, live.options, live.game.new(live.options))
+        over = Outcome(("loss", "loss"), (0.0, 0.0), "test", 0)
+        monkeypatch.setattr(live.game, "outcome", lambda _s: over)
+        assert tables._deal(fresh) is None
+        monkeypatch.undo()
+        assert tables._deal(fresh) is not None
+        fresh.state = live.state  # past the deal: a seat must act, nothing to draw
+        assert tables._deal(fresh) is None
 
-    try:
-        asyncio.run(go())
-    finally:
-        store.dispose()
+    _on_a_new_table(store, tables, check)
