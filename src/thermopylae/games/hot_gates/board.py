@@ -114,12 +114,18 @@ def seat_of(players: int, side: int, row: int) -> int:
     return (PERSIAN_OF if side == PERSIAN else SPARTAN_OF)[players][row]
 
 
+SPARTAN_SEATS = {n: tuple(dict.fromkeys(rows)) for n, rows in SPARTAN_OF.items()}
+PERSIAN_SEATS = {n: tuple(dict.fromkeys(rows)) for n, rows in PERSIAN_OF.items()}
+"""Each side's seats by player count, each once (one seat may hold both rows): tables, so
+that the rules' hot paths read them without a call."""
+
+
 def spartan_seats(players: int) -> tuple[int, ...]:
-    return tuple(dict.fromkeys(SPARTAN_OF[players]))
+    return SPARTAN_SEATS[players]
 
 
 def persian_seats(players: int) -> tuple[int, ...]:
-    return tuple(dict.fromkeys(PERSIAN_OF[players]))
+    return PERSIAN_SEATS[players]
 
 
 def is_coastal(space: int) -> bool:

@@ -25,12 +25,12 @@ from thermopylae.games.hot_gates import flow, march
 from thermopylae.games.hot_gates.actions import PASS, Action, Play
 from thermopylae.games.hot_gates.board import (
     PERSIAN_OF,
+    PERSIAN_SEATS,
     SEATS,
     SPARTAN_OF,
     SPARTAN_SIDE,
     Tables,
     distinct,
-    persian_seats,
     side_of_seat,
 )
 from thermopylae.games.hot_gates.components import MAX_DICE, CardInfo
@@ -79,9 +79,8 @@ ROW_SEATS = {
 its Persian, then its Spartan."""
 SIDE = {n: tuple(side_of_seat(n, seat) for seat in range(n)) for n in (2, 3, 4)}
 """Each seat's side, by player count."""
-PERSIANS = {n: persian_seats(n) for n in (2, 3, 4)}
 EVERY_SEAT = {n: tuple(range(n)) for n in (2, 3, 4)}
-"""The Persian seats, and every seat, by player count (a march card's `could_march`)."""
+"""Every seat, by player count (a march card's `could_march`, beside `PERSIAN_SEATS`)."""
 
 
 def _after(seats: tuple[int, ...], players: int) -> tuple[int, ...]:
@@ -162,7 +161,7 @@ def can_apply(s: State, t: Tables, seat: int, card: int) -> bool:
         # The Persians march first: only a Persian march can open the way for a Persian;
         # anyone's may open it for a Spartan.
         persian = SIDE[s.players][seat] != SPARTAN_SIDE
-        return march.could_march(s, t, (PERSIANS if persian else EVERY_SEAT)[s.players])
+        return march.could_march(s, t, (PERSIAN_SEATS if persian else EVERY_SEAT)[s.players])
     if not IN_BATTLE[w] or len(s.bt) <= b.WINNER:
         return True
     side = SIDE[s.players][seat]

@@ -15,10 +15,10 @@ from thermopylae.games.hot_gates import flow
 from thermopylae.games.hot_gates.board import (
     SEATS,
     SPARTAN_OF,
+    SPARTAN_SEATS,
     SPARTAN_SIDE,
     Tables,
     persian_seats,
-    spartan_seats,
 )
 from thermopylae.games.hot_gates.flow import Events
 from thermopylae.games.hot_gates.state import OVER, PIECE, SPACES, State, space_name
@@ -86,10 +86,6 @@ def check_glory(s: State, t: Tables, ev: Events) -> bool:
     return s.phase == OVER
 
 
-SPARTANS = {n: spartan_seats(n) for n in (3, 4)}
-"""The Spartan seats by player count, of the games where they race for Glory."""
-
-
 def spartans_left(s: State, t: Tables) -> bool:
     return bool(s.camp or s.pool) or any(
         sp and t.side[sp[0] & PIECE] == SPARTAN_SIDE for sp in s.board
@@ -125,7 +121,7 @@ def battle_end(s: State, t: Tables, ev: Events) -> None:
     """3-4 players: a Spartan at 50 Glory ends the game once the Battle Phase is over
     ("the Spartan Player with the most Glory immediately wins"; ties share it)."""
     if s.players > 2:
-        spartans = SPARTANS[s.players]
+        spartans = SPARTAN_SEATS[s.players]
         glory = s.glory
         best = 0  # (no `max` over a generator: once a battle)
         for p in spartans:
