@@ -491,17 +491,16 @@ class Deliverer:
     def _due(self, now: float, limit: int) -> list[int]:
         """The rows due at `now` (at most `limit`); `alone`, the floor becomes the time
         the first waiting row falls due (now, if there may be more than `limit`)."""
-        if not self.alone:
-            with self.engine.begin() as conn:
-                return [int(r.id) for r in conn.execute(_DUE, {"w_now": now, "w_limit": limit})]
 
         def read() -> tuple[list[int], float | None]:
             with self.engine.begin() as conn:
                 ids = [int(r.id) for r in conn.execute(_DUE, {"w_now": now, "w_limit": limit})]
+                if not self.alone:
+                    return ids, None
                 earliest = conn.execute(_EARLIEST).scalar()
             return ids, NOW if len(ids) >= limit else earliest
 
-        return self.floor.look(read)
+        return self.floor.look(read) if self.alone else read()[0]
 
     def _row(self, notice_id: int) -> Any:
         with self.engine.begin() as conn:

@@ -621,17 +621,16 @@ class Store:
         four times a second: one round of the pool, not two). With `floor` (a timekeeper
         alone on the database), the earliest of both columns stored, due or not, becomes
         the `due_floor` (two more statements, not worth a process that looks anyway)."""
-        if not floor:
-            with self._tx() as conn:
-                return self._due_in(conn, when, "deadline"), self._due_in(conn, when, "low_at")
 
         def read() -> tuple[tuple[list[tuple[str, float]], list[tuple[str, float]]], float | None]:
             with self._tx() as conn:
                 found = self._due_in(conn, when, "deadline"), self._due_in(conn, when, "low_at")
+                if not floor:
+                    return found, None
                 earliest = [self._earliest_in(conn, c) for c in ("deadline", "low_at")]
             return found, min((t for t in earliest if t is not None), default=None)
 
-        return self.due_floor.look(read)
+        return self.due_floor.look(read) if floor else read()[0]
 
     def _earliest_in(self, conn: Connection, column: str) -> float | None:
         """The earliest `column` of the unfinished tables (None: none has one)."""
