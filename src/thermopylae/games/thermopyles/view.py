@@ -8,11 +8,12 @@ else is face up on the table: slots, piles, graveyard, support cards, the fight.
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from thermopylae.engine.protocol import CHANCE, JSON
 from thermopylae.engine.shuffle import shuffle, skip
 from thermopylae.games.thermopyles.actions import MAX_PLAYERS, seat_name
-from thermopylae.games.thermopyles.components import Components, PersianKind
+from thermopylae.games.thermopyles.components import Components
 from thermopylae.games.thermopyles.state import PHASES, State
 from thermopylae.games.thermopyles.tables import Tables
 
@@ -21,10 +22,7 @@ def card(c: Components, kind: int) -> JSON | None:
     """A face-up Persian card of `kind` (None for an empty slot, kind -1)."""
     if kind < 0:
         return None
-    return _face(c.persian_kinds[kind])
-
-
-def _face(k: PersianKind) -> JSON:
+    k = c.persian_kinds[kind]
     return {"combat": k.combat, "annihilation": k.annihilation, "bonus": k.bonus, "text": k.text}
 
 
@@ -38,7 +36,8 @@ def _faces(t: Tables) -> tuple[JSON, ...]:
     copies, so a caller that changes its view changes no other."""
     got = _FACES.get(id(t))
     if got is None or got[0] is not t:  # the Tables is kept: its id is not reused
-        got = (t, tuple(_face(k) for k in t.components.persian_kinds))
+        kinds = range(len(t.components.persian_kinds))  # (none is -1: each a face)
+        got = (t, tuple(cast("JSON", card(t.components, k)) for k in kinds))
         _FACES[id(t)] = got
     return got[1]
 
