@@ -10,6 +10,7 @@ fronts) that a march updates instead of counting it again.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -22,6 +23,25 @@ from thermopylae.games.hot_gates.rules import HotGates
 from thermopylae.games.hot_gates.state import AGAIN, MARCH, MOVED, PIECE, SPACES, WINDOW, State
 
 GAME = hot_gates_game()
+
+
+def _decisions(
+    options: dict[str, object], seeds: range
+) -> Iterator[tuple[State, Sequence[Action], Action]]:
+    """Each decision of seeded random games (chance and moves drawn from one source per
+    seed), with its legal list and the move about to be played: the caller looks at the
+    position (without drawing from the source) before the move is played."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        s = GAME.new(options)
+        while (who := GAME.to_act(s)) is not None:
+            if who == CHANCE:
+                GAME.apply(s, GAME.sample_chance(s, rng), quiet=True)
+                continue
+            legal = GAME.legal(s)
+            action = legal[int(rng.random() * len(legal))]
+            yield s, legal, action
+            GAME.apply(s, action, quiet=True)
 
 
 def plain_march_legal(g: HotGates, s: State) -> list[Action]:
@@ -106,24 +126,16 @@ def plain_march_legal(g: HotGates, s: State) -> list[Action]:
 def test_march_legal_agrees_with_the_plain_version(players: int) -> None:
     options = GAME.options({"players": players})
     checked = extra = 0
-    for seed in range(12):
-        rng = random.Random(seed)
-        s = GAME.new(options)
-        while (who := GAME.to_act(s)) is not None:
-            if who == CHANCE:
-                GAME.apply(s, GAME.sample_chance(s, rng), quiet=True)
-                continue
-            legal = GAME.legal(s)
-            if s.phase == MARCH:
-                assert list(legal) == plain_march_legal(GAME, s)
-                assert march.march_legal(s, GAME.t) == plain_march_legal(GAME, s)
-                # the geometry kept for the next march, updated move by move, is the one
-                # counted afresh
-                assert s.cache is not None and s.cache[0] == s.steps
-                assert s.cache[2] == march.march_list(s, GAME.t, None)[1]
-                checked += 1
-                extra += s.extra[s.actor] > 0
-            GAME.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
+    for s, legal, _action in _decisions(options, range(12)):
+        if s.phase == MARCH:
+            assert list(legal) == plain_march_legal(GAME, s)
+            assert march.march_legal(s, GAME.t) == plain_march_legal(GAME, s)
+            # the geometry kept for the next march, updated move by move, is the one
+            # counted afresh
+            assert s.cache is not None and s.cache[0] == s.steps
+            assert s.cache[2] == march.march_list(s, GAME.t, None)[1]
+            checked += 1
+            extra += s.extra[s.actor] > 0
     assert checked > 500
     assert extra > 0
 
@@ -219,18 +231,10 @@ def test_window_choices_of_the_playout_are_sensible_legal(players: int) -> None:
     `sensible` of `legal`, action for action, at every card window of random games."""
     options = GAME.options({"players": players})
     checked = 0
-    for seed in range(10):
-        rng = random.Random(seed)
-        s = GAME.new(options)
-        while (who := GAME.to_act(s)) is not None:
-            if who == CHANCE:
-                GAME.apply(s, GAME.sample_chance(s, rng), quiet=True)
-                continue
-            legal = GAME.legal(s)
-            if s.phase == WINDOW:
-                assert cards.sensible_legal(s, GAME.t) == list(GAME.sensible(s))
-                checked += 1
-            GAME.apply(s, legal[int(rng.random() * len(legal))], quiet=True)
+    for s, _legal, _action in _decisions(options, range(10)):
+        if s.phase == WINDOW:
+            assert cards.sensible_legal(s, GAME.t) == list(GAME.sensible(s))
+            checked += 1
     assert checked > 200
 
 
@@ -240,24 +244,15 @@ def test_a_march_without_a_kept_geometry_lists_the_same(players: int) -> None:
     same list as the march with the kept geometry, and the same position after."""
     options = GAME.options({"players": players})
     checked = ended = 0
-    for seed in range(6):
-        rng = random.Random(seed)
-        s = GAME.new(options)
-        while (who := GAME.to_act(s)) is not None:
-            if who == CHANCE:
-                GAME.apply(s, GAME.sample_chance(s, rng), quiet=True)
-                continue
-            legal = GAME.legal(s)
-            action = legal[int(rng.random() * len(legal))]
-            if s.phase == MARCH:
-                bare, with_geometry = s.copy(), s.copy()
-                geometry = march.march_list(s, GAME.t, None)[1]
-                kept = march.march_on(with_geometry, GAME.t, action, None, geometry)
-                fresh = march.march_on(bare, GAME.t, action, None, None)
-                assert fresh == kept
-                assert bare.board == with_geometry.board and bare.phase == with_geometry.phase
-                checked += 1
-                ended += fresh is None
-            GAME.apply(s, action, quiet=True)
+    for s, _legal, action in _decisions(options, range(6)):
+        if s.phase == MARCH:
+            bare, with_geometry = s.copy(), s.copy()
+            geometry = march.march_list(s, GAME.t, None)[1]
+            kept = march.march_on(with_geometry, GAME.t, action, None, geometry)
+            fresh = march.march_on(bare, GAME.t, action, None, None)
+            assert fresh == kept
+            assert bare.board == with_geometry.board and bare.phase == with_geometry.phase
+            checked += 1
+            ended += fresh is None
     assert checked > 300
     assert 0 < ended < checked
