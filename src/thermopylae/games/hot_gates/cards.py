@@ -30,7 +30,6 @@ from thermopylae.games.hot_gates.board import (
     SPARTAN_OF,
     SPARTAN_SIDE,
     Tables,
-    distinct,
     side_of_seat,
 )
 from thermopylae.games.hot_gates.components import MAX_DICE, CardInfo
@@ -178,13 +177,20 @@ def can_apply(s: State, t: Tables, seat: int, card: int) -> bool:
 
 
 def legal(s: State, t: Tables) -> list[Action]:
-    """`pass` and each playable card of the hand once (`playable`, written out)."""
+    """`pass` and each playable card of the hand once (`playable`, written out). A hand
+    is sorted (`drawn`), so a card's copies come together: each is met once by comparing
+    it with the card before, without the small dict `distinct` makes (~2,000
+    instructions a call)."""
     seat = s.actor
     play, window, cancel = t.notation.play, t.card_window, t.card_cancel
     w = s.window
     out: list[Action] = [PASS]
     target = -2  # the cancel's target, looked for once
-    for c in distinct(s.hands[seat]):
+    last = -1
+    for c in s.hands[seat]:
+        if c == last:
+            continue
+        last = c
         if cancel[c]:
             if target == -2:
                 target = _cancel_target(s, seat)
@@ -197,13 +203,17 @@ def legal(s: State, t: Tables) -> list[Action]:
 
 def sensible_legal(s: State, t: Tables) -> list[Action]:
     """`sensible(s, t, legal(s, t))` in one pass over the hand: the fused playout's list
-    (the same actions in the same order)."""
+    (the same actions in the same order; each card once, as in `legal`)."""
     seat = s.actor
     play, window, cancel = t.notation.play, t.card_window, t.card_cancel
     w = s.window
     out: list[Action] = [PASS]
     target = -2  # the cancel's target, looked for once
-    for c in distinct(s.hands[seat]):
+    last = -1
+    for c in s.hands[seat]:
+        if c == last:
+            continue
+        last = c
         if cancel[c]:
             if target == -2:
                 target = _cancel_target(s, seat)
