@@ -213,14 +213,25 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
         size = t.size
         waiting = kept[4]
         if waiting is None:  # the reserves, looked at again once a unit came on (a room
-            # that changed lists the entries again, not the reserves)
+            # that changed lists the entries again, not the reserves): their kinds by
+            # their contents (`Tables.kinds`)
+            kinds = t.kinds
             if side == PERSIAN:
-                waiting = kept[4] = (
-                    [*distinct(s.boxes[0])] if s.boxes else [],
-                    [lt * 2 for lt in distinct(s.leaders)],
-                )
+                key = tuple(s.boxes[0]) if s.boxes else ()
+                box = kinds.get(key)
+                if box is None:
+                    box = _kinds(kinds, key, 1)
+                key = tuple(s.leaders)
+                leaders = t.leader_kinds.get(key)
+                if leaders is None:
+                    leaders = _kinds(t.leader_kinds, key, 2)
+                waiting = kept[4] = (box, leaders)
             else:
-                waiting = kept[4] = ([], [*distinct(s.camp)])
+                key = tuple(s.camp)
+                leaders = kinds.get(key)
+                if leaders is None:
+                    leaders = _kinds(kinds, key, 1)
+                waiting = kept[4] = (NO_KINDS, leaders)
         box, leaders = waiting
         for sp, enters in entries:
             free = room[sp]
@@ -240,6 +251,19 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
     if not (kept[2] or (persian and any(forcing))):
         out.append(DONE)
     return out
+
+
+NO_KINDS: list[int] = []  # (read, never changed)
+KINDS_KEPT = 10_000  # reserves' kinds kept (`Tables.kinds`; the table starts afresh beyond)
+
+
+def _kinds(table: dict[tuple[int, ...], list[int]], key: tuple[int, ...], times: int) -> list[int]:
+    """The kinds in a reserve's contents `key`, each once, first seen first (times 2 for
+    the Leaders' types: their pieces), kept in `table` for the next reserve like it."""
+    if len(table) >= KINDS_KEPT:
+        table.clear()
+    kinds = table[key] = [k * times for k in distinct(key)]
+    return kinds
 
 
 def _geometry(
