@@ -143,9 +143,13 @@ def chance_steps(s: State, faces: list[int], crand: Callable[[], float]) -> int:
             steps += 1
             while draws and not decks[draws[0]]:  # an empty deck gives no more (decision 8)
                 draws.pop(0)
-        elif rolls:
-            die, i = DIE_AT[rolls.pop(0)]
-            s.bt[die][i] = faces[trunc(crand() * nfaces)]
-            steps += 1
+        elif rolls:  # every die due, in order (nothing adds one meanwhile), then none
+            bt = s.bt
+            for slot in rolls:
+                die, i = DIE_AT[slot]
+                bt[die][i] = faces[trunc(crand() * nfaces)]
+            steps += len(rolls)
+            rolls.clear()  # (not `pop(0)` a die: a method call each)
+            return steps
         else:
             return steps
