@@ -262,13 +262,18 @@ def conquer_legal(s: State, t: Tables) -> list[Action]:
     successful Units", one by one, then `done`."""
     src, dst = _conquer_spaces(s)
     acts: list[Action] = []
-    if src >= 0 and s.board[src] and t.side[s.board[src][0] & PIECE] == s.bt[WINNER]:
+    pieces = s.board[src] if src >= 0 else ()
+    if pieces and t.side[pieces[0] & PIECE] == s.bt[WINNER]:
         room = t.room(s, dst)
-        acts = [
-            t.notation.move[src, dst, p & PIECE]
-            for p in distinct(s.board[src])
-            if room >= t.size[p & PIECE]
-        ]
+        move, size = t.notation.move, t.size
+        met: list[int] = []  # each kind once, first seen first (`in` a short list is C's
+        # loop: no small dict `distinct` makes, no comprehension's call)
+        for p in pieces:
+            if p not in met:
+                met.append(p)
+                code = p & PIECE
+                if room >= size[code]:
+                    acts.append(move[src, dst, code])
     acts.append(DONE)
     return acts
 
