@@ -44,9 +44,10 @@ WINNER = 13  # conquer: the side that wiped out the other's space
 SLOTS = (tuple(range(MAX_DICE)), tuple(range(8, 8 + MAX_DICE)))  # dice to roll: side * 8 + i
 
 
-def start(s: State, t: Tables, row: int, ev: Events) -> None:
+def start(s: State, t: Tables, ev: Events, row: int) -> None:
     """ "If the Spartans are adjacent to the Persians in a particular Battle Row, then
-    both of those spaces are considered Battle Spaces"; Battle Start cards first."""
+    both of those spaces are considered Battle Spaces"; Battle Start cards first. (The
+    "battle" step of `flow.STEPS`: its argument last.)"""
     spaces = t.battle_spaces(s, row)
     if spaces is None:
         return flow.resume(s, t, ev)
@@ -55,7 +56,7 @@ def start(s: State, t: Tables, row: int, ev: Events) -> None:
     if ev is not None:
         ev.append(Event("battle", {"row": "AB"[row], "persian": name(p), "spartan": name(q)}))
     s.stack.append(("bt_attack",))
-    cards.open_window(s, t, BATTLE_W, ev)
+    cards.open_window(s, t, ev, BATTLE_W)
 
 
 def attack_total(s: State, t: Tables, side: int) -> int:

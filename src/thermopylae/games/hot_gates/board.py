@@ -356,7 +356,10 @@ class Tables:
         return len(pieces) + sum(extra.get(p, 0) for p in pieces)
 
     def room(self, s: State, space: int) -> int:
-        return self.capacity[space] - self.load(s.board[space])
+        pieces = s.board[space]  # (`load`, written out: a Conquer's list asks)
+        if self.big.isdisjoint(pieces):
+            return self.capacity[space] - len(pieces)
+        return self.capacity[space] - self.load(pieces)
 
     def owner(self, s: State, space: int) -> int:
         """The side whose units hold `space`, or -1 when it is empty."""
@@ -373,11 +376,19 @@ class Tables:
         return -1
 
     def battle_spaces(self, s: State, row: int) -> tuple[int, int] | None:
-        """(Persian space, Spartan space) when the two armies are adjacent in `row`."""
-        p = self.front(s, row, PERSIAN)
-        q = self.front(s, row, SPARTAN_SIDE)
-        if p >= 0 and q == p + 1:
-            return p, q
+        """(Persian space, Spartan space) when the two armies are adjacent in `row`: each
+        side's `front`, written out (a battle's start asks ~12 times a game)."""
+        board, pside = s.board, self.piece_side
+        for p in FRONT_FIRST[PERSIAN][row]:
+            pieces = board[p]
+            if pieces and pside[pieces[0]] == PERSIAN:
+                break
+        else:
+            return None  # no Persian in the row
+        for q in FRONT_FIRST[SPARTAN_SIDE][row]:
+            pieces = board[q]
+            if pieces and pside[pieces[0]] == SPARTAN_SIDE:
+                return (p, q) if q == p + 1 else None
         return None
 
     def count_units(self, s: State) -> tuple[int, int]:

@@ -109,7 +109,8 @@ def drawn(s: State, t: Tables, card: int, ev: Events) -> None:
         )
 
 
-def open_window(s: State, t: Tables, w: int, ev: Events) -> None:
+def open_window(s: State, t: Tables, ev: Events, w: int) -> None:
+    """The window `w` opens (the "window" step of `flow.STEPS`: its argument last)."""
     s.window = w
     s.played = []
     s.passes = 0

@@ -69,9 +69,11 @@ def resume_seat(s: State, t: Tables, ev: Events, seat: int, before: Geometry | N
     owners and rooms serve again (nothing moved since)."""
     s.actor = seat
     s.phase = MARCH
-    acts, geometry = march_list(
-        s, t, None if before is None else _geometry(s, t, seat, before[0], before[1])
+    # (`march_list`, written out)
+    geometry = (
+        _geometry(s, t, seat) if before is None else _geometry(s, t, seat, before[0], before[1])
     )
+    acts = _moves(s, t, geometry, seat)
     if acts[0] is DONE:  # (`done` comes last: alone) nothing to move: the next seat's
         # `turn` counts from this geometry, as after a march (`_ended`)
         s.cache = (s.steps, acts, geometry)

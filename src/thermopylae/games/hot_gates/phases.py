@@ -48,27 +48,19 @@ def start(s: State, t: Tables, ev: Events) -> None:
     flow.deal(s, t, ev)
 
 
-def window(s: State, t: Tables, ev: Events, w: int) -> None:
-    cards.open_window(s, t, w, ev)
-
-
-def battle_row(s: State, t: Tables, ev: Events, row: int) -> None:
-    battle.start(s, t, row, ev)
-
-
 def battle_rolled(s: State, t: Tables, ev: Events) -> None:
     """The dice are in: the roll's card window, then the Casualty cards' window."""
     s.stack += [("bt_casualties",), ("window", CASUALTY_W)]
-    cards.open_window(s, t, ROLL_W, ev)
+    cards.open_window(s, t, ev, ROLL_W)
 
 
 flow.STEPS.update(
     {
         "round": start,
-        "window": window,
+        "window": cards.open_window,
         "march": march.turn,
         "march_resume": march.resume_seat,
-        "battle": battle_row,
+        "battle": battle.start,
         "bt_attack": battle.attack,
         "bt_rolled": battle_rolled,
         "bt_casualties": battle.casualties,
