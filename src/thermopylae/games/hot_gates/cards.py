@@ -282,7 +282,7 @@ def decide(s: State, t: Tables, a: Action, ev: Events) -> None:
             ev.append(Event("play", data))
     else:  # pass
         s.passes += 1
-    _next(s, t, ev, moved_on=True)
+    _next(s, t, ev, True)  # moved_on (positional: a keyword makes the call generic)
 
 
 def _set_cancelled(s: State, t: Tables, i: int, cancelled: bool) -> None:

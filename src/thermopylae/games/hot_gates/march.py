@@ -180,14 +180,14 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
         for sp in dirty:  # the moves from these spaces (and the entries' none), listed again
             way = ways[sp]
             if way is None or owner[sp] != side:
-                segments[sp] = []
+                segments[sp] = NO_MOVES
                 forcing[sp] = False
                 continue
             fwd, sw, once, again = way
             ff = fits[room[fwd]]  # room[NSPACES]: no way there (CLOSED_ROOM)
             fs = fits[room[sw]]
             if not (ff or fs):
-                segments[sp] = []
+                segments[sp] = NO_MOVES
                 forcing[sp] = False
                 continue
             moves = (again if extra else once)[ff * k + fs]
@@ -256,6 +256,8 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
 
 
 NO_KINDS: list[int] = []  # (read, never changed)
+NO_MOVES: list[Action] = []  # a space's moves when it has none (read, never changed: no list
+# made for each space listed again with nothing to move)
 KINDS_KEPT = 10_000  # reserves' kinds kept (`Tables.kinds`; the table starts afresh beyond)
 
 
@@ -389,7 +391,8 @@ def march_on(
     side = t.side[code]
     if GLORY_TEST[side][dst]:  # (a Persian on the Coastal Plain or a Spartan in the Hot
         # Gates changes no Glory, breaks into no camp and pulls back no row: most marches)
-        victory.entered(s, t, code, dst, ev, advance=src < 0 or src // SPACES == dst // SPACES)
+        # (advance, positional: a keyword makes the call generic)
+        victory.entered(s, t, code, dst, ev, src < 0 or src // SPACES == dst // SPACES)
         if s.phase == OVER:
             return None
         if side == SPARTAN_SIDE and dst % SPACES == 0:
