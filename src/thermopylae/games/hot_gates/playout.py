@@ -57,7 +57,23 @@ def random_playout(
     first = s.steps  # the steps played are counted in the state alone
     while True:
         ph = s.phase
-        if ph == MARCH:  # the list kept by the step before, as `legal` reads it
+        # (the phases by how often a game meets them: card windows, casualties, chance,
+        # marches, conquests; each test passed over costs three instructions)
+        if ph == WINDOW:
+            choice = card_choices(s, t)
+            card_decide(s, t, choice[trunc(arand() * len(choice))], None)
+        elif ph == CASUALTY:  # `battle.casualty_legal`'s pieces, without their actions
+            bt = s.bt
+            hurt: list[int] = []  # each kind once, first seen first (`board.SEEN`)
+            for p in s.board[bt[PSP] if bt[LEFT][PERSIAN] > 0 else bt[SSP]]:
+                if mark[p] is not hurt:
+                    mark[p] = hurt
+                    hurt.append(p)
+            battle.casualty(s, t, hurt[trunc(arand() * len(hurt))], None)
+        elif ph == DEAL:  # every chance step due, then the step that waited for them
+            s.steps += chance_steps(s, faces, crand) - 1  # (the last one counted below)
+            resume(s, t, None)
+        elif ph == MARCH:  # the list kept by the step before, as `legal` reads it
             cached = s.cache
             acts, geometry = (
                 (cached[1], cached[2])
@@ -73,22 +89,6 @@ def random_playout(
                     break
                 acts = got
                 s.steps += 1
-        elif ph == DEAL:  # every chance step due, then the step that waited for them
-            s.steps += chance_steps(s, faces, crand) - 1  # (the last one counted below)
-            resume(s, t, None)
-        elif ph == WINDOW:
-            choice = card_choices(s, t)
-            card_decide(s, t, choice[trunc(arand() * len(choice))], None)
-        elif ph == OVER:
-            return s.steps - first
-        elif ph == CASUALTY:  # `battle.casualty_legal`'s pieces, without their actions
-            bt = s.bt
-            hurt: list[int] = []  # each kind once, first seen first (`board.SEEN`)
-            for p in s.board[bt[PSP] if bt[LEFT][PERSIAN] > 0 else bt[SSP]]:
-                if mark[p] is not hurt:
-                    mark[p] = hurt
-                    hurt.append(p)
-            battle.casualty(s, t, hurt[trunc(arand() * len(hurt))], None)
         elif ph == CONQUER:  # the list kept by the step before, as `legal` reads it
             cached = s.cache
             acts = (
@@ -97,6 +97,8 @@ def random_playout(
                 else battle.conquer_legal(s, t)
             )
             battle.conquer(s, t, acts[trunc(arand() * len(acts))], None)
+        elif ph == OVER:
+            return s.steps - first
         elif ph == PULLBACK:
             acts = pullback.pullback_legal(s, t)
             enter = acts[trunc(arand() * len(acts))]
