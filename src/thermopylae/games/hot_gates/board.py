@@ -212,7 +212,47 @@ def march_plan(notation: Notation, players: int, seat: int) -> MarchPlan:
 class Tables:
     """What the rules read besides the state, for one component set: the components
     (`c`), their notation (its interned actions build the legal lists), per-card and
-    per-piece numbers (indexed by piece code `type * 2 + wounded`) and the march plans."""
+    per-piece numbers (indexed by piece code `type * 2 + wounded`) and the march plans.
+    Slots: the rules read these on every step, and with more than 30 attributes an
+    instance's dict no longer shares its keys, so each read was a dict look-up by hint."""
+
+    __slots__ = (
+        "_way_moves",
+        "attack",
+        "big",
+        "c",
+        "cancel_cards",
+        "capacity",
+        "card_cancel",
+        "card_effect",
+        "card_window",
+        "cards",
+        "dead_back",
+        "defense",
+        "dice_chart",
+        "dilios",
+        "extra_places",
+        "fit_classes",
+        "fit_codes",
+        "fits",
+        "glory",
+        "kinds",
+        "leader",
+        "leader_kinds",
+        "march_plan",
+        "march_tables",
+        "march_ways",
+        "notation",
+        "piece_attack",
+        "piece_side",
+        "places",
+        "side",
+        "size",
+        "spartan_piece",
+        "unwounded",
+        "window_cards",
+        "woundable",
+    )
 
     def __init__(self, c: Components, notation: Notation) -> None:
         self.c = c
