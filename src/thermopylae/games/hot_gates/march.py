@@ -173,10 +173,8 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
         board = s.board
         fits = t.fits
         k = t.fit_classes
-        try:
-            mark = SEEN.mark  # (no call: `board.marks` inline)
-        except AttributeError:  # this thread's first list
-            mark = marks()
+        mark = None  # fetched at the first space listed: half the lists of a 4-player
+        # game list none (a thread-local's read is ~500 instructions)
         for sp in dirty:  # the moves from these spaces (and the entries' none), listed again
             way = ways[sp]
             if way is None or owner[sp] != side:
@@ -191,6 +189,11 @@ def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
                 forcing[sp] = False
                 continue
             moves = (again if extra else once)[ff * k + fs]
+            if mark is None:
+                try:
+                    mark = SEEN.mark  # (no call: `board.marks` inline)
+                except AttributeError:  # this thread's first list
+                    mark = marks()
             seg: list[Action] = []
             pieces = board[sp]
             for p in pieces:  # each kind once, first seen first (`board.SEEN`)
