@@ -9,7 +9,7 @@ numbers derived from them once, so that no rule needs the game object.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, TypeVar
 
 from thermopylae.games.hot_gates.actions import CODES, Action, Enter, Move, Notation
 from thermopylae.games.hot_gates.components import (
@@ -36,6 +36,7 @@ from thermopylae.games.hot_gates.state import (
     State,
 )
 
+T = TypeVar("T")
 GAME_ID = "hot-gates"  # the registry's name of the game, in views and records
 PERSIAN, SPARTAN_SIDE = 0, 1
 SIDE_NAMES = ("persian", "spartan")
@@ -118,6 +119,13 @@ SPARTAN_SEATS = {n: tuple(dict.fromkeys(rows)) for n, rows in SPARTAN_OF.items()
 PERSIAN_SEATS = {n: tuple(dict.fromkeys(rows)) for n, rows in PERSIAN_OF.items()}
 """Each side's seats by player count, each once (one seat may hold both rows): tables, so
 that the rules' hot paths read them without a call."""
+
+
+def by_players(table: dict[int, T]) -> tuple[T, ...]:
+    """A table by player count as a tuple indexed by the count (below 2: the 2-player
+    entry, never read), for the rules' hot paths: an int-keyed dict's look-up costs
+    several times a tuple's."""
+    return tuple(table[n if n in table else min(table)] for n in range(max(table) + 1))
 
 
 def spartan_seats(players: int) -> tuple[int, ...]:

@@ -30,6 +30,7 @@ from thermopylae.games.hot_gates.board import (
     SPARTAN_OF,
     SPARTAN_SIDE,
     Tables,
+    by_players,
     side_of_seat,
 )
 from thermopylae.games.hot_gates.components import MAX_DICE, CardInfo
@@ -68,17 +69,17 @@ def decks(all_cards: tuple[CardInfo, ...], players: int) -> list[list[int]]:
     return [deck("persian", "A"), deck("persian", "B"), deck("spartan", "A"), deck("spartan", "B")]
 
 
-ALL_SEATS = {2: (0, 1), 3: (0, 1, 2), 4: (0, 2, 1, 3)}
+ALL_SEATS = by_players({2: (0, 1), 3: (0, 1, 2), 4: (0, 2, 1, 3)})
 """Who may play in a window open to every seat, by player count: Persians first,
 alternating with the Spartans."""
-ROW_SEATS = {
-    n: tuple((PERSIAN_OF[n][row], SPARTAN_OF[n][row]) for row in (0, 1)) for n in (2, 3, 4)
-}
+ROW_SEATS = by_players(
+    {n: tuple((PERSIAN_OF[n][row], SPARTAN_OF[n][row]) for row in (0, 1)) for n in (2, 3, 4)}
+)
 """Who may play in a battle window, by player count and the battle's row (`State.bt[0]`):
 its Persian, then its Spartan."""
-SIDE = {n: tuple(side_of_seat(n, seat) for seat in range(n)) for n in (2, 3, 4)}
+SIDE = by_players({n: tuple(side_of_seat(n, seat) for seat in range(n)) for n in (2, 3, 4)})
 """Each seat's side, by player count."""
-EVERY_SEAT = {n: tuple(range(n)) for n in (2, 3, 4)}
+EVERY_SEAT = by_players({n: tuple(range(n)) for n in (2, 3, 4)})
 """Every seat, by player count (a march card's `could_march`, beside `PERSIAN_SEATS`)."""
 
 
@@ -90,9 +91,11 @@ def _after(seats: tuple[int, ...], players: int) -> tuple[int, ...]:
     )
 
 
-ALL_AFTER = {n: _after(ALL_SEATS[n], n) for n in (2, 3, 4)}
+ALL_AFTER = by_players({n: _after(ALL_SEATS[n], n) for n in (2, 3, 4)})
 """By player count and seat, who comes next in a window open to every seat."""
-ROW_AFTER = {n: tuple(_after(ROW_SEATS[n][row], n) for row in (0, 1)) for n in (2, 3, 4)}
+ROW_AFTER = by_players(
+    {n: tuple(_after(ROW_SEATS[n][row], n) for row in (0, 1)) for n in (2, 3, 4)}
+)
 """By player count, row and seat, who comes next in a battle window."""
 
 

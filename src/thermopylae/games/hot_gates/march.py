@@ -26,6 +26,7 @@ from thermopylae.games.hot_gates.board import (
     MarchWays,
     Tables,
     Way,
+    by_players,
     distinct,
     marks,
     persian_seats,
@@ -41,7 +42,7 @@ def order(players: int) -> tuple[int, ...]:
     return ORDER[players]
 
 
-ORDER = {n: (*persian_seats(n), *spartan_seats(n)) for n in (2, 3, 4)}
+ORDER = by_players({n: (*persian_seats(n), *spartan_seats(n)) for n in (2, 3, 4)})
 """`order` by player count."""
 
 
