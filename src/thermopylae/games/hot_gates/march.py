@@ -285,7 +285,7 @@ def _geometry(
         board = s.board
         owner = [pside[b[0]] if b else -1 for b in board]
         room = [
-            c - (len(b) if not b or big(b) else sum(map(places, b)))  # (empty: no call)
+            c - (len(b) if big(b) else sum(map(places, b)))
             for c, b in zip(cap, board)  # noqa: B905 (a keyword: zip parses a dict of them)
         ]
         room.append(CLOSED_ROOM)
