@@ -11,6 +11,7 @@ and, after a march, updates the geometry of the step before instead of counting 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from math import trunc
 
 from thermopylae.engine.protocol import Event
 from thermopylae.games.hot_gates import flow, pullback, victory
@@ -344,114 +345,131 @@ def _ways(t: Tables, players: int, seat: int, owner: list[int]) -> MarchWays:
 
 
 def march_on(
-    s: State, t: Tables, a: Action, ev: Events, geometry: Geometry | None
+    s: State,
+    t: Tables,
+    a: Action,
+    ev: Events,
+    geometry: Geometry | None,
+    arand: Callable[[], float] | None = None,
 ) -> list[Action] | None:
     """One unit marches or comes on, or the seat is done. `geometry` is that of the list
     `a` was chosen from (None: not kept), brought up to date in place. Returns the seat's
     next list while its march goes on, for the caller to keep with the same geometry
     (`rules.apply` in `State.cache`, as `legal` keeps it), None once it has ended (then
     whatever waited has run, and the cache holds the geometry for the next seat's
-    `turn`); so the fused playout marches a seat's units in a loop of its own."""
+    `turn`). `arand`: the fused playout's agent draws: then the seat's marches go on
+    here, each chosen from the list before as the protocol's uniform agent chooses
+    (`acts[trunc(arand() * len(acts))]`) and counted in `s.steps` but the last (the
+    caller counts it), until the march ends: one call a seat, and what stays the same
+    while it marches is read once."""
     seat = s.actor
-    flag = MOVED
-    kind = a.__class__  # (no call, no `match`: this is a playout's hot path)
-    if kind is Move:
-        src = a.src  # type: ignore[union-attr]
-        dst = a.dst  # type: ignore[union-attr]
-        code = a.piece  # type: ignore[union-attr]
-        pieces = s.board[src]
-        first = pieces[0]
-        gone = code
-        try:
-            pieces.remove(code)
-        except ValueError:  # a second march, granted by a card: once per unit (decision 19)
-            gone = code | MOVED
-            pieces.remove(gone)
-            s.extra[seat] -= 1
-            flag = MOVED | AGAIN
-    elif kind is Enter:
-        src = first = gone = -1  # (no space left: `first` and `gone` are not read)
-        dst = a.dst  # type: ignore[union-attr]
-        code = a.piece  # type: ignore[union-attr]
-        pullback.take_reserve(s, t, code)
-    else:  # done
-        if ev is not None:
-            ev.append(Event("march-done", {"seat": SEATS[s.players][seat]}))
-        _ended(s, t, ev, geometry)
-        return None
-    s.board[dst].append(code + flag)  # (`code` has no flag: `+`, which 3.11 specialises)
-    if ev is not None:
-        ev.append(
-            Event(
-                "move" if src >= 0 else "enter",
-                {
-                    "seat": SEATS[s.players][seat],
-                    "unit": piece_name(code),
-                    "from": name(src) if src >= 0 else pullback.reserve_name(t, code),
-                    "to": name(dst),
-                },
-            )
-        )
-    side = t.side[code]
-    if GLORY_TEST[side][dst]:  # (a Persian on the Coastal Plain or a Spartan in the Hot
-        # Gates changes no Glory, breaks into no camp and pulls back no row: most marches)
-        # (advance, positional: a keyword makes the call generic)
-        victory.entered(s, t, code, dst, ev, src < 0 or src // SPACES == dst // SPACES)
-        if s.phase == OVER:
-            return None
-        if side == SPARTAN_SIDE and dst % SPACES == 0:
-            s.cache = None  # (the geometry kept is not brought up to date)
-            s.stack.append(("march_resume", seat))
-            pullback.pull_back(s, t, dst // SPACES, ev)
-            return None
+    board = s.board
+    side_of = t.side
     if geometry is not None:
-        # One unit of this side left `src` (-1: a reserve) and came to `dst`: the rooms
-        # and owners there; the moves from `src` are to be listed again (unless they stay),
-        # and those of the spaces leading to either (or the entries) where the room there
-        # went past a unit's size; the entries after a unit came on. The moves from `dst`
-        # stay as listed unless an extra march is left: the unit that came has had its
-        # march.
         owner, room, _, _, _, _, _, _, leads_here, dirty, kept = geometry
-        need = t.size[code]
+        size = t.size
         fits = t.fits
-        again = kept[0]  # the lists were made for an extra march
-        r = room[dst]
-        room[dst] = r - need
-        owner[dst] = side
-        f, f2 = fits[r], fits[r - need]
-        if f != f2:
-            if f2:  # a unit of one place still fits: only a big piece sees the change
-                _big_ones(s.board, t.big.isdisjoint, leads_here[dst], dirty)
-            else:
-                dirty.extend(leads_here[dst])
-        if src >= 0:
-            r = room[src]
-            room[src] = r + need
-            if not s.board[src]:
-                owner[src] = -1
-            f, f2 = fits[r], fits[r + need]
+    while True:
+        flag = MOVED
+        kind = a.__class__  # (no call, no `match`: this is a playout's hot path)
+        if kind is Move:
+            src = a.src  # type: ignore[union-attr]
+            dst = a.dst  # type: ignore[union-attr]
+            code = a.piece  # type: ignore[union-attr]
+            pieces = board[src]
+            first = pieces[0]
+            gone = code
+            try:
+                pieces.remove(code)
+            except ValueError:  # a second march, granted by a card: once per unit (decision 19)
+                gone = code | MOVED
+                pieces.remove(gone)
+                s.extra[seat] -= 1
+                flag = MOVED | AGAIN
+        elif kind is Enter:
+            src = first = gone = -1  # (no space left: `first` and `gone` are not read)
+            dst = a.dst  # type: ignore[union-attr]
+            code = a.piece  # type: ignore[union-attr]
+            pullback.take_reserve(s, t, code)
+        else:  # done
+            if ev is not None:
+                ev.append(Event("march-done", {"seat": SEATS[s.players][seat]}))
+            _ended(s, t, ev, geometry)
+            return None
+        board[dst].append(code + flag)  # (`code` has no flag: `+`, which 3.11 specialises)
+        if ev is not None:
+            ev.append(
+                Event(
+                    "move" if src >= 0 else "enter",
+                    {
+                        "seat": SEATS[s.players][seat],
+                        "unit": piece_name(code),
+                        "from": name(src) if src >= 0 else pullback.reserve_name(t, code),
+                        "to": name(dst),
+                    },
+                )
+            )
+        side = side_of[code]
+        if GLORY_TEST[side][dst]:  # (a Persian on the Coastal Plain or a Spartan in the Hot
+            # Gates changes no Glory, breaks into no camp and pulls back no row: most marches)
+            # (advance, positional: a keyword makes the call generic)
+            victory.entered(s, t, code, dst, ev, src < 0 or src // SPACES == dst // SPACES)
+            if s.phase == OVER:
+                return None
+            if side == SPARTAN_SIDE and dst % SPACES == 0:
+                s.cache = None  # (the geometry kept is not brought up to date)
+                s.stack.append(("march_resume", seat))
+                pullback.pull_back(s, t, dst // SPACES, ev)
+                return None
+        if geometry is not None:
+            # One unit of this side left `src` (-1: a reserve) and came to `dst`: the rooms
+            # and owners there; the moves from `src` are to be listed again (unless they
+            # stay), and those of the spaces leading to either (or the entries) where the
+            # room there went past a unit's size; the entries after a unit came on. The
+            # moves from `dst` stay as listed unless an extra march is left: the unit that
+            # came has had its march.
+            need = size[code]
+            r = room[dst]
+            room[dst] = r - need
+            owner[dst] = side
+            f, f2 = fits[r], fits[r - need]
             if f != f2:
-                if f:
-                    _big_ones(s.board, t.big.isdisjoint, leads_here[src], dirty)
+                if f2:  # a unit of one place still fits: only a big piece sees the change
+                    _big_ones(board, t.big.isdisjoint, leads_here[dst], dirty)
                 else:
-                    dirty.extend(leads_here[src])
-            if ENTRIES in dirty:
-                kept[1] = None
-            # The pieces left at `src` are met in the same order (first seen first) when the
-            # one that went was first and another like it is first now: the same moves there.
-            if first != gone or not (pieces and pieces[0] == gone):
-                dirty.append(src)
-        else:
-            kept[1] = kept[4] = None  # a reserve changed
-        if again:
-            dirty.append(dst)
-        acts = _moves(s, t, geometry, seat)
-    else:  # not kept: counted afresh, and not kept after either
-        acts = march_list(s, t, None, seat)[0]
-    if acts[0] is DONE:  # (`done` comes last: alone)
-        _ended(s, t, ev, geometry)
-        return None
-    return acts
+                    dirty.extend(leads_here[dst])
+            if src >= 0:
+                r = room[src]
+                room[src] = r + need
+                if not pieces:
+                    owner[src] = -1
+                f, f2 = fits[r], fits[r + need]
+                if f != f2:
+                    if f:
+                        _big_ones(board, t.big.isdisjoint, leads_here[src], dirty)
+                    else:
+                        dirty.extend(leads_here[src])
+                if ENTRIES in dirty:
+                    kept[1] = None
+                # The pieces left at `src` are met in the same order (first seen first) when
+                # the one that went was first and another like it is first now: the same
+                # moves there.
+                if first != gone or not (pieces and pieces[0] == gone):
+                    dirty.append(src)
+            else:
+                kept[1] = kept[4] = None  # a reserve changed
+            if kept[0]:  # the lists were made for an extra march
+                dirty.append(dst)
+            acts = _moves(s, t, geometry, seat)
+        else:  # not kept: counted afresh, and not kept after either
+            acts = march_list(s, t, None, seat)[0]
+        if acts[0] is DONE:  # (`done` comes last: alone)
+            _ended(s, t, ev, geometry)
+            return None
+        if arand is None:
+            return acts
+        s.steps += 1
+        a = acts[trunc(arand() * len(acts))]
 
 
 def _ended(s: State, t: Tables, ev: Events, geometry: Geometry | None) -> None:

@@ -80,15 +80,9 @@ def random_playout(
                 if cached is not None and cached[0] == s.steps
                 else march_list(s, t, None)
             )
-            # The seat's marches in a loop of their own, each list handed to the next
-            # step with the geometry `march_on` keeps up to date (the last step is
-            # counted below).
-            while True:
-                got = march_on(s, t, acts[trunc(arand() * len(acts))], None, geometry)
-                if got is None:
-                    break
-                acts = got
-                s.steps += 1
+            # The seat's marches in `march_on`'s loop, each list handed to the next step
+            # with the geometry it keeps up to date (the last step is counted below).
+            march_on(s, t, acts[trunc(arand() * len(acts))], None, geometry, arand)
         elif ph == CONQUER:  # the list kept by the step before, as `legal` reads it
             cached = s.cache
             acts = (
