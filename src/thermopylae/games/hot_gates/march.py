@@ -158,106 +158,11 @@ def march_list(
 
 
 def _moves(s: State, t: Tables, geometry: Geometry, seat: int) -> list[Action]:
-    """`march_list`'s list from a geometry kept up to date (what `march_on` asks after
-    each march: no tuple made)."""
-    owner, room, _, froms, ways, entries, segments, forcing, _, dirty, kept = geometry
-    # A piece with a flag above the limit has had all its marches: MOVED once marched,
-    # AGAIN (the second march of a card) while an extra march is left.
-    extra = s.extra[seat] > 0
-    if kept[0] is not extra:  # the first list, or the last extra march was spent (None,
-        # True, False: `is`, as `!=` between bools is not specialised)
-        kept[0] = extra
-        dirty.extend(froms)
-    side = kept[3]
-    persian = not side  # PERSIAN (a Spartan's moves force nothing: `forcing` stays False)
-    if dirty:
-        fit_codes = t.fit_codes
-        board = s.board
-        fits = t.fits
-        k = t.fit_classes
-        mark = None  # fetched at the first space listed: half the lists of a 4-player
-        # game list none (a thread-local's read is ~500 instructions)
-        for sp in dirty:  # the moves from these spaces (and the entries' none), listed again
-            way = ways[sp]
-            if way is None or owner[sp] != side:
-                segments[sp] = NO_MOVES
-                forcing[sp] = False
-                continue
-            fwd, sw, once, again = way
-            ff = fits[room[fwd]]  # room[NSPACES]: no way there (CLOSED_ROOM)
-            fs = fits[room[sw]]
-            if not (ff or fs):
-                segments[sp] = NO_MOVES
-                forcing[sp] = False
-                continue
-            moves = (again if extra else once)[ff * k + fs]
-            if mark is None:
-                try:
-                    mark = SEEN.mark  # (no call: `board.marks` inline)
-                except AttributeError:  # this thread's first list
-                    mark = marks()
-            seg: list[Action] = []
-            pieces = board[sp]
-            for p in pieces:  # each kind once, first seen first (`board.SEEN`)
-                if mark[p] is not seg:
-                    mark[p] = seg
-                    seg += moves[p]
-            segments[sp] = seg
-            if persian:  # a Persian must march forward if an unmarched unit can
-                forcing[sp] = not fit_codes[ff].isdisjoint(pieces) if ff else False
-        dirty.clear()
-    out: list[Action] = []
-    for sp in froms:
-        out += segments[sp]
-    if extra:  # a unit that marched and one that did not may make the same move: the
-        # same object (the notation's), so kept once by its id (a move's own hash is a
-        # Python call)
-        out = [*dict(zip(map(id, out), out, strict=True)).values()]
-    enter = kept[1]
-    if enter is None:  # the entries, listed again
-        enter = []
-        forced = False
-        size = t.size
-        waiting = kept[4]
-        if waiting is None:  # the reserves, looked at again once a unit came on (a room
-            # that changed lists the entries again, not the reserves): their kinds by
-            # their contents (`Tables.kinds`)
-            kinds = t.kinds
-            if side == PERSIAN:
-                key = tuple(s.boxes[0]) if s.boxes else ()
-                box = kinds.get(key)
-                if box is None:
-                    box = _kinds(kinds, key, 1)
-                key = tuple(s.leaders)
-                leaders = t.leader_kinds.get(key)
-                if leaders is None:
-                    leaders = _kinds(t.leader_kinds, key, 2)
-                waiting = kept[4] = (box, leaders)
-            else:
-                key = tuple(s.camp)
-                leaders = kinds.get(key)
-                if leaders is None:
-                    leaders = _kinds(kinds, key, 1)
-                waiting = kept[4] = (NO_KINDS, leaders)
-        box, leaders = waiting
-        for sp, enters in entries:
-            free = room[sp]
-            if free <= 0:
-                continue  # full: no unit fits
-            for code in box:
-                if free >= size[code]:
-                    enter.append(enters[code])
-                    forced = True
-            for code in leaders:
-                if free >= size[code]:
-                    enter.append(enters[code])
-        kept[1] = enter
-        kept[2] = forced
-    if enter:
-        out += enter
-    if not (kept[2] or (persian and any(forcing))):
-        out.append(DONE)
-    return out
+    """`march_list`'s list from a geometry kept up to date (`march_on` with no march:
+    the list alone)."""
+    acts = march_on(s, t, None, None, geometry, None, seat)
+    assert acts is not None  # (a list alone is always made)
+    return acts
 
 
 NO_KINDS: list[int] = []  # (read, never changed)
@@ -347,10 +252,11 @@ def _ways(t: Tables, players: int, seat: int, owner: list[int]) -> MarchWays:
 def march_on(
     s: State,
     t: Tables,
-    a: Action,
+    a: Action | None,
     ev: Events,
     geometry: Geometry | None,
     arand: Callable[[], float] | None = None,
+    seat: int = -1,
 ) -> list[Action] | None:
     """One unit marches or comes on, or the seat is done. `geometry` is that of the list
     `a` was chosen from (None: not kept), brought up to date in place. Returns the seat's
@@ -361,67 +267,86 @@ def march_on(
     here, each chosen from the list before as the protocol's uniform agent chooses
     (`acts[trunc(arand() * len(acts))]`) and counted in `s.steps` but the last (the
     caller counts it), until the march ends: one call a seat, and what stays the same
-    while it marches is read once."""
-    seat = s.actor
+    while it marches is read once. `a` None: no march, the list alone (`_moves`; the
+    geometry is needed), for `seat` (default the seat to act)."""
+    if seat < 0:
+        seat = s.actor
     board = s.board
     side_of = t.side
+    mark = None  # fetched at the first space listed: half the lists of a 4-player game
+    # list none (a thread-local's read is ~500 instructions)
     if geometry is not None:
-        owner, room, _, _, _, _, _, _, leads_here, dirty, kept = geometry
+        owner, room, _, froms, ways, entries, segments, forcing, leads_here, dirty, kept = geometry
         size = t.size
         fits = t.fits
+        fit_codes = t.fit_codes
+        k = t.fit_classes
+        side = kept[3]
+        persian = not side  # PERSIAN (a Spartan's moves force nothing: `forcing` stays False)
     while True:
-        flag = MOVED
-        kind = a.__class__  # (no call, no `match`: this is a playout's hot path)
-        if kind is Move:
-            src = a.src  # type: ignore[union-attr]
-            dst = a.dst  # type: ignore[union-attr]
-            code = a.piece  # type: ignore[union-attr]
-            pieces = board[src]
-            first = pieces[0]
-            gone = code
-            try:
-                pieces.remove(code)
-            except ValueError:  # a second march, granted by a card: once per unit (decision 19)
-                gone = code | MOVED
-                pieces.remove(gone)
-                s.extra[seat] -= 1
-                flag = MOVED | AGAIN
-        elif kind is Enter:
-            src = first = gone = -1  # (no space left: `first` and `gone` are not read)
-            dst = a.dst  # type: ignore[union-attr]
-            code = a.piece  # type: ignore[union-attr]
-            pullback.take_reserve(s, t, code)
-        else:  # done
+        if a is not None:
+            flag = MOVED
+            kind = a.__class__  # (no call, no `match`: this is a playout's hot path)
+            if kind is Move:
+                src = a.src  # type: ignore[union-attr]
+                dst = a.dst  # type: ignore[union-attr]
+                code = a.piece  # type: ignore[union-attr]
+                pieces = board[src]
+                first = pieces[0]
+                gone = code
+                try:
+                    pieces.remove(code)
+                except ValueError:  # a second march, granted by a card: once per unit
+                    # (decision 19)
+                    gone = code | MOVED
+                    pieces.remove(gone)
+                    s.extra[seat] -= 1
+                    flag = MOVED | AGAIN
+            elif kind is Enter:
+                src = first = gone = -1  # (no space left: `first` and `gone` are not read)
+                dst = a.dst  # type: ignore[union-attr]
+                code = a.piece  # type: ignore[union-attr]
+                pullback.take_reserve(s, t, code)
+            else:  # done
+                if ev is not None:
+                    ev.append(Event("march-done", {"seat": SEATS[s.players][seat]}))
+                _ended(s, t, ev, geometry)
+                return None
+            board[dst].append(code + flag)  # (`code` has no flag: `+`, which 3.11 specialises)
             if ev is not None:
-                ev.append(Event("march-done", {"seat": SEATS[s.players][seat]}))
-            _ended(s, t, ev, geometry)
-            return None
-        board[dst].append(code + flag)  # (`code` has no flag: `+`, which 3.11 specialises)
-        if ev is not None:
-            ev.append(
-                Event(
-                    "move" if src >= 0 else "enter",
-                    {
-                        "seat": SEATS[s.players][seat],
-                        "unit": piece_name(code),
-                        "from": name(src) if src >= 0 else pullback.reserve_name(t, code),
-                        "to": name(dst),
-                    },
+                ev.append(
+                    Event(
+                        "move" if src >= 0 else "enter",
+                        {
+                            "seat": SEATS[s.players][seat],
+                            "unit": piece_name(code),
+                            "from": name(src) if src >= 0 else pullback.reserve_name(t, code),
+                            "to": name(dst),
+                        },
+                    )
                 )
-            )
-        side = side_of[code]
-        if GLORY_TEST[side][dst]:  # (a Persian on the Coastal Plain or a Spartan in the Hot
-            # Gates changes no Glory, breaks into no camp and pulls back no row: most marches)
-            # (advance, positional: a keyword makes the call generic)
-            victory.entered(s, t, code, dst, ev, src < 0 or src // SPACES == dst // SPACES)
-            if s.phase == OVER:
-                return None
-            if side == SPARTAN_SIDE and dst % SPACES == 0:
-                s.cache = None  # (the geometry kept is not brought up to date)
-                s.stack.append(("march_resume", seat))
-                pullback.pull_back(s, t, dst // SPACES, ev)
-                return None
-        if geometry is not None:
+            unit_side = side_of[code]
+            if GLORY_TEST[unit_side][dst]:  # (a Persian on the Coastal Plain or a Spartan in
+                # the Hot Gates changes no Glory, breaks into no camp and pulls back no row:
+                # most marches) (advance, positional: a keyword makes the call generic)
+                victory.entered(s, t, code, dst, ev, src < 0 or src // SPACES == dst // SPACES)
+                if s.phase == OVER:
+                    return None
+                if unit_side == SPARTAN_SIDE and dst % SPACES == 0:
+                    s.cache = None  # (the geometry kept is not brought up to date)
+                    s.stack.append(("march_resume", seat))
+                    pullback.pull_back(s, t, dst // SPACES, ev)
+                    return None
+            if geometry is None:  # not kept: counted afresh, and not kept after either
+                acts = march_list(s, t, None, seat)[0]
+                if acts[0] is DONE:  # (`done` comes last: alone)
+                    _ended(s, t, ev, geometry)
+                    return None
+                if arand is None:
+                    return acts
+                s.steps += 1
+                a = acts[trunc(arand() * len(acts))]
+                continue
             # One unit of this side left `src` (-1: a reserve) and came to `dst`: the rooms
             # and owners there; the moves from `src` are to be listed again (unless they
             # stay), and those of the spaces leading to either (or the entries) where the
@@ -431,7 +356,7 @@ def march_on(
             need = size[code]
             r = room[dst]
             room[dst] = r - need
-            owner[dst] = side
+            owner[dst] = unit_side
             f, f2 = fits[r], fits[r - need]
             if f != f2:
                 if f2:  # a unit of one place still fits: only a big piece sees the change
@@ -460,16 +385,106 @@ def march_on(
                 kept[1] = kept[4] = None  # a reserve changed
             if kept[0]:  # the lists were made for an extra march
                 dirty.append(dst)
-            acts = _moves(s, t, geometry, seat)
-        else:  # not kept: counted afresh, and not kept after either
-            acts = march_list(s, t, None, seat)[0]
-        if acts[0] is DONE:  # (`done` comes last: alone)
+        elif geometry is None:
+            raise ValueError("a March list alone is made from a geometry")
+        # The seat's list from the geometry kept up to date. A piece with a flag above the
+        # limit has had all its marches: MOVED once marched, AGAIN (the second march of a
+        # card) while an extra march is left.
+        extra = s.extra[seat] > 0
+        if kept[0] is not extra:  # the first list, or the last extra march was spent (None,
+            # True, False: `is`, as `!=` between bools is not specialised)
+            kept[0] = extra
+            dirty.extend(froms)
+        if dirty:
+            for sp in dirty:  # the moves from these spaces (and the entries' none), listed
+                # again
+                way = ways[sp]
+                if way is None or owner[sp] != side:
+                    segments[sp] = NO_MOVES
+                    forcing[sp] = False
+                    continue
+                fwd, sw, once, again = way
+                ff = fits[room[fwd]]  # room[NSPACES]: no way there (CLOSED_ROOM)
+                fs = fits[room[sw]]
+                if not (ff or fs):
+                    segments[sp] = NO_MOVES
+                    forcing[sp] = False
+                    continue
+                moves = (again if extra else once)[ff * k + fs]
+                if mark is None:
+                    try:
+                        mark = SEEN.mark  # (no call: `board.marks` inline)
+                    except AttributeError:  # this thread's first list
+                        mark = marks()
+                seg: list[Action] = []
+                here = board[sp]
+                for p in here:  # each kind once, first seen first (`board.SEEN`)
+                    if mark[p] is not seg:
+                        mark[p] = seg
+                        seg += moves[p]
+                segments[sp] = seg
+                if persian:  # a Persian must march forward if an unmarched unit can
+                    forcing[sp] = not fit_codes[ff].isdisjoint(here) if ff else False
+            dirty.clear()
+        out: list[Action] = []
+        for sp in froms:
+            out += segments[sp]
+        if extra:  # a unit that marched and one that did not may make the same move: the
+            # same object (the notation's), so kept once by its id (a move's own hash is a
+            # Python call)
+            out = [*dict(zip(map(id, out), out, strict=True)).values()]
+        enter = kept[1]
+        if enter is None:  # the entries, listed again
+            enter = []
+            forced = False
+            waiting = kept[4]
+            if waiting is None:  # the reserves, looked at again once a unit came on (a
+                # room that changed lists the entries again, not the reserves): their
+                # kinds by their contents (`Tables.kinds`)
+                kinds = t.kinds
+                if side == PERSIAN:
+                    key = tuple(s.boxes[0]) if s.boxes else ()
+                    box = kinds.get(key)
+                    if box is None:
+                        box = _kinds(kinds, key, 1)
+                    key = tuple(s.leaders)
+                    leaders = t.leader_kinds.get(key)
+                    if leaders is None:
+                        leaders = _kinds(t.leader_kinds, key, 2)
+                    waiting = kept[4] = (box, leaders)
+                else:
+                    key = tuple(s.camp)
+                    leaders = kinds.get(key)
+                    if leaders is None:
+                        leaders = _kinds(kinds, key, 1)
+                    waiting = kept[4] = (NO_KINDS, leaders)
+            box, leaders = waiting
+            for sp, enters in entries:
+                free = room[sp]
+                if free <= 0:
+                    continue  # full: no unit fits
+                for code in box:
+                    if free >= size[code]:
+                        enter.append(enters[code])
+                        forced = True
+                for code in leaders:
+                    if free >= size[code]:
+                        enter.append(enters[code])
+            kept[1] = enter
+            kept[2] = forced
+        if enter:
+            out += enter
+        if not (kept[2] or (persian and any(forcing))):
+            out.append(DONE)
+        if a is None:  # the list alone
+            return out
+        if out[0] is DONE:  # (`done` comes last: alone)
             _ended(s, t, ev, geometry)
             return None
         if arand is None:
-            return acts
+            return out
         s.steps += 1
-        a = acts[trunc(arand() * len(acts))]
+        a = out[trunc(arand() * len(out))]
 
 
 def _ended(s: State, t: Tables, ev: Events, geometry: Geometry | None) -> None:
