@@ -143,13 +143,15 @@ async def watch_lag(stats: Stats, stop: asyncio.Event) -> None:
             stats.lag.append(time.perf_counter() - t - 0.01)
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """User + system CPU time of a process (its threads included)."""
+def cpu_times(pid: int) -> tuple[float, float] | None:
+    """User and system CPU time of a process (its threads included), in seconds: the
+    system's share is the kernel's socket, poll and file work done for the server."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 # -- the servers ---------------------------------------------------------------------------
@@ -504,7 +506,7 @@ async def drive(
         if client == 0:
             progress(f"[warm-up] {args.warmup:g} s", args.quiet)
         await asyncio.sleep(args.warmup)
-    cpu0 = {p: cpu_seconds(p) for p in pids}
+    cpu0 = {p: cpu_times(p) for p in pids}
     client0, machine0 = time.process_time(), machine_busy()
     lag_task = asyncio.create_task(watch_lag(stats, run.stop))
     rss_peak: dict[int, int] = {}
@@ -534,7 +536,7 @@ async def drive(
         await asyncio.sleep(min(0.25, max(0.0, args.seconds - (now - t0))))
     window = time.monotonic() - t0
     stats.measuring = False
-    cpu1 = {p: cpu_seconds(p) for p in pids}
+    cpu1 = {p: cpu_times(p) for p in pids}
     client_cpu, machine1 = time.process_time() - client0, machine_busy()
     load = load_average()
     rss_end = {p: rss_kib(p) for p in pids}
@@ -565,11 +567,12 @@ async def drive(
         stats.errors.update(other["errors"])
         stats.tables_created += other["tables_created"]
         stats.games_finished += other["games_finished"]
-    cpu = [
-        (cpu1[p] or 0.0) - (cpu0[p] or 0.0)
+    spent = [  # (user, system) seconds of each server process over the window
+        (after[0] - before[0], after[1] - before[1])
         for p in pids
-        if cpu0.get(p) is not None and cpu1.get(p) is not None
+        if (before := cpu0.get(p)) is not None and (after := cpu1.get(p)) is not None
     ]
+    cpu = [user + system for user, system in spent]
     return {
         "game": args.game,
         "tables": args.tables,
@@ -602,6 +605,16 @@ async def drive(
         # process together; every client process together)
         "server_cpu_ms_per_action": (
             round(1000 * sum(cpu) / stats.actions, 3) if cpu and stats.actions else None
+        ),
+        "server_cpu_user_ms_per_action": (
+            round(1000 * sum(u for u, _ in spent) / stats.actions, 3)
+            if spent and stats.actions
+            else None
+        ),
+        "server_cpu_system_ms_per_action": (
+            round(1000 * sum(s for _, s in spent) / stats.actions, 3)
+            if spent and stats.actions
+            else None
         ),
         "client_cpu_ms_per_action": (
             round(1000 * sum(x["client_cpu"] for x in parts) / stats.actions, 3)
@@ -817,7 +830,8 @@ def print_report(r: dict[str, Any]) -> None:
         f"  server         RSS peak {r['server_rss_mib']['peak']} MiB "
         f"{r['server_rss_mib']['per_process_peak']}, end {r['server_rss_mib']['end']} MiB, "
         f"CPU {r['server_cpu_percent']}% of a core, "
-        f"{r['server_cpu_ms_per_action']} ms of CPU per accepted action"
+        f"{r['server_cpu_ms_per_action']} ms of CPU per accepted action (user "
+        f"{r['server_cpu_user_ms_per_action']}, system {r['server_cpu_system_ms_per_action']})"
     )
     lag, m = r["client_loop_lag_ms"], r["machine"]
     print(
