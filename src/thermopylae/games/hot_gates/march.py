@@ -75,7 +75,8 @@ def resume_seat(s: State, t: Tables, ev: Events, seat: int, before: Geometry | N
     geometry = (
         _geometry(s, t, seat) if before is None else _geometry(s, t, seat, before[0], before[1])
     )
-    acts = _moves(s, t, geometry, seat)
+    acts = march_on(s, t, None, None, geometry, None, seat)  # (`_moves`, without its call)
+    assert acts is not None  # (a list alone is always made)
     if acts[0] is DONE:  # (`done` comes last: alone) nothing to move: the next seat's
         # `turn` counts from this geometry, as after a march (`_ended`)
         s.cache = (s.steps, acts, geometry)
@@ -272,7 +273,8 @@ def march_on(
     if seat < 0:
         seat = s.actor
     board = s.board
-    side_of = t.side
+    side = t.march_plan[s.players][seat][0]  # (the marching units' side: the seat's)
+    glory_test = GLORY_TEST[side]
     mark = None  # fetched at the first space listed: half the lists of a 4-player game
     # list none (a thread-local's read is ~500 instructions)
     if geometry is not None:
@@ -281,7 +283,6 @@ def march_on(
         fits = t.fits
         fit_codes = t.fit_codes
         k = t.fit_classes
-        side = kept[3]
         persian = not side  # PERSIAN (a Spartan's moves force nothing: `forcing` stays False)
     while True:
         if a is not None:
@@ -325,14 +326,13 @@ def march_on(
                         },
                     )
                 )
-            unit_side = side_of[code]
-            if GLORY_TEST[unit_side][dst]:  # (a Persian on the Coastal Plain or a Spartan in
+            if glory_test[dst]:  # (a Persian on the Coastal Plain or a Spartan in
                 # the Hot Gates changes no Glory, breaks into no camp and pulls back no row:
                 # most marches) (advance, positional: a keyword makes the call generic)
                 victory.entered(s, t, code, dst, ev, src < 0 or src // SPACES == dst // SPACES)
                 if s.phase == OVER:
                     return None
-                if unit_side == SPARTAN_SIDE and dst % SPACES == 0:
+                if side == SPARTAN_SIDE and dst % SPACES == 0:
                     s.cache = None  # (the geometry kept is not brought up to date)
                     s.stack.append(("march_resume", seat))
                     pullback.pull_back(s, t, dst // SPACES, ev)
@@ -356,7 +356,7 @@ def march_on(
             need = size[code]
             r = room[dst]
             room[dst] = r - need
-            owner[dst] = unit_side
+            owner[dst] = side
             f, f2 = fits[r], fits[r - need]
             if f != f2:
                 if f2:  # a unit of one place still fits: only a big piece sees the change
