@@ -259,6 +259,7 @@ class Tables:
         "spartan_piece",
         "unwounded",
         "window_cards",
+        "window_plays",
         "woundable",
     )
 
@@ -277,6 +278,16 @@ class Tables:
             for k in range(len(WINDOWS))
         )
         self.cancel_cards = frozenset(i for i, x in enumerate(self.card_cancel) if x)
+        # Per window, by card number: its play when it may be played there, a cancel's
+        # too (asked apart), None otherwise: `cards.legal` passes over most of a hand by
+        # one look.
+        self.window_plays = tuple(
+            tuple(
+                notation.play[i] if w == k or self.card_cancel[i] else None
+                for i, w in enumerate(self.card_window)
+            )
+            for k in range(len(WINDOWS))
+        )
         self.card_effect = [k.effect for k in c.cards]
         n = len(c.units) * 2
         self.side = [0] * n

@@ -184,24 +184,24 @@ def legal(s: State, t: Tables) -> list[Action]:
     """`pass` and each playable card of the hand once (`playable`, written out). A hand
     is sorted (`drawn`), so a card's copies come together: each is met once by comparing
     it with the card before, without the small dict `distinct` makes (~2,000
-    instructions a call)."""
+    instructions a call); a card that cannot be played in this window is passed over by
+    one look (`Tables.window_plays`)."""
     seat = s.actor
-    play, window, cancel = t.notation.play, t.card_window, t.card_cancel
-    w = s.window
+    plays, cancel = t.window_plays[s.window], t.card_cancel
     out: list[Action] = [PASS]
     target = -2  # the cancel's target, looked for once
     last = -1
     for c in s.hands[seat]:
-        if c == last:
+        p = plays[c]
+        if p is None or c == last:
             continue
         last = c
         if cancel[c]:
             if target == -2:
                 target = _cancel_target(s, seat)
-            if target >= 0:
-                out.append(play[c])
-        elif window[c] == w:
-            out.append(play[c])
+            if target < 0:
+                continue
+        out.append(p)
     return out
 
 
@@ -209,22 +209,22 @@ def sensible_legal(s: State, t: Tables) -> list[Action]:
     """`sensible(s, t, legal(s, t))` in one pass over the hand: the fused playout's list
     (the same actions in the same order; each card once, as in `legal`)."""
     seat = s.actor
-    play, window, cancel = t.notation.play, t.card_window, t.card_cancel
-    w = s.window
+    plays, cancel = t.window_plays[s.window], t.card_cancel
     out: list[Action] = [PASS]
     target = -2  # the cancel's target, looked for once
     last = -1
     for c in s.hands[seat]:
-        if c == last:
+        p = plays[c]
+        if p is None or c == last:
             continue
         last = c
         if cancel[c]:
             if target == -2:
                 target = _cancel_target(s, seat)
-            if target >= 0 and can_apply(s, t, seat, c):
-                out.append(play[c])
-        elif window[c] == w and can_apply(s, t, seat, c):
-            out.append(play[c])
+            if target < 0:
+                continue
+        if can_apply(s, t, seat, c):
+            out.append(p)
     return out
 
 
