@@ -284,6 +284,10 @@ def march_on(
         fit_codes = t.fit_codes
         k = t.fit_classes
         persian = not side  # PERSIAN (a Spartan's moves force nothing: `forcing` stays False)
+    # A piece with a flag above the limit has had all its marches: MOVED once marched,
+    # AGAIN (the second march of a card) while an extra march is left (read again when
+    # one is spent).
+    extra = s.extra[seat] > 0
     while True:
         if a is not None:
             flag = MOVED
@@ -302,6 +306,7 @@ def march_on(
                     gone = code | MOVED
                     pieces.remove(gone)
                     s.extra[seat] -= 1
+                    extra = s.extra[seat] > 0
                     flag = MOVED | AGAIN
             elif kind is Enter:
                 src = first = gone = -1  # (no space left: `first` and `gone` are not read)
@@ -387,10 +392,7 @@ def march_on(
                 dirty.append(dst)
         elif geometry is None:
             raise ValueError("a March list alone is made from a geometry")
-        # The seat's list from the geometry kept up to date. A piece with a flag above the
-        # limit has had all its marches: MOVED once marched, AGAIN (the second march of a
-        # card) while an extra march is left.
-        extra = s.extra[seat] > 0
+        # The seat's list from the geometry kept up to date.
         if kept[0] is not extra:  # the first list, or the last extra march was spent (None,
             # True, False: `is`, as `!=` between bools is not specialised)
             kept[0] = extra
