@@ -119,7 +119,7 @@ def open_window(s: State, t: Tables, ev: Events, w: int) -> None:
     s.passes = 0
     # the first seat who may play (ROW_SEATS, ALL_SEATS: Persians first)
     s.actor = (ROW_SEATS[s.players][s.bt[0]] if IN_BATTLE[w] else ALL_SEATS[s.players])[0]
-    _next(s, t, ev)
+    next_seat(s, t, ev)
 
 
 def _cancel_target(s: State, seat: int) -> int:
@@ -228,7 +228,7 @@ def sensible_legal(s: State, t: Tables) -> list[Action]:
     return out
 
 
-def _next(s: State, t: Tables, ev: Events, moved_on: bool = False) -> None:
+def next_seat(s: State, t: Tables, ev: Events, moved_on: bool = False) -> None:
     """Ask the next seat that holds a playable card; close after a full round of passes.
     `moved_on`: the seat to act has just played or passed, so the turn starts at the
     seat after it."""
@@ -285,7 +285,7 @@ def decide(s: State, t: Tables, a: Action, ev: Events) -> None:
             ev.append(Event("play", data))
     else:  # pass
         s.passes += 1
-    _next(s, t, ev, True)  # moved_on (positional: a keyword makes the call generic)
+    next_seat(s, t, ev, True)  # moved_on (positional: a keyword makes the call generic)
 
 
 def _set_cancelled(s: State, t: Tables, i: int, cancelled: bool) -> None:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from math import trunc
 
 from thermopylae.games.hot_gates import battle, cards, flow, march, pullback
-from thermopylae.games.hot_gates.actions import Action, Enter
+from thermopylae.games.hot_gates.actions import PASS, Action, Enter
 from thermopylae.games.hot_gates.battle import LEFT, PSP, SSP
 from thermopylae.games.hot_gates.board import PERSIAN, Tables, marks
 from thermopylae.games.hot_gates.state import (
@@ -52,7 +52,7 @@ def random_playout(
     crand, arand = chance_rng.random, agent_rng.random
     march_list, march_on = march.march_list, march.march_on
     resume = flow.resume
-    card_decide = cards.decide
+    card_decide, card_next = cards.decide, cards.next_seat
     mark = marks()
     first = s.steps  # the steps played are counted in the state alone
     while True:
@@ -61,7 +61,12 @@ def random_playout(
         # marches, conquests; each test passed over costs three instructions)
         if ph == WINDOW:
             choice = card_choices(s, t)
-            card_decide(s, t, choice[trunc(arand() * len(choice))], None)
+            a = choice[trunc(arand() * len(choice))]
+            if a is PASS:  # (`cards.decide`'s pass, without its call)
+                s.passes += 1
+                card_next(s, t, None, True)
+            else:
+                card_decide(s, t, a, None)
         elif ph == CASUALTY:  # `battle.casualty_legal`'s pieces, without their actions
             bt = s.bt
             hurt: list[int] = []  # each kind once, first seen first (`board.SEEN`)
