@@ -6,6 +6,10 @@ a position is plain JSON and a copy is cheap.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from math import trunc
+from typing import Any
+
 from thermopylae.engine.protocol import Event
 from thermopylae.games.hot_gates import cards, flow, pullback, victory
 from thermopylae.games.hot_gates.actions import DONE, Action, Move, piece_name
@@ -160,29 +164,53 @@ def casualty_legal(s: State, t: Tables) -> list[Action]:
     return [*map(t.notation.casualty.__getitem__, distinct(s.board[space]))]
 
 
-def casualty(s: State, t: Tables, code: int, ev: Events) -> None:
+def casualty(
+    s: State,
+    t: Tables,
+    code: int,
+    ev: Events,
+    arand: Callable[[], float] | None = None,
+    mark: list[Any] | None = None,
+) -> None:
     """One casualty: it absorbs as much of the remaining Damage as it can. "If any Unit
     chosen ... has a Defense Number higher than the remaining amount of Damage, then that
     Unit is not eliminated" but Wounded; a Wounded unit, or one with "Dead" on its back,
-    is always eliminated."""
+    is always eliminated. `arand` (with `mark`, this thread's `board.marks`): the fused
+    playout's agent draws: then the casualties are chosen here (not `code`), each among
+    the kinds in the space, first seen first, as the protocol's uniform agent chooses from
+    `casualty_legal` (`hurt[trunc(arand() * len(hurt))]`), and go on while they are due,
+    counted in `s.steps` but the last (the caller counts it)."""
     bt = s.bt
-    side = PERSIAN if bt[LEFT][PERSIAN] > 0 else SPARTAN_SIDE  # (casualty_side)
-    row = bt[ROW]
-    space = bt[PSP] if side == PERSIAN else bt[SSP]
-    left = bt[LEFT][side]
-    defense = t.defense[code]
-    s.board[space].remove(code)
-    if t.woundable[code] and defense > left:
-        s.board[space].append(code + WOUNDED)  # (not Wounded yet: `+`, which 3.11 specialises)
-        bt[LEFT][side] = 0
-        if ev is not None:
-            ev.append(Event("wounded", {"unit": piece_name(code), "space": name(space)}))
-    else:
-        bt[LEFT][side] = left - defense if left > defense else 0
-        eliminate(s, t, code, side, row, ev)
-    if bt[LEFT][side] == 0 or not s.board[space]:
-        bt[LEFT][side] = 0
-        _next(s, t, side, ev)
+    board = s.board
+    while True:
+        if arand is not None and mark is not None:  # the fused playout's choice
+            hurt: list[int] = []  # each kind once, first seen first (`board.SEEN`)
+            for p in board[bt[PSP] if bt[LEFT][PERSIAN] > 0 else bt[SSP]]:
+                if mark[p] is not hurt:
+                    mark[p] = hurt
+                    hurt.append(p)
+            code = hurt[trunc(arand() * len(hurt))]
+        side = PERSIAN if bt[LEFT][PERSIAN] > 0 else SPARTAN_SIDE  # (casualty_side)
+        row = bt[ROW]
+        space = bt[PSP] if side == PERSIAN else bt[SSP]
+        left = bt[LEFT][side]
+        defense = t.defense[code]
+        pieces = board[space]
+        pieces.remove(code)
+        if t.woundable[code] and defense > left:
+            pieces.append(code + WOUNDED)  # (not Wounded yet: `+`, which 3.11 specialises)
+            bt[LEFT][side] = 0
+            if ev is not None:
+                ev.append(Event("wounded", {"unit": piece_name(code), "space": name(space)}))
+        else:
+            bt[LEFT][side] = left - defense if left > defense else 0
+            eliminate(s, t, code, side, row, ev)
+        if bt[LEFT][side] == 0 or not pieces:
+            bt[LEFT][side] = 0
+            _next(s, t, side, ev)
+        if arand is None or mark is None or s.phase != CASUALTY:
+            return
+        s.steps += 1
 
 
 def eliminate(s: State, t: Tables, code: int, side: int, row: int, ev: Events) -> None:

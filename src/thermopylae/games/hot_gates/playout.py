@@ -21,8 +21,7 @@ from math import trunc
 
 from thermopylae.games.hot_gates import battle, cards, flow, march, pullback
 from thermopylae.games.hot_gates.actions import PASS, Action, Enter
-from thermopylae.games.hot_gates.battle import LEFT, PSP, SSP
-from thermopylae.games.hot_gates.board import PERSIAN, Tables, marks
+from thermopylae.games.hot_gates.board import Tables, marks
 from thermopylae.games.hot_gates.state import (
     CASUALTY,
     CONQUER,
@@ -67,14 +66,9 @@ def random_playout(
                 card_next(s, t, None, True)
             else:
                 card_decide(s, t, a, None)
-        elif ph == CASUALTY:  # `battle.casualty_legal`'s pieces, without their actions
-            bt = s.bt
-            hurt: list[int] = []  # each kind once, first seen first (`board.SEEN`)
-            for p in s.board[bt[PSP] if bt[LEFT][PERSIAN] > 0 else bt[SSP]]:
-                if mark[p] is not hurt:
-                    mark[p] = hurt
-                    hurt.append(p)
-            battle.casualty(s, t, hurt[trunc(arand() * len(hurt))], None)
+        elif ph == CASUALTY:  # the casualties due, each chosen in `battle.casualty`'s
+            # loop as from `battle.casualty_legal` (the last one is counted below)
+            battle.casualty(s, t, -1, None, arand, mark)
         elif ph == DEAL:  # every chance step due, then the step that waited for them
             s.steps += chance_steps(s, faces, crand) - 1  # (the last one counted below)
             resume(s, t, None)
