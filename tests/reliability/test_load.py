@@ -57,6 +57,10 @@ def test_load_bench_short_run_on_sqlite(clients: int, via: str) -> None:
     assert report["server_rss_mib"]["peak"] > 0
     assert report["via"] == via
     assert report["server_cpu_ms_per_action"] > 0 and report["client_cpu_ms_per_action"] > 0
+    # the server's CPU split into the interpreter's (user) and the kernel's (system) time
+    user, system = (report[f"server_cpu_{k}_ms_per_action"] for k in ("user", "system"))
+    assert user > 0 and system >= 0
+    assert user + system == pytest.approx(report["server_cpu_ms_per_action"], abs=0.002)
 
 
 def test_load_bench_help() -> None:
