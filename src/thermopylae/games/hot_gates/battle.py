@@ -183,19 +183,19 @@ def casualty(
     bt = s.bt
     board = s.board
     while True:
+        side = PERSIAN if bt[LEFT][PERSIAN] > 0 else SPARTAN_SIDE  # (casualty_side)
+        space = bt[PSP] if side == PERSIAN else bt[SSP]
+        pieces = board[space]
         if arand is not None and mark is not None:  # the fused playout's choice
             hurt: list[int] = []  # each kind once, first seen first (`board.SEEN`)
-            for p in board[bt[PSP] if bt[LEFT][PERSIAN] > 0 else bt[SSP]]:
+            for p in pieces:
                 if mark[p] is not hurt:
                     mark[p] = hurt
                     hurt.append(p)
             code = hurt[trunc(arand() * len(hurt))]
-        side = PERSIAN if bt[LEFT][PERSIAN] > 0 else SPARTAN_SIDE  # (casualty_side)
         row = bt[ROW]
-        space = bt[PSP] if side == PERSIAN else bt[SSP]
         left = bt[LEFT][side]
         defense = t.defense[code]
-        pieces = board[space]
         pieces.remove(code)
         if t.woundable[code] and defense > left:
             pieces.append(code + WOUNDED)  # (not Wounded yet: `+`, which 3.11 specialises)
