@@ -11,6 +11,7 @@ and, after a march, updates the geometry of the step before instead of counting 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import chain
 from math import trunc
 
 from thermopylae.engine.protocol import Event
@@ -50,7 +51,9 @@ ORDER = by_players({n: (*persian_seats(n), *spartan_seats(n)) for n in (2, 3, 4)
 def turn(s: State, t: Tables, ev: Events, i: int) -> None:
     """The `i`-th march of the phase (`order`); the last one ends the phase."""
     seats = ORDER[s.players]
-    if i == 0:
+    if i == 0 and not _FLAGGED.isdisjoint(chain.from_iterable(s.board)):  # (the board
+        # looked at in one call: flags are left at the phase's start only in a hand-made
+        # position)
         clear_moved(s)
     if i >= len(seats):
         clear_moved(s)
