@@ -51,13 +51,13 @@ def deal(s: State, t: Tables, ev: Events) -> None:
 
 def resume(s: State, t: Tables, ev: Events) -> None:
     """A step ended: carry on with whatever waited for it."""
-    stack = s.stack
-    if not stack:
+    try:
+        item = s.stack.pop()
+    except IndexError:  # (no test before: a `try` costs nothing until it catches)
         raise RecordError(
             "this position's pending steps are inconsistent: nothing "
             "waits for the step that just ended"
-        )
-    item = stack.pop()
+        ) from None
     try:
         step = STEPS[item[0]]
     except (KeyError, TypeError):  # not a step of these rules (a hand-made position)
