@@ -85,7 +85,7 @@ quarter of the cost of the small dicts of a space's pieces the rules make."""
 
 SEEN = threading.local()
 """`mark`: by piece code (below `MARKS`), the list being made when that kind was last met
-(`march._moves`, the fused playout). A list kept alive there is never the one being
+(`march.march_on`, the fused playout). A list kept alive there is never the one being
 made, so a space's kinds are met once each, first seen first, without the small dict
 `distinct` makes (~1,300 instructions a call). One per thread: threads' searches may
 share the tables."""
@@ -271,7 +271,7 @@ class Tables:
         # is a cancel (cards.playable).
         self.card_window = [WINDOWS.index(k.window) if k.window in WINDOWS else -1 for k in c.cards]
         self.card_cancel = [k.effect == "cancel" for k in c.cards]
-        # The same by sets, so that a hand is asked in one C-level look (cards._next):
+        # The same by sets, so that a hand is asked in one C-level look (cards.next_seat):
         # per window, the cards played in it; the cancels.
         self.window_cards = tuple(
             frozenset(i for i, w in enumerate(self.card_window) if w == k)
