@@ -226,14 +226,14 @@ def test_advance_chance_is_the_protocol_loop(players: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_window_choices_of_the_playout_are_sensible_legal(players: int) -> None:
-    """The fused playout's card list (`cards.sensible_legal`, one pass over the hand) is
+def test_window_choices_of_the_playout_are_legal_and_sensible(players: int) -> None:
+    """The fused playout's card list (`cards.legal` with `sensible`, one pass over the hand) is
     `sensible` of `legal`, action for action, at every card window of random games."""
     options = GAME.options({"players": players})
     checked = 0
     for s, _legal, _action in _decisions(options, range(10)):
         if s.phase == WINDOW:
-            assert cards.sensible_legal(s, GAME.t) == list(GAME.sensible(s))
+            assert cards.legal(s, GAME.t, True) == list(GAME.sensible(s))
             checked += 1
     assert checked > 200
 

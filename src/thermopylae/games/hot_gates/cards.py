@@ -180,12 +180,14 @@ def can_apply(s: State, t: Tables, seat: int, card: int) -> bool:
     return True
 
 
-def legal(s: State, t: Tables) -> list[Action]:
+def legal(s: State, t: Tables, sensible: bool = False) -> list[Action]:
     """`pass` and each playable card of the hand once (`playable`, written out). A hand
     is sorted (`drawn`), so a card's copies come together: each is met once by comparing
     it with the card before, without the small dict `distinct` makes (~2,000
     instructions a call); a card that cannot be played in this window is passed over by
-    one look (`Tables.window_plays`)."""
+    one look (`Tables.window_plays`). `sensible`: only the cards whose play changes
+    something (`can_apply`): `sensible(s, t, legal(s, t))` in the same pass, the fused
+    playout's list."""
     seat = s.actor
     plays, cancel = t.window_plays[s.window], t.card_cancel
     out: list[Action] = [PASS]
@@ -201,30 +203,9 @@ def legal(s: State, t: Tables) -> list[Action]:
                 target = _cancel_target(s, seat)
             if target < 0:
                 continue
+        if sensible and not can_apply(s, t, seat, c):
+            continue
         out.append(p)
-    return out
-
-
-def sensible_legal(s: State, t: Tables) -> list[Action]:
-    """`sensible(s, t, legal(s, t))` in one pass over the hand: the fused playout's list
-    (the same actions in the same order; each card once, as in `legal`)."""
-    seat = s.actor
-    plays, cancel = t.window_plays[s.window], t.card_cancel
-    out: list[Action] = [PASS]
-    target = -2  # the cancel's target, looked for once
-    last = -1
-    for c in s.hands[seat]:
-        p = plays[c]
-        if p is None or c == last:
-            continue
-        last = c
-        if cancel[c]:
-            if target == -2:
-                target = _cancel_target(s, seat)
-            if target < 0:
-                continue
-        if can_apply(s, t, seat, c):
-            out.append(p)
     return out
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from math import trunc
 
 from thermopylae.games.hot_gates import battle, cards, flow, march, pullback
-from thermopylae.games.hot_gates.actions import PASS, Action, Enter
+from thermopylae.games.hot_gates.actions import PASS, Enter
 from thermopylae.games.hot_gates.board import Tables, marks
 from thermopylae.games.hot_gates.state import (
     CASUALTY,
@@ -40,18 +40,18 @@ def random_playout(
     faces: list[int],
     chance_rng: random.Random,
     agent_rng: random.Random,
-    card_choices: Callable[[State, Tables], list[Action]] = cards.sensible_legal,
+    sensible: bool = True,
 ) -> int:
     """Play `s` to the end in place, as `engine.play.uniform` with `sensible` would;
     returns the steps. `faces`: the Battle Die's faces, as `sample_chance` draws them.
-    `card_choices`: a card window's list (`cards.legal` for `legal`, the only phase where
-    `sensible` differs). An index is `trunc(u * n)`: the protocol's `int(u * n)` for u in
-    [0, 1), without calling a type (its argument tuple and checks: ~500 instructions a
-    draw)."""
+    `sensible`: False to choose among `legal` instead (a card window's whole list,
+    `cards.legal`: the only phase where the two differ). An index is `trunc(u * n)`: the
+    protocol's `int(u * n)` for u in [0, 1), without calling a type (its argument tuple
+    and checks: ~500 instructions a draw)."""
     crand, arand = chance_rng.random, agent_rng.random
     march_list, march_on = march.march_list, march.march_on
     resume = flow.resume
-    card_decide, card_next = cards.decide, cards.next_seat
+    card_legal, card_decide, card_next = cards.legal, cards.decide, cards.next_seat
     mark = marks()
     first = s.steps  # the steps played are counted in the state alone
     while True:
@@ -59,7 +59,7 @@ def random_playout(
         # (the phases by how often a game meets them: card windows, casualties, chance,
         # marches, conquests; each test passed over costs three instructions)
         if ph == WINDOW:
-            choice = card_choices(s, t)
+            choice = card_legal(s, t, sensible)
             a = choice[trunc(arand() * len(choice))]
             if a is PASS:  # (`cards.decide`'s pass, without its call)
                 s.passes += 1

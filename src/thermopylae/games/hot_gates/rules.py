@@ -206,7 +206,7 @@ class HotGates(GameBase[State, Action]):
         self, s: State, chance_rng: random.Random, agent_rng: random.Random
     ) -> int:
         """The same loop choosing among `legal`: a card window's whole list."""
-        return playout.random_playout(s, self.t, self._faces, chance_rng, agent_rng, cards.legal)
+        return playout.random_playout(s, self.t, self._faces, chance_rng, agent_rng, False)
 
     # -- applying actions ----------------------------------------------------------------
 
