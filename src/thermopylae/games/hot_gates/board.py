@@ -364,7 +364,7 @@ class Tables:
         # March._ways's answers by player count, seat and the spaces' owners.
         self.march_ways: dict[tuple[int, ...], MarchWays] = {}
         # A reserve's kinds (a box's or the camp's pieces, the Leaders' types as pieces),
-        # each once, first seen first, by its contents (march._moves): a tuple's look-up
+        # each once, first seen first, by its contents (march.march_on): a tuple's look-up
         # costs about a third of the small dict `distinct` makes. Read, never changed.
         self.kinds: dict[tuple[int, ...], list[int]] = {}
         self.leader_kinds: dict[tuple[int, ...], list[int]] = {}

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from math import trunc
 
 from thermopylae.games.hot_gates import battle, cards, flow, march, pullback
-from thermopylae.games.hot_gates.actions import PASS, Enter
+from thermopylae.games.hot_gates.actions import Enter
 from thermopylae.games.hot_gates.board import Tables, marks
 from thermopylae.games.hot_gates.state import (
     CASUALTY,
@@ -51,7 +51,7 @@ def random_playout(
     crand, arand = chance_rng.random, agent_rng.random
     march_list, march_on = march.march_list, march.march_on
     resume = flow.resume
-    card_legal, card_decide, card_next = cards.legal, cards.decide, cards.next_seat
+    card_legal, card_decide = cards.legal, cards.decide
     mark = marks()
     first = s.steps  # the steps played are counted in the state alone
     while True:
@@ -60,12 +60,7 @@ def random_playout(
         # marches, conquests; each test passed over costs three instructions)
         if ph == WINDOW:
             choice = card_legal(s, t, sensible)
-            a = choice[trunc(arand() * len(choice))]
-            if a is PASS:  # (`cards.decide`'s pass, without its call)
-                s.passes += 1
-                card_next(s, t, None, True)
-            else:
-                card_decide(s, t, a, None)
+            card_decide(s, t, choice[trunc(arand() * len(choice))], None)
         elif ph == CASUALTY:  # the casualties due, each chosen in `battle.casualty`'s
             # loop as from `battle.casualty_legal` (the last one is counted below)
             battle.casualty(s, t, -1, None, arand, mark)
