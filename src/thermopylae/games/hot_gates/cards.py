@@ -287,9 +287,7 @@ def close(s: State, t: Tables, ev: Events) -> None:
         for e in played:
             if not e[CANCELLED]:
                 _effect(s, t, e[SEAT], t.cards[e[CARD]], ev)
-    if s.draws or s.rolls:  # cards or dice owed first (a card's effect)
-        return flow.deal(s, t, ev)
-    flow.resume(s, t, ev)  # (what `flow.deal` does when nothing is owed, without its call)
+    flow.deal(s, t, ev)  # cards or dice a card's effect owes, then what waits
 
 
 def _effect(s: State, t: Tables, seat: int, c: CardInfo, ev: Events) -> None:
