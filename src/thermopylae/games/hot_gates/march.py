@@ -74,12 +74,10 @@ def resume_seat(s: State, t: Tables, ev: Events, seat: int, before: Geometry | N
     owners and rooms serve again (nothing moved since)."""
     s.actor = seat
     s.phase = MARCH
-    # (`march_list`, written out)
-    geometry = (
+    geometry = (  # (`march_list`, written out: a seat's every march starts here)
         _geometry(s, t, seat) if before is None else _geometry(s, t, seat, before[0], before[1])
     )
-    acts = march_on(s, t, None, None, geometry, None, seat)  # (`_moves`, without its call)
-    assert acts is not None  # (a list alone is always made)
+    acts = _moves(s, t, geometry, seat)
     if acts[0] is DONE:  # (`done` comes last: alone) nothing to move: the next seat's
         # `turn` counts from this geometry, as after a march (`_ended`)
         s.cache = (s.steps, acts, geometry)
