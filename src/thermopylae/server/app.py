@@ -29,7 +29,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from thermopylae import i18n
 from thermopylae.engine import registry
-from thermopylae.server import messages, notify, outbox, routes_community, routes_study
+from thermopylae.server import messages, notify, outbox, patches, routes_community, routes_study
 from thermopylae.server.account_errors import AccountError
 from thermopylae.server.account_store import Accounts
 from thermopylae.server.ai_pool import AiLimits, AiPool
@@ -365,18 +365,23 @@ def create_app(
     # -- the WebSocket -------------------------------------------------------------------
 
     async def socket(ws: WebSocket) -> None:
-        """`/ws/tables/{table_id}?token=...&lang=...`: a seat's (or a spectator's) socket.
-        A plain Starlette route: FastAPI's would solve its parameters' dependencies at
-        every connection (a sixth of a connection's CPU), for two optional strings."""
+        """`/ws/tables/{table_id}?token=...&lang=...&patches=1`: a seat's (or a
+        spectator's) socket; with `patches=1`, updates after the first are sent as patches
+        (`server/patches.py`). A plain Starlette route: FastAPI's would solve its
+        parameters' dependencies at every connection (a sixth of a connection's CPU), for
+        three optional strings."""
         table_id: str = ws.path_params["table_id"]
         token = ws.query_params.get("token")
         lang = ws.query_params.get("lang")
+        as_patches = ws.query_params.get("patches", "0")
         origin = ws.headers.get("origin")
         if origin and not _same_origin(origin, ws.headers.get("host", ""), origins):
             await ws.close(code=1008, reason="origin not allowed")
             return
         t = tables()
         try:
+            if as_patches not in ("0", "1"):
+                raise TableError(422, f"patches must be 0 or 1, not {as_patches[:20]!r}")
             live = await t.get(table_id)
             account = None
             if not token:
@@ -395,10 +400,12 @@ def create_app(
         last, version, epoch = live.move, live.version, live.row.epoch
         language = i18n.negotiate(lang or ws.headers.get("accept-language"))
         with i18n.language(language):
-            await _send(ws, t.message(live, seat))
+            sent = t.message(live, seat)  # the update the socket's next patch is made from
+            await _send(ws, sent)
+        diff = patches.patch if as_patches == "1" else None
 
         async def writer() -> None:
-            nonlocal last, version, epoch
+            nonlocal last, version, epoch, sent
             # The task runs in a copy of the socket's context: its every message is built
             # in the socket's language, set once (not a context manager per push).
             i18n.set_language(language)
@@ -417,7 +424,12 @@ def create_app(
                 since = last if current.row.epoch == epoch else None  # after a takeback: all
                 msg = t.message(current, seat, since=since)
                 last, version, epoch = current.move, current.version, current.row.epoch
-                await _send(ws, msg)
+                if diff is None:
+                    await _send(ws, msg)
+                    continue
+                part = diff(sent, msg) if since is not None else None  # a takeback: whole
+                sent = msg
+                await _send(ws, msg if part is None else part)
 
         send_task = asyncio.create_task(writer())
         allowance, stamp = BURST, time.monotonic()
