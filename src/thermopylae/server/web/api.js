@@ -6,6 +6,7 @@
 // form on another site cannot do.
 
 import { lang, t } from "./i18n.js";
+import { applyPatch } from "./patch.js";
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -186,7 +187,10 @@ const FATAL = new Set([1008, 4400, 4403, 4404, 4422]);
  * One WebSocket to a table as one seat (token) or as a spectator (token null).
  * onUpdate(conn, message, replaced): each "update"; `conn.log` holds the log lines so far
  * (the first update after each (re)connection carries the whole recent log, later ones only
- * the new lines). onError(conn, {status, detail}); onStatus(conn, "connecting" | "open" |
+ * the new lines). The socket sends patches after its first update (patch.js): they are
+ * rebuilt into whole updates here, on the last update this socket brought (`base`, one a
+ * socket, kept apart from `message`, which an action's HTTP answer may also set), before
+ * anyone sees them. onError(conn, {status, detail}); onStatus(conn, "connecting" | "open" |
  * "reconnecting" | "closed").
  */
 export class Connection {
@@ -207,7 +211,7 @@ export class Connection {
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = query({ token: this.token });
+    const q = query({ token: this.token, patches: "1" });
     return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${q}`;
   }
 
@@ -217,19 +221,29 @@ export class Connection {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     this.fresh = true;
+    let base = null; // this socket's last whole update: what its next patch changes
     ws.onopen = () => {
       this.setStatus("open");
       clearInterval(this.ping);
       this.ping = setInterval(() => this.send({ type: "ping" }), 25000);
     };
     ws.onmessage = (event) => {
+      if (this.ws !== ws) return; // a socket being closed for a new one
       let data;
       try {
         data = JSON.parse(event.data);
       } catch {
         return;
       }
+      if (data.type === "patch") {
+        if (!base) {
+          this.reopen(); // nothing to apply it to: start again from a whole update
+          return;
+        }
+        data = applyPatch(base, data);
+      }
       if (data.type === "update") {
+        base = data;
         this.retry = 0;
         // The socket's updates come in order: one at an earlier move is a takeback. Its
         // log still holds the undone steps' lines, so a new socket brings the whole log.
