@@ -7,8 +7,10 @@
 
 Starts real `thermopylae serve` processes on loopback (or uses running ones, `--url`), then
 keeps `--tables` tables going at once for `--seconds` seconds. Every seat of every table is
-a client-side player: it opens the table's WebSocket with its token, waits for an update
-that says it is its turn, thinks for a random time (`--think`, mean seconds), picks a random
+a client-side player: it opens the table's WebSocket with its token (asking for updates
+as patches after the first, as the browser does; `--no-patches`: whole updates; a server
+that does not know patches sends whole updates anyway), waits for an update that says
+it is its turn, thinks for a random time (`--think`, mean seconds), picks a random
 action from the `legal` list of that update, and POSTs it with its token and the move
 number. A table whose game is over is replaced by a new one, so N tables stay live.
 
@@ -282,7 +284,13 @@ class Seat:
                     self.refused = f"ws {m.get('status')}"
                     self.changed.set()
                     continue
-                if m.get("type") != "update":
+                kind = m.get("type")
+                if kind == "patch" and self.latest is not None:
+                    # What the players read (move, to_act, your_turn, legal) is whole in a
+                    # patch when it changed: merged on top; the view is not rebuilt here.
+                    m = self.latest | m
+                    m["type"] = "update"
+                elif kind != "update":
                     continue
                 sent = self.table.submitted
                 if sent is not None and m["move"] > sent[0] and self.timed_move != sent[0]:
@@ -346,7 +354,8 @@ class Table:
         try:
             for j, s in enumerate(created["seats"]):
                 ws = await connect(
-                    f"{ws_base[j]}/ws/tables/{created['id']}?token={s['token']}",
+                    f"{ws_base[j]}/ws/tables/{created['id']}?token={s['token']}"
+                    f"&patches={int(run.patches)}",
                     open_timeout=run.timeout,
                     max_size=2**22,
                 )
@@ -445,6 +454,7 @@ class Run:
         self.game: str = args.game
         self.think: float = args.think
         self.via: str = args.via
+        self.patches: bool = args.patches
         self.timeout: float = args.timeout
         self.servers = servers
         self.stats = Stats()
@@ -622,6 +632,7 @@ async def drive(
             else None
         ),
         "via": args.via,
+        "patches": args.patches,
         "client_loop_lag_ms": summary_ms(stats.lag),
         "machine": {
             "cores": os.cpu_count(),
@@ -713,6 +724,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default="socket",
         help="how a player sends its action: over the table's WebSocket, as the browser "
         "does while its socket is open (default), or by POST /api/tables/{id}/actions",
+    )
+    p.add_argument(
+        "--patches",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="ask the table's socket for updates as patches after the first, as the "
+        "browser does (default); --no-patches: whole updates",
     )
     p.add_argument(
         "--db",
