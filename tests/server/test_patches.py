@@ -118,6 +118,20 @@ def test_a_patch_holds_what_changed_and_null_is_a_value() -> None:
     assert patches.apply(after, wire(same or {})) == {**after, "move": 5}
 
 
+def test_keys_in_another_order_are_compared_by_name() -> None:
+    before = {"type": "update", "move": 1, "log": [], "view": {"a": 1, "b": 2, "c": 3}}
+    after = {"type": "update", "log": ["l"], "move": 2, "view": {"c": 3, "a": 5, "d": 2}}
+    p = patches.patch(before, after)
+    assert p == {
+        "type": "patch",
+        "move": 2,
+        "log": ["l"],
+        "view": {"a": 5, "d": 2},
+        "view_gone": ["b"],
+    }
+    assert patches.apply(before, wire(p or {})) == after
+
+
 def test_what_a_patch_cannot_say_is_sent_whole() -> None:
     base = {"type": "update", "move": 1, "log": [], "view": {"a": 1}, "clock": None}
     assert patches.patch(base, {"type": "update", "move": 2, "log": [], "view": {"a": 1}}) is None
