@@ -44,6 +44,7 @@ interface pays too, except the counting wrapper.
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import time
@@ -55,19 +56,31 @@ import numpy as np
 from thermopylae.engine import registry
 from thermopylae.engine.protocol import CHANCE, GenericGame
 
-Loop = Callable[[float], tuple[int, float]]
-"""Runs for about `seconds` of CPU time; returns (decisions, CPU seconds)."""
+Loop = Callable[[float, int], tuple[int, float]]
+"""`run(seconds, games)`: plays for about `seconds` of wall time, or exactly `games` games
+when it is above 0 (the vector: `games` steps of its games); returns (decisions, CPU
+seconds)."""
+
+
+def _more(seconds: float, games: int) -> Callable[[], bool]:
+    """Asked before each game: whether to play another (`games` games if above 0, else
+    until `seconds` of wall time have passed)."""
+    if games > 0:
+        left = iter(range(games))
+        return lambda: next(left, -1) >= 0
+    until = time.perf_counter() + seconds
+    return lambda: time.perf_counter() < until
 
 
 def engine_loop(game: GenericGame, options: dict[str, Any], seed: int) -> Loop:
     rng = random.Random(seed)
 
-    def run(seconds: float) -> tuple[int, float]:
+    def run(seconds: float, games: int = 0) -> tuple[int, float]:
         to_act, legal, apply, sample = game.to_act, game.legal, game.apply, game.sample_chance
         rand = rng.random
         decisions = 0
-        start, until = time.process_time(), time.perf_counter() + seconds
-        while time.perf_counter() < until:
+        start, more = time.process_time(), _more(seconds, games)
+        while more():
             state = game.new(options)
             while (seat := to_act(state)) is not None:
                 if seat == CHANCE:
@@ -97,11 +110,11 @@ def pettingzoo_loop(game: GenericGame, options: dict[str, Any], seed: int) -> Lo
     env.reset(seed=seed)  # seeded once, as training does: later resets go on from there
     rng = random.Random(seed)
 
-    def run(seconds: float) -> tuple[int, float]:
+    def run(seconds: float, games: int = 0) -> tuple[int, float]:
         rand = rng.random
         decisions = 0
-        start, until = time.process_time(), time.perf_counter() + seconds
-        while time.perf_counter() < until:
+        start, more = time.process_time(), _more(seconds, games)
+        while more():
             env.reset()
             for _agent in env.agent_iter():
                 obs, _, term, trunc, _ = env.last()
@@ -137,12 +150,12 @@ def gymnasium_loop(game: GenericGame, options: dict[str, Any], seed: int) -> Loo
     env.reset(seed=seed)  # seeded once, as training does: later resets go on from there
     rng = random.Random(seed)
 
-    def run(seconds: float) -> tuple[int, float]:
+    def run(seconds: float, games: int = 0) -> tuple[int, float]:
         rand = rng.random
         decisions = 0
         opponent.count = 0
-        start, until = time.process_time(), time.perf_counter() + seconds
-        while time.perf_counter() < until:
+        start, more = time.process_time(), _more(seconds, games)
+        while more():
             _, info = env.reset()
             done = False
             while not done:
@@ -160,11 +173,11 @@ def openspiel_loop(game: GenericGame, options: dict[str, Any], seed: int) -> Loo
     sgame = openspiel.load(game.id, options.get("players"))
     rng = random.Random(seed)
 
-    def run(seconds: float) -> tuple[int, float]:
+    def run(seconds: float, games: int = 0) -> tuple[int, float]:
         rand = rng.random
         decisions = 0
-        start, until = time.process_time(), time.perf_counter() + seconds
-        while time.perf_counter() < until:
+        start, more = time.process_time(), _more(seconds, games)
+        while more():
             state = sgame.new_initial_state()
             while not state.is_terminal():
                 if state.is_chance_node():
@@ -198,12 +211,12 @@ def vector_loop(game: GenericGame, options: dict[str, Any], seed: int) -> Loop:
     _, info = env.reset(seed=seed)
     over = np.zeros(n, dtype=bool)  # the games that auto-reset at the next step
 
-    def run(seconds: float) -> tuple[int, float]:
+    def run(seconds: float, games: int = 0) -> tuple[int, float]:
         nonlocal info, over
         decisions = 0
         counter.count = 0
-        start, until = time.process_time(), time.perf_counter() + seconds
-        while time.perf_counter() < until:
+        start, more = time.process_time(), _more(seconds, games)
+        while more():
             # a uniform draw among each row's legal actions, as the other loops draw
             # (a game that ended has no legal action: its next step resets it, whatever
             # the action)
@@ -264,6 +277,26 @@ def cases(asked: list[str]) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+def count(asked: list[str], names: list[str], games: int) -> None:
+    """Each loop of `names` (every loop if empty) plays `games` games of each case, with
+    the garbage collector off (its passes vary from run to run); prints the decisions.
+    Under `valgrind --tool=callgrind`, the instructions of a run with fewer games taken
+    from those of a run with more, divided by the difference in decisions, give the
+    instructions a decision (start-up and warm-up cancel):
+
+        PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1 valgrind --tool=callgrind \\
+            --callgrind-out-file=/dev/null .venv/bin/python bench/interop_speed.py \\
+            hot-gates:2 --only pettingzoo --games 60    # then --games 20
+    """
+    gc.disable()
+    for game_id, options in cases(asked):
+        game = registry.get(game_id)
+        players = len(game.seats(game.options(options)))
+        for name in names or list(LOOPS):
+            decisions, _ = LOOPS[name](game, options, 1000)(0.0, games)
+            print(f"{game_id} {players}p {name}: {decisions} decisions in {games} games")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("cases", nargs="*", help="GAME or GAME:PLAYERS")
@@ -275,9 +308,19 @@ def main() -> None:
         action="store_true",
         help="a constant array for every observation: what the interfaces cost besides it",
     )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=0,
+        help="play exactly this many games with each loop of --only (no engine unless "
+        "named), the collector off, and print the decisions: for instruction counts",
+    )
     args = parser.parse_args()
     if args.without_observation:
         _constant_observations()
+    if args.games > 0:
+        count(args.cases, [n for n in args.only.split(",") if n], args.games)
+        return
     names = [n for n in LOOPS if not args.only or n in args.only.split(",") or n == "engine"]
     rows: list[str] = []
     header = "| case | " + " | ".join(
@@ -301,7 +344,7 @@ def main() -> None:
         for _ in range(args.rounds):
             this: dict[str, float] = {}
             for name, loop in loops.items():
-                decisions, cpu = loop(args.seconds)
+                decisions, cpu = loop(args.seconds, 0)
                 this[name] = decisions / cpu
                 rates[name].append(this[name])
             for name in loops:
