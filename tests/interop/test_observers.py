@@ -225,9 +225,10 @@ def test_masks_of_lists_made_anew(case: tuple[str, dict[str, Any]]) -> None:
             codes = sorted(np.flatnonzero(plain).tolist())
             legal = g.legal(s)
             for made in (list(legal), [g.decode(c) for c in codes], tuple(legal)):
-                _, mask, sorted_codes, action_of = masks.entry(made)
-                assert np.array_equal(mask, plain) and sorted_codes == codes
-                assert all(g.encode(action_of[c]) == c for c in codes)
+                actions, mask, in_order = masks.entry(made)
+                assert np.array_equal(mask, plain) and mask.dtype == np.int8
+                assert sorted(in_order) == codes and len(actions) == len(codes)
+                assert all(g.encode(actions[in_order.index(c)]) == c for c in codes)
             g.apply(s, legal[int(rng.random() * len(legal))])
             checked += 1
     assert checked > 50

@@ -149,7 +149,10 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         a = int(action)
         # the code's legal action: checks it and decodes it at once (`Masks.entry`)
         entry = self._entry
-        chosen = None if entry is None else entry[3].get(a)
+        try:
+            chosen = None if entry is None else entry[0][entry[2].index(a)]
+        except ValueError:
+            chosen = None
         if chosen is None:
             if self.illegal == "raise":
                 raise IllegalAction(f"action {a} is not legal (see info['action_mask'])")

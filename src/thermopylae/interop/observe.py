@@ -88,9 +88,8 @@ def action_mask(game: GenericGame, state: Any, seat: int | None = None) -> npt.N
     return mask
 
 
-Entry = tuple[Sequence[Any], Mask, list[int], dict[int, Any]]
-"""Legal actions, their mask, their codes sorted, and each code's legal action (see
-`Masks.entry`)."""
+Entry = tuple[Sequence[Any], Mask, list[int]]
+"""Legal actions, their mask, and their codes in the same order (see `Masks.entry`)."""
 
 CACHE_SIZE = 4096
 """Legal-action tuples an `Encoder` keeps masks for (emptied when full: the games hand
@@ -99,8 +98,8 @@ out far fewer distinct ones in practice)."""
 
 class Masks:
     """Action masks and legal codes of one game, cached on the legal actions the game
-    hands out (see the module's docstring). Masks are shared read-only arrays and code
-    lists shared lists: copy one to change it."""
+    hands out (see the module's docstring). Masks are shared read-only arrays: copy one to
+    change it; `codes` gives a new list."""
 
     def __init__(self, game: GenericGame) -> None:
         self.game = game
@@ -108,6 +107,7 @@ class Masks:
         # the mask of a seat that does not decide now (and of chance nodes, and the end)
         self.no_mask: Mask = np.zeros(self.num_actions, dtype=np.int8)
         self.no_mask.setflags(write=False)
+        self._int8 = np.dtype(np.int8)  # (`frombuffer` parses `np.int8` at every call)
         # legal actions -> their entry: by the tuple's identity (the games intern some
         # tuples they hand out: one look-up), else by the identities of its actions (the
         # games intern their actions: a tuple of ints made and hashed in C, where the
@@ -133,9 +133,11 @@ class Masks:
         return code
 
     def entry(self, legal: Sequence[Any]) -> Entry:
-        """(legal, its mask, its sorted codes, code -> its action in `legal`): the last
-        both checks a chosen code and decodes it (the action the game handed out, which
-        `game.decode` would give again: no game gives two legal actions one code)."""
+        """(legal as a tuple, its mask, its codes in the same order). The codes both check
+        a chosen code and decode it (`entry[0][entry[2].index(code)]`, a ValueError when it
+        is not legal: the action the game handed out, which `game.decode` would give
+        again, no game giving two legal actions one code), and give OpenSpiel's legal
+        codes (sorted when asked: only OpenSpiel asks)."""
         interned = type(legal) is tuple  # immutable: a game may hand it out again
         if interned:
             entry = self._by_id.get(id(legal))
@@ -150,7 +152,7 @@ class Masks:
                 self._by_id.clear()
             # the entry holds actions of `legal`'s identities, not `legal` itself: one
             # that does, so that the tuple's id cannot be reused while it is cached
-            entry = self._by_id[id(legal)] = (legal, entry[1], entry[2], entry[3])
+            entry = self._by_id[id(legal)] = (legal, entry[1], entry[2])
         return entry
 
     def _made(self, legal: Sequence[Any], ids: tuple[int, ...]) -> Entry:
@@ -166,8 +168,8 @@ class Masks:
         row = bytearray(self.num_actions)
         for c in codes:
             row[c] = 1
-        mask: Mask = np.frombuffer(bytes(row), np.int8)  # read-only: shared
-        entry = (tuple(legal), mask, sorted(set(codes)), dict(zip(codes, legal, strict=True)))
+        mask: Mask = np.frombuffer(bytes(row), self._int8)  # read-only: shared
+        entry = (tuple(legal), mask, codes)
         if len(self._by_ids) >= CACHE_SIZE:
             self._by_ids.clear()
         self._by_ids[ids] = entry
@@ -197,7 +199,7 @@ class Masks:
         who = self.game.to_act(state)
         if who is None or who == CHANCE:
             return []
-        return self.entry(self.game.legal(state))[2]
+        return sorted(set(self.entry(self.game.legal(state))[2]))
 
 
 class Encoder(Masks):

@@ -292,7 +292,7 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
         who = g.to_act(state)
         if who is None or who == CHANCE or (player and player[0] != who):
             return list(pyspiel.State.legal_actions(self, *player))
-        return list(core.caches.masks.entry(g.legal(state))[2])  # a copy of the cached list
+        return sorted(set(core.caches.masks.entry(g.legal(state))[2]))  # a new list
 
     def observation_tensor(self, *player: int) -> list[float]:
         """OpenSpiel's `observation_tensor()` / `observation_tensor(player)`."""

@@ -165,9 +165,13 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         if action is None:
             raise IllegalAction(f"{agent} must act: got None")
         # the code's legal action: checks it and decodes it at once (`Masks.entry`)
-        chosen = (self._entry or self._entry_now())[3].get(int(action))
-        if chosen is None:
-            raise IllegalAction(f"action {action} is not legal for {agent} (see action_mask)")
+        entry = self._entry or self._entry_now()
+        try:
+            chosen = entry[0][entry[2].index(int(action))]
+        except ValueError:
+            raise IllegalAction(
+                f"action {action} is not legal for {agent} (see action_mask)"
+            ) from None
         # (the agent's cumulative reward is cleared by the step: it is 0 until the end)
         # checked against the legal actions: the rules need not check it again, but
         # `apply` does (the contract has no unchecked apply)
