@@ -40,7 +40,7 @@ from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.play import advance_quietly, stepper
 from thermopylae.engine.protocol import Decider, GenericGame
 from thermopylae.interop.gymnasium import MAX_ILLEGAL, _integer
-from thermopylae.interop.observe import HIGH, LOW, Encoder, Mask
+from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry
 
 Batch = npt.NDArray[np.float32]
 Flags = npt.NDArray[np.bool_]
@@ -95,7 +95,9 @@ class ThermopylaeVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[A
         self.render_mode = None
         self._obs = np.zeros((n, size), dtype=np.float32)
         self._masks = np.zeros((n, actions), dtype=np.int8)
-        self._mask_of: list[Mask] = [self.encoder.no_mask] * n  # each game's current mask
+        # each game's legal actions now (`Masks.entry`: mask, codes; None: over)
+        self._entry_of: list[Entry | None] = [None] * n
+        self._features = self.encoder.features
         self._states: list[Any] = [None] * n
         self._rngs = [random.Random() for _ in range(n)]
         self._generators: list[np.random.Generator | None] = [None] * n
@@ -104,21 +106,25 @@ class ThermopylaeVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[A
 
     # -- one game ----------------------------------------------------------------------
 
-    def _advance(self, i: int, action: Any = None) -> None:
+    def _advance(self, i: int, action: Any = None) -> int | None:
         """Apply game `i`'s seat's `action` (None: none), then play chance and the other
         seats until its seat acts or it ends (the single environment's loop: the same
-        draws from the same source)."""
-        advance_quietly(
+        draws from the same source); returns the seat to act (this seat, or None: over)."""
+        return advance_quietly(
             self.game, self._states[i], self._rngs[i], self._others, action=action, step=self._step
         )
 
-    def _show(self, i: int) -> None:
-        """Write game `i`'s observation and mask into the batch."""
+    def _show(self, i: int, who: int | None) -> None:
+        """Write game `i`'s observation and mask into the batch, where `who` is the seat
+        to act (this seat, or None: over)."""
         state = self._states[i]
-        who = self.game.to_act(state)
-        self._obs[i] = self.encoder.observation_at(state, self.seat, who)
-        mask = self._mask_of[i] = self.encoder.mask_at(state, self.seat, who)
-        self._masks[i] = mask
+        self._obs[i] = self._features(state, self.seat, who)
+        if who is None:
+            self._entry_of[i] = None
+            self._masks[i] = self.encoder.no_mask
+        else:
+            entry = self._entry_of[i] = self.encoder.entry(self.game.legal(state))
+            self._masks[i] = entry[1]
 
     def _reset_one(self, i: int, seeded: bool = False) -> None:
         """A new game `i` (`seeded`: its generator was seeded for it)."""
@@ -133,8 +139,7 @@ class ThermopylaeVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[A
         self._states[i] = self.game.new(self.options)
         self._illegal_run[i] = 0
         self._done[i] = False
-        self._advance(i)
-        self._show(i)
+        self._show(i, self._advance(i))
 
     # -- the vector API ----------------------------------------------------------------
 
@@ -180,8 +185,13 @@ class ThermopylaeVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[A
             if done[i]:
                 self._reset_one(i)
                 continue
-            mask = self._mask_of[i]
-            if not (0 <= a < len(mask) and mask[a]):
+            # the code's legal action: checks it and decodes it at once (`Masks.entry`)
+            entry = self._entry_of[i]
+            try:
+                chosen = None if entry is None else entry[0][entry[2].index(a)]
+            except ValueError:
+                chosen = None
+            if chosen is None:
                 if self.illegal == "raise":
                     raise IllegalAction(f"game {i}: action {a} is not legal (see action_mask)")
                 illegal[i] = True
@@ -191,13 +201,12 @@ class ThermopylaeVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[A
                     truncated[i] = done[i] = True
                 continue
             self._illegal_run[i] = 0
-            state = self._states[i]
-            self._advance(i, g.decode(a))
-            if g.to_act(state) is None:
-                outcome = g.outcome(state)
+            who = self._advance(i, chosen)
+            if who is None:
+                outcome = g.outcome(self._states[i])
                 rewards[i] = float(outcome.scores[me]) if outcome else 0.0
                 terminated[i] = done[i] = True
-            self._show(i)
+            self._show(i, who)
         info = {"action_mask": self._masks.copy(), "illegal": illegal}
         return self._obs.copy(), rewards, terminated, truncated, info
 
