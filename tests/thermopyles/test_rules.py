@@ -9,6 +9,7 @@ of the seed that the test checks. Every test drives the game through its public 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
@@ -20,7 +21,7 @@ from tests.helpers import act, position
 from thermopylae.engine.errors import ComponentError, IllegalAction, NotationError
 from thermopylae.engine.protocol import CHANCE, visible_events
 from thermopylae.games.thermopyles import game as thermopyles_game
-from thermopylae.games.thermopyles.actions import Fight, Give, Roll
+from thermopylae.games.thermopyles.actions import Fight, Give, Reveal, Roll
 from thermopylae.games.thermopyles.rules import Thermopyles
 from thermopylae.games.thermopyles.state import State
 
@@ -105,6 +106,36 @@ def test_the_die_distribution_is_handed_out_again(game: Thermopyles) -> None:
     first = game.chance(s)
     game.apply(s, first[0][0])
     assert game.chance(s) is first and type(first) is tuple
+
+
+def test_a_card_comes_out_of_a_deck_by_its_share(game: Thermopyles) -> None:
+    """Seed 001: "Comprar cartas" from the decks: at every draw and reveal of random
+    games, `chance` lists each card left in the deck once, in increasing order, with its
+    count over the cards left, whatever order the deck is kept in."""
+    rng = random.Random(11)
+    checked = 0
+    for players in (1, 4):
+        for _ in range(15):
+            s = game.new(game.options({"players": players}))
+            while (who := game.to_act(s)) is not None:
+                if who != CHANCE:
+                    legal = game.legal(s)
+                    game.apply(s, legal[int(rng.random() * len(legal))])
+                    continue
+                dist = game.chance(s)
+                first = dist[0][0]
+                if not isinstance(first, Roll):
+                    deck = s.pdeck if isinstance(first, Reveal) else s.sdeck
+                    expected = [(k, c / len(deck)) for k, c in sorted(Counter(deck).items())]
+                    cards = [(a.kind if isinstance(a, Reveal) else a.card, p) for a, p in dist]
+                    assert cards == expected
+                    turned = game.copy(s)
+                    turned.pdeck.reverse()
+                    turned.sdeck.reverse()
+                    assert game.chance(turned) == dist
+                    checked += 1
+                game.apply(s, game.sample_chance(s, rng))
+    assert checked > 200
 
 
 def test_three_hundred_spartans_in_twenty_cards(game: Thermopyles) -> None:
