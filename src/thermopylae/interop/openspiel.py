@@ -298,10 +298,14 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
         """OpenSpiel's `observation_tensor()` / `observation_tensor(player)`."""
         core = self._core
         encoder = core.caches.encoder()
-        seat = player[0] if player else core.tgame.to_act(core.tstate)
+        state = core.tstate
+        who = core.tgame.to_act(state)
+        seat = player[0] if player else who
         if encoder is None or seat is None or not 0 <= seat < core.caches.players:
             return list(pyspiel.State.observation_tensor(self, *player))
-        values: list[float] = encoder.observation(core.tstate, int(seat)).tolist()
+        # the encoder's features with the seat to act asked once (`Encoder.observation`
+        # would ask again)
+        values: list[float] = encoder.features(state, int(seat), who).tolist()
         return values
 
     def _legal_actions(self, player: int) -> list[int]:
