@@ -204,6 +204,33 @@ def test_state_features_with_games_in_turn(case: tuple[str, dict[str, Any]]) -> 
     assert checked > 100
 
 
+def test_tuples_are_kept_by_identity_while_they_are_found_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game that hands out a new tuple at every position is no longer looked up by the
+    tuple's identity once a cache's worth of them were stored and few found again; one
+    that hands the same tuples out again keeps it. The masks are right either way."""
+    monkeypatch.setattr(observe, "CACHE_SIZE", 16)
+    g = registry.get("thermopyles")
+    actions = [g.decode(c) for c in range(g.num_actions)]
+
+    def check(masks: observe.Masks, legal: tuple[Any, ...]) -> None:
+        plain = np.zeros(g.num_actions, np.int8)
+        plain[[g.encode(a) for a in legal]] = 1
+        assert np.array_equal(masks.entry(legal)[1], plain)
+
+    anew = observe.Masks(g)
+    for i in range(40):
+        check(anew, tuple(actions[i % 20 : i % 20 + 3]))  # a new tuple each time
+    assert not anew._by_tuple
+    again = observe.Masks(g)
+    kept = tuple(actions[:2])
+    for i in range(40):
+        check(again, tuple(actions[i : i + 3]))
+        check(again, kept)  # the same tuple, found by its identity
+    assert again._by_tuple
+
+
 @pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
 def test_masks_of_lists_made_anew(case: tuple[str, dict[str, Any]]) -> None:
     """`Masks` keys lists by their actions' identities: lists made anew from the same

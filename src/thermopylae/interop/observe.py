@@ -115,6 +115,13 @@ class Masks:
         # was made from, so no identity in its key can be reused while it is cached
         self._by_id: dict[int, Entry] = {}
         self._by_ids: dict[tuple[int, ...], Entry] = {}
+        # tuples are kept by their identity while that pays: a game that hands out a
+        # new tuple at every position (Earth & Water) is never found by it, and storing
+        # each cost more than the look-up saves. `_hits`: found by identity since
+        # `_by_id` was last emptied; fewer than one in eight of the tuples stored, and
+        # tuples are no longer kept by identity (for this game, from then on)
+        self._by_tuple = True
+        self._hits = 0
         # id(action) -> its code, for the actions held in `_held` (so no id is reused)
         self._code_of: dict[int, int] = {}
         self._held: list[Any] = []
@@ -138,10 +145,12 @@ class Masks:
         is not legal: the action the game handed out, which `game.decode` would give
         again, no game giving two legal actions one code), and give OpenSpiel's legal
         codes (sorted when asked: only OpenSpiel asks)."""
-        interned = type(legal) is tuple  # immutable: a game may hand it out again
+        # immutable: a game may hand it out again
+        interned = type(legal) is tuple and self._by_tuple
         if interned:
             entry = self._by_id.get(id(legal))
             if entry is not None and entry[0] is legal:
+                self._hits += 1
                 return entry
         ids = tuple(map(id, legal))
         entry = self._by_ids.get(ids)
@@ -149,6 +158,8 @@ class Masks:
             entry = self._made(legal, ids)
         if interned:
             if len(self._by_id) >= CACHE_SIZE:
+                self._by_tuple = self._hits >= CACHE_SIZE // 8
+                self._hits = 0
                 self._by_id.clear()
             # the entry holds actions of `legal`'s identities, not `legal` itself: one
             # that does, so that the tuple's id cannot be reused while it is cached
