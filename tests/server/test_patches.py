@@ -145,14 +145,18 @@ def test_what_a_patch_cannot_say_is_sent_whole() -> None:
 
 def writer_messages(
     c: TestClient, game: str, players: int, seed: int
-) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-    """(the message sent before, the update sent now) for every seat and a spectator at
-    every move of a random game, built as the socket's writer builds them."""
+) -> Iterator[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
+    """(the message sent before, as the writer keeps it and as the other end read it when
+    it was sent, the update sent now) for every seat and a spectator at every move of a
+    random game, built as the socket's writer builds them. The text is taken when sent: a
+    view that shared a list with the one before and changed it in place would make the
+    kept message equal to the new one where the client's copy is not."""
     created = create(c, game, players)
     t = tables_of(c)
     live = t.live[created["id"]]
     seats: list[int | None] = [*range(len(live.row.seats)), None]
     sent = {s: t.message(live, s) for s in seats}
+    read = {s: wire(m) for s, m in sent.items()}
     last = live.move
     rng = random.Random(seed)
     for _ in range(MOVES):
@@ -161,8 +165,8 @@ def writer_messages(
         live = t.live[created["id"]]
         for s in seats:
             now = t.message(live, s, since=last)
-            yield sent[s], now
-            sent[s] = now
+            yield sent[s], read[s], now
+            sent[s], read[s] = now, wire(now)
         last = live.move
 
 
@@ -173,13 +177,13 @@ def test_patches_rebuild_the_whole_updates_of_random_games(
     pairs = []
     smaller = 0
     for seed in (1, 2):
-        for before, now in writer_messages(client, game, players, seed):
+        for before, read, now in writer_messages(client, game, players, seed):
             p = patches.patch(before, now)
             assert p is not None  # an update's keys and its view's type never change
             assert p["move"] == now["move"] and p["log"] == now["log"]
-            assert patches.apply(wire(before), wire(p)) == wire(now)
+            assert patches.apply(read, wire(p)) == wire(now)
             smaller += len(json_text(p)) < len(json_text(now))
-            pairs.append((wire(before), wire(p), wire(now)))
+            pairs.append((read, wire(p), wire(now)))
     assert len(pairs) > 40
     assert smaller == len(pairs)  # an update is never smaller than its patch here
     if shutil.which("node") is not None:
