@@ -190,6 +190,7 @@ class _Caches:
         self._encoder: observe.Encoder | None = None
         self._has_tensor = tgame.observer(options) is not None
         self.players = len(tgame.seats(options))
+        self.first_who = tgame.to_act(tgame.new(options))  # who acts in a new state
 
     def encoder(self) -> observe.Encoder | None:
         """The game's observation encoder, built once (None: no observer)."""
@@ -204,14 +205,18 @@ class _Caches:
 class _Core:
     """What a state holds. OpenSpiel clones Python states by deep-copying their attributes;
     this copies the thermopylae state with `game.copy` and shares the (immutable) game
-    and the game's caches."""
+    and the game's caches. `who` is the game's `to_act` of the state, kept with it: the
+    state changes only through `_apply_action`, and OpenSpiel asks whose turn it is
+    several times a step (`is_terminal`, `is_chance_node`, `current_player`, at each
+    `apply_action` too)."""
 
-    __slots__ = ("_tstate", "caches", "fresh", "mine", "steps", "tgame")
+    __slots__ = ("_tstate", "caches", "fresh", "mine", "steps", "tgame", "who")
 
     def __init__(self, caches: _Caches, tstate: Any, mine: list[list[int]], *, fresh: bool) -> None:
         self.caches = caches
         self.tgame: GenericGame = caches.tgame
         self._tstate = tstate
+        self.who: int | None = caches.first_who if tstate is None else self.tgame.to_act(tstate)
         self.mine = mine
         # `fresh`: the state is the game's new state (`tgame.new`, before any chance),
         # built when first asked for (`tstate`: OpenSpiel builds a new initial state
@@ -267,8 +272,7 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
         return self._core.mine
 
     def current_player(self) -> int:
-        core = self._core
-        who = core.tgame.to_act(core.tstate)
+        who = self._core.who
         if who is None:
             return _TERMINAL
         if who == CHANCE:
@@ -282,14 +286,12 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
     # players, errors) to OpenSpiel. Callers in C++ still take OpenSpiel's path.
 
     def is_chance_node(self) -> bool:
-        core = self._core
-        return core.tgame.to_act(core.tstate) == CHANCE
+        return self._core.who == CHANCE
 
     def legal_actions(self, *player: int) -> list[int]:
         """OpenSpiel's `legal_actions()` / `legal_actions(player)`."""
         core = self._core
-        g, state = core.tgame, core.tstate
-        who = g.to_act(state)
+        g, state, who = core.tgame, core.tstate, core.who
         if who is None or who == CHANCE or (player and player[0] != who):
             return list(pyspiel.State.legal_actions(self, *player))
         return sorted(set(core.caches.masks.entry(g.legal(state))[2]))  # a new list
@@ -298,8 +300,7 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
         """OpenSpiel's `observation_tensor()` / `observation_tensor(player)`."""
         core = self._core
         encoder = core.caches.encoder()
-        state = core.tstate
-        who = core.tgame.to_act(state)
+        state, who = core.tstate, core.who
         seat = player[0] if player else who
         if encoder is None or seat is None or not 0 <= seat < core.caches.players:
             return list(pyspiel.State.observation_tensor(self, *player))
@@ -310,7 +311,7 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         core = self._core
-        if player < 0 or core.tgame.to_act(core.tstate) != player:
+        if player < 0 or core.who != player:
             return []
         return core.caches.masks.codes(core.tstate)  # cached on the legal actions
 
@@ -349,13 +350,13 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
-        g, state = core.tgame, core.tstate
-        who = g.to_act(state)
+        g, state, who = core.tgame, core.tstate, core.who
         decoded = core.caches.decoded
         chosen = decoded.get(action)
         if chosen is None:  # decoded once per code (actions are immutable values)
             chosen = decoded[action] = g.decode(action)
         g.apply(state, chosen, quiet=True)
+        core.who = g.to_act(state)
         core.steps += 1
         if who is not None and who >= 0:
             core.mine[who].append(action)
@@ -365,8 +366,7 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
         return f"chance:{text}" if player == pyspiel.PlayerId.CHANCE else text
 
     def is_terminal(self) -> bool:
-        core = self._core  # (not the `tgame`/`tstate` properties: asked at every step)
-        return core.tgame.to_act(core.tstate) is None
+        return self._core.who is None  # (asked at every step)
 
     def returns(self) -> list[float]:
         outcome = self.tgame.outcome(self.tstate)
