@@ -67,13 +67,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import uvicorn
 
     from thermopylae.server.app import create_app
+    from thermopylae.server.ws_protocol import TableSocketProtocol
 
     app = create_app(data_dir=tmp_path_factory.mktemp("server-data"))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    # the sockets as `serve` runs them: its protocol, its deflate (short messages plain)
+    config = uvicorn.Config(
+        app, log_level="warning", lifespan="on", ws=TableSocketProtocol, ws_max_size=64 * 1024
+    )
     srv = uvicorn.Server(config)
     thread = threading.Thread(
         target=srv.run, kwargs={"sockets": [sock]}, daemon=True, name="browser-test-server"

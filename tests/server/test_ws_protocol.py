@@ -1,6 +1,7 @@
 """The WebSocket protocol `serve` gives uvicorn (`server/ws_protocol.py`, issue 21): the
 deflate settings a client that offers per-message deflate gets (none with
-`--no-ws-compression`), and the flow control of a socket whose app does not read: reading
+`--no-ws-compression`), small messages sent uncompressed among compressed ones, and the flow
+control of a socket whose app does not read: reading
 stops at the second message waiting, and starts again once the app has taken them all."""
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from websockets.extensions.permessage_deflate import (
     ClientPerMessageDeflateFactory,
     PerMessageDeflate,
 )
+from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.sync.client import connect
 from websockets.uri import parse_uri
@@ -29,8 +31,11 @@ from tests.server.helpers import Server, all_running
 from thermopylae.cli import app
 from thermopylae.server.ws_protocol import (
     CLIENT_WINDOW_BITS,
+    PLAIN_BELOW,
     SERVER_WINDOW_BITS,
+    SmallPlainDeflate,
     TableSocketProtocol,
+    deflate_factory,
 )
 
 
@@ -52,15 +57,16 @@ def test_a_real_server_negotiates_its_deflate_and_no_deflate_when_told(tmp_path:
             created = httpx.post(f"{server.url}/api/tables", json={"game": "thermopyles"}).json()
             token = created["seats"][0]["token"]
             # websockets' client offers permessage-deflate; client_max_window_bits
-            with connect(f"{server.ws_url}/ws/tables/{created['id']}?token={token}") as ws:
+            url = f"{server.ws_url}/ws/tables/{created['id']}?token={token}&patches=1"
+            with connect(url) as ws:
                 assert ws.response is not None
                 offered = ws.response.headers.get("Sec-WebSocket-Extensions")
-                first = json.loads(ws.recv(timeout=10))
+                first = json.loads(ws.recv(timeout=10))  # compressed (long)
                 assert first["type"] == "update"
                 action = first["legal"][0]["action"]
                 ws.send(json.dumps({"type": "action", "move": first["move"], "action": action}))
-                after = json.loads(ws.recv(timeout=10))
-                assert after["type"] == "update" and after["move"] > first["move"]
+                after = json.loads(ws.recv(timeout=10))  # a patch: short, sent as it is
+                assert after["type"] == "patch" and after["move"] > first["move"]
             if deflate:
                 assert offered == (
                     f"permessage-deflate; server_max_window_bits={SERVER_WINDOW_BITS}; "
@@ -68,6 +74,33 @@ def test_a_real_server_negotiates_its_deflate_and_no_deflate_when_told(tmp_path:
                 )
             else:
                 assert offered is None
+
+
+def _agreed(server_params: list[tuple[str, str | None]]) -> PerMessageDeflate:
+    """The client's side of the deflate the server agreed to."""
+    return ClientPerMessageDeflateFactory(client_max_window_bits=True).process_response_params(
+        server_params, []
+    )
+
+
+def test_a_short_message_goes_uncompressed_among_compressed_ones_and_all_decode() -> None:
+    offer = ClientPerMessageDeflateFactory(client_max_window_bits=True).get_request_params()
+    response, server = deflate_factory().process_request_params(offer, [])
+    assert isinstance(server, SmallPlainDeflate)
+    client = _agreed(response)
+    update = json.dumps({"view": {"board": list(range(300))}, "legal": ["a"] * 40}).encode()
+    short = b'{"type":"patch","move":3}'
+    assert len(short) < PLAIN_BELOW <= len(update)
+    sent = [update, short, update.replace(b"a", b"b"), short, update]
+    frames = [server.encode(Frame(Opcode.TEXT, m)) for m in sent]
+    assert [f.rsv1 for f in frames] == [True, False, True, False, True]
+    assert frames[1].data == short  # as it is
+    assert len(frames[4].data) < len(frames[0].data)  # the window still reaches the first
+    assert [client.decode(f).data for f in frames] == sent
+    ping = Frame(Opcode.PING, b"x")
+    assert server.encode(ping) is ping  # control frames: never compressed
+    first = server.encode(Frame(Opcode.TEXT, b"ab", fin=False))  # a fragmented message
+    assert first.rsv1  # compressed whole, however short its frames
 
 
 class _Transport(asyncio.Transport):

@@ -13,18 +13,32 @@ An update after a move is ~1.7 KB of JSON, most of it the seat's previous update
 ~130 bytes. Measured and not taken (docs/reliability.md, "eighth pass"): a 32 KB window at
 level 3 halves zlib's instructions and keeps the bytes, but takes ~112 KB more a socket and
 two page faults more an action, for no less CPU; levels 1-3 at 12 bits double the bytes.
+
+A message under `PLAIN_BELOW` bytes is sent uncompressed (RFC 7692 lets a sender leave a
+message's RSV1 bit clear; the receiver's inflater then never sees it, as the deflater did
+not). A patch after a move (`server/patches.py`, ~430 bytes) fits one packet either way,
+and compressing it costs what reloading its socket's deflater into the cache costs: ~18 us
+of ~1 ms an action (docs/reliability.md, "ninth pass"). Whole updates, first updates and
+the Board Game's bigger patches are still compressed.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
-from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.extensions.base import Extension
+from websockets.extensions.permessage_deflate import (
+    PerMessageDeflate,
+    ServerPerMessageDeflateFactory,
+)
+from websockets.frames import Frame, Opcode
 from websockets.server import ServerProtocol
+from websockets.typing import ExtensionParameter
 
 SERVER_WINDOW_BITS = 12  # deflate's window for the updates the server sends (4 KB)
 CLIENT_WINDOW_BITS = 12  # the window the client is asked to use for its actions
@@ -32,9 +46,40 @@ LEVEL = 6  # zlib's default; 4 is 2% fewer instructions in zlib for 6% more byte
 MEM_LEVEL = 5  # zlib's hash table (8, zlib's default, costs more and saves no byte here)
 
 
+PLAIN_BELOW = 1024  # bytes: a whole message shorter than this is sent uncompressed
+_DATA = (Opcode.TEXT, Opcode.BINARY)
+
+
+class SmallPlainDeflate(PerMessageDeflate):
+    """Per-message deflate that leaves a one-frame message under `PLAIN_BELOW` bytes as it
+    is (RSV1 clear); longer messages and fragmented ones are compressed as websockets
+    does."""
+
+    def encode(self, frame: Frame) -> Frame:
+        if frame.fin and frame.opcode in _DATA and len(frame.data) < PLAIN_BELOW:
+            return frame
+        return super().encode(frame)
+
+
+class _ServerDeflateFactory(ServerPerMessageDeflateFactory):
+    """websockets' negotiation as it is, handing out `SmallPlainDeflate`."""
+
+    def process_request_params(
+        self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
+    ) -> tuple[list[ExtensionParameter], PerMessageDeflate]:
+        response, agreed = super().process_request_params(params, accepted_extensions)
+        return response, SmallPlainDeflate(
+            agreed.remote_no_context_takeover,
+            agreed.local_no_context_takeover,
+            agreed.remote_max_window_bits,
+            agreed.local_max_window_bits,
+            self.compress_settings,
+        )
+
+
 def deflate_factory() -> ServerPerMessageDeflateFactory:
     """Per-message deflate as the server negotiates it (a browser that offers it gets it)."""
-    return ServerPerMessageDeflateFactory(
+    return _ServerDeflateFactory(
         server_max_window_bits=SERVER_WINDOW_BITS,
         client_max_window_bits=CLIENT_WINDOW_BITS,
         compress_settings={"level": LEVEL, "memLevel": MEM_LEVEL},
