@@ -2,7 +2,7 @@
 (issue 21, item 3): the ratios are what carry between machines, not the absolute figures.
 
     .venv/bin/python bench/interop_speed.py [--seconds 1.0] [--rounds 5] [CASE ...]
-        [--only pettingzoo,gymnasium,...] [--without-observation]
+        [--only pettingzoo,gymnasium,...] [--without-observation] [--games N]
 
 A CASE is `GAME` or `GAME:PLAYERS` (default: every game at its fewest and most players).
 Each round measures every loop of a case in turn (engine, PettingZoo, Gymnasium,
@@ -39,6 +39,10 @@ the counting wrapper around Gymnasium's and the vector's opponents (one call a
 decision), and OpenSpiel's draw from `chance_outcomes()` (a walk along the list, where
 the engine samples with the game's own `sample_chance`): these are what any user of the
 interface pays too, except the counting wrapper.
+
+`--games N` times nothing: each loop named in `--only` plays exactly N games (the
+vector: N steps of its games) with the garbage collector off and prints its decisions,
+for instruction counts under callgrind (see `count`).
 """
 
 from __future__ import annotations
