@@ -33,7 +33,7 @@ from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.observation import Obs
 from thermopylae.engine.play import advance_quietly, stepper
 from thermopylae.engine.protocol import Decider, GenericGame
-from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry
+from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry, action_of
 
 NAMESPACE = "thermopylae"
 MAX_ILLEGAL = 100
@@ -147,12 +147,7 @@ class ThermopylaeEnv(gym.Env[Obs, np.int64]):
         if self._over or self._who is None:
             raise ThermopylaeError("the episode is over: call reset()")
         a = int(action)
-        # the code's legal action: checks it and decodes it at once (`Masks.entry`)
-        entry = self._entry
-        try:
-            chosen = None if entry is None else entry[0][entry[2].index(a)]
-        except ValueError:
-            chosen = None
+        chosen = action_of(self._entry, a)
         if chosen is None:
             if self.illegal == "raise":
                 raise IllegalAction(f"action {a} is not legal (see info['action_mask'])")

@@ -91,6 +91,20 @@ def action_mask(game: GenericGame, state: Any, seat: int | None = None) -> npt.N
 Entry = tuple[Sequence[Any], Mask, list[int]]
 """Legal actions, their mask, and their codes in the same order (see `Masks.entry`)."""
 
+
+def action_of(entry: Entry | None, code: int) -> Any:
+    """The legal action of `entry` whose code is `code`, or None when it is not legal (or
+    there is no entry: the game is over). It both checks and decodes the code: the action
+    the game handed out, which `game.decode` would give again (no game gives two legal
+    actions one code)."""
+    if entry is None:
+        return None
+    try:
+        return entry[0][entry[2].index(code)]
+    except ValueError:
+        return None
+
+
 CACHE_SIZE = 4096
 """Legal-action tuples an `Encoder` keeps masks for (emptied when full: the games hand
 out far fewer distinct ones in practice)."""
@@ -141,10 +155,8 @@ class Masks:
 
     def entry(self, legal: Sequence[Any]) -> Entry:
         """(legal as a tuple, its mask, its codes in the same order). The codes both check
-        a chosen code and decode it (`entry[0][entry[2].index(code)]`, a ValueError when it
-        is not legal: the action the game handed out, which `game.decode` would give
-        again, no game giving two legal actions one code), and give OpenSpiel's legal
-        codes (sorted when asked: only OpenSpiel asks)."""
+        a chosen code and decode it (`action_of`), and give OpenSpiel's legal codes (sorted
+        when asked: only OpenSpiel asks)."""
         # immutable: a game may hand it out again
         interned = type(legal) is tuple and self._by_tuple
         if interned:

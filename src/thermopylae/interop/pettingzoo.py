@@ -21,7 +21,7 @@ from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.play import stepper
 from thermopylae.engine.protocol import GenericGame
-from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry
+from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry, action_of
 
 
 class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
@@ -164,14 +164,9 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         agent = self.agent_selection
         if action is None:
             raise IllegalAction(f"{agent} must act: got None")
-        # the code's legal action: checks it and decodes it at once (`Masks.entry`)
-        entry = self._entry or self._entry_now()
-        try:
-            chosen = entry[0][entry[2].index(int(action))]
-        except ValueError:
-            raise IllegalAction(
-                f"action {action} is not legal for {agent} (see action_mask)"
-            ) from None
+        chosen = action_of(self._entry or self._entry_now(), int(action))
+        if chosen is None:
+            raise IllegalAction(f"action {action} is not legal for {agent} (see action_mask)")
         # (the agent's cumulative reward is cleared by the step: it is 0 until the end)
         # checked against the legal actions: the rules need not check it again, but
         # `apply` does (the contract has no unchecked apply)

@@ -40,7 +40,7 @@ from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.play import advance_quietly, stepper
 from thermopylae.engine.protocol import Decider, GenericGame
 from thermopylae.interop.gymnasium import MAX_ILLEGAL, _integer
-from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry
+from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry, action_of
 
 Batch = npt.NDArray[np.float32]
 Flags = npt.NDArray[np.bool_]
@@ -185,12 +185,7 @@ class ThermopylaeVectorEnv(VectorEnv[Batch, npt.NDArray[np.int64], npt.NDArray[A
             if done[i]:
                 self._reset_one(i)
                 continue
-            # the code's legal action: checks it and decodes it at once (`Masks.entry`)
-            entry = self._entry_of[i]
-            try:
-                chosen = None if entry is None else entry[0][entry[2].index(a)]
-            except ValueError:
-                chosen = None
+            chosen = action_of(self._entry_of[i], a)
             if chosen is None:
                 if self.illegal == "raise":
                     raise IllegalAction(f"game {i}: action {a} is not legal (see action_mask)")
