@@ -216,13 +216,9 @@ class Masks:
             return None
         return self.entry(self.game.legal(state))
 
-    def codes(self, state: Any) -> list[int]:
-        """The deciding seat's legal actions, encoded, sorted (empty at chance nodes and
-        once the game is over)."""
-        who = self.game.to_act(state)
-        if who is None or who == CHANCE:
-            return []
-        return sorted(set(self.entry(self.game.legal(state))[2]))
+    def sorted_codes(self, legal: Sequence[Any]) -> list[int]:
+        """The codes of `legal` (a seat's legal actions), sorted: a new list."""
+        return sorted(set(self.entry(legal)[2]))
 
 
 class Encoder(Masks):

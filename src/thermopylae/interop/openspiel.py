@@ -294,7 +294,7 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
         g, state, who = core.tgame, core.tstate, core.who
         if who is None or who == CHANCE or (player and player[0] != who):
             return list(pyspiel.State.legal_actions(self, *player))
-        return sorted(set(core.caches.masks.entry(g.legal(state))[2]))  # a new list
+        return core.caches.masks.sorted_codes(g.legal(state))
 
     def observation_tensor(self, *player: int) -> list[float]:
         """OpenSpiel's `observation_tensor()` / `observation_tensor(player)`."""
@@ -313,7 +313,8 @@ class ThermopylaeState(pyspiel.State):  # type: ignore[misc]
         core = self._core
         if player < 0 or core.who != player:
             return []
-        return core.caches.masks.codes(core.tstate)  # cached on the legal actions
+        # (the seat decides: `codes` would ask the game again)
+        return core.caches.masks.sorted_codes(core.tgame.legal(core.tstate))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         core = self._core
