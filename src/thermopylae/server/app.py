@@ -400,9 +400,10 @@ def create_app(
         last, version, epoch = live.move, live.version, live.row.epoch
         language = i18n.negotiate(lang or ws.headers.get("accept-language"))
         with i18n.language(language):
-            sent = t.message(live, seat)  # the update the socket's next patch is made from
-            await _send(ws, sent)
-        diff = patches.patch if as_patches == "1" else None
+            first = t.message(live, seat)
+            await _send(ws, first)
+        # the update the socket's next patch is made from (None: the socket wants no patches)
+        sent = first if as_patches == "1" else None
 
         async def writer() -> None:
             nonlocal last, version, epoch, sent
@@ -424,10 +425,10 @@ def create_app(
                 since = last if current.row.epoch == epoch else None  # after a takeback: all
                 msg = t.message(current, seat, since=since)
                 last, version, epoch = current.move, current.version, current.row.epoch
-                if diff is None:
+                if sent is None:
                     await _send(ws, msg)
                     continue
-                part = diff(sent, msg) if since is not None else None  # a takeback: whole
+                part = patches.patch(sent, msg) if since is not None else None  # takeback: whole
                 sent = msg
                 await _send(ws, msg if part is None else part)
 
