@@ -1,8 +1,8 @@
 """Scale (issue 5): two `thermopylae serve` processes share one PostgreSQL database and
 fan table updates out through Redis. A table's seats are connected to different processes
 (real WebSockets, the `websockets` client); each seat plays through the process it is
-connected to, and each socket is told the other's moves. Two processes racing for the same
-move store it once."""
+connected to, and each socket is told the other's moves (a spectator asking for patches
+too). Two processes racing for the same move store it once."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from tests.server.helpers import (
     check_messages,
     tokens_of,
 )
+from thermopylae.server import patches
 
 WAIT = 60.0  # seconds for a request or an update: only a hung server takes that long
 
@@ -57,19 +58,27 @@ class Socket:
         seat: str | None,
         token: str | None,
         seen: list[Seen],
+        *,
+        as_patches: bool = False,
     ) -> None:
-        query = "" if token is None else f"?token={token}"
+        query = "?patches=1" if as_patches else "?patches=0"
+        query += "" if token is None else f"&token={token}"
         self.ws: ClientConnection = stack.enter_context(
             connect(f"{server.ws_url}/ws/tables/{table}{query}", open_timeout=WAIT)
         )
         self.server = server
         self.seat = seat
         self.seen = seen
+        self.as_patches = as_patches
         self.last: int | None = None
+        self.latest: dict[str, Any] = {}
         self.latest = self.receive()
 
     def receive(self) -> dict[str, Any]:
         m: dict[str, Any] = json.loads(self.ws.recv(timeout=WAIT))
+        if self.as_patches and self.latest:  # rebuilt on the socket's last update
+            assert m["type"] == "patch", m
+            m = patches.apply(self.latest, m)
         assert m["type"] == "update", m
         self.seen.append(Seen(self.seat, self.last, m, f"ws to {self.server.port}"))
         self.last = m["move"]
@@ -100,6 +109,9 @@ def test_seats_on_two_processes_see_each_others_moves(pair: tuple[Server, Server
             seat: Socket(stack, home[seat][0], table, seat, tokens[seat], seen) for seat in tokens
         }
         spectator = Socket(stack, two, table, None, None, seen)
+        # a spectator of the other process, asking for patches: its updates rebuilt from
+        # them are checked with the others' (check_messages) and against the plain one's
+        patched = Socket(stack, one, table, None, None, seen, as_patches=True)
         rng = random.Random(4)
         acted = dict.fromkeys(tokens, 0)
         move = sockets["persia"].latest["move"]
@@ -131,8 +143,9 @@ def test_seats_on_two_processes_see_each_others_moves(pair: tuple[Server, Server
                 assert r.status_code == 200, r.text
                 move = r.json()["move"]
             acted[seat] += 1
-            for s in [*sockets.values(), spectator]:  # both processes tell everyone
+            for s in [*sockets.values(), spectator, patched]:  # both processes tell everyone
                 s.until(move)
+            assert {**patched.latest, "log": None} == {**spectator.latest, "log": None}
         assert min(acted.values()) >= 3
         # Both processes serve the same table.
         assert c1.get(f"/api/tables/{table}").json() == c2.get(f"/api/tables/{table}").json()
