@@ -110,7 +110,9 @@ def play(
     return s
 
 
-def game_args(seed: int, a: str, b: str, cheap: bool) -> tuple[Any, ...]:
+def game_args(
+    seed: int, a: str, b: str, cheap: bool
+) -> tuple[int, tuple[str, str], dict[str, Any]]:
     return seed, (a, b), {"cheap_fleets": cheap}
 
 
@@ -413,7 +415,7 @@ def test_corrupt_positions_are_refused() -> None:
 
 
 def _opening(**changes: Any) -> dict[str, Any]:
-    j = json.loads(json.dumps(GAME.state_to_json(GAME.new(GAME.options({})))))
+    j: dict[str, Any] = json.loads(json.dumps(GAME.state_to_json(GAME.new(GAME.options({})))))
     for key, value in changes.items():
         j[key] = value
     return j

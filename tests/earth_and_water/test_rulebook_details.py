@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from tests.earth_and_water.helpers import act, city, legal_texts, position
 from thermopylae.games.earth_and_water import game as ew_game
+from thermopylae.games.earth_and_water.actions import Draw
 from thermopylae.games.earth_and_water.state import GREECE, PERSIA, PREP_BUILD
 
 
@@ -86,7 +89,7 @@ def test_discards_become_the_draw_pile_as_soon_as_it_empties() -> None:
     s = position(g, hands=(persian, [7]), discard=[2, 3], active=GREECE)
     assert s.deck == [9]
     act(g, s, "event 7")  # Oracle of Delphi: an empty hand is discarded, one card drawn
-    assert [a.card for a, _ in g.chance(s)] == [9]
+    assert [cast(Draw, a).card for a, _ in g.chance(s)] == [9]
     act(g, s, "draw 9")  # the pile is empty: the discards (2, 3 and the Oracle) form a new one
     assert s.deck == [2, 3, 7] and s.discard == []
     assert s.hands[GREECE] == [9]
