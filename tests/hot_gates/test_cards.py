@@ -37,8 +37,8 @@ def amount(code_: str) -> int:
     return G.cards[card(G, code_)].amount
 
 
-def one(side: str, effect: str, **kw: object) -> str:
-    codes = cards_with(G, side, effect, **kw)  # type: ignore[arg-type]
+def one(side: str, effect: str, *, letter: str | None = None) -> str:
+    codes = cards_with(G, side, effect, letter=letter)
     assert codes, f"the component set has no {side} {effect} card"
     return codes[0]
 

@@ -9,10 +9,12 @@ from typing import Any
 from tests.helpers import decision_positions
 from thermopylae.engine import registry
 from thermopylae.games.hot_gates.evaluation import FEATURES, WEIGHTS, evaluate, features
+from thermopylae.games.hot_gates.rules import HotGates
 
 
 def _positions() -> list[Any]:
     g = registry.get("hot-gates")
+    assert isinstance(g, HotGates)
     out = []
     for seed in (1, 2, 3):
         out += [
@@ -25,12 +27,14 @@ def _positions() -> list[Any]:
 
 def test_every_feature_has_a_weight() -> None:
     g = registry.get("hot-gates")
+    assert isinstance(g, HotGates)
     s = g.new(g.options({"players": 2}))
     assert len(FEATURES) == len(WEIGHTS) == len(features(s, g.t))
 
 
 def test_estimates_are_chances_that_add_up_to_one() -> None:
     g = registry.get("hot-gates")
+    assert isinstance(g, HotGates)
     for s in _positions():
         est = evaluate(s, g.t)
         assert est is not None
@@ -39,6 +43,7 @@ def test_estimates_are_chances_that_add_up_to_one() -> None:
 
 def test_more_glory_is_better_for_the_spartans_after_the_first_round() -> None:
     g = registry.get("hot-gates")
+    assert isinstance(g, HotGates)
     checked = 0
     for s in _positions():
         if s.round < 2 or s.glory[1] > 70:
@@ -54,6 +59,7 @@ def test_more_glory_is_better_for_the_spartans_after_the_first_round() -> None:
 
 def test_ephialtes_closer_to_the_end_is_better_for_the_persians() -> None:
     g = registry.get("hot-gates")
+    assert isinstance(g, HotGates)
     checked = 0
     for s in _positions():
         if s.glory[1] > 60 or s.eph + 1 >= g.components.goat_path:

@@ -20,12 +20,14 @@ from thermopylae.games.hot_gates.heuristic import (
     Heuristic,
     _Me,
 )
+from thermopylae.games.hot_gates.rules import HotGates
 from thermopylae.games.hot_gates.view import glance, glance_of_view
 
 
 @pytest.mark.parametrize("players,seed", [(2, 1), (2, 2), (3, 3), (4, 4)])
 def test_glance_equals_what_the_view_shows(players: int, seed: int) -> None:
     g = registry.get("hot-gates")
+    assert isinstance(g, HotGates)
     positions = decision_positions("hot-gates", {"players": players}, seed, every=3)
     assert len(positions) > 30
     phases = set()
@@ -41,6 +43,7 @@ def test_glance_equals_what_the_view_shows(players: int, seed: int) -> None:
 def _spartan_decisions(phase: str, seeds: range) -> list[Any]:
     """Positions of random two-player games where the Spartans decide in `phase`."""
     g = registry.get("hot-gates")
+    assert isinstance(g, HotGates)
     return [
         s
         for seed in seeds
@@ -53,6 +56,7 @@ def test_spartan_heuristic_keeps_dilios_out_of_reach() -> None:
     """Dilios never marches onto the Coastal Plain nor to within two spaces of the
     Persian front of his row: his loss costs the Spartans 10 Glory."""
     g = registry.get("hot-gates")
+    assert isinstance(g, HotGates)
     h = Heuristic()
     offered = 0
     for s in _spartan_decisions("march", range(40)):
@@ -77,6 +81,7 @@ def test_spartan_heuristic_always_advances_into_a_conquered_space() -> None:
     """After a won battle the Spartans move into the conquered space whenever they may,
     strongest unit first."""
     g = registry.get("hot-gates")
+    assert isinstance(g, HotGates)
     h = Heuristic()
     seen = 0
     for s in _spartan_decisions("conquer", range(60)):
@@ -95,6 +100,7 @@ def test_only_the_spartans_boost_every_battle() -> None:
     """A Spartan boost is worth playing in any round with any hand (the race against
     Ephialtes); a Persian keeps boosts for late rounds or a full hand."""
     g = registry.get("hot-gates")
+    assert isinstance(g, HotGates)
     for s in decision_positions("hot-gates", {"players": 2}, 3, every=1):
         if s.round == 1 and len(s.hands[0]) < 3 and len(s.hands[1]) < 3:
             break

@@ -16,7 +16,7 @@ from thermopylae.games.hot_gates.state import State
 GAME = hot_gates_game()
 
 
-def playouts(players: int, seeds: range) -> list[tuple[int, list[list[int]], object]]:
+def playouts(players: int, seeds: range) -> list[tuple[int, list[list[int]], list[int]]]:
     """Seeded random playouts (their March lists are the hot path): steps, board, winners."""
     options = GAME.options({"players": players})
     out = []
@@ -29,7 +29,7 @@ def playouts(players: int, seeds: range) -> list[tuple[int, list[list[int]], obj
 
 def test_march_lists_in_threads_at_once_are_the_ones_of_one_thread() -> None:
     expected = {p: playouts(p, range(30)) for p in (2, 4)}
-    got: dict[int, list[tuple[int, list[list[int]], object]]] = {}
+    got: dict[int, list[tuple[int, list[list[int]], list[int]]]] = {}
     failed: list[BaseException] = []
 
     def run(players: int) -> None:

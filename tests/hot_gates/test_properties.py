@@ -314,7 +314,7 @@ def check_end(s: Any, legal: bool = True) -> None:
     assert (outcome is None) == (to_act is not None)
     if outcome is None:
         if to_act != CHANCE:
-            assert 0 <= to_act < n
+            assert to_act is not None and 0 <= to_act < n
             if legal:
                 assert list(game.legal(s)), "a deciding seat with nothing legal"
                 assert not game.chance(s)
@@ -574,7 +574,7 @@ def check_legal_contract(s: Any, rng: random.Random, illegal: int = 6) -> None:
             game.apply(s, bad)
         assert game.state_to_json(s) == original
     with pytest.raises(IllegalAction):
-        game.apply(s, "pass")  # not an action at all
+        game.apply(s, "pass")  # type: ignore[arg-type]  # not an action at all
     assert game.state_to_json(s) == original
 
 

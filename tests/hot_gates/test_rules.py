@@ -8,6 +8,7 @@ from the component set; the rulebook's own numbers are the constants below.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from tests.hot_gates.helpers import (
     act,
@@ -1122,7 +1123,7 @@ def test_each_battles_dead_persians_form_one_box() -> None:
 # -- Conquer --------------------------------------------------------------------------
 
 
-def _spartans_wipe_out_a3(**kw: object) -> State:
+def _spartans_wipe_out_a3(**kw: Any) -> State:
     s = position(
         G,
         board={
@@ -1134,7 +1135,7 @@ def _spartans_wipe_out_a3(**kw: object) -> State:
         camp=0,
         at="battle",
         **kw,
-    )  # type: ignore[arg-type]
+    )
     p, q = dice_due(s)
     assert most(q) >= dfn("infantry")
     roll(G, s, faces_for(G, p, lowest(G) * p) + [highest(G)] * q)
@@ -1331,15 +1332,15 @@ def test_persians_conquering_into_the_hot_gates_cost_glory() -> None:
 # -- Conquering the Last Space in a Row -----------------------------------------------
 
 
-def _spartans_conquer_a1(**kw: object) -> State:
+def _spartans_conquer_a1(**kw: Any) -> State:
     board = {
         "A1": ["infantry"],
         "A2": ["leonidas", "captain", "spartan"],
         "A3": ["spartan", "spartan"],
         "A5": ["stelios"],
     }
-    board.update(kw.pop("board", {}))  # type: ignore[arg-type]
-    s = position(G, board=board, bonus_taken=["A2", "A3"], at="battle", **kw)  # type: ignore[arg-type]
+    board.update(kw.pop("board", {}))
+    s = position(G, board=board, bonus_taken=["A2", "A3"], at="battle", **kw)
     p, q = dice_due(s)
     roll(G, s, faces_for(G, p, lowest(G) * p) + [highest(G)] * q)
     casualties(G, s, "infantry")
