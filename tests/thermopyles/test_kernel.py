@@ -27,6 +27,7 @@ from thermopylae.engine import registry
 from thermopylae.engine.protocol import BatchCounts
 from thermopylae.games.thermopyles import components as comp
 from thermopylae.games.thermopyles import kernel
+from thermopylae.games.thermopyles.rules import Thermopyles
 from thermopylae.sim.match import play, rngs
 from thermopylae.sim.stats import wilson
 
@@ -60,6 +61,7 @@ def engine_and_kernel(
     engine's sources gave: result, reason, turns, steps, marker, support cards left,
     graveyard, deck sizes, and the next number each source would give."""
     game = registry.get("thermopyles", components)
+    assert isinstance(game, Thermopyles)
     options = game.options({"players": players})
     agents = [make_agent(policy, game) for _ in range(players)]
     chance = np.empty((games, CHANCE_WIDTH))

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -21,7 +21,7 @@ from tests.helpers import act, position
 from thermopylae.engine.errors import ComponentError, IllegalAction, NotationError
 from thermopylae.engine.protocol import CHANCE, visible_events
 from thermopylae.games.thermopyles import game as thermopyles_game
-from thermopylae.games.thermopyles.actions import Fight, Give, Reveal, Roll
+from thermopylae.games.thermopyles.actions import Draw, Fight, Give, Reveal, Roll
 from thermopylae.games.thermopyles.rules import Thermopyles
 from thermopylae.games.thermopyles.state import State
 
@@ -127,7 +127,10 @@ def test_a_card_comes_out_of_a_deck_by_its_share(game: Thermopyles) -> None:
                 if not isinstance(first, Roll):
                     deck = s.pdeck if isinstance(first, Reveal) else s.sdeck
                     expected = [(k, c / len(deck)) for k, c in sorted(Counter(deck).items())]
-                    cards = [(a.kind if isinstance(a, Reveal) else a.card, p) for a, p in dist]
+                    cards = [
+                        (a.kind if isinstance(a, Reveal) else cast(Draw, a).card, p)
+                        for a, p in dist
+                    ]
                     assert cards == expected
                     turned = game.copy(s)
                     turned.pdeck.reverse()
@@ -276,11 +279,11 @@ def test_solo_player_skips_the_strength_test(game: Thermopyles) -> None:
 def test_hand_limit_is_five_for_every_player(game: Thermopyles) -> None:
     """Seed 001: "Todos os jogadores têm um limite de mão de 5 cartas"; seed 003: "il
     limite di carte in mano è di 5"."""
-    base = dict(hands=[[10, 11, 13, 14], [15, 16, 17, 18, 19]])
-    s = position(game, **base)
+    hands = [[10, 11, 13, 14], [15, 16, 17, 18, 19]]
+    s = position(game, hands=hands)
     act(game, s, "retreat", "give p1")
     assert chance_verbs(game, s) == {"draw"}  # four cards: the draw is not in question
-    s = position(game, **base)
+    s = position(game, hands=hands)
     act(game, s, "retreat", "give p2")
     assert seen(game, s)["phase"] == "full-hand"
     assert game.to_act(s) == 1 and legal_texts(game, s) == ["take", "refuse"]
@@ -759,7 +762,8 @@ def test_sixth_retreat_from_location_1_loses(game: Thermopyles) -> None:
         act(game, s, "retreat")
         assert game.outcome(s) is None and seen(game, s)["marker"] == 1 + step
     act(game, s, "retreat")
-    assert game.outcome(s) is not None and game.outcome(s).results == ("loss",)
+    outcome = game.outcome(s)
+    assert outcome is not None and outcome.results == ("loss",)
 
 
 def test_no_cards_anywhere_loses(game: Thermopyles) -> None:
