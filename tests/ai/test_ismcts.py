@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import math
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -15,7 +15,7 @@ from thermopylae.ai.ismcts import ISMCTS
 from thermopylae.engine import registry
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.play import play
-from thermopylae.engine.protocol import CHANCE
+from thermopylae.engine.protocol import CHANCE, GenericGame
 
 CASES = [
     ("thermopyles", {"players": 2}),
@@ -31,6 +31,7 @@ def test_determinize_keeps_the_seat_view(game_id: str, options: dict[str, Any]) 
     g = registry.get(game_id)
     for s in decision_positions(game_id, options, 1, every=7):
         seat = g.to_act(s)
+        assert seat is not None
         d = g.determinize(s, seat, random.Random(5))
         assert g.view(d, seat) == g.view(s, seat)
         assert g.to_act(d) == seat
@@ -43,6 +44,7 @@ def test_determinize_depends_only_on_the_view(game_id: str, options: dict[str, A
     twins = 0
     for s in decision_positions(game_id, options, 2, every=3):
         seat = g.to_act(s)
+        assert seat is not None
         t = hidden_twin(g, s, seat)
         if t is None:
             continue
@@ -63,6 +65,7 @@ def test_ismcts_decision_does_not_depend_on_hidden_cards(
     checked = 0
     for s in decision_positions(game_id, options, 3, every=5):
         seat = g.to_act(s)
+        assert seat is not None
         t = hidden_twin(g, s, seat)
         if t is None or len(g.legal(s)) < 2:
             continue
@@ -125,7 +128,7 @@ def test_evaluate_reads_only_the_public_position(game_id: str, options: dict[str
     twins = 0
     for s in decision_positions(game_id, options, 6, every=3):
         est = g.evaluate(s)
-        assert len(est) == 2 and all(0.0 <= p <= 1.0 for p in est)
+        assert est is not None and len(est) == 2 and all(0.0 <= p <= 1.0 for p in est)
         assert sum(est) == pytest.approx(1.0)
         for seat in range(2):
             t = hidden_twin(g, s, seat)
@@ -160,12 +163,13 @@ class _Counting:
 
 def test_depth_cuts_the_playout_and_asks_the_game_for_an_estimate() -> None:
     g = _Counting(registry.get("earth-and-water"))
+    game = cast(GenericGame, g)  # _Counting hands every other member on to the game
     s = next(
         p for p in decision_positions("earth-and-water", {}, 2, every=7) if len(g.legal(p)) > 1
     )
-    ISMCTS(iterations=10).act(g, s, random.Random(1))
+    ISMCTS(iterations=10).act(game, s, random.Random(1))
     assert g.calls == 0  # no depth: every playout ends the game
-    ISMCTS(iterations=10, depth=2).act(g, s, random.Random(1))
+    ISMCTS(iterations=10, depth=2).act(game, s, random.Random(1))
     assert g.calls == 10
     # A game with no `evaluate` (Thermopyles) is played to the end whatever the depth.
     t = registry.get("thermopyles")
@@ -209,6 +213,7 @@ def _reference_root(
     drawn at random, a random playout by `engine.play.play`, the scores backed up."""
 
     def chance() -> int | None:
+        who: int | None
         while (who := g.to_act(d)) == CHANCE:
             g.apply(d, g.sample_chance(d, rng), quiet=True)
         return who
@@ -256,12 +261,12 @@ def _searched_root(agent: ISMCTS, g: Any, s: Any, rng: random.Random) -> Any:
     roots: list[Any] = []
     iterate = agent._iterate
 
-    def keep_root(game: Any, d: Any, root: Any, *rest: Any) -> None:
+    def keep_root(game: Any, d: Any, root: Any, *rest: Any, **named: Any) -> None:
         if not roots:
             roots.append(root)
-        iterate(game, d, root, *rest)
+        iterate(game, d, root, *rest, **named)
 
-    agent._iterate = keep_root  # type: ignore[method-assign]
+    agent._iterate = keep_root  # type: ignore[method-assign]  # a spy on the search's root
     agent.act(g, s, rng)
     return roots[0]
 
