@@ -141,13 +141,21 @@ def positions(case: Case) -> list[tuple[Played, int, Any]]:
     return [(p, step, p.game.copy(s)) for p in games(case) for step, s in p.positions]
 
 
+def plain_determinize(game: GenericGame) -> bool:
+    """Whether `game` keeps `GameBase`'s `determinize`, a plain copy: it says it has no
+    hidden information."""
+    from thermopylae.engine.game import GameBase
+
+    # held as an object: mypy takes the protocol's method and GameBase's for disjoint types
+    own: object = type(game).determinize
+    return own is GameBase.determinize
+
+
 def redealt(game_id: str) -> Iterator[tuple[Any, Any]]:
     """(position, the same re-dealt for one seat) over the sampled positions of every
     player count, for a game with its own `determinize` (none for one on the default)."""
-    from thermopylae.engine.game import GameBase
-
     game = registry.get(game_id)
-    if type(game).determinize is GameBase.determinize:
+    if plain_determinize(game):
         return
     rng = random.Random(game_id)
     for case in cases():
