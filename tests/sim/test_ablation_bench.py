@@ -8,6 +8,7 @@ import sys
 
 from tests.helpers import BENCH, decision_positions, load_bench
 from thermopylae.engine import registry
+from thermopylae.games.hot_gates.rules import HotGates
 from thermopylae.sim.match import play, rngs
 
 SCRIPT = BENCH / "ablation.py"
@@ -31,6 +32,7 @@ def test_only_the_ablated_kind_is_random() -> None:
     """Decisions of the ablated kind are drawn from the random source; the others stay
     the heuristic's."""
     g = registry.get("hot-gates")
+    assert isinstance(g, HotGates)
     h = g.agents()["heuristic"]
     heuristic = h()
     me = ablation.Ablated(h(), "march")

@@ -82,4 +82,6 @@ def test_recorded_runs_give_the_fused_runs_results(tmp_path: Path) -> None:
     rec = match.replay_indexed(game, options, ["random"] * 4, 3, 17)
     chance_rng, agent_rng = match.rngs(3, 17)
     state, _ = match.play(game, options, [RandomAgent()] * 4, chance_rng, agent_rng)
-    assert rec.to_json()["outcome"] == game.outcome(state).to_json()  # type: ignore[union-attr]
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert rec.to_json()["outcome"] == outcome.to_json()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,12 +15,13 @@ from thermopylae.engine import registry
 from thermopylae.engine.components import read_set
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.games.hot_gates.levels import INFORMED, INFORMED_SPARTA
+from thermopylae.games.hot_gates.rules import HotGates
 
 SCRIPT = BENCH / "hot_gates_balance.py"
 balance = load_bench("hot_gates_balance")
 
 
-def default_data() -> dict[str, object]:
+def default_data() -> dict[str, Any]:
     return read_set("thermopylae.games.hot_gates", None)[0]
 
 
@@ -45,9 +47,10 @@ def test_p27_set_changes_the_named_values_only(tmp_path: Path) -> None:
     assert changed["spartan_card"][5]["effect"] == "attack"
     assert changed["spartan_card"][5]["amount"] == 1
     assert changed["persian_card"][0]["letter"] == "B"
-    assert data["goat_path"]["length"] != 7  # type: ignore[index]
+    assert data["goat_path"]["length"] != 7
     path = Path(balance.component_file(None, ["goat_path.length=7"], tmp_path))
     game = registry.get("hot-gates", path)
+    assert isinstance(game, HotGates)
     assert game.components.goat_path == 7
     assert game.components_digest != registry.get("hot-gates").components_digest
 
