@@ -4,7 +4,7 @@ on records of all three games played at random through the contract."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -100,7 +100,7 @@ def test_a_step_that_showed_one_seat_something_is_a_reveal(game_id: str) -> None
     plain = takebacks(g, options, steps)
     assert plain.refusal(plain.deciders[last], last) is None
     # ... unless that decision showed one seat something
-    shown = takebacks(ShowsOneSeat(g, last), options, steps)  # type: ignore[arg-type]
+    shown = takebacks(cast(GenericGame, ShowsOneSeat(g, last)), options, steps)
     assert shown.floor == last + 1
     assert shown.refusal(plain.deciders[last], last) is not None
 
@@ -123,7 +123,7 @@ def test_other_seats_decisions_after_the_seats_own_are_taken_back_with_it(
 def test_a_move_that_is_not_a_decision_is_refused_naming_the_range() -> None:
     tb = Takebacks(0, (0, 1, 0))
     for bad in (-1, 3, True, "1", 1.0, None):
-        why = tb.refusal(0, bad)  # type: ignore[arg-type]
+        why = tb.refusal(0, bad)  # type: ignore[arg-type]  # not a step number, on purpose
         assert why is not None and "0..2" in why, bad
     assert tb.refusal(0, 2) is None and tb.refusal(0, 1) is not None
 
