@@ -154,4 +154,5 @@ def test_p12_every_table_request_carries_the_language(page: Page) -> None:
             [table, token, move, action],
         )
     assert "lang=fr" in sent.value.url, sent.value.url
-    assert sent.value.response() is not None and sent.value.response().ok
+    response = sent.value.response()
+    assert response is not None and response.ok
