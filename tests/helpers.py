@@ -141,6 +141,7 @@ def hidden_twin(g: Any, s: Any, seat: int) -> Any | None:
     """The same position with one hidden card swapped between another seat's hand and the
     deck it is drawn from (None when nothing is hidden)."""
     t = g.copy(s)
+    other: int | None
     if g.id == "earth-and-water":
         other = 1 - seat
         hand, deck = t.hands[other], t.deck

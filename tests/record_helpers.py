@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from thermopylae.engine.errors import IllegalAction
+from thermopylae.engine.protocol import GenericGame
 from thermopylae.engine.record import Record
 
 
@@ -16,7 +17,7 @@ def roundtrip(rec: Record, tmp_path: Path, name: str = "game.json") -> Record:
     return Record.load(path)
 
 
-def state_before(game: Any, rec: Record, k: int) -> Any:
+def state_before(game: GenericGame, rec: Record, k: int) -> Any:
     """The state just before step `k` (1-based) of a record."""
     s = game.new(game.options(rec.options))
     for _, text in rec.steps[: k - 1]:
@@ -24,7 +25,7 @@ def state_before(game: Any, rec: Record, k: int) -> Any:
     return s
 
 
-def refused_action(game: Any, s: Any) -> str:
+def refused_action(game: GenericGame, s: Any) -> str:
     """Some action of the table that the rules refuse in `s`, in notation."""
     for i in range(game.num_actions):
         a = game.decode(i)

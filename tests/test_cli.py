@@ -402,6 +402,7 @@ def test_play_from_a_saved_position_continues(tmp_path: Path) -> None:
     saved = Position.load(pos).restore(game)
     assert saved.marker == 2
     to_act = game.to_act(saved)
+    assert to_act is not None
     rec = tmp_path / "cont.json"
     r2 = run(
         "play",

@@ -38,6 +38,7 @@ class SlowAnswers(io.StringIO):
         super().__init__("".join(f"{line}\n" for line in lines))
         self.seconds, self.time = seconds, time
 
+    # (ignored as typeshed's StringIO ignores it: its base _IOBase reads bytes)
     def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
         self.time.t += self.seconds
         return super().readline()

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from thermopylae.engine.registry import get
+from thermopylae.games.hot_gates.rules import HotGates
 
 WEB = Path(__file__).parent.parent / "src" / "thermopylae" / "server" / "web"
 LANGS = ("en", "pt", "fr", "it")
@@ -110,6 +111,7 @@ def test_p12_the_games_phases_cards_and_units_have_texts() -> None:
         for n in range(1, len(names[half])):
             want += [f"earth-and-water.card.{n}.{half}", f"earth-and-water.card.{n}.{half}.effect"]
     hg = get("hot-gates")
+    assert isinstance(hg, HotGates)
     want += [f"hot-gates.card.{c.code}" for c in hg.cards]
     missing = [k for k in want if k not in english]
     assert not missing, f"no English text for {missing}"
@@ -124,6 +126,7 @@ def test_p12_the_english_card_names_are_the_games_own() -> None:
         for n in range(1, len(names[half])):
             assert english[f"earth-and-water.card.{n}.{half}"] == names[half][n]
     hg = get("hot-gates")
+    assert isinstance(hg, HotGates)
     for c in hg.cards:
         assert english[f"hot-gates.card.{c.code}"] == c.title
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, cast
 
 import pytest
 from babel.messages.extract import extract_from_dir
@@ -24,7 +25,9 @@ from thermopylae import i18n
 from thermopylae.engine.protocol import Event
 from thermopylae.engine.registry import get
 from thermopylae.extraction import extract_toml
+from thermopylae.games.earth_and_water.rules import EarthAndWater
 from thermopylae.games.earth_and_water.state import PERSIA
+from thermopylae.games.hot_gates.rules import HotGates
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "thermopylae"
@@ -34,11 +37,15 @@ PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 
 Msgid = str | tuple[str, str]
 
+MappingCfg = tuple[list[tuple[str, str]], dict[str, dict[str, Any]]]
+read_mapping_cfg: Callable[[IO[str]], MappingCfg] = parse_mapping_cfg
+"""babel's `parse_mapping_cfg` with the types of what it returns (its module has none)."""
+
 
 def extracted() -> dict[Msgid, str]:
     """Every message marked in the source and the component files: msgid -> where."""
     with (ROOT / "babel.cfg").open() as fh:
-        method_map, options_map = parse_mapping_cfg(fh)
+        method_map, options_map = read_mapping_cfg(fh)
     out: dict[Msgid, str] = {}
     for filename, lineno, message, _comments, _context in extract_from_dir(
         str(SRC), method_map, options_map
@@ -62,7 +69,9 @@ def merged(lang: str, locale: Path = LOCALE) -> dict[Msgid, tuple[str, ...]]:
             strings = tuple(m.string) if isinstance(m.string, tuple) else (m.string,)
             if all(strings):
                 key = (m.id[0], m.id[1]) if isinstance(m.id, tuple) else m.id
-                out[key] = strings
+                # babel types an id and a string as a str, a tuple or a list (a string also
+                # None); read_po gives a str, or a tuple for a plural, and none is empty here
+                out[cast(Msgid, key)] = cast(tuple[str, ...], strings)
     return out
 
 
@@ -237,6 +246,7 @@ CARD_NAMES = {
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_p12_card_names_and_effects_in_the_language(lang: str) -> None:
     hg, ew = get("hot-gates"), get("earth-and-water")
+    assert isinstance(hg, HotGates)
     physicians = next(c for c in hg.cards if c.title == "Physicians of Babylon")
     play = next(a for a in hg.notation.play if a.card == physicians.number)
     event = Event("effect", {"seat": "persia", "card": physicians.code, "text": physicians.text})
@@ -342,6 +352,7 @@ def test_p18_the_board_prints_no_provisional_banner(game_id: str) -> None:
 def _sudden_deaths() -> list[str]:
     """Persia draws card 11 in two Preparations in a row: Darius, then Xerxes."""
     g = get("earth-and-water")
+    assert isinstance(g, EarthAndWater)
     s = position(
         g,
         persia={"Abydos": (2, 0), "Ephesos": (2, 1)},
@@ -386,6 +397,7 @@ def test_p20_the_log_says_why_the_campaign_ended_and_that_it_may_strike_again() 
 
 def test_p20_sudden_death_during_operations_says_supply_and_scoring_follow() -> None:
     g = get("earth-and-water")
+    assert isinstance(g, EarthAndWater)
     s = position(
         g,
         persia={"Abydos": (2, 0), "Ephesos": (2, 1)},
@@ -404,6 +416,7 @@ def test_p20_sudden_death_during_operations_says_supply_and_scoring_follow() -> 
 
 def test_p20_the_board_says_which_kings_are_dead_and_what_card_11_still_does() -> None:
     g = get("earth-and-water")
+    assert isinstance(g, EarthAndWater)
     s = position(g, kings=1)
     assert (
         "Kings dead: 1 (Darius; card 11 drawn by Persia kills Xerxes and ends the phase)"

@@ -176,6 +176,7 @@ def test_the_default_set_is_validated_once_then_read_from_the_cache(
     from thermopylae.engine import components as engine
 
     components = importlib.import_module(f"thermopylae.games.{game}.components")
+    assert components.__file__ is not None and components.__package__ is not None
     shipped = Path(components.__file__).with_name("components.toml")
     fresh = dataclasses.replace(components.load(shipped), origin="default")  # validated now
     assert components.load() == fresh  # derived, then written

@@ -300,5 +300,6 @@ def test_terminal_catalog_translates_every_terminal_message(lang: str) -> None:
                 re.findall(r"{\w*}", "".join(msgid if isinstance(msgid, tuple) else (msgid,)))
             )
             for text in strings:
-                assert text and set(re.findall(r"{\w*}", text)) <= wanted, (msgid, text)
+                assert isinstance(text, str) and text, (msgid, text)  # (babel's type: or a list)
+                assert set(re.findall(r"{\w*}", text)) <= wanted, (msgid, text)
                 assert set(re.findall(r"{\w*}", text)) >= wanted - {"{n}"}, (msgid, text)
