@@ -327,14 +327,15 @@ class HotGatesObserver(Fields):
         self._last_board: list[list[int]] = []
         self._last_flags: tuple[int, int] | None = None
         self._last_rows: list[bytes] = []
-        # the piles of units at the last call (copies) and their five fields
-        self._last_piles: tuple[list[int] | list[list[int]], ...] = ()
-        self._last_units = b""
-        # (camp, leaders, dead, pulled back, each box) -> the five fields of units
-        self._piles: dict[tuple[tuple[int, ...], ...], bytes] = {}
         # a piece (type * 2 + wounded) -> its type's place; a leader is its type
         self._unit_counts = Counts({p: p >> 1 for p in range(2 * nt)}, nt, raw=True).__call__
         self._leader_counts = Counts({k: k for k in range(nt)}, nt, raw=True).__call__
+        # the piles of units at the last call (copies: camp, leaders, dead, pulled back,
+        # boxes), their five fields in the layout's order (camp, boxes, leaders, dead,
+        # pulled back) and those joined
+        self._last_piles: tuple[list[int] | list[list[int]], ...] = ([], [], [], [], [])
+        self._pile_rows = [self._unit_counts(())] * 5
+        self._last_units = b"".join(self._pile_rows)
         self._breach = [f32([0.0]), f32([1.0])]
         self._hand_size = steps(100, 10)
         # `Counts` and `PileBytes` called through their bound `__call__`: calling an
@@ -387,11 +388,18 @@ class HotGatesObserver(Fields):
         flags: tuple[int, int],
         key: tuple[int, ...],
     ) -> bytes:
-        """Space `sp`'s row for its pieces `key`, made and kept in its cache (a miss)."""
+        """Space `sp`'s row for its pieces `key`, made and kept in its cache (a miss).
+        A row does not depend on the pieces' order, so the pieces sorted are a key of the
+        same row: the same pieces met in another order find it (about half the misses in
+        play), for a sort of a few numbers where a row costs ten times as much."""
         cache = spaces[sp]
         if len(cache) >= CACHE:
             cache.clear()
-        row = cache[key] = self._space(sp, *flags, key)
+        ordered = tuple(sorted(key))
+        row = cache.get(ordered)
+        if row is None:
+            row = cache[ordered] = self._space(sp, *flags, ordered)
+        cache[key] = row
         return row
 
     def _caches(self, taken: int, entered: int) -> list[dict[tuple[int, ...], bytes]]:
@@ -401,22 +409,27 @@ class HotGatesObserver(Fields):
             self._space_rows[sp, (taken >> sp) & 1, (entered >> sp) & 1] for sp in range(2 * SPACES)
         ]
 
-    def _units(self, key: tuple[tuple[int, ...], ...]) -> bytes:
+    def _units(self, s: State) -> bytes:
         """The fields `spartan_camp`, `boxes`, `persian_camp`, `eliminated` and
-        `pulled_back` from the camp, the leaders' types, the dead, the pulled-back units
-        and each box's units: each pile's counts by its contents (one pile changes at a
-        time, the others are found)."""
-        camp, leaders, dead, pool, *boxes = key
-        units = self._unit_counts
-        return b"".join(
-            (
-                units(camp),
-                units(chain.from_iterable(boxes)),
-                self._leader_counts(leaders),
-                units(dead),
-                units(pool),
-            )
-        )
+        `pulled_back` when some pile changed since the last call: each pile that changed
+        counted by its contents (`Counts`), the others kept (one pile changes at a time,
+        and most piles are new: a key of all five missed where each pile alone hits)."""
+        last, rows, units = self._last_piles, self._pile_rows, self._unit_counts
+        camp, leaders, dead, pool, boxes = s.camp, s.leaders, s.dead, s.pool, s.boxes
+        if camp != last[0]:
+            rows[0] = units(camp)
+        if boxes != last[4]:
+            rows[1] = units(chain.from_iterable(boxes))
+        if leaders != last[1]:
+            rows[2] = self._leader_counts(leaders)
+        if dead != last[2]:
+            rows[3] = units(dead)
+        if pool != last[3]:
+            rows[4] = units(pool)
+        # copies: the state's lists change in place
+        self._last_piles = (camp[:], leaders[:], dead[:], pool[:], list(map(list, boxes)))
+        joined = self._last_units = b"".join(rows)
+        return joined
 
     def _scores_of(self, key: tuple[int, ...]) -> bytes:
         """The fields `round`, `goat_path`, `glory` and `kills` from (round, Goat Path
@@ -474,15 +487,18 @@ class HotGatesObserver(Fields):
         flags = (s.bonus_taken, s.gates_entered)
         board = s.board
         last = self._last_board
-        same = list(map(eq, board, last)) if flags == self._last_flags else None
-        if same is not None and same.count(False) <= FEW:
+        same_flags = flags == self._last_flags
+        if same_flags and board == last:
+            # the whole board at once (one comparison in C): a card played or passed, a
+            # roll, most decisions of a window change no space
             rows = self._last_rows
-            if not all(same):
-                caches = self._boards[flags]
-                for sp in compress(SPACE_RANGE, map(not_, same)):
-                    key = tuple(board[sp])
-                    rows[sp] = caches[sp].get(key) or self._space_row(caches, sp, flags, key)
-                    last[sp] = board[sp][:]  # a copy: the state's list changes in place
+        elif same_flags and (same := list(map(eq, board, last))).count(False) <= FEW:
+            rows = self._last_rows
+            caches = self._boards[flags]
+            for sp in compress(SPACE_RANGE, map(not_, same)):
+                key = tuple(board[sp])
+                rows[sp] = caches[sp].get(key) or self._space_row(caches, sp, flags, key)
+                last[sp] = board[sp][:]  # a copy: the state's list changes in place
         else:
             spaces = self._boards.get(flags)
             if spaces is None:
@@ -501,21 +517,9 @@ class HotGatesObserver(Fields):
             self._last_flags = flags
         parts += rows
         # the camps, boxes and piles of units (five fields in a row): those of the last
-        # call if they are the same (three positions in four), else by their contents
+        # call if they are the same (three positions in four), else the piles changed
         now = (s.camp, s.leaders, s.dead, s.pool, s.boxes)
-        if now == self._last_piles:
-            units = self._last_units
-        else:
-            piles = tuple(map(tuple, (s.camp, s.leaders, s.dead, s.pool, *s.boxes)))
-            block = self._piles.get(piles)
-            if block is None:
-                block = self._units(piles)
-                if len(self._piles) >= CACHE:
-                    self._piles.clear()
-                self._piles[piles] = block
-            units = self._last_units = block
-            # copies: the state's lists change in place
-            self._last_piles = (*map(list, now[:4]), list(map(list, s.boxes)))
+        units = self._last_units if now == self._last_piles else self._units(s)
         parts += (units, self._breach[bool(s.breach)])
         # each hand's size, then its cards if it is the seat's (all zero if hidden)
         hands = self._hands[:]
