@@ -12,12 +12,13 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from thermopylae.engine.errors import ThermopylaeError
 from thermopylae.engine.protocol import GenericGame
 
 G = TypeVar("G")
+G_co = TypeVar("G_co", covariant=True)
 
 GameFactory = Callable[[Path | None], GenericGame]
 
@@ -37,7 +38,14 @@ tests/engine/test_registry.py holds each entry to what its package registers. (P
 tuples: a named tuple class costs this module more than everything else it does.)"""
 
 
-def default_once(build: Callable[[Path | None], G]) -> Callable[[Path | None], G]:
+class Factory(Protocol[G_co]):
+    """What `default_once` makes: `factory()` is the default component set, `factory(path)`
+    a file's (a plain `Callable[[Path | None], G]` would lose the default)."""
+
+    def __call__(self, components_path: Path | None = None) -> G_co: ...
+
+
+def default_once(build: Callable[[Path | None], G]) -> Factory[G]:
     """A game factory that builds the default component set once (it is shared, games
     hold no per-table state) and a user's file each time it is asked."""
     default: list[G] = []
