@@ -34,6 +34,7 @@ from tests.server.conftest import postgres as postgres  # the shared PostgreSQL 
 from tests.server.helpers import (
     PATIENCE,
     Api,
+    Response,
     Seen,
     Server,
     all_running,
@@ -298,7 +299,7 @@ def act_once(
     return r, (mine["move"], seat, action)
 
 
-def assert_unavailable(r: httpx.Response) -> str:
+def assert_unavailable(r: Response) -> str:
     assert r.status_code == 503, f"{r.status_code} {r.text}"
     detail = r.json()["detail"]
     assert isinstance(detail, str) and "database is unavailable" in detail, detail
