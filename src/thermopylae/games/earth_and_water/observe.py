@@ -12,6 +12,8 @@ draw pile by its size), and the tests hold it to equality with `features(view)`.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ne
 from struct import pack
 from typing import TYPE_CHECKING
 
@@ -197,8 +199,11 @@ def _fields(components: Components) -> list[Field]:
     ]
 
 
+FlagKey = tuple[bool, bool, bool, int | None, int]
+"""(carneia, acropolis, acropolis penalty, talents if shown else None, passes)."""
+
 BLOCK_CACHE = 20_000
-"""Maps (armies and fleets) an observer keeps the `cities` numbers of (emptied when full)."""
+"""Rows an observer keeps in each of its caches (emptied when full)."""
 
 
 class EarthAndWaterObserver(Fields):
@@ -228,14 +233,24 @@ class EarthAndWaterObserver(Fields):
         act = onehots(3)  # persia, greece, chance
         self._to_act: dict[int | None, bytes] = {0: act[0], 1: act[1], CHANCE: act[2]}
         self._to_act[None] = act[3]
-        # the armies and fleets on the map -> the `cities` field: they change at a move;
-        # the fields `bridge` to `once_used` by their sources
-        self._blocks: dict[tuple[int, ...], bytes] = {}
-        self._city_rows: dict[tuple[int, ...], bytes] = {}  # by (city, its armies, fleets)
-        self._stocks: dict[tuple[int, ...], bytes] = {}
-        # the map and the stock the last call saw, with their numbers (see state_features)
-        self._last_map: tuple[list[int], ...] = ([], [], [], [])
-        self._last_cities = b""
+        # per city, its part of `cities` by its pieces (armies and fleets of each side):
+        # a move changes one or two cities
+        self._city_rows: list[dict[tuple[int, int, int, int], bytes]] = [
+            {} for _ in range(self._ncities)
+        ]
+        # the fields `bridge` to `once_used` in four parts, each by its numbers (`_stock`):
+        # the bridge, the reserves, the portraits and kings dead, the one-time cards used
+        self._bridge = [f32([0.0]), f32([1.0])]
+        self._reserves: dict[tuple[int, ...], bytes] = {}
+        self._portraits: dict[tuple[int, ...], bytes] = {}
+        self._used: dict[int, bytes] = {}
+        # the map and the stock the last call saw, with their numbers (see state_features):
+        # the map as its four lists (copies), each city's row and the rows joined
+        empty = [0] * self._ncities
+        self._last_map: tuple[list[int], ...] = (empty, empty, empty, empty)
+        self._city_range = range(self._ncities)
+        self._last_city_rows = [self._city_row(k, (0, 0, 0, 0)) for k in range(self._ncities)]
+        self._last_cities = b"".join(self._last_city_rows)
         self._last_stock: tuple[int, ...] = ()
         self._last_stock_row = b""
         self._hand_size = steps(100, 10)
@@ -243,12 +258,11 @@ class EarthAndWaterObserver(Fields):
         self._hidden = f32([0.0] * self._ncards)
         self._pile = steps(100, 16)
         self._discard = PileBytes({k: k for k in range(self._ncards)}, self._ncards)
-        self._flags = {
-            (a, b, c): f32((float(a), float(b), float(c)))
-            for a in (False, True)
-            for b in (False, True)
-            for c in (False, True)
-        }
+        # (carneia, acropolis, acropolis penalty, talents shown or None, passes) -> the
+        # fields `flags`, `talents` and `passes`; the fields `seat` to `score` by their
+        # numbers (`_head`)
+        self._flags: dict[FlagKey, bytes] = {}
+        self._heads: dict[tuple[int, int, int | None, int, int, int], bytes] = {}
         # moves and battles under way by their numbers
         self._moves: dict[tuple[int, ...], bytes] = {}
         self._no_move = f32([0.0] * (10 + 2 * self._ncities))
@@ -256,40 +270,107 @@ class EarthAndWaterObserver(Fields):
         self._no_battle = f32([0.0] * (7 + self._ncities))
         self._no_window = f32((0.0, 0.0))
 
-    def _cities_block(self, pa: list[int], ga: list[int], pf: list[int], gf: list[int]) -> bytes:
-        """The `cities` field (float32 bytes) from the armies and fleets, joined from each
-        city's numbers (kept by the city's armies and fleets: a move changes two cities,
-        and a third of the maps are new)."""
-        parts = []
-        known = self._city_rows
-        for k in range(self._ncities):
-            key = (k, pa[k], ga[k], pf[k], gf[k])
-            row = known.get(key)
-            if row is None:
-                major, port, amph = self._cities[k]
-                p_arm, g_arm = pa[k], ga[k]
-                control = 0 if p_arm else 1 if g_arm else major
-                block = [0.0, 0.0, port, amph, p_arm / 10, g_arm / 10, pf[k] / 10, gf[k] / 10]
-                block += [0.0, 0.0]
-                if major >= 0:
-                    block[major] = 1.0
-                if control >= 0:
-                    block[8 + control] = 1.0
-                row = f32(block)
-                if len(known) >= BLOCK_CACHE:
-                    known.clear()
-                known[key] = row
-            parts.append(row)
-        return b"".join(parts)
+    def _city_row(self, k: int, pieces: tuple[int, int, int, int]) -> bytes:
+        """City `k`'s part of `cities` (float32 bytes) from its (Persian armies, Greek
+        armies, Persian fleets, Greek fleets), kept by them."""
+        major, port, amph = self._cities[k]
+        p_arm, g_arm, p_flt, g_flt = pieces
+        control = 0 if p_arm else 1 if g_arm else major
+        block = [0.0, 0.0, port, amph, p_arm / 10, g_arm / 10, p_flt / 10, g_flt / 10]
+        block += [0.0, 0.0]
+        if major >= 0:
+            block[major] = 1.0
+        if control >= 0:
+            block[8 + control] = 1.0
+        row = f32(block)
+        known = self._city_rows[k]
+        if len(known) >= BLOCK_CACHE:
+            known.clear()
+        known[pieces] = row
+        return row
+
+    def _cities_changed(self, pa: list[int], ga: list[int], pf: list[int], gf: list[int]) -> bytes:
+        """The `cities` field (float32 bytes) when the map is not the last call's: the
+        rows of the cities whose pieces changed (a move changes one or two) found or made,
+        the others kept. (Keyed by the whole map, nine changed maps in ten were new.)"""
+        lpa, lga, lpf, lgf = self._last_map
+        cities = self._city_range
+        changed: list[int] = []
+        # the cities changed in each list that changed (most changes touch one list)
+        if pa != lpa:
+            changed += compress(cities, map(ne, pa, lpa))
+            lpa = pa[:]  # copies: the map changes in place
+        if ga != lga:
+            changed += compress(cities, map(ne, ga, lga))
+            lga = ga[:]
+        if pf != lpf:
+            changed += compress(cities, map(ne, pf, lpf))
+            lpf = pf[:]
+        if gf != lgf:
+            changed += compress(cities, map(ne, gf, lgf))
+            lgf = gf[:]
+        self._last_map = (lpa, lga, lpf, lgf)
+        rows, known = self._last_city_rows, self._city_rows
+        for k in changed:
+            pieces = (pa[k], ga[k], pf[k], gf[k])
+            found = known[k].get(pieces)
+            rows[k] = found if found is not None else self._city_row(k, pieces)
+        joined = self._last_cities = b"".join(rows)
+        return joined
+
+    def _head(self, key: tuple[int, int, int | None, int, int, int]) -> bytes:
+        """The fields `seat` to `score` (float32 bytes) from (seat, phase, the seat to
+        act, the active side, campaign, score), kept by them (one look-up where each
+        field was one)."""
+        seat, phase, to_act, active, campaign, score = key
+        side = self._side
+        row = b"".join(
+            (
+                side[seat if 0 <= seat < 2 else -1],
+                self._phase_rows[phase],
+                self._to_act[to_act],
+                side[active],
+                pack("2f", campaign / 3, score / 10),
+            )
+        )
+        if len(self._heads) >= BLOCK_CACHE:
+            self._heads.clear()
+        self._heads[key] = row
+        return row
+
+    def _flags_of(self, key: FlagKey) -> bytes:
+        """The fields `flags`, `talents` and `passes` (float32 bytes) from (carneia,
+        acropolis, acropolis penalty, talents if shown else None, passes), kept by them."""
+        carneia, acropolis, penalty, talents, passes = key
+        shown = (0.0, 0.0) if talents is None else (1.0, talents / 10)
+        row = pack("6f", float(carneia), float(acropolis), float(penalty), *shown, passes / 2)
+        if len(self._flags) >= BLOCK_CACHE:
+            self._flags.clear()
+        self._flags[key] = row
+        return row
 
     def _stock(self, key: tuple[int, ...]) -> bytes:
         """The fields `bridge` to `once_used` (float32 bytes) from (bridge, reserve armies
-        and fleets of each side, portraits, kings dead, one-time cards used)."""
+        and fleets of each side, portraits, kings dead, one-time cards used), kept as the
+        last call's: joined from the rows of its parts, each kept by its numbers (a change
+        is mostly one reserve or portrait: two in three whole keys were new)."""
         bridge, pa, pf, ga, gf, p0, p1, p2, kings, used = key
-        block = [float(bridge), pa / 20, pf / 20, ga / 20, gf / 20]
-        block += [p0 / 3, p1 / 3, p2 / 3, kings / 3]
-        block += [1.0 if used & b else 0.0 for b in self._once]
-        return f32(block)
+        reserve = self._reserves.get(rkey := (pa, pf, ga, gf))
+        if reserve is None:
+            if len(self._reserves) >= BLOCK_CACHE:
+                self._reserves.clear()
+            reserve = self._reserves[rkey] = f32([pa / 20, pf / 20, ga / 20, gf / 20])
+        portraits = self._portraits.get(pkey := (p0, p1, p2, kings))
+        if portraits is None:
+            if len(self._portraits) >= BLOCK_CACHE:
+                self._portraits.clear()
+            portraits = self._portraits[pkey] = f32([p0 / 3, p1 / 3, p2 / 3, kings / 3])
+        once = self._used.get(used)
+        if once is None:
+            once = self._used[used] = f32([1.0 if used & b else 0.0 for b in self._once])
+        stock = b"".join((self._bridge[bridge], reserve, portraits, once))
+        self._last_stock, self._last_stock_row = key, stock
+        return stock
 
     def _move(self, key: tuple[int, ...]) -> bytes:
         """The `move` field (float32 bytes) from (side, kind, mode, count, carry, origin,
@@ -328,19 +409,10 @@ class EarthAndWaterObserver(Fields):
         if pa == last[0] and ga == last[1] and pf == last[2] and gf == last[3]:
             cities = self._last_cities
         else:
-            key = (*pa, *ga, *pf, *gf)
-            found = self._blocks.get(key)
-            if found is None:
-                found = self._cities_block(pa, ga, pf, gf)
-                if len(self._blocks) >= BLOCK_CACHE:
-                    self._blocks.clear()
-                self._blocks[key] = found
-            cities = found
-            self._last_map = (pa[:], ga[:], pf[:], gf[:])  # copies: the map changes in place
-            self._last_cities = cities
+            cities = self._cities_changed(pa, ga, pf, gf)
         # bridge, reserves, portraits, kings and one-time cards: they change seldom
         res_arm, res_flt, portraits = s.res_arm, s.res_flt, s.portraits
-        key = (
+        key: tuple[int, ...] = (
             s.bridge,
             res_arm[0],
             res_flt[0],
@@ -352,25 +424,12 @@ class EarthAndWaterObserver(Fields):
             s.kings,
             s.used,
         )
-        if key == self._last_stock:
-            stock = self._last_stock_row
-        else:
-            made = self._stocks.get(key)
-            if made is None:
-                made = self._stock(key)
-                if len(self._stocks) >= BLOCK_CACHE:
-                    self._stocks.clear()
-                self._stocks[key] = made
-            stock = made
-            self._last_stock, self._last_stock_row = key, stock
+        stock = self._last_stock_row if key == self._last_stock else self._stock(key)
         size, rows, hands = self._hand_size, self._counts.rows, s.hands
         persia, greece = hands
         parts = [
-            side[seat if 0 <= seat < 2 else -1],
-            self._phase_rows[s.phase],
-            self._to_act[to_act],
-            side[s.active],
-            pack("2f", s.campaign / 3, s.score / 10),
+            self._heads.get(head := (seat, s.phase, to_act, s.active, s.campaign, s.score))
+            or self._head(head),
             cities,
             stock,
             size[len(persia)],
@@ -390,13 +449,16 @@ class EarthAndWaterObserver(Fields):
         discard, pile = s.discard, self._discard
         parts += (
             pile.row if discard == pile.last else pile(discard),
-            self._flags.get((s.carneia, s.acropolis, s.acropolis_penalty))
-            or self._flags[bool(s.carneia), bool(s.acropolis), bool(s.acropolis_penalty)],
-            pack(
-                "3f",
-                *((1.0, s.talents / 10) if s.phase in TALENTS_SHOWN else (0.0, 0.0)),
-                s.passes / 2,
-            ),
+            self._flags.get(
+                flag_key := (
+                    s.carneia,
+                    s.acropolis,
+                    s.acropolis_penalty,
+                    s.talents if s.phase in TALENTS_SHOWN else None,
+                    s.passes,
+                )
+            )
+            or self._flags_of(flag_key),
         )
         mv = s.mv
         if mv is None:
