@@ -70,6 +70,14 @@ class Live:
     names: dict[int, str] = field(default_factory=dict)  # account id -> name
     shares: dict[int, float] = field(default_factory=dict)  # account id -> "time low" share
     chat_last: int = 0  # the id of the table's last chat message (0: none)
+    # the texts of the latest log lines told, for the table's other sockets (messages.py)
+    lines: tuple[Any, dict[int, tuple[Event, str]]] | None = field(
+        default=None, repr=False, compare=False
+    )
+    # the seats as updates list them, and what they were made from (messages.py)
+    seats_message: tuple[Any, Any, Any, list[dict[str, Any]]] | None = field(
+        default=None, repr=False, compare=False
+    )
     _names: list[str] = field(default_factory=list, repr=False, compare=False)
     _names_of: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 

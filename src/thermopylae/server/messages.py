@@ -8,7 +8,8 @@ from bisect import bisect_right
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from thermopylae.engine.protocol import CHANCE, visible_events
+from thermopylae import i18n
+from thermopylae.engine.protocol import CHANCE, Event, GenericGame, visible_events
 from thermopylae.server import timekeeper
 from thermopylae.server.live import record_json
 from thermopylae.server.seats import TableError
@@ -19,6 +20,10 @@ if TYPE_CHECKING:
 LOG_SENT = 120  # log lines sent to a screen that connects or reloads
 _move = itemgetter(0)  # of a (move, event) line of a table's log
 
+ENTRIES_KEPT = 20_000  # legal-action entries kept per game and language, at most
+# (id(game), language) -> (the game, {action: its entry {"action", "label"}})
+_entries: dict[tuple[int, str], tuple[GenericGame, dict[Any, dict[str, str]]]] = {}
+
 
 def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, Any]:
     """The table as `seat` (None: a spectator) sees it; `log` holds the lines of the
@@ -28,17 +33,14 @@ def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, 
     s = live.state
     to_act = live.to_act()
     log = live.log  # in move order: the lines after `since` are its tail
-    events = (
-        [e for _n, e in log[bisect_right(log, since, key=_move) :]]
-        if since is not None
-        else [e for _n, e in log]
-    )
-    lines = [g.describe(e) for e in visible_events(events, seat)]
-    if since is None:
+    if since is not None:
+        lines = _lines_since(live, since, seat)
+    else:
+        lines = [g.describe(e) for e in visible_events([e for _n, e in log], seat)]
         lines = lines[-LOG_SENT:]
     waiting = bool(live.row.open_seats)  # the game starts once every seat is taken
     mine = seat is not None and to_act == seat and not waiting
-    legal = [{"action": g.format(a), "label": g.label(a)} for a in g.legal(s)] if mine else []
+    legal = _legal(g, s) if mine else []
     out = live.outcome()
     return {
         "type": "update",
@@ -48,7 +50,7 @@ def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, 
         "options": live.options,
         "move": live.move,
         "seat": None if seat is None else live.seat_names[seat],
-        "seats": seats(live),
+        "seats": _seats_kept(live),
         "clock": timekeeper.clock_message(live),
         "to_act": (
             "chance" if to_act == CHANCE else None if to_act is None else live.seat_names[to_act]
@@ -63,6 +65,69 @@ def update(live: Live, seat: int | None, since: int | None = None) -> dict[str, 
         "provisional": bool(g.provisional),
         **community(live),
     }
+
+
+def _lines_since(live: Live, since: int, seat: int | None) -> list[str]:
+    """The log lines of the events after move `since` that `seat` may see. Each event is
+    described once for all the table's sockets that ask for the same moves in the same
+    language (both seats after a move; a line was ~13 us an update to describe again at
+    100 tables): the texts are kept on the table until it moves on."""
+    log = live.log
+    events = [e for _n, e in log[bisect_right(log, since, key=_move) :]]
+    key = (since, len(live.steps), live.row.epoch, i18n.current())
+    kept = live.lines
+    if kept is None or kept[0] != key:
+        texts: dict[int, tuple[Event, str]] = {}
+        live.lines = (key, texts)
+    else:
+        texts = kept[1]
+    lines = []
+    for e in visible_events(events, seat):
+        got = texts.get(id(e))
+        if got is None or got[0] is not e:  # (the event is kept with its text: ids are not reused)
+            got = texts[id(e)] = (e, live.game.describe(e))
+        lines.append(got[1])
+    return lines
+
+
+def _legal(g: GenericGame, s: Any) -> list[dict[str, str]]:
+    """The entries of the legal actions (`{"action", "label"}`). Format and label are the
+    game's functions of an action (and the language), so each entry is made once per game,
+    language and action and then shared by every update that lists it: not to be changed.
+    Making them anew was ~20 us of an update at 100 tables, and a socket's patch compares
+    shared entries by identity. Unhashable actions are not kept."""
+    key = (id(g), i18n.current())
+    kept = _entries.get(key)
+    if kept is None or kept[0] is not g:
+        kept = _entries[key] = (g, {})
+    cache = kept[1]
+    out = []
+    try:
+        for a in g.legal(s):
+            entry = cache.get(a)
+            if entry is None:
+                entry = {"action": g.format(a), "label": g.label(a)}
+                if len(cache) < ENTRIES_KEPT:
+                    cache[a] = entry
+            out.append(entry)
+    except TypeError:  # an action that cannot be a key
+        return [{"action": g.format(a), "label": g.label(a)} for a in g.legal(s)]
+    return out
+
+
+def _seats_kept(live: Live) -> list[dict[str, Any]]:
+    """`seats(live)`, made again only when the row's seats, its stand-ins or the seats'
+    account names changed (the rows are replaced, never changed in place; the names are
+    compared): every update lists the seats, and a socket's patch then compares the same
+    list. Not to be changed."""
+    row = live.row
+    names = tuple(live.names.items()) if live.names else ()
+    kept = live.seats_message
+    if kept is not None and kept[0] is row.seats and kept[1] is row.standin and kept[2] == names:
+        return kept[3]
+    made = seats(live)
+    live.seats_message = (row.seats, row.standin, names, made)
+    return made
 
 
 def seats(live: Live) -> list[dict[str, Any]]:
