@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import chain, compress
-from operator import call, eq, not_
+from operator import call, ne
 from struct import Struct, pack
 from typing import TYPE_CHECKING, cast
 
@@ -356,6 +356,8 @@ class HotGatesObserver(Fields):
         # the rows made on a cache miss are packed (NumPy's rounding to float32, without
         # an array each)
         self._space_bytes = Struct(f"{6 + 2 * self._nt}f").pack
+        # 1 for a piece with a flag (it moved), by the piece with its flags
+        self._flagged = [int(p > PIECE) for p in range(len(t.places))]
         self._scores_bytes = Struct(f"{3 + 2 * n}f").pack
 
     def _space(self, sp: int, taken: int, entered: int, raw: tuple[int, ...]) -> bytes:
@@ -365,13 +367,14 @@ class HotGatesObserver(Fields):
         bit = 1 << sp
         row = [0.0] * (6 + 2 * nt)
         if raw:
-            pieces = [p & PIECE for p in raw]
-            row[0] = t.load(pieces) / max(1, t.capacity[sp])
-            k = self._side[t.side[pieces[0]]]
+            # the load and the pieces with a flag (moved) summed through tables in C
+            row[0] = sum(map(t.places.__getitem__, raw)) / max(1, t.capacity[sp])
+            k = self._side[t.piece_side[raw[0]]]
             if k >= 0:
                 row[1 + k] = 1.0
-            row[3] = sum(p > PIECE for p in raw) / 6  # pieces with a flag: moved
-            for p in pieces:
+            row[3] = sum(map(self._flagged.__getitem__, raw)) / 6
+            for p in raw:
+                p &= PIECE
                 row[6 + (p >> 1)] += 1.0
                 if p & WOUNDED:
                     row[6 + nt + (p >> 1)] += 1.0
@@ -487,18 +490,17 @@ class HotGatesObserver(Fields):
         flags = (s.bonus_taken, s.gates_entered)
         board = s.board
         last = self._last_board
-        same_flags = flags == self._last_flags
-        if same_flags and board == last:
-            # the whole board at once (one comparison in C): a card played or passed, a
-            # roll, most decisions of a window change no space
+        changed = (
+            list(compress(SPACE_RANGE, map(ne, board, last))) if flags == self._last_flags else None
+        )
+        if changed is not None and len(changed) <= FEW:
             rows = self._last_rows
-        elif same_flags and (same := list(map(eq, board, last))).count(False) <= FEW:
-            rows = self._last_rows
-            caches = self._boards[flags]
-            for sp in compress(SPACE_RANGE, map(not_, same)):
-                key = tuple(board[sp])
-                rows[sp] = caches[sp].get(key) or self._space_row(caches, sp, flags, key)
-                last[sp] = board[sp][:]  # a copy: the state's list changes in place
+            if changed:
+                caches = self._boards[flags]
+                for sp in changed:
+                    key = tuple(board[sp])
+                    rows[sp] = caches[sp].get(key) or self._space_row(caches, sp, flags, key)
+                    last[sp] = board[sp][:]  # a copy: the state's list changes in place
         else:
             spaces = self._boards.get(flags)
             if spaces is None:
