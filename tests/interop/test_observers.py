@@ -272,3 +272,76 @@ def test_f32_rounds_as_numpy() -> None:
     values += [0.0, -0.0, 1e-40, 1 / 3, 0.1]
     assert f32(values) == np.array(values, dtype=np.float32).tobytes()
     assert f32([]) == b""
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
+def test_state_features_after_jumps_back(case: tuple[str, dict[str, Any]]) -> None:
+    """The observers keep what the last call saw and compare the next state with it: a
+    state older than the last one observed (a takeback, a replay's step back, a search
+    going back to its root) is a jump like any other. Copies of a game's positions are
+    observed in order, then out of order and mixed with the live state (whose lists
+    change in place), every seat against the view's numbers."""
+    game_id, options = case
+    g = registry.get(game_id)
+    opts = g.options(options)
+    found = g.observer(opts)
+    if not isinstance(found, StateObserver):
+        pytest.skip(f"{game_id} reads its observations from the view only")
+    seats = range(len(g.seats(opts)))
+    rng = random.Random(5)
+    s = g.new(opts)
+    kept: list[Any] = []
+    while (who := g.to_act(s)) is not None:
+        kept.append(g.copy(s))
+        legal = g.legal(s) if who != CHANCE else None
+        g.apply(s, g.sample_chance(s, rng) if legal is None else rng.choice(list(legal)))
+
+    def check(state: Any) -> None:
+        who = g.to_act(state)
+        for seat in seats:
+            got = found.state_features(state, seat, who)
+            assert np.array_equal(got, observe.vector(found, g.view(state, seat)))
+
+    for state in kept:  # in order: the caches follow the game
+        check(state)
+    order = list(range(len(kept)))
+    rng.shuffle(order)
+    for i in order[:60]:  # back and forth, the live (final) state between
+        check(kept[i])
+        check(kept[max(0, i - 1)])
+        check(s)
+
+
+@pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
+def test_two_environments_share_an_observer(case: tuple[str, dict[str, Any]]) -> None:
+    """Two PettingZoo environments of one game hold the game's one observer, whose
+    caches keep the last call's state: stepped in turn, each one's observations are
+    still those of its own state (the view's numbers), not the other's."""
+    pettingzoo = pytest.importorskip("thermopylae.interop.pettingzoo")
+    game_id, options = case
+    g = registry.get(game_id)
+    opts = g.options(options)
+    found = g.observer(opts)
+    assert found is not None
+    envs = [pettingzoo.env(game_id, **options) for _ in range(2)]
+    assert envs[0].observer is envs[1].observer
+    for i, env in enumerate(envs):
+        env.reset(seed=20 + i)
+    rng = random.Random(3)
+    checked = 0
+    while checked < 300:
+        for env in envs:
+            if not env.agents:  # over: the next game (unseeded, as training goes on)
+                env.reset()
+            agent = env.agent_selection
+            obs, _, term, trunc, _ = env.last()
+            seat = env.possible_agents.index(agent)
+            expected = observe.vector(found, g.view(env.state_, seat))
+            assert np.array_equal(obs["observation"], expected), (checked, agent)
+            checked += 1
+            if term or trunc:
+                env.step(None)
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[int(rng.random() * len(legal))]))
+    assert checked > 100
