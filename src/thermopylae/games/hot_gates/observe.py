@@ -8,7 +8,7 @@ per game and player count (the layout depends on nothing else).
 fast path, `engine.observation.StateObserver`): it reads only what `view.view` shows the
 seat (the other seats' hands and every deck by their size alone; the battle's numbers as
 `view._battle` gives them), and the tests hold it to equality with `features(view)` and
-with a plain reference. It joins each field's float32 bytes (`engine.observation.assemble`)
+with a plain reference. It joins each field's float32 bytes (as `engine.observation.assemble` does)
 from tables made once or caches: a space's numbers by its pieces (a move changes a few
 spaces), the piles of units and the scores by their contents, the hands by `Counts`, the
 discard piles by `PileBytes`; only a battle under way is packed at each call.
@@ -16,8 +16,8 @@ discard piles by `PileBytes`; only a battle under way is packed at each call.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import lru_cache, partial
 from itertools import chain, compress
 from operator import call, ne
 from struct import Struct, pack
@@ -28,7 +28,6 @@ from thermopylae.engine.observation import (
     Field,
     Fields,
     PileBytes,
-    assemble,
     f32,
     histogram,
     onehot,
@@ -57,6 +56,8 @@ from thermopylae.games.hot_gates.state import (
     WOUNDED,
     State,
 )
+
+_join = bytearray().join  # a new bytearray each call (the separator is empty)
 
 if TYPE_CHECKING:
     from thermopylae.engine.observation import Obs  # NumPy: imported where arrays are built
@@ -359,6 +360,12 @@ class HotGatesObserver(Fields):
         # 1 for a piece with a flag (it moved), by the piece with its flags
         self._flagged = [int(p > PIECE) for p in range(len(t.places))]
         self._scores_bytes = Struct(f"{3 + 2 * n}f").pack
+        # the observation from its parts joined: `assemble` without its call and its
+        # check of the size (the tests hold every observation to the reference's)
+        import numpy as np
+
+        new: Callable[..., Obs] = np.ndarray  # (the class's own type has free parameters)
+        self._array: Callable[[bytearray], Obs] = partial(new, (self._size,), np.dtype(np.float32))
 
     def _space(self, sp: int, taken: int, entered: int, raw: tuple[int, ...]) -> bytes:
         """A space's part of `board` from its pieces, the spaces' bonus taken and
@@ -548,7 +555,7 @@ class HotGatesObserver(Fields):
             parts.append(pack(f"{n}f", *[float(p in won) for p in range(n)]))
         else:
             parts.append(self._no_result)
-        return assemble(parts, self._size)
+        return self._array(_join(parts))
 
 
 @lru_cache(maxsize=16)
