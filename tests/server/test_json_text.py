@@ -1,5 +1,6 @@
 """The pushes' JSON text (app.json_text) is the standard library's compact text, whatever
-the keys and numbers: string keys, other keys, integers past 64 bits."""
+the keys and numbers: string keys, other keys, integers past 64 bits; the bytes a socket's
+`push` writes (app.json_bytes) are that text in UTF-8."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from thermopylae.server.app import json_text
+from thermopylae.server.app import json_bytes, json_text
 
 CASES: list[dict[Any, Any]] = [
     {"type": "update", "log": ["Ça va — ok", "x"], "view": {"a": [1, 2.5, None, True]}},
@@ -22,3 +23,4 @@ CASES: list[dict[Any, Any]] = [
 def test_the_text_is_the_standard_librarys(message: dict[Any, Any]) -> None:
     expected = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
     assert json_text(message) == expected
+    assert json_bytes(message) == expected.encode()

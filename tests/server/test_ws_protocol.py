@@ -1,8 +1,10 @@
 """The WebSocket protocol `serve` gives uvicorn (`server/ws_protocol.py`, issue 21): the
 deflate settings a client that offers per-message deflate gets (none with
-`--no-ws-compression`), small messages sent uncompressed among compressed ones, and the flow
+`--no-ws-compression`), small messages sent uncompressed among compressed ones, the flow
 control of a socket whose app does not read: reading
-stops at the second message waiting, and starts again once the app has taken them all."""
+stops at the second message waiting, and starts again once the app has taken them all;
+and the socket's own `push` of a short message: the bytes uvicorn's ASGI send writes,
+refused (False, nothing written) whenever the ASGI send has more to do."""
 
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ from thermopylae.cli import app
 from thermopylae.server.ws_protocol import (
     CLIENT_WINDOW_BITS,
     PLAIN_BELOW,
+    PUSH,
     SERVER_WINDOW_BITS,
     SmallPlainDeflate,
     TableSocketProtocol,
@@ -197,6 +200,61 @@ def test_reading_stops_at_the_second_waiting_message_and_resumes_once_taken(
 
         message("four")  # a message the app takes at once: no pause, no resume
         assert (transport.paused, transport.resumed) == (1, 1)
+        protocol.connection_lost(None)
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("deflate", [True, False])
+def test_push_writes_what_the_asgi_send_writes_or_refuses(deflate: bool) -> None:
+    short = json.dumps({"type": "patch", "move": 3, "log": ["é" * 60]}).encode()  # 126+ bytes
+    tiny = b'{"type":"pong"}'
+    long = json.dumps({"view": list(range(400))}).encode()
+    assert len(tiny) < 126 <= len(short) < PLAIN_BELOW <= len(long)
+
+    async def scenario() -> None:
+        pushes: list[bool] = []
+        done = asyncio.Event()
+
+        async def asgi(scope: Any, receive: Any, send: Any) -> None:
+            assert (await receive())["type"] == "websocket.connect"
+            push = scope["extensions"][PUSH]
+            assert push(tiny) is False  # before the handshake: the ASGI send's to refuse
+            await send({"type": "websocket.accept"})
+            for data in (tiny, short, long):
+                await send({"type": "websocket.send", "text": data.decode()})
+                pushes.append(push(data))
+            protocol.pause_writing()  # flow control: the ASGI send would wait
+            pushes.append(push(tiny))
+            protocol.resume_writing()
+            await send({"type": "websocket.close", "code": 1000})
+            pushes.append(push(tiny))  # after the close
+            done.set()
+
+        config = Config(app=asgi, ws_per_message_deflate=deflate, ws_max_size=64 * 1024)
+        config.load()
+        protocol = TableSocketProtocol(config, ServerState(), {}, asyncio.get_running_loop())
+        transport = _Transport()
+        protocol.connection_made(transport)
+        client = ClientProtocol(
+            parse_uri("ws://127.0.0.1:8300/ws/tables/t"),
+            extensions=[ClientPerMessageDeflateFactory(client_max_window_bits=True)],
+        )
+        client.send_request(client.connect())
+        protocol.data_received(b"".join(client.data_to_send()))
+        await asyncio.wait_for(done.wait(), 5)
+        # a compressed long message by push: refused, so it was sent once, by ASGI
+        assert pushes == [True, True, not deflate, False, False]
+        client.receive_data(bytes(transport.written))
+        response, *frames = client.events_received()
+        assert isinstance(response, Response) and response.status_code == 101
+        texts = [f.data for f in frames if isinstance(f, Frame)]
+        sent = [tiny, tiny, short, short, long] + ([long] if not deflate else [])
+        assert texts[: len(sent)] == sent
+        # byte for byte what websockets writes for such a frame on the server's side
+        for data in (tiny, short):
+            framed = Frame(Opcode.TEXT, data).serialize(mask=False)
+            assert bytes(transport.written).count(framed) == 2
         protocol.connection_lost(None)
 
     asyncio.run(scenario())

@@ -25,6 +25,7 @@ from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.websockets import WebSocketState
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from thermopylae import i18n
@@ -53,6 +54,7 @@ from thermopylae.server.seats import LEVELS, TableError
 from thermopylae.server.store import Store, default_url
 from thermopylae.server.tables import Tables
 from thermopylae.server.timekeeper import Timekeeper
+from thermopylae.server.ws_protocol import PUSH, Push
 
 log = logging.getLogger("thermopylae.server")
 
@@ -404,6 +406,16 @@ def create_app(
             await _send(ws, first)
         # the update the socket's next patch is made from (None: the socket wants no patches)
         sent = first if as_patches == "1" else None
+        # the socket's own send of a short message (serve's protocol; None under others)
+        push: Push | None = ws.scope.get("extensions", {}).get(PUSH)
+
+        async def push_or_send(message: dict[str, Any]) -> None:
+            """An update as `_send` sends it; short ones by the socket's `push` when it can
+            (Starlette's state checked first, as its `send` checks it)."""
+            data = json_bytes(message)
+            connected = ws.application_state is WebSocketState.CONNECTED
+            if push is None or not connected or not push(data):
+                await ws.send_text(data.decode())
 
         async def writer() -> None:
             nonlocal last, version, epoch, sent
@@ -426,11 +438,11 @@ def create_app(
                 msg = t.message(current, seat, since=since)
                 last, version, epoch = current.move, current.version, current.row.epoch
                 if sent is None:
-                    await _send(ws, msg)
+                    await push_or_send(msg)
                     continue
                 part = patches.patch(sent, msg) if since is not None else None  # takeback: whole
                 sent = msg
-                await _send(ws, msg if part is None else part)
+                await push_or_send(msg if part is None else part)
 
         send_task = asyncio.create_task(writer())
         allowance, stamp = BURST, time.monotonic()
@@ -580,6 +592,15 @@ def json_text(message: dict[str, Any]) -> str:
         return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
     except orjson.JSONEncodeError:
         return _ENCODER.encode(message)
+
+
+def json_bytes(message: dict[str, Any]) -> bytes:
+    """`json_text` in UTF-8 as orjson makes it, without the text in between (a socket's
+    `push` writes bytes); what orjson refuses goes through `json_text`."""
+    try:
+        return orjson.dumps(message)
+    except orjson.JSONEncodeError:
+        return json_text(message).encode()
 
 
 async def _send(ws: WebSocket, message: dict[str, Any]) -> None:
