@@ -17,7 +17,7 @@ from functools import partial
 from itertools import compress
 from operator import ne
 from struct import pack
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from thermopylae.engine.observation import (
     Counts,
@@ -202,6 +202,9 @@ def _fields(components: Components) -> list[Field]:
     ]
 
 
+MapKey = tuple[int, ...]
+"""The map by its numbers: each side's armies, then each side's fleets, city by city."""
+
 FlagKey = tuple[bool, bool, bool, int | None, int]
 """(carneia, acropolis, acropolis penalty, talents if shown else None, passes)."""
 
@@ -244,6 +247,7 @@ class EarthAndWaterObserver(Fields):
         # the fields `bridge` to `once_used` in four parts, each by its numbers (`_stock`):
         # the bridge, the reserves, the portraits and kings dead, the one-time cards used
         self._bridge = [f32([0.0]), f32([1.0])]
+        self._stocks: dict[tuple[int, ...], bytes] = {}  # the whole stock, by its numbers
         self._reserves: dict[tuple[int, ...], bytes] = {}
         self._portraits: dict[tuple[int, ...], bytes] = {}
         self._used: dict[int, bytes] = {}
@@ -252,6 +256,10 @@ class EarthAndWaterObserver(Fields):
         empty = [0] * self._ncities
         self._last_map: tuple[list[int], ...] = (empty, empty, empty, empty)
         self._city_range = range(self._ncities)
+        self._last_state: State | None = None  # the state of the last call
+        # maps met in another state than the last call's (`_cities_whole`) -> each
+        # city's row, and those joined
+        self._maps: dict[MapKey, tuple[tuple[bytes, ...], bytes]] = {}
         self._last_city_rows = [self._city_row(k, (0, 0, 0, 0)) for k in range(self._ncities)]
         self._last_cities = b"".join(self._last_city_rows)
         self._last_stock: tuple[int, ...] = ()
@@ -298,10 +306,33 @@ class EarthAndWaterObserver(Fields):
         known[pieces] = row
         return row
 
+    def _cities_whole(
+        self, pa: list[int], ga: list[int], pf: list[int], gf: list[int], key: MapKey
+    ) -> bytes:
+        """The `cities` field (float32 bytes) of a map not seen before in another state
+        than the last call's (most cities differ from the last call's): each city's row
+        looked up by its pieces in C, made where missing; kept by the map's `key`."""
+        rows: list[bytes | None] = list(
+            map(dict.get, self._city_rows, zip(pa, ga, pf, gf, strict=True))
+        )
+        if not all(rows):  # a miss (`None`; no row is empty)
+            for k, row in enumerate(rows):
+                if row is None:
+                    rows[k] = self._city_row(k, (pa[k], ga[k], pf[k], gf[k]))
+        made = cast("list[bytes]", rows)
+        self._last_map = (pa[:], ga[:], pf[:], gf[:])  # copies: the map changes in place
+        self._last_city_rows = made
+        joined = self._last_cities = b"".join(made)
+        if len(self._maps) >= BLOCK_CACHE:
+            self._maps.clear()
+        self._maps[key] = (tuple(made), joined)
+        return joined
+
     def _cities_changed(self, pa: list[int], ga: list[int], pf: list[int], gf: list[int]) -> bytes:
-        """The `cities` field (float32 bytes) when the map is not the last call's: the
-        rows of the cities whose pieces changed (a move changes one or two) found or made,
-        the others kept. (Keyed by the whole map, nine changed maps in ten were new.)"""
+        """The `cities` field (float32 bytes) when the game went on and its map changed:
+        the rows of the cities whose pieces changed (a move changes one or two) found or
+        made, the others kept (keyed by the whole map, nine changed maps in ten were new
+        in play)."""
         lpa, lga, lpf, lgf = self._last_map
         cities = self._city_range
         changed: list[int] = []
@@ -360,9 +391,9 @@ class EarthAndWaterObserver(Fields):
 
     def _stock(self, key: tuple[int, ...]) -> bytes:
         """The fields `bridge` to `once_used` (float32 bytes) from (bridge, reserve armies
-        and fleets of each side, portraits, kings dead, one-time cards used), kept as the
-        last call's: joined from the rows of its parts, each kept by its numbers (a change
-        is mostly one reserve or portrait: two in three whole keys were new)."""
+        and fleets of each side, portraits, kings dead, one-time cards used), not seen
+        before: joined from the rows of its parts, each kept by its numbers (a change is
+        mostly one reserve or portrait: two in three whole keys were new in play)."""
         bridge, pa, pf, ga, gf, p0, p1, p2, kings, used = key
         reserve = self._reserves.get(rkey := (pa, pf, ga, gf))
         if reserve is None:
@@ -378,7 +409,9 @@ class EarthAndWaterObserver(Fields):
         if once is None:
             once = self._used[used] = f32([1.0 if used & b else 0.0 for b in self._once])
         stock = b"".join((self._bridge[bridge], reserve, portraits, once))
-        self._last_stock, self._last_stock_row = key, stock
+        if len(self._stocks) >= BLOCK_CACHE:
+            self._stocks.clear()
+        self._stocks[key] = stock
         return stock
 
     def _move(self, key: tuple[int, ...]) -> bytes:
@@ -417,8 +450,20 @@ class EarthAndWaterObserver(Fields):
         last = self._last_map
         if pa == last[0] and ga == last[1] and pf == last[2] and gf == last[3]:
             cities = self._last_cities
-        else:
+        elif s is self._last_state:  # the game went on: the cities changed
             cities = self._cities_changed(pa, ga, pf, gf)
+        else:
+            # another state object (the vector environment's games in turn, a step
+            # back): its map whole, as its last observation left it
+            map_key = (*pa, *ga, *pf, *gf)
+            kept = self._maps.get(map_key)
+            if kept is None:
+                cities = self._cities_whole(pa, ga, pf, gf, map_key)
+            else:
+                self._last_map = (pa[:], ga[:], pf[:], gf[:])  # copies: changed in place
+                self._last_city_rows = list(kept[0])
+                cities = self._last_cities = kept[1]
+            self._last_state = s  # (held: its identity is not reused while it is compared)
         # bridge, reserves, portraits, kings and one-time cards: they change seldom
         res_arm, res_flt, portraits = s.res_arm, s.res_flt, s.portraits
         key: tuple[int, ...] = (
@@ -433,7 +478,11 @@ class EarthAndWaterObserver(Fields):
             s.kings,
             s.used,
         )
-        stock = self._last_stock_row if key == self._last_stock else self._stock(key)
+        if key == self._last_stock:
+            stock = self._last_stock_row
+        else:  # (a stock seen before: games in turn)
+            stock = self._stocks.get(key) or self._stock(key)
+            self._last_stock, self._last_stock_row = key, stock
         size, rows, hands = self._hand_size, self._counts.rows, s.hands
         persia, greece = hands
         parts = [
