@@ -26,13 +26,14 @@ class Watcher:
     `asyncio.Queue` of move numbers: the writer only ever wanted the newest, and the
     queue's bookkeeping was a few percent of the server's CPU an action."""
 
-    __slots__ = ("_waiter", "changed", "seat", "table")
+    __slots__ = ("_loop", "_waiter", "changed", "seat", "table")
 
     def __init__(self, table: str, seat: int | None) -> None:
         self.table = table
         self.seat = seat
         self.changed = False
         self._waiter: asyncio.Future[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # its socket's, once it waited
 
     def poke(self) -> None:
         self.changed = True
@@ -43,7 +44,12 @@ class Watcher:
     async def wait(self) -> None:
         """Return once the table changed since the last return (at once if it did)."""
         while not self.changed:
-            self._waiter = asyncio.get_running_loop().create_future()
+            # The loop is looked up once: `get_running_loop` is a getpid system call in
+            # CPython 3.11, and a socket's writer waits here after every push.
+            loop = self._loop
+            if loop is None:
+                loop = self._loop = asyncio.get_running_loop()
+            self._waiter = loop.create_future()
             try:
                 await self._waiter
             finally:
