@@ -429,6 +429,16 @@ class EarthAndWaterObserver(Fields):
             block[10 + self._ncities + dest] = 1.0
         return f32(block)
 
+    def _move_of(self, key: tuple[int, ...]) -> bytes:
+        """`_move(key)`, kept by its numbers."""
+        row = self._moves[key] = self._move(key)
+        return row
+
+    def _battle_of(self, key: tuple[int, ...]) -> bytes:
+        """`_battle(key)`, kept by its numbers."""
+        row = self._battles[key] = self._battle(key)
+        return row
+
     def _battle(self, key: tuple[int, ...]) -> bytes:
         """The `battle` field (float32 bytes) from (kind, attacker, cavalry, immortals
         used, city) of a battle under way."""
@@ -483,64 +493,60 @@ class EarthAndWaterObserver(Fields):
         else:  # (a stock seen before: games in turn)
             stock = self._stocks.get(key) or self._stock(key)
             self._last_stock, self._last_stock_row = key, stock
-        size, rows, hands = self._hand_size, self._counts.rows, s.hands
-        persia, greece = hands
-        parts = [
-            self._heads.get(head := (seat, s.phase, to_act, s.active, s.campaign, s.score))
-            or self._head(head),
-            cities,
-            stock,
-            size[len(persia)],
-            (
-                rows.get(tuple(persia)) or self._counts(persia)
-                if seat == 0 or hand_visible(s, 0, seat)
-                else self._hidden
-            ),
-            size[len(greece)],
-            (
-                rows.get(tuple(greece)) or self._counts(greece)
-                if seat == 1 or hand_visible(s, 1, seat)
-                else self._hidden
-            ),
-            self._pile[len(s.deck)],
-        ]
-        discard, pile = s.discard, self._discard
-        parts += (
-            pile.row if discard == pile.last else pile(discard),
-            self._flags.get(
-                flag_key := (
-                    s.carneia,
-                    s.acropolis,
-                    s.acropolis_penalty,
-                    s.talents if s.phase in TALENTS_SHOWN else None,
-                    s.passes,
-                )
-            )
-            or self._flags_of(flag_key),
-        )
         mv = s.mv
         if mv is None:
-            parts.append(self._no_move)
+            move = self._no_move
         else:
             key = (mv.side, mv.kind, mv.mode, mv.count, mv.carry, mv.origin, mv.dest)
-            move = self._moves.get(key)
-            if move is None:
-                move = self._moves[key] = self._move(key)
-            parts.append(move)
+            move = self._moves.get(key) or self._move_of(key)
         bt = s.bt
         if bt is None or bt.stage >= 2:
-            parts.append(self._no_battle)
+            battle = self._no_battle
         else:
             key = (bt.kind, bt.att, int(bool(bt.cav)), int(bool(bt.imm)), bt.city)
-            battle = self._battles.get(key)
-            if battle is None:
-                battle = self._battles[key] = self._battle(key)
-            parts.append(battle)
-        parts += (
-            pack("2f", 1.0, s.window / 10) if s.phase == WINDOW_SHOWN else self._no_window,
-            side[s.result if s.result in (0, 1) else -1],
+            battle = self._battles.get(key) or self._battle_of(key)
+        size, rows = self._hand_size, self._counts.rows
+        persia, greece = s.hands
+        discard, pile = s.discard, self._discard
+        # the parts in the layout's order, joined (one tuple: no list grown part by part)
+        return self._array(
+            _join(
+                (
+                    self._heads.get(head := (seat, s.phase, to_act, s.active, s.campaign, s.score))
+                    or self._head(head),
+                    cities,
+                    stock,
+                    size[len(persia)],
+                    (
+                        rows.get(tuple(persia)) or self._counts(persia)
+                        if seat == 0 or hand_visible(s, 0, seat)
+                        else self._hidden
+                    ),
+                    size[len(greece)],
+                    (
+                        rows.get(tuple(greece)) or self._counts(greece)
+                        if seat == 1 or hand_visible(s, 1, seat)
+                        else self._hidden
+                    ),
+                    self._pile[len(s.deck)],
+                    pile.row if discard == pile.last else pile(discard),
+                    self._flags.get(
+                        flag_key := (
+                            s.carneia,
+                            s.acropolis,
+                            s.acropolis_penalty,
+                            s.talents if s.phase in TALENTS_SHOWN else None,
+                            s.passes,
+                        )
+                    )
+                    or self._flags_of(flag_key),
+                    move,
+                    battle,
+                    pack("2f", 1.0, s.window / 10) if s.phase == WINDOW_SHOWN else self._no_window,
+                    side[s.result if s.result in (0, 1) else -1],
+                )
+            )
         )
-        return self._array(_join(parts))
 
 
 def observer(components: Components, game_id: str, players: int) -> EarthAndWaterObserver:
