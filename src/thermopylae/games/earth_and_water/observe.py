@@ -32,9 +32,10 @@ from thermopylae.engine.observation import (
     steps,
 )
 from thermopylae.engine.protocol import CHANCE, JSON
+from thermopylae.games.earth_and_water.cards import C_HIPPIAS
 from thermopylae.games.earth_and_water.components import Components
-from thermopylae.games.earth_and_water.state import PHASES, SIDES, State
-from thermopylae.games.earth_and_water.view import ONCE, hand_visible
+from thermopylae.games.earth_and_water.state import CHOOSE, GREECE, PERSIA, PHASES, SIDES, State
+from thermopylae.games.earth_and_water.view import ONCE
 
 _join = bytearray().join  # a new bytearray each call (the separator is empty)
 
@@ -517,15 +518,19 @@ class EarthAndWaterObserver(Fields):
                     cities,
                     stock,
                     size[len(persia)],
+                    # `view.hand_visible`, written out (a call less an observation;
+                    # the tests hold it to the view's): Persia's hand to Persia alone,
+                    # Greece's to Persia too while Hippias lets it pick a card
                     (
                         rows.get(tuple(persia)) or self._counts(persia)
-                        if seat == 0 or hand_visible(s, 0, seat)
+                        if seat == PERSIA
                         else self._hidden
                     ),
                     size[len(greece)],
                     (
                         rows.get(tuple(greece)) or self._counts(greece)
-                        if seat == 1 or hand_visible(s, 1, seat)
+                        if seat == GREECE
+                        or (seat == PERSIA and s.phase == CHOOSE and s.choice == C_HIPPIAS)
                         else self._hidden
                     ),
                     self._pile[len(s.deck)],
