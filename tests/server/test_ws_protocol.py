@@ -3,10 +3,8 @@ deflate settings a client that offers per-message deflate gets (none with
 `--no-ws-compression`), small messages sent uncompressed among compressed ones, the flow
 control of a socket whose app does not read: reading
 stops at the second message waiting, and starts again once the app has taken them all;
-the socket's own `push` of a short message: the bytes uvicorn's ASGI send writes,
-refused (False, nothing written) whenever the ASGI send has more to do; and the protocol's
-own reading of a short client frame: the same messages to the app and the same bytes back
-(closes included) as websockets' reading, for good, odd and broken input."""
+and the socket's own `push` of a short message: the bytes uvicorn's ASGI send writes,
+refused (False, nothing written) whenever the ASGI send has more to do."""
 
 from __future__ import annotations
 
@@ -27,17 +25,14 @@ from websockets.extensions.permessage_deflate import (
     PerMessageDeflate,
 )
 from websockets.frames import Frame, Opcode
-from websockets.http11 import Request, Response
-from websockets.server import ServerProtocol
+from websockets.http11 import Response
 from websockets.sync.client import connect
 from websockets.uri import parse_uri
 
 from tests.server.helpers import Server, all_running
 from thermopylae.cli import app
-from thermopylae.server import ws_protocol
 from thermopylae.server.ws_protocol import (
     CLIENT_WINDOW_BITS,
-    FAST_BELOW,
     PLAIN_BELOW,
     PUSH,
     SERVER_WINDOW_BITS,
@@ -263,126 +258,3 @@ def test_push_writes_what_the_asgi_send_writes_or_refuses(deflate: bool) -> None
         protocol.connection_lost(None)
 
     asyncio.run(scenario())
-
-
-def _client_chunks(deflate: bool) -> list[bytes]:
-    """What a client sends after its handshake request (the first chunk), read by the
-    server in these pieces: short texts (compressed with deflate), a long one, a ping, a
-    fragmented message, a frame split over two reads, two frames in one read, then broken
-    frames, each after the last good one (the socket closes at the first)."""
-    client = ClientProtocol(
-        parse_uri("ws://127.0.0.1:8300/ws/tables/t"),
-        extensions=[ClientPerMessageDeflateFactory(client_max_window_bits=True)] if deflate else [],
-    )
-    client.send_request(client.connect())
-    chunks = [b"".join(client.data_to_send())]
-    # the server's answer (as the server under test will make it), read by the client
-    server = ServerProtocol(extensions=[ws_protocol.deflate_factory()] if deflate else [])
-    server.receive_data(chunks[0])
-    [request] = server.events_received()
-    assert isinstance(request, Request)
-    server.send_response(server.accept(request))
-    client.receive_data(b"".join(server.data_to_send()))
-
-    def text(t: str, fin: bool = True) -> bytes:
-        client.send_text(t.encode(), fin=fin)
-        return b"".join(client.data_to_send())
-
-    action = json.dumps({"type": "action", "move": 3, "action": "play 2"})
-    chunks += [text(action), text('{"type":"ping"}'), text("é" * 40)]
-    # long: short once compressed (read here with deflate), and long either way
-    chunks.append(text(json.dumps({"type": "action", "action": "x" * (2 * FAST_BELOW)})))
-    noise = "".join(f"{(i * 7919) % 10007:x}" for i in range(FAST_BELOW))
-    chunks.append(text(noise))
-    client.send_ping(b"p")
-    chunks.append(b"".join(client.data_to_send()))
-    chunks.append(text("part one, ", fin=False))
-    client.send_continuation(b"part two", fin=True)
-    chunks.append(b"".join(client.data_to_send()))
-    whole = text(action)
-    chunks += [whole[:3], whole[3:]]  # a frame over two reads
-    chunks.append(text("first") + text("second"))  # two frames in one read
-    chunks.append(text(action))
-    return chunks
-
-
-_BROKEN = {
-    "bad utf-8": bytes([0x81, 0x82, 0, 0, 0, 0, 0xC3, 0x28]),
-    "unmasked": bytes([0x81, 0x02]) + b"hi" + b"\0" * 4,
-    "rsv2": bytes([0xA1, 0x82, 0, 0, 0, 0]) + b"hi",
-    "compressed garbage": bytes([0xC1, 0x84, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]),
-    "binary": bytes([0x82, 0x82, 0, 0, 0, 0]) + b"hi",  # not broken: bytes to the app
-}
-
-
-def _served(chunks: list[bytes], deflate: bool, fast: bool) -> tuple[list[Any], bytes]:
-    """What the app received and what the server wrote after its handshake answer."""
-
-    async def scenario() -> tuple[list[Any], bytes]:
-        taken: list[Any] = []
-
-        async def asgi(scope: Any, receive: Any, send: Any) -> None:
-            assert (await receive())["type"] == "websocket.connect"
-            await send({"type": "websocket.accept"})
-            while True:
-                m = await receive()
-                taken.append(m)
-                if m["type"] == "websocket.disconnect":
-                    return
-
-        config = Config(app=asgi, ws_per_message_deflate=deflate, ws_max_size=64 * 1024)
-        config.load()
-        protocol = TableSocketProtocol(config, ServerState(), {}, asyncio.get_running_loop())
-        if not fast:
-            protocol._read_text = lambda data: False  # type: ignore[method-assign]
-        transport = _Transport()
-        protocol.connection_made(transport)
-        protocol.data_received(chunks[0])
-        await _until(lambda: b"\r\n\r\n" in transport.written)
-        answered = transport.written.index(b"\r\n\r\n") + 4
-        for chunk in chunks[1:]:
-            protocol.data_received(chunk)
-            for _ in range(5):
-                await asyncio.sleep(0)
-        protocol.connection_lost(None)
-        for _ in range(5):
-            await asyncio.sleep(0)
-        return taken, bytes(transport.written[answered:])
-
-    return asyncio.run(scenario())
-
-
-@pytest.mark.parametrize("deflate", [True, False])
-@pytest.mark.parametrize("broken", [None, *_BROKEN])
-def test_reading_a_short_frame_here_is_reading_it_through_websockets(
-    deflate: bool, broken: str | None
-) -> None:
-    chunks = _client_chunks(deflate)
-    good = len(chunks)
-    if broken is not None:
-        chunks.append(_BROKEN[broken])
-        chunks.append(chunks[1])  # after the close: discarded either way
-    read_here = []
-    original = ws_protocol.TableSocketProtocol._read_text
-
-    def counting(self: TableSocketProtocol, data: bytes) -> bool:
-        done = original(self, data)
-        read_here.append(done)
-        return done
-
-    ws_protocol.TableSocketProtocol._read_text = counting  # type: ignore[method-assign]
-    try:
-        fast = _served(chunks, deflate, fast=True)
-    finally:
-        ws_protocol.TableSocketProtocol._read_text = original  # type: ignore[method-assign]
-    slow = _served(chunks, deflate, fast=False)
-    assert fast == slow  # the same messages to the app, the same bytes back
-    texts = [m.get("text") for m in fast[0] if m["type"] == "websocket.receive"]
-    action = '{"type": "action", "move": 3, "action": "play 2"}'
-    assert texts[:3] == [action, '{"type":"ping"}', "é" * 40]
-    assert texts[5:10] == ["part one, part two", action, "first", "second", action]
-    # the three short frames, the x's when compressed, and the last, each alone in a read
-    assert read_here[:good].count(True) == (5 if deflate else 4)
-    if broken not in (None, "binary"):  # closed, with the same close frame
-        close = fast[1][fast[1].rindex(b"\x88") :]
-        assert close[0] == 0x88 and fast[0][-1]["type"] == "websocket.disconnect"

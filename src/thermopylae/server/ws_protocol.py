@@ -21,14 +21,6 @@ and compressing it costs what reloading its socket's deflater into the cache cos
 of ~1 ms an action (docs/reliability.md, "ninth pass"). Whole updates, first updates and
 the Board Game's bigger patches are still compressed.
 
-A short text message from the client (an action, a ping: under `FAST_BELOW` bytes on the
-wire) is read by the protocol itself when it comes alone in one read, between two frames
-(websockets' parser waiting for the next one, nothing buffered): the same checks, the
-mask, the same deflate decoder, the same message to the app, without websockets'
-generators (its parser's frame, its reads, the frame's checks and events) and uvicorn's
-dispatch (~57 us a message read at 100 tables). Anything else, or anything wrong with
-the frame, goes to websockets as before, untouched.
-
 A socket also offers the app its own way to send such a message (`PUSH`, in the scope's
 ASGI extensions): the frame's bytes written to the transport in one call, where the ASGI
 `send` went through Starlette's checks, two exception wrappers, uvicorn's `send`, and
@@ -48,7 +40,6 @@ from typing import Any
 from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
-from websockets.exceptions import ProtocolError
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import (
     PerMessageDeflate,
@@ -56,14 +47,8 @@ from websockets.extensions.permessage_deflate import (
 )
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
-from websockets.protocol import OPEN, Protocol
+from websockets.protocol import OPEN
 from websockets.server import ServerProtocol
-from websockets.streams import StreamReader
-
-try:
-    from websockets.speedups import apply_mask
-except ImportError:  # pragma: no cover (websockets without its C speedups)
-    from websockets.utils import apply_mask
 from websockets.typing import ExtensionParameter
 
 SERVER_WINDOW_BITS = 12  # deflate's window for the updates the server sends (4 KB)
@@ -77,10 +62,6 @@ _DATA = (Opcode.TEXT, Opcode.BINARY)
 PUSH = "thermopylae.push"  # the scope's extension: `Push`, a socket's own send of a text
 Push = Callable[[bytes], bool]  # UTF-8 text -> sent (False: send it through ASGI instead)
 _TEXT_FIN = 0x81  # FIN and the text opcode; RSV bits clear (not compressed), no mask
-FAST_BELOW = 126  # bytes of a client's frame payload read by the protocol itself, below
-_INFLATE_MOST = 1032  # the most bytes deflate makes of one (zlib's bound)
-_AT_EOF = StreamReader.at_eof.__code__  # where websockets' parser waits between frames
-_PARSE = Protocol.parse.__code__
 
 
 class SmallPlainDeflate(PerMessageDeflate):
@@ -110,20 +91,6 @@ class _ServerDeflateFactory(ServerPerMessageDeflateFactory):
         )
 
 
-def _between_frames(conn: ServerProtocol) -> bool:
-    """Whether websockets' parser waits for the next frame's first byte (in `at_eof`, from
-    `Protocol.parse`), not in the middle of a frame or of the handshake."""
-    outer: Any = None
-    inner: Any = conn.parser
-    while inner is not None and getattr(inner, "gi_yieldfrom", None) is not None:
-        outer, inner = inner, inner.gi_yieldfrom
-    return (
-        outer is not None
-        and getattr(inner, "gi_code", None) is _AT_EOF
-        and getattr(outer, "gi_code", None) is _PARSE
-    )
-
-
 def deflate_factory() -> ServerPerMessageDeflateFactory:
     """Per-message deflate as the server negotiates it (a browser that offers it gets it)."""
     return _ServerDeflateFactory(
@@ -151,58 +118,6 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
                 max_size=config.ws_max_size,
                 logger=self.conn.logger,
             )
-
-    def data_received(self, data: bytes) -> None:
-        """A short text frame read here when `_read_text` can; else uvicorn's, as before."""
-        if not self._read_text(data):
-            super().data_received(data)
-
-    def _read_text(self, data: bytes) -> bool:
-        """`data` as one whole client text frame (FIN, masked, RSV2/RSV3 clear, a payload
-        under `FAST_BELOW` bytes, compressed only if deflate was agreed and it cannot
-        inflate past the size limit) handed to the app as websockets and uvicorn would,
-        if the socket is open, websockets' parser is between frames with nothing
-        buffered and no event waiting. False, with nothing changed, for anything else:
-        websockets then reads `data` (and refuses what it refuses)."""
-        conn = self.conn
-        if (
-            not self.handshake_complete
-            or self.close_sent
-            or conn.state is not OPEN
-            or conn.current_size is not None
-            or conn.reader.buffer
-            or conn.events
-            or conn.parser_exc is not None
-            or conn.debug
-            or len(data) < 6
-            or not _between_frames(conn)
-        ):
-            return False
-        head1, head2 = data[0], data[1]
-        length = head2 & 0x7F
-        # FIN and text (RSV1 aside); the mask bit set, as a client's frame must have it
-        if head1 & 0xBF != _TEXT_FIN or not head2 & 0x80 or length + 6 != len(data):
-            return False
-        limit = conn.max_message_size
-        if conn.max_fragment_size is not None:
-            limit = conn.max_fragment_size if limit is None else min(limit, conn.max_fragment_size)
-        compressed = bool(head1 & 0x40)
-        extensions = conn.extensions
-        if compressed:
-            if len(extensions) != 1 or not isinstance(extensions[0], SmallPlainDeflate):
-                return False
-            if limit is not None and (length + 1) * _INFLATE_MOST >= limit:
-                return False  # could be too big once inflated: websockets says so
-        elif limit is not None and length > limit:
-            return False
-        frame = Frame(Opcode.TEXT, apply_mask(data[6:], data[2:6]), True, compressed)
-        if compressed:
-            try:
-                frame = extensions[0].decode(frame, max_size=limit)
-            except ProtocolError:  # a broken stream: websockets meets it again and fails
-                return False
-        self.handle_text(frame)  # uvicorn's: the message to the app (UTF-8 checked there)
-        return True
 
     def handle_connect(self, event: Request) -> None:
         """uvicorn's, then `push` offered to the app in the scope's extensions."""
