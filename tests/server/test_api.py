@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from tests.cli_helpers import entry_point
 from tests.server.helpers import (
     Api,
     Seen,
     check_hidden,
     check_messages,
-    entry_point,
     game_counts,
     not_legal,
     options_for,
@@ -34,7 +34,7 @@ from tests.server.helpers import (
 )
 from thermopylae.engine import registry
 from thermopylae.engine.record import Record, replay
-from thermopylae.server import store as store_module
+from thermopylae.server.db import tables as tables_table
 from thermopylae.server.limits import MAX_BODY
 
 GAMES = registry.game_ids()
@@ -43,7 +43,7 @@ COUNTS = game_counts()
 
 def count_tables(api: Api) -> int:
     with api.store.engine.connect() as conn:
-        n: int = conn.execute(select(func.count()).select_from(store_module.tables)).scalar_one()
+        n: int = conn.execute(select(func.count()).select_from(tables_table)).scalar_one()
         return n
 
 

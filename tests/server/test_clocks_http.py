@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from anyio.from_thread import BlockingPortal
 from sqlalchemy import update
 from starlette.testclient import TestClient
 
@@ -75,6 +76,12 @@ def keeper(c: TestClient) -> Any:
     return c.app.state.tables.timekeeper  # type: ignore[attr-defined]
 
 
+def portal(c: TestClient) -> BlockingPortal:
+    """The client's portal into the app's event loop (open while the client is)."""
+    assert c.portal is not None
+    return c.portal
+
+
 def test_a_clock_is_refused_with_a_clear_text_when_absurd(client: TestClient) -> None:
     for clock, text in [
         ({"initial_s": 1}, "initial_s must be from"),
@@ -112,9 +119,9 @@ def test_a_timeout_with_forfeit_ends_the_game_for_time(client: TestClient) -> No
     created = new_table(client, LIVE)
     seat, tok = mover(client, created)
     deadline = view(client, created["id"])["clock"]["deadline"]
-    assert client.portal.call(keeper(client).expire, created["id"], deadline - 1) is False
-    assert client.portal.call(keeper(client).expire, created["id"], deadline) is True
-    assert client.portal.call(keeper(client).expire, created["id"], deadline) is False  # once
+    assert portal(client).call(keeper(client).expire, created["id"], deadline - 1) is False
+    assert portal(client).call(keeper(client).expire, created["id"], deadline) is True
+    assert portal(client).call(keeper(client).expire, created["id"], deadline) is False  # once
     m = view(client, created["id"], tok)
     assert m["outcome"]["reason"] == "time"
     assert m["outcome"]["results"][seat] == "loss" and m["outcome"]["results"][1 - seat] == "win"
@@ -172,7 +179,7 @@ def test_a_deadline_written_by_hand_is_enforced_at_the_next_look_anyway(
 def test_a_move_after_the_deadline_is_refused(client: TestClient) -> None:
     created = new_table(client, LIVE)
     _seat, tok = mover(client, created)
-    live = client.portal.call(client.app.state.tables.get, created["id"])  # type: ignore[attr-defined]
+    live = portal(client).call(client.app.state.tables.get, created["id"])  # type: ignore[attr-defined]
     live.row = replace(live.row, deadline=time.time() - 0.2)  # seen here before the keeper
     m = view(client, created["id"], tok)
     r = client.post(
@@ -188,7 +195,7 @@ def test_a_timeout_with_ai_lets_a_bot_play_until_the_player_is_back(client: Test
     seat, tok = mover(client, created)
     deadline = view(client, created["id"])["clock"]["deadline"]
     before = view(client, created["id"])["move"]
-    assert client.portal.call(keeper(client).expire, created["id"], deadline) is True
+    assert portal(client).call(keeper(client).expire, created["id"], deadline) is True
     deadline_moved = time.monotonic()
     while time.monotonic() - deadline_moved < 10:
         spectator = view(client, created["id"])
@@ -219,7 +226,7 @@ def test_a_player_back_while_the_stand_in_thinks_keeps_the_move(client: TestClie
 
     tables.ai.think = slow_think
     before = view(client, created["id"])
-    assert client.portal.call(keeper(client).expire, created["id"], before["clock"]["deadline"])
+    assert portal(client).call(keeper(client).expire, created["id"], before["clock"]["deadline"])
     assert thinking.wait(10)  # the bot is choosing the seat's move
     back = view(client, created["id"], tok)  # the player opens the table as the seat
     assert back["seats"][seat]["standin"] is False and back["your_turn"]
@@ -239,7 +246,7 @@ def test_the_clock_survives_a_restart(db: str) -> None:
         assert after["deadline"] == before["deadline"]
         assert after["running"] == before["running"]
         assert after["remaining"][0] <= before["remaining"][0]
-        assert c.portal.call(keeper(c).expire, created["id"], after["deadline"]) is True
+        assert portal(c).call(keeper(c).expire, created["id"], after["deadline"]) is True
         assert view(c, created["id"])["outcome"]["reason"] == "time"
 
 

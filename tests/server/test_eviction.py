@@ -99,7 +99,9 @@ def a_step_before_chance(api: Api, created: dict[str, Any]) -> tuple[int, str, s
     state = g.new(g.options(created["options"]))
     for _who, text in api.store.steps(created["id"]):
         g.apply(state, g.parse(text), quiet=True)
-    seat = g.seats(g.options(created["options"]))[g.to_act(state)]
+    who = g.to_act(state)
+    assert who is not None and who != CHANCE  # a seat acts after the stored steps
+    seat = g.seats(g.options(created["options"]))[who]
     for a in g.legal(state):
         after = g.copy(state)
         g.apply(after, a, quiet=True)

@@ -413,7 +413,7 @@ def _checker(operation: Any, cross: str | None) -> Any:
         derandomize=True,
         suppress_health_check=list(HealthCheck),
     )
-    @schemathesis_given(operation)
+    @schemathesis_given(operation)  # type: ignore[untyped-decorator]  # schemathesis's is untyped
     def check(case: Any) -> None:
         if cross is None:
             case.call_and_validate()

@@ -100,7 +100,7 @@ def test_every_notice_of_random_games_is_made_of_public_facts_only(server: Any) 
                 headers={"X-CSRF-Token": csrf},
             )
             assert r.status_code == 200, r.text
-        store = c.app.state.tables.store  # type: ignore[attr-defined]
+        store = c.app.state.tables.store
         decisions = [who for who, _ in store.steps(table) if who != "chance"]
         for a, b in itertools.pairwise(decisions):
             if a != b:
@@ -141,7 +141,7 @@ def test_time_low_is_told_once(server: Any) -> None:
         headers={"X-CSRF-Token": u.get("/api/me").json()["csrf"]},
     )
     table = r.json()["id"]
-    store = c.app.state.tables.store  # type: ignore[attr-defined]
+    store = c.app.state.tables.store
     row = store.table(table)
     assert row.low_at == pytest.approx(row.deadline - 60, abs=0.01)  # a tenth of 600 s left
     with store.engine.begin() as conn:

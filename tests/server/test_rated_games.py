@@ -79,8 +79,8 @@ def ratings_of(p: Player, i: int) -> dict[str, Any]:
 def moved_right(before: dict[str, Any] | None, after: dict[str, Any], result: str) -> bool:
     mu0 = MU0 if before is None else before["mu"]
     if result == "draw":  # equal ratings and a draw: no side gains
-        return abs(after["mu"] - mu0) < 1.0
-    return after["mu"] > mu0 if result == "win" else after["mu"] < mu0
+        return bool(abs(after["mu"] - mu0) < 1.0)
+    return bool(after["mu"] > mu0 if result == "win" else after["mu"] < mu0)
 
 
 def test_two_rated_games_move_each_side_s_rating_once_in_the_right_direction(

@@ -121,6 +121,7 @@ def a_step_before_the_ai(api: Api, created: dict[str, Any]) -> tuple[int, str, s
     state = truth.at(len(truth.steps))
     g = truth.game
     seat = g.to_act(state)
+    assert seat is not None and seat != CHANCE
     assert truth.seats[seat] in tokens_of(created)
     for a in g.legal(state):
         after = g.copy(state)

@@ -92,6 +92,7 @@ def _play(tables: Tables, table_id: str, tokens: list[Any], rng: random.Random) 
     """A random legal action of the seat to act at the table as `tables` holds it."""
     live = tables.live[table_id]
     seat = live.to_act()
+    assert seat is not None  # the game is not over
     action = live.game.format(rng.choice(list(live.game.legal(live.state))))
     return tables.submit(table_id, tokens[seat], live.move, action)
 
@@ -119,7 +120,7 @@ def test_two_processes_play_one_table_and_refuse_moves_on_stale_copies(
                     refused.append(caught)
                 return caught
 
-            store.append = counted  # type: ignore[method-assign]
+            store.append = counted  # type: ignore[method-assign,assignment]  # a spy
         rng = random.Random(3)
         try:
             live, tokens = await a.create(
@@ -139,12 +140,15 @@ def test_two_processes_play_one_table_and_refuse_moves_on_stale_copies(
             assert stale.move < live.move
             # a move sent for the stored table's move number is checked again and stored
             mover = live.to_act()
+            assert mover is not None
             action = live.game.format(rng.choice(list(live.game.legal(live.state))))
             await b.submit(tid, tokens[mover], live.move, action)
             assert b.live[tid].move == len(two.steps(tid)) > live.move
             # one's copy is now stale: its stale move number is refused ...
+            stale_mover = live.to_act()
+            assert stale_mover is not None
             with pytest.raises(TableError) as exc:
-                await a.submit(tid, tokens[live.to_act()], live.move, "pass")
+                await a.submit(tid, tokens[stale_mover], live.move, "pass")
             assert exc.value.status == 409
             # ... and a move on the stored table goes through after its catch-up
             await _play(a, tid, tokens, rng)
