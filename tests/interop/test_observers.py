@@ -345,3 +345,58 @@ def test_two_environments_share_an_observer(case: tuple[str, dict[str, Any]]) ->
                 legal = np.flatnonzero(obs["action_mask"])
                 env.step(int(legal[int(rng.random() * len(legal))]))
     assert checked > 100
+
+
+def test_entries_kept_in_two_generations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Masks` keeps its entries by identities in two generations: a full one becomes the
+    old one (the one before is dropped) and an entry found in the old one is kept in the
+    new one, the same entry; the masks and codes stay the plain ones across the swaps,
+    for lists made anew and actions decoded anew (identities that may be reused)."""
+    monkeypatch.setattr(observe, "CACHE_SIZE", 8)
+    g = registry.get("thermopyles")
+    actions = [g.decode(c) for c in range(g.num_actions)]
+    masks = observe.Masks(g)
+    sets = [[actions[i], actions[i + 1]] for i in range(12)]
+    first = masks.entry(list(sets[0]))
+    for legal in sets[1:9]:  # the ninth fills the generation: the first goes to the old
+        masks.entry(list(legal))
+    assert masks._by_ids and masks._old_ids
+    assert masks.entry(list(sets[0])) is first  # found in the old generation, kept anew
+    assert tuple(map(id, sets[0])) in masks._by_ids
+    rng = random.Random(4)
+    for _ in range(300):
+        codes = sorted(rng.sample(range(g.num_actions), 3))
+        made = [g.decode(c) for c in codes] if rng.random() < 0.5 else [actions[c] for c in codes]
+        acts, mask, in_order = masks.entry(made)
+        plain = np.zeros(g.num_actions, np.int8)
+        plain[codes] = 1
+        assert np.array_equal(mask, plain) and sorted(in_order) == codes
+        assert [g.encode(a) for a in acts] == in_order
+
+
+def test_earth_and_water_hands_while_hippias_shows_greece_hand() -> None:
+    """Earth & Water's observer shows Greece's hand to Persia while Hippias lets Persia
+    pick a card (`view.hand_visible`, written out in `state_features`), as the view does,
+    and hides it otherwise: both seats at every such position of random games."""
+    from thermopylae.engine.play import stepper
+    from thermopylae.games.earth_and_water.cards import C_HIPPIAS
+    from thermopylae.games.earth_and_water.state import CHOOSE
+
+    g = registry.get("earth-and-water")
+    opts = g.options({})
+    found = g.observer(opts)
+    assert isinstance(found, StateObserver)
+    rng, pick = random.Random(5), random.Random(6).random
+    step = stepper(g)
+    checked = 0
+    while checked < 20:
+        s = g.new(opts)
+        who = g.advance_chance(s, rng)
+        while who is not None:
+            if s.phase == CHOOSE and s.choice == C_HIPPIAS:
+                for seat in (0, 1):
+                    expected = observe.vector(found, g.view(s, seat))
+                    assert np.array_equal(found.state_features(s, seat, who), expected)
+                checked += 1
+            legal = g.legal(s)
+            who = step(s, legal[int(pick() * len(legal))], rng)
