@@ -10,6 +10,7 @@ import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
 
+from gymnasium import spaces  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from tests.interop.conftest import GAME_IDS, players, table, two_seats  # noqa: E402
@@ -56,6 +57,7 @@ def episode(env: ThermopylaeEnv, seed: int) -> tuple[float, int]:
     while True:
         assert env.observation_space.contains(obs)
         mask = info["action_mask"]
+        assert isinstance(env.action_space, spaces.Discrete)
         assert mask.dtype == np.int8 and mask.shape == (env.action_space.n,)
         obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         total += reward
@@ -229,5 +231,10 @@ def test_p23_bad_max_illegal_is_refused(bad: Any) -> None:
 def test_p23_numpy_integers_are_accepted(game_id: str) -> None:
     options = two_seats(game_id)
     last = int(options.get("players", players(game_id).start)) - 1
-    env = ThermopylaeEnv(game_id, **options, seat=np.int64(last), max_illegal=np.int32(7))
+    env = ThermopylaeEnv(
+        game_id,
+        **options,
+        seat=np.int64(last),  # type: ignore[arg-type]  # NumPy integers on purpose
+        max_illegal=np.int32(7),  # type: ignore[arg-type]
+    )
     assert env.seat == last and env.max_illegal == 7 and type(env.max_illegal) is int

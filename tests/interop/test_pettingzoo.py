@@ -10,7 +10,8 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test
+from gymnasium import spaces
+from pettingzoo.test import api_test  # type: ignore[import-untyped]  # pettingzoo ships no types for it
 
 from tests.helpers import decision_positions
 from tests.interop.conftest import ALL_CASES, GAME_IDS, case_id, two_seats
@@ -66,9 +67,12 @@ def test_spaces_are_stable_and_match_the_layout(case: tuple[str, dict[str, Any]]
     for agent in e.possible_agents:
         assert e.observation_space(agent) is e.observation_space(agent)
         assert e.action_space(agent) is e.action_space(agent)
-        space = e.observation_space(agent)["observation"]
+        observation_space, action_space = e.observation_space(agent), e.action_space(agent)
+        assert isinstance(observation_space, spaces.Dict)
+        assert isinstance(action_space, spaces.Discrete)
+        space = observation_space["observation"]
         assert space.shape == (sum(size for _, size, _ in observe.layout(g, e.options)),)
-        assert e.action_space(agent).n == g.num_actions
+        assert action_space.n == g.num_actions
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -89,6 +93,7 @@ def test_layout_and_mask(case: tuple[str, dict[str, Any]]) -> None:
     assert size == sum(s for _, s, _ in observe.layout(g, opts))
     for s in decision_positions(game_id, options, 1, every=3):
         who = g.to_act(s)
+        assert who is not None  # a decision
         for seat in range(len(g.seats(opts))):
             x = observe.observe(g, opts, s, seat)
             assert x.shape == (size,) and x.dtype == np.float32
@@ -132,6 +137,7 @@ def test_own_hand_is_visible(game_id: str) -> None:
     for seed in range(4):
         for s in decision_positions(game_id, options, seed):
             seat = g.to_act(s)
+            assert seat is not None  # a decision
             twin = g.determinize(s, 1 - seat, random.Random(seed))
             if not np.array_equal(
                 observe.observe(g, opts, s, seat), observe.observe(g, opts, twin, seat)

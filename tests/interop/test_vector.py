@@ -40,7 +40,8 @@ def case_id(case: tuple[str, dict[str, Any]]) -> str:
 
 def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniform draw among each row's legal actions (any action for a row without one)."""
-    return (rng.random(masks.shape) * np.maximum(masks, 1e-9)).argmax(axis=1)
+    drawn: np.ndarray = (rng.random(masks.shape) * np.maximum(masks, 1e-9)).argmax(axis=1)
+    return drawn
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
@@ -49,6 +50,7 @@ def test_shapes_and_spaces(case: tuple[str, dict[str, Any]]) -> None:
     n = 3
     env = ThermopylaeVectorEnv(game_id, n, opponent="random", **kwargs)
     single = ThermopylaeEnv(game_id, opponent="random", **kwargs)
+    assert single.observation_space.shape is not None
     size, actions = single.observation_space.shape[0], registry.get(game_id).num_actions
     assert env.single_observation_space == single.observation_space
     assert env.single_action_space == single.action_space
@@ -76,7 +78,7 @@ def test_seeding_is_reproducible(game_id: str) -> None:
         env = ThermopylaeVectorEnv(game_id, 4, opponent="random")
         obs, info = env.reset(seed=seed)
         rng = np.random.default_rng(5)
-        out = [obs]
+        out: list[Any] = [obs]
         for _ in range(60):
             obs, rewards, term, trunc, info = env.step(random_actions(info["action_mask"], rng))
             out += [obs, rewards, term, trunc, info["action_mask"]]
