@@ -14,10 +14,24 @@ import pytest
 from tests.interop.conftest import ALL_CASES, GAME_IDS, case_id
 from thermopylae.engine import registry
 from thermopylae.engine.observation import Fields, StateObserver, histogram, onehot, scaled
-from thermopylae.engine.protocol import CHANCE
+from thermopylae.engine.protocol import CHANCE, GenericGame
 from thermopylae.interop import observe
 
 INTEROP = Path(__file__).parents[2] / "src" / "thermopylae" / "interop"
+
+
+def _state_observer(
+    case: tuple[str, dict[str, Any]],
+) -> tuple[GenericGame, dict[str, Any], StateObserver, range]:
+    """The case's game, its options, its observer read from the state (the test is skipped
+    for a game that reads its observations from the view) and its seats."""
+    game_id, options = case
+    g = registry.get(game_id)
+    opts = g.options(options)
+    found = g.observer(opts)
+    if not isinstance(found, StateObserver):
+        pytest.skip(f"{game_id} reads its observations from the view only")
+    return g, opts, found, range(len(g.seats(opts)))
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
@@ -80,13 +94,7 @@ def test_state_features_are_the_views_features(case: tuple[str, dict[str, Any]])
     """The fast path (`StateObserver.state_features`, reading the state) gives exactly
     the numbers of `features(view)` for every seat, at decisions, chance nodes and the
     end, over whole random games: it shows nothing the view hides."""
-    game_id, options = case
-    g = registry.get(game_id)
-    opts = g.options(options)
-    found = g.observer(opts)
-    if not isinstance(found, StateObserver):
-        pytest.skip(f"{game_id} reads its observations from the view only")
-    seats = range(len(g.seats(opts)))
+    g, opts, found, seats = _state_observer(case)
     checked = 0
     for seed in range(6):
         rng = random.Random(seed)
@@ -179,13 +187,7 @@ def test_state_features_with_games_in_turn(case: tuple[str, dict[str, Any]]) -> 
     """The observers keep what the last call saw (a map, a pile, the stock of pieces) and
     rows by content: with three games played in turn (as the vector environment plays
     them), every seat's `state_features` still gives the view's numbers."""
-    game_id, options = case
-    g = registry.get(game_id)
-    opts = g.options(options)
-    found = g.observer(opts)
-    if not isinstance(found, StateObserver):
-        pytest.skip(f"{game_id} reads its observations from the view only")
-    seats = range(len(g.seats(opts)))
+    g, opts, found, seats = _state_observer(case)
     rng = random.Random(11)
     games = [g.new(opts) for _ in range(3)]
     checked = 0
@@ -281,13 +283,7 @@ def test_state_features_after_jumps_back(case: tuple[str, dict[str, Any]]) -> No
     going back to its root) is a jump like any other. Copies of a game's positions are
     observed in order, then out of order and mixed with the live state (whose lists
     change in place), every seat against the view's numbers."""
-    game_id, options = case
-    g = registry.get(game_id)
-    opts = g.options(options)
-    found = g.observer(opts)
-    if not isinstance(found, StateObserver):
-        pytest.skip(f"{game_id} reads its observations from the view only")
-    seats = range(len(g.seats(opts)))
+    g, opts, found, seats = _state_observer(case)
     rng = random.Random(5)
     s = g.new(opts)
     kept: list[Any] = []

@@ -137,6 +137,23 @@ class _Transport(asyncio.Transport):
         self.closing = True
 
 
+def _opened(app: Any, deflate: bool) -> tuple[TableSocketProtocol, _Transport, ClientProtocol]:
+    """serve's protocol for `app` on a recording transport, with a websockets client (which
+    offers deflate) whose opening handshake has been handed to it."""
+    config = Config(app=app, ws_per_message_deflate=deflate, ws_max_size=64 * 1024)
+    config.load()
+    protocol = TableSocketProtocol(config, ServerState(), {}, asyncio.get_running_loop())
+    transport = _Transport()
+    protocol.connection_made(transport)
+    client = ClientProtocol(
+        parse_uri("ws://127.0.0.1:8300/ws/tables/t"),
+        extensions=[ClientPerMessageDeflateFactory(client_max_window_bits=True)],
+    )
+    client.send_request(client.connect())
+    protocol.data_received(b"".join(client.data_to_send()))
+    return protocol, transport, client
+
+
 async def _until(condition: Any) -> None:
     for _ in range(200):
         if condition():
@@ -160,17 +177,7 @@ def test_reading_stops_at_the_second_waiting_message_and_resumes_once_taken(
             while len(taken) < 3:
                 taken.append(await receive())
 
-        config = Config(app=asgi, ws_per_message_deflate=deflate, ws_max_size=64 * 1024)
-        config.load()
-        protocol = TableSocketProtocol(config, ServerState(), {}, asyncio.get_running_loop())
-        transport = _Transport()
-        protocol.connection_made(transport)
-        client = ClientProtocol(
-            parse_uri("ws://127.0.0.1:8300/ws/tables/t"),
-            extensions=[ClientPerMessageDeflateFactory(client_max_window_bits=True)],
-        )
-        client.send_request(client.connect())
-        protocol.data_received(b"".join(client.data_to_send()))
+        protocol, transport, client = _opened(asgi, deflate)
         await _until(lambda: transport.written)
         client.receive_data(bytes(transport.written))
         [response] = client.events_received()
@@ -231,17 +238,7 @@ def test_push_writes_what_the_asgi_send_writes_or_refuses(deflate: bool) -> None
             pushes.append(push(tiny))  # after the close
             done.set()
 
-        config = Config(app=asgi, ws_per_message_deflate=deflate, ws_max_size=64 * 1024)
-        config.load()
-        protocol = TableSocketProtocol(config, ServerState(), {}, asyncio.get_running_loop())
-        transport = _Transport()
-        protocol.connection_made(transport)
-        client = ClientProtocol(
-            parse_uri("ws://127.0.0.1:8300/ws/tables/t"),
-            extensions=[ClientPerMessageDeflateFactory(client_max_window_bits=True)],
-        )
-        client.send_request(client.connect())
-        protocol.data_received(b"".join(client.data_to_send()))
+        protocol, transport, client = _opened(asgi, deflate)
         await asyncio.wait_for(done.wait(), 5)
         # a compressed long message by push: refused, so it was sent once, by ASGI
         assert pushes == [True, True, not deflate, False, False]
