@@ -24,6 +24,7 @@ from thermopylae import i18n
 from thermopylae.server import account_tables, auth, notify, outbox
 from thermopylae.server.account_errors import AccountError
 from thermopylae.server.account_store import EVENTS, Account, Accounts
+from thermopylae.server.live import Live
 from thermopylae.server.names import check_name, name_key
 from thermopylae.server.passwords import check_password, hash_password, verify
 from thermopylae.server.schema import errors
@@ -129,6 +130,24 @@ async def acting_session(request: Request, accounts: Accounts) -> Session | None
     return s
 
 
+async def logged_in(request: Request, accounts: Accounts, acting: bool = True) -> Session:
+    """The request's session, its CSRF token checked if the request changes something
+    (`acting`); without a login, 401. Every route that needs an account asks here."""
+    s = await (acting_session if acting else session_of)(request, accounts)
+    if s is None:
+        raise AccountError(401, "log in first")
+    return s
+
+
+async def acting_seat(
+    request: Request, accounts: Accounts, tables: Tables, live: Live, token: str | None
+) -> int | None:
+    """The seat a request acts for at `live`'s table: its token's seat when it brings one,
+    else the seat of its account (logged in, CSRF checked); None: not a player there."""
+    session = None if token else await acting_session(request, accounts)
+    return tables.seat_of(live, token, None if session is None else session.account.id)
+
+
 def router(tables: Any, accounts: Any, settings: AccountSettings) -> APIRouter:
     """The account routes, over the app's `tables()` and `Accounts` (callables, since
     the tables are made at start-up)."""
@@ -154,10 +173,7 @@ def router(tables: Any, accounts: Any, settings: AccountSettings) -> APIRouter:
         return {"name": account.name, "csrf": csrf}
 
     async def required(request: Request, acting: bool = True) -> Session:
-        s = await (acting_session if acting else session_of)(request, acc())
-        if s is None:
-            raise AccountError(401, "log in first")
-        return s
+        return await logged_in(request, acc(), acting)
 
     @r.post(
         "/api/accounts",

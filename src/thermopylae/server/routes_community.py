@@ -12,10 +12,9 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from thermopylae.server import forfeits, open_tables, rematch
-from thermopylae.server.account_errors import AccountError
 from thermopylae.server.account_store import Accounts
 from thermopylae.server.matchmaking import Matchmaking, check
-from thermopylae.server.routes_accounts import Session, acting_session, session_of
+from thermopylae.server.routes_accounts import Session, acting_seat, logged_in
 from thermopylae.server.schema import JoinIn, MatchIn, RematchIn, errors
 from thermopylae.server.seats import TableError
 from thermopylae.server.tables import Tables
@@ -38,16 +37,11 @@ def router(
         return queue["m"]
 
     async def login(request: Request, acting: bool = True) -> Session:
-        s = await (acting_session if acting else session_of)(request, accounts)
-        if s is None:
-            raise AccountError(401, "log in first")
-        return s
+        return await logged_in(request, accounts, acting)
 
     async def seat_of(request: Request, table_id: str, token: str | None) -> int | None:
         t = tables()
-        live = await t.get(table_id)
-        session = None if token else await acting_session(request, accounts)
-        return t.seat_of(live, token, None if session is None else session.account.id)
+        return await acting_seat(request, accounts, t, await t.get(table_id), token)
 
     @r.get(
         "/api/tables",

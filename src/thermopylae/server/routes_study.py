@@ -26,7 +26,7 @@ from thermopylae.server.account_store import Accounts
 from thermopylae.server.limits import RateLimit
 from thermopylae.server.live import Live
 from thermopylae.server.new_table import Terms
-from thermopylae.server.routes_accounts import acting_session
+from thermopylae.server.routes_accounts import acting_seat, acting_session
 from thermopylae.server.schema import LANG_DOC, SeatIn, errors
 from thermopylae.server.seats import TableError
 from thermopylae.server.tables import Tables
@@ -73,10 +73,8 @@ def router(
     asks = RateLimit(1 / HINT_EVERY_S, HINT_BURST)  # in this process
     frames = replays.Frames()
 
-    async def acting_seat(request: Request, live: Live, token: str | None) -> int | None:
-        session = None if token else await acting_session(request, accounts())
-        account = None if session is None else session.account.id
-        return tables().seat_of(live, token, account)
+    async def seat_of(request: Request, live: Live, token: str | None) -> int | None:
+        return await acting_seat(request, accounts(), tables(), live, token)
 
     @r.post(
         "/api/tables/{table_id}/hint",
@@ -93,7 +91,7 @@ def router(
         live = await t.get(table_id)
         if not live.row.hints:
             raise TableError(403, "this table does not allow hints")
-        seat = await acting_seat(request, live, body.token)
+        seat = await seat_of(request, live, body.token)
         if seat is None:
             raise TableError(403, "hints are for the players at this table")
         if live.to_act() != seat or live.row.open_seats:
@@ -199,7 +197,7 @@ def router(
             raise TableError(422, f"seat {body.seat!r}: the seats are {', '.join(names)}")
         seat = names.index(body.seat)
         if live.outcome() is None:  # a game in play: a player, as itself, never true cards
-            mine = await acting_seat(request, live, body.token)
+            mine = await seat_of(request, live, body.token)
             if mine is None:
                 raise TableError(403, "a game in play is branched only by its players")
             if mine != seat:

@@ -21,7 +21,7 @@ from thermopylae.server.account_errors import AccountError
 from thermopylae.server.account_store import Account, Accounts
 from thermopylae.server.limits import RateLimit
 from thermopylae.server.names import name_key
-from thermopylae.server.routes_accounts import acting_session, session_of
+from thermopylae.server.routes_accounts import acting_session, logged_in, session_of
 from thermopylae.server.schema import LANG_DOC, errors
 from thermopylae.server.seats import TableError, token_hash
 from thermopylae.server.store import now
@@ -165,10 +165,7 @@ def router(tables: Callable[[], Tables], accounts: Callable[[], Accounts]) -> AP
         return await asyncio.to_thread(tables()._store_call, fn, *args)
 
     async def login(request: Request, acting: bool) -> int:
-        s = await (acting_session if acting else session_of)(request, accounts())
-        if s is None:
-            raise AccountError(401, "log in first")
-        return s.account.id
+        return (await logged_in(request, accounts(), acting)).account.id
 
     async def other(me: int, name: str) -> int:
         found: Account | None = await db(accounts().by_key, name_key(name.strip()[:64]))
