@@ -26,10 +26,12 @@ from sqlalchemy.engine import make_url
 
 with warnings.catch_warnings():  # starlette's TestClient warns that it will move to httpx2
     warnings.simplefilter("ignore")
-    import starlette.testclient  # noqa: F401
+    from starlette.testclient import TestClient
 
 from tests.server.helpers import Api, serve_in_process
 from tests.server.notify_helpers import Receiver, receiving
+from thermopylae.server.ai_pool import AiLimits
+from thermopylae.server.app import create_app
 
 PG_URL = os.environ.get("THERMOPYLAE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("THERMOPYLAE_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -155,3 +157,12 @@ def receiver() -> Iterator[Receiver]:
     """A local HTTP receiver of webhooks (notify_helpers.receiving), stopped at the end."""
     with receiving() as r:
         yield r
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    """The app in this process on a fresh SQLite file, its AI seats in this process too
+    (a test module may define a `client` of its own, which then serves it)."""
+    app = create_app(db=f"sqlite:///{tmp_path / 't.db'}", ai=AiLimits(processes=False))
+    with TestClient(app) as c:
+        yield c

@@ -30,19 +30,11 @@ from tests.server.helpers import (
     ws_silent,
 )
 from thermopylae.server import patches
-from thermopylae.server.ai_pool import AiLimits
-from thermopylae.server.app import create_app, json_text
+from thermopylae.server.app import json_text
 from thermopylae.server.tables import Tables
 
 WEB = Path(patches.__file__).parent / "web"
 MOVES = 120  # actions played a game (the whole game when shorter)
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(db=f"sqlite:///{tmp_path / 't.db'}", ai=AiLimits(processes=False))
-    with TestClient(app) as c:
-        yield c
 
 
 def tables_of(c: TestClient) -> Tables:

@@ -8,8 +8,6 @@ ask in; the kept seats follow a name changed in place."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,18 +18,10 @@ from tests.server.test_patches import create, play_one, tables_of
 from thermopylae import i18n
 from thermopylae.engine.protocol import visible_events
 from thermopylae.server import messages
-from thermopylae.server.ai_pool import AiLimits
-from thermopylae.server.app import create_app, json_text
+from thermopylae.server.app import json_text
 from thermopylae.server.live import Live
 
 MOVES = 60  # actions played a game (the whole game when shorter)
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(db=f"sqlite:///{tmp_path / 't.db'}", ai=AiLimits(processes=False))
-    with TestClient(app) as c:
-        yield c
 
 
 def fresh(live: Live, seat: int | None, since: int) -> dict[str, Any]:
