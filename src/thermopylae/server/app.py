@@ -578,29 +578,26 @@ async def _client_message(
 _ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(",", ":"))
 
 
-def json_text(message: dict[str, Any]) -> str:
-    """A message as compact JSON text, as Starlette's `send_json` writes it, through orjson
-    (a fifth of the standard library's CPU for an update); what orjson refuses (an integer
-    past 64 bits) goes through the standard library, whose text it would have been. Keys
-    that are not strings (none in an update) are tried second: orjson's option for them
-    makes every message dearer (3.3 -> 1.8 us an update without it), for the same text."""
-    try:
-        return orjson.dumps(message).decode()
-    except orjson.JSONEncodeError:
-        pass
-    try:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-    except orjson.JSONEncodeError:
-        return _ENCODER.encode(message)
-
-
 def json_bytes(message: dict[str, Any]) -> bytes:
-    """`json_text` in UTF-8 as orjson makes it, without the text in between (a socket's
-    `push` writes bytes); what orjson refuses goes through `json_text`."""
+    """A message as compact JSON in UTF-8, as Starlette's `send_json` writes it, through
+    orjson (a fifth of the standard library's CPU for an update); what orjson refuses (an
+    integer past 64 bits) goes through the standard library, whose text it would have
+    been. Keys that are not strings (none in an update) are tried second: orjson's option
+    for them makes every message dearer (3.3 -> 1.8 us an update without it), for the
+    same text. A socket's `push` writes these bytes."""
     try:
         return orjson.dumps(message)
     except orjson.JSONEncodeError:
-        return json_text(message).encode()
+        pass
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        return _ENCODER.encode(message).encode()
+
+
+def json_text(message: dict[str, Any]) -> str:
+    """`json_bytes` as text (what `send_text` takes)."""
+    return json_bytes(message).decode()
 
 
 async def _send(ws: WebSocket, message: dict[str, Any]) -> None:
