@@ -69,8 +69,14 @@ class SmallPlainDeflate(PerMessageDeflate):
     is (RSV1 clear); longer messages and fragmented ones are compressed as websockets
     does."""
 
+    @staticmethod
+    def leaves_plain(size: int) -> bool:
+        """Whether a one-frame data message of `size` bytes goes uncompressed (`encode`,
+        and the socket's own `push`, which writes only such messages)."""
+        return size < PLAIN_BELOW
+
     def encode(self, frame: Frame) -> Frame:
-        if frame.fin and frame.opcode in _DATA and len(frame.data) < PLAIN_BELOW:
+        if frame.fin and frame.opcode in _DATA and self.leaves_plain(len(frame.data)):
             return frame
         return super().encode(frame)
 
@@ -149,7 +155,7 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
         ):
             return False
         for extension in conn.extensions:
-            if not (isinstance(extension, SmallPlainDeflate) and n < PLAIN_BELOW):
+            if not (isinstance(extension, SmallPlainDeflate) and extension.leaves_plain(n)):
                 return False
         if n < 126:
             head = bytes((_TEXT_FIN, n))
