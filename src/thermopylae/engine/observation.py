@@ -25,7 +25,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from struct import pack
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from thermopylae.engine.protocol import JSON, Observer
 
@@ -147,6 +147,20 @@ def onehots(n: int) -> list[bytes]:
     return [f32(1.0 if j == i else 0.0 for j in range(n)) for i in range(n + 1)]
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def keep(cache: dict[K, V], key: K, value: V, most: int) -> V:
+    """`value`, stored in `cache` under `key`; a cache that holds `most` entries is
+    emptied first (an observer's caches of rows stay bounded, and the rows in use come
+    back within a few calls)."""
+    if len(cache) >= most:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 def steps(count: int, scale: float) -> list[bytes]:
     """The float32 bytes of `k / scale` for `k` in `0..count-1` (one entry each)."""
     return [f32([k / scale]) for k in range(count)]
@@ -208,9 +222,7 @@ class Counts:
             else:
                 row = np.array(counts, dtype=np.float32)
                 row.setflags(write=False)
-            if len(self.rows) >= self.limit:
-                self.rows.clear()
-            self.rows[key] = row
+            keep(self.rows, key, row, self.limit)
         return row
 
 

@@ -26,6 +26,7 @@ from thermopylae.engine.observation import (
     PileBytes,
     f32,
     histogram,
+    keep,
     onehot,
     onehots,
     scaled,
@@ -300,12 +301,7 @@ class EarthAndWaterObserver(Fields):
             block[major] = 1.0
         if control >= 0:
             block[8 + control] = 1.0
-        row = f32(block)
-        known = self._city_rows[k]
-        if len(known) >= BLOCK_CACHE:
-            known.clear()
-        known[pieces] = row
-        return row
+        return keep(self._city_rows[k], pieces, f32(block), BLOCK_CACHE)
 
     def _cities_whole(
         self, pa: list[int], ga: list[int], pf: list[int], gf: list[int], key: MapKey
@@ -324,9 +320,7 @@ class EarthAndWaterObserver(Fields):
         self._last_map = (pa[:], ga[:], pf[:], gf[:])  # copies: the map changes in place
         self._last_city_rows = made
         joined = self._last_cities = b"".join(made)
-        if len(self._maps) >= BLOCK_CACHE:
-            self._maps.clear()
-        self._maps[key] = (tuple(made), joined)
+        keep(self._maps, key, (tuple(made), joined), BLOCK_CACHE)
         return joined
 
     def _cities_changed(self, pa: list[int], ga: list[int], pf: list[int], gf: list[int]) -> bytes:
@@ -374,10 +368,7 @@ class EarthAndWaterObserver(Fields):
                 pack("2f", campaign / 3, score / 10),
             )
         )
-        if len(self._heads) >= BLOCK_CACHE:
-            self._heads.clear()
-        self._heads[key] = row
-        return row
+        return keep(self._heads, key, row, BLOCK_CACHE)
 
     def _flags_of(self, key: FlagKey) -> bytes:
         """The fields `flags`, `talents` and `passes` (float32 bytes) from (carneia,
@@ -385,10 +376,7 @@ class EarthAndWaterObserver(Fields):
         carneia, acropolis, penalty, talents, passes = key
         shown = (0.0, 0.0) if talents is None else (1.0, talents / 10)
         row = pack("6f", float(carneia), float(acropolis), float(penalty), *shown, passes / 2)
-        if len(self._flags) >= BLOCK_CACHE:
-            self._flags.clear()
-        self._flags[key] = row
-        return row
+        return keep(self._flags, key, row, BLOCK_CACHE)
 
     def _stock(self, key: tuple[int, ...]) -> bytes:
         """The fields `bridge` to `once_used` (float32 bytes) from (bridge, reserve armies
@@ -398,22 +386,18 @@ class EarthAndWaterObserver(Fields):
         bridge, pa, pf, ga, gf, p0, p1, p2, kings, used = key
         reserve = self._reserves.get(rkey := (pa, pf, ga, gf))
         if reserve is None:
-            if len(self._reserves) >= BLOCK_CACHE:
-                self._reserves.clear()
-            reserve = self._reserves[rkey] = f32([pa / 20, pf / 20, ga / 20, gf / 20])
+            reserve = keep(
+                self._reserves, rkey, f32([pa / 20, pf / 20, ga / 20, gf / 20]), BLOCK_CACHE
+            )
         portraits = self._portraits.get(pkey := (p0, p1, p2, kings))
         if portraits is None:
-            if len(self._portraits) >= BLOCK_CACHE:
-                self._portraits.clear()
-            portraits = self._portraits[pkey] = f32([p0 / 3, p1 / 3, p2 / 3, kings / 3])
+            row = f32([p0 / 3, p1 / 3, p2 / 3, kings / 3])
+            portraits = keep(self._portraits, pkey, row, BLOCK_CACHE)
         once = self._used.get(used)
         if once is None:
             once = self._used[used] = f32([1.0 if used & b else 0.0 for b in self._once])
         stock = b"".join((self._bridge[bridge], reserve, portraits, once))
-        if len(self._stocks) >= BLOCK_CACHE:
-            self._stocks.clear()
-        self._stocks[key] = stock
-        return stock
+        return keep(self._stocks, key, stock, BLOCK_CACHE)
 
     def _move(self, key: tuple[int, ...]) -> bytes:
         """The `move` field (float32 bytes) from (side, kind, mode, count, carry, origin,

@@ -30,6 +30,7 @@ from thermopylae.engine.observation import (
     PileBytes,
     f32,
     histogram,
+    keep,
     onehot,
     onehots,
     scaled,
@@ -479,10 +480,7 @@ class HotGatesObserver(Fields):
         key: tuple[int, ...] = (s.round, s.eph, s.eph_move, *s.glory, *s.kills)
         scores = self._scores.get(key)
         if scores is None:
-            scores = self._scores_of(key)
-            if len(self._scores) >= CACHE:
-                self._scores.clear()
-            self._scores[key] = scores
+            scores = keep(self._scores, key, self._scores_of(key), CACHE)
         parts = [
             self._seat[seat if 0 <= seat < n else -1],
             self._phase[s.phase * PHASE_STRIDE + s.window + 1],
@@ -511,9 +509,7 @@ class HotGatesObserver(Fields):
         else:
             spaces = self._boards.get(flags)
             if spaces is None:
-                if len(self._boards) >= CACHE:
-                    self._boards.clear()
-                spaces = self._boards[flags] = self._caches(*flags)
+                spaces = keep(self._boards, flags, self._caches(*flags), CACHE)
             keys = list(map(tuple, board))
             found: list[bytes | None] = list(map(dict.get, spaces, keys))
             if not all(found):  # a miss (`None`; no row is empty): `in` would compare each
