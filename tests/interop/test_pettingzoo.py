@@ -82,6 +82,8 @@ def test_illegal_action_raises(game_id: str) -> None:
     mask = e.observe(e.agent_selection)["action_mask"]
     with pytest.raises(IllegalAction):
         e.step(int(np.flatnonzero(mask == 0)[0]))
+    with pytest.raises(IllegalAction, match="not legal"):  # not a number at all
+        e.step("a move")  # type: ignore[arg-type]  # a wrong type on purpose
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=case_id)

@@ -21,7 +21,7 @@ from thermopylae.engine import registry
 from thermopylae.engine.errors import IllegalAction, ThermopylaeError
 from thermopylae.engine.play import stepper
 from thermopylae.engine.protocol import GenericGame
-from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry
+from thermopylae.interop.observe import HIGH, LOW, Encoder, Entry, action_of
 
 
 class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
@@ -138,9 +138,7 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         if not observe:
             obs = None
         elif who is not None and self.possible_agents[who] == agent:
-            entry = self._entry
-            if entry is None:  # (`_entry_now`, written out: the usual case)
-                entry = self._entry = self._entry_of(self._legal(self.state_))
+            entry = self._entry or self._entry_now()
             obs = {
                 "observation": self._features(self.state_, who, who),
                 "action_mask": entry[1].copy(),  # read-only and shared: a copy
@@ -169,16 +167,12 @@ class ThermopylaeAEC(AECEnv):  # type: ignore[misc]
         agent = self.agent_selection
         if action is None:
             raise IllegalAction(f"{agent} must act: got None")
-        entry = self._entry or self._entry_now()
-        # `action_of`, written out (a call less a step): the code checked and decoded
-        # by its place among the legal codes
-        code = action if type(action) is int else int(action)
         try:
-            chosen = entry[0][entry[2].index(code)]
-        except ValueError:
-            raise IllegalAction(
-                f"action {action} is not legal for {agent} (see action_mask)"
-            ) from None
+            chosen = action_of(self._entry or self._entry_now(), int(action))
+        except ValueError:  # not a number at all
+            chosen = None
+        if chosen is None:
+            raise IllegalAction(f"action {action} is not legal for {agent} (see action_mask)")
         # (the agent's cumulative reward is cleared by the step: it is 0 until the end)
         # checked against the legal actions: the rules need not check it again, but
         # `apply` does (the contract has no unchecked apply)
