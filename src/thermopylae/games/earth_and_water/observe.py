@@ -12,8 +12,6 @@ draw pile by its size), and the tests hold it to equality with `features(view)`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
 from itertools import compress
 from operator import ne
 from struct import pack
@@ -24,8 +22,10 @@ from thermopylae.engine.observation import (
     Field,
     Fields,
     PileBytes,
+    array_maker,
     f32,
     histogram,
+    join_parts,
     keep,
     onehot,
     onehots,
@@ -37,8 +37,6 @@ from thermopylae.games.earth_and_water.cards import C_HIPPIAS
 from thermopylae.games.earth_and_water.components import Components
 from thermopylae.games.earth_and_water.state import CHOOSE, GREECE, PERSIA, PHASES, SIDES, State
 from thermopylae.games.earth_and_water.view import ONCE
-
-_join = bytearray().join  # a new bytearray each call (the separator is empty)
 
 if TYPE_CHECKING:
     from thermopylae.engine.observation import Obs  # NumPy: imported where arrays are built
@@ -282,12 +280,7 @@ class EarthAndWaterObserver(Fields):
         self._battles: dict[tuple[int, ...], bytes] = {}
         self._no_battle = f32([0.0] * (7 + self._ncities))
         self._no_window = f32((0.0, 0.0))
-        # the observation from its parts joined: `assemble` without its call and its
-        # check of the size (the tests hold every observation to the reference's)
-        import numpy as np
-
-        new: Callable[..., Obs] = np.ndarray  # (the class's own type has free parameters)
-        self._array: Callable[[bytearray], Obs] = partial(new, (self._size,), np.dtype(np.float32))
+        self._array = array_maker(self._size)  # the observation from its parts joined
 
     def _city_row(self, k: int, pieces: tuple[int, int, int, int]) -> bytes:
         """City `k`'s part of `cities` (float32 bytes) from its (Persian armies, Greek
@@ -495,7 +488,7 @@ class EarthAndWaterObserver(Fields):
         discard, pile = s.discard, self._discard
         # the parts in the layout's order, joined (one tuple: no list grown part by part)
         return self._array(
-            _join(
+            join_parts(
                 (
                     self._heads.get(head := (seat, s.phase, to_act, s.active, s.campaign, s.score))
                     or self._head(head),

@@ -16,8 +16,8 @@ discard piles by `PileBytes`; only a battle under way is packed at each call.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import lru_cache, partial
+from collections.abc import Sequence
+from functools import lru_cache
 from itertools import chain, compress
 from operator import call, ne
 from struct import Struct, pack
@@ -28,8 +28,10 @@ from thermopylae.engine.observation import (
     Field,
     Fields,
     PileBytes,
+    array_maker,
     f32,
     histogram,
+    join_parts,
     keep,
     onehot,
     onehots,
@@ -57,8 +59,6 @@ from thermopylae.games.hot_gates.state import (
     WOUNDED,
     State,
 )
-
-_join = bytearray().join  # a new bytearray each call (the separator is empty)
 
 if TYPE_CHECKING:
     from thermopylae.engine.observation import Obs  # NumPy: imported where arrays are built
@@ -361,12 +361,7 @@ class HotGatesObserver(Fields):
         # 1 for a piece with a flag (it moved), by the piece with its flags
         self._flagged = [int(p > PIECE) for p in range(len(t.places))]
         self._scores_bytes = Struct(f"{3 + 2 * n}f").pack
-        # the observation from its parts joined: `assemble` without its call and its
-        # check of the size (the tests hold every observation to the reference's)
-        import numpy as np
-
-        new: Callable[..., Obs] = np.ndarray  # (the class's own type has free parameters)
-        self._array: Callable[[bytearray], Obs] = partial(new, (self._size,), np.dtype(np.float32))
+        self._array = array_maker(self._size)  # the observation from its parts joined
 
     def _space(self, sp: int, taken: int, entered: int, raw: tuple[int, ...]) -> bytes:
         """A space's part of `board` from its pieces, the spaces' bonus taken and
@@ -551,7 +546,7 @@ class HotGatesObserver(Fields):
             parts.append(pack(f"{n}f", *[float(p in won) for p in range(n)]))
         else:
             parts.append(self._no_result)
-        return self._array(_join(parts))
+        return self._array(join_parts(parts))
 
 
 @lru_cache(maxsize=16)
