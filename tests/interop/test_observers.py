@@ -396,3 +396,29 @@ def test_earth_and_water_hands_while_hippias_shows_greece_hand() -> None:
                 checked += 1
             legal = g.legal(s)
             who = step(s, legal[int(pick() * len(legal))], rng)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_thermopyles_open_hands(players: int) -> None:
+    """Thermopyles with open hands: every seat's observation shows every hand, as the
+    view does, at every decision of random games (the observer's other branch)."""
+    from thermopylae.engine.play import stepper
+
+    g = registry.get("thermopyles")
+    opts = g.options({"players": players, "open_hands": True})
+    found = g.observer(opts)
+    assert isinstance(found, StateObserver)
+    rng, pick = random.Random(7), random.Random(8).random
+    step = stepper(g)
+    checked = 0
+    for _ in range(3):
+        s = g.new(opts)
+        who = g.advance_chance(s, rng)
+        while who is not None:
+            for seat in range(players):
+                expected = observe.vector(found, g.view(s, seat))
+                assert np.array_equal(found.state_features(s, seat, who), expected)
+            checked += 1
+            legal = g.legal(s)
+            who = step(s, legal[int(pick() * len(legal))], rng)
+    assert checked > 20

@@ -20,9 +20,10 @@ from thermopylae.engine.observation import (
     Field,
     Fields,
     PileBytes,
-    assemble,
+    array_maker,
     f32,
     histogram,
+    join_parts,
     onehot,
     onehots,
     steps,
@@ -203,6 +204,7 @@ class ThermopylesObserver(Fields):
         self._die = [float(d) for d in t.die]
         self._draws = steps(100, 4)
         self._result = [f32((0.0, 0.0)), f32((1.0, 0.0)), f32((0.0, 1.0))]  # by result
+        self._array = array_maker(self._size)  # the observation from its parts joined
 
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`
@@ -231,28 +233,29 @@ class ThermopylesObserver(Fields):
             self._draws[s.draws],
             self._result[s.result],
         )
-        size, counts, hidden = self._hand_size, self._values, self._hidden
+        size, counts = self._hand_size, self._values
         rows = counts.rows
         hands = s.hands
         if len(hands) == 1 and seat == 0:  # solo: the one hand is the seat's own
             (h,) = hands
-            return assemble(
-                [
-                    self._seat[0],
-                    self._phase[s.phase],
-                    self._to_act[to_act],
-                    player[s.active],
-                    player[s.recipient],
-                    self._turn[s.turn],
-                    self._marker[s.marker],
-                    slot[slots[0]] if slots else slot[-1],
-                    slot[slots[1]] if len(slots) > 1 else slot[-1],
-                    self._support[s.support],
-                    size[len(h)],
-                    rows.get(tuple(h)) or counts(h),
-                    *tail,
-                ],
-                self._size,
+            return self._array(
+                join_parts(
+                    (
+                        self._seat[0],
+                        self._phase[s.phase],
+                        self._to_act[to_act],
+                        player[s.active],
+                        player[s.recipient],
+                        self._turn[s.turn],
+                        self._marker[s.marker],
+                        slot[slots[0]] if slots else slot[-1],
+                        slot[slots[1]] if len(slots) > 1 else slot[-1],
+                        self._support[s.support],
+                        size[len(h)],
+                        rows.get(tuple(h)) or counts(h),
+                        *tail,
+                    )
+                )
             )
         parts = [
             self._seat[seat if 0 <= seat < s.players else -1],
@@ -270,10 +273,11 @@ class ThermopylesObserver(Fields):
             for h in hands:
                 parts += (size[len(h)], rows.get(tuple(h)) or counts(h))
         else:
+            hidden = self._hidden
             for p, h in enumerate(hands):
                 parts += (size[len(h)], rows.get(tuple(h)) or counts(h) if p == seat else hidden)
         parts += tail
-        return assemble(parts, self._size)
+        return self._array(join_parts(parts))
 
 
 def observer(t: Tables, game_id: str, players: int) -> ThermopylesObserver:
