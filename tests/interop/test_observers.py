@@ -166,6 +166,29 @@ def test_pile_bytes_counts_every_pile_as_histogram() -> None:
         assert row.tolist() == histogram(g, choices), g
 
 
+def test_pile_bytes_counts_piles_grown_by_several_items() -> None:
+    """`PileBytes` on piles that grow by one, two or three items at once (several cards
+    put together), shrink and start again, alternating between two games: `histogram`'s
+    numbers each time."""
+    from thermopylae.engine.observation import PileBytes
+
+    choices = (3, 5, 8)
+    pile = PileBytes({c: i for i, c in enumerate(choices)}, len(choices), limit=4)
+    rng = random.Random(4)
+    games: list[list[int]] = [[], []]
+    for _ in range(800):
+        g = games[rng.random() < 0.15]
+        r = rng.random()
+        if r < 0.75:
+            g += [rng.choice((3, 5, 8, 9)) for _ in range(1 + int(rng.random() * 3))]
+        elif r < 0.85 and g:
+            g.pop()
+        elif r < 0.9:
+            g.clear()
+        row = np.frombuffer(pile(g), dtype=np.float32)
+        assert row.tolist() == histogram(g, choices), g
+
+
 @pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
 def test_observations_are_new_writable_arrays(case: tuple[str, dict[str, Any]]) -> None:
     """Each observation is an array of its own: writing into one changes neither the

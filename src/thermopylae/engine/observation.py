@@ -25,7 +25,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 from struct import pack
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, runtime_checkable
 
 from thermopylae.engine.protocol import JSON, Observer
 
@@ -263,10 +263,10 @@ class Pile:
 
 
 class PileBytes:
-    """`Pile` for `assemble`: the row as float32 bytes, and a pile that grew by one item
-    since the last call (how piles grow in a game played in order) counted from the last
-    row, one entry changed, rather than looked up by content: a pile's content is seldom
-    seen again, so that look-up missed on most new piles and counted them all."""
+    """`Pile` for `assemble`: the row as float32 bytes, and a pile that grew since the
+    last call (how piles grow in a game played in order: by one item, or a few put at
+    once) counted from the last row, rather than looked up by content: a pile's content
+    is seldom seen again, so that look-up missed on most new piles and counted them all."""
 
     def __init__(self, index: Mapping[Any, int], size: int, limit: int = 4096) -> None:
         self._by_content = Counts(index, size, limit, raw=True)
@@ -274,7 +274,8 @@ class PileBytes:
         # the last pile (a copy) and its row: an observer may read them to skip the call
         self.last: list[Hashable] = []
         self.row: bytes = self._by_content(())
-        # the last row's counts, as floats (None: not read from the row yet)
+        # the last row's counts, as floats (None: not read from the row yet; never
+        # empty, as a row has at least one entry)
         self._counts: list[float] | None = [0.0] * size
 
     def __call__(self, items: Sequence[Hashable]) -> bytes:
@@ -282,13 +283,13 @@ class PileBytes:
         if items == last:
             return self.row
         n = len(last)
-        if len(items) == n + 1 and items[:n] == last:
+        if len(items) > n and items[:n] == last:
+            if len(items) > n + 1:
+                return self._grown(items[n:])
             i = self._index.get(items[n])
             row = self.row
             if i is not None:
-                counts = self._counts
-                if counts is None:
-                    counts = self._counts = [float(c) for c in memoryview(row).cast("f")]
+                counts = self._counts or self._counts_now()
                 counts[i] += 1.0
                 row = self.row = row[: 4 * i] + pack("f", counts[i]) + row[4 * i + 4 :]
             last.append(items[n])
@@ -298,6 +299,27 @@ class PileBytes:
         self.last = list(items)  # a copy: the caller's pile changes in place
         self._counts = None
         return found
+
+    def _grown(self, added: Sequence[Hashable]) -> bytes:
+        """The row of the last pile with `added` (two items or more: several cards put
+        at once) on top, counted from the last row's counts."""
+        counts = self._counts or self._counts_now()
+        index = self._index
+        for item in added:
+            i = index.get(item)
+            if i is not None:
+                counts[i] += 1.0
+        self.last += added
+        row = self.row = pack(f"{len(counts)}f", *counts)
+        return row
+
+    def _counts_now(self) -> list[float]:
+        """The last row's counts as floats, read from the row (after a look-up by
+        content, which keeps no counts)."""
+        # (floats: the view's format is "f"; the stubs type every `tolist` as ints)
+        counts = cast("list[float]", memoryview(self.row).cast("f").tolist())
+        self._counts = counts
+        return counts
 
 
 def scaled(x: float | None, scale: float) -> float:
