@@ -167,7 +167,7 @@ def test_pile_bytes_counts_every_pile_as_histogram() -> None:
 
 
 def test_pile_bytes_counts_piles_grown_by_several_items() -> None:
-    """`PileBytes` on piles that grow by one, two or three items at once (several cards
+    """`PileBytes` on piles that grow by one to five items at once (several cards
     put together), shrink and start again, alternating between two games: `histogram`'s
     numbers each time."""
     from thermopylae.engine.observation import PileBytes
@@ -180,7 +180,7 @@ def test_pile_bytes_counts_piles_grown_by_several_items() -> None:
         g = games[rng.random() < 0.15]
         r = rng.random()
         if r < 0.75:
-            g += [rng.choice((3, 5, 8, 9)) for _ in range(1 + int(rng.random() * 3))]
+            g += [rng.choice((3, 5, 8, 9)) for _ in range(1 + int(rng.random() * 5))]
         elif r < 0.85 and g:
             g.pop()
         elif r < 0.9:

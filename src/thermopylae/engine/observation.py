@@ -262,6 +262,10 @@ class Pile:
         return row
 
 
+GROWN_MOST = 3
+"""The most items `PileBytes` counts onto the last pile's row (see its `__call__`)."""
+
+
 class PileBytes:
     """`Pile` for `assemble`: the row as float32 bytes, and a pile that grew since the
     last call (how piles grow in a game played in order: by one item, or a few put at
@@ -283,7 +287,10 @@ class PileBytes:
         if items == last:
             return self.row
         n = len(last)
-        if len(items) > n and items[:n] == last:
+        # grown by one to GROWN_MOST items: counted from the last row (a pile much
+        # longer than the last is mostly another game's, when games are played in turn:
+        # looked up by content)
+        if n < len(items) <= n + GROWN_MOST and items[:n] == last:
             if len(items) > n + 1:
                 return self._grown(items[n:])
             i = self._index.get(items[n])
