@@ -8,10 +8,12 @@ per game and player count (the layout depends on nothing else).
 fast path, `engine.observation.StateObserver`): it reads only what `view.view` shows the
 seat (the other seats' hands and every deck by their size alone; the battle's numbers as
 `view._battle` gives them), and the tests hold it to equality with `features(view)` and
-with a plain reference. It joins each field's float32 bytes (as `engine.observation.assemble` does)
-from tables made once or caches: a space's numbers by its pieces (a move changes a few
-spaces), the piles of units and the scores by their contents, the hands by `Counts`, the
-discard piles by `PileBytes`; only a battle under way is packed at each call.
+with a plain reference. It keeps the last observation's float32 bytes and rewrites only
+the fields whose parts of the state differ from the copies it made them from, each from
+a table made once or a cache: a space's numbers by its pieces (a move changes a few
+spaces) or by their sum, the piles of units and the scores by their contents, the hands
+by `Counts`, the discard piles by `PileBytes`; only a battle under way is packed at each
+call.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from functools import lru_cache
 from itertools import chain, compress
 from operator import call, ne
 from struct import Struct, pack
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from thermopylae.engine.observation import (
     Counts,
@@ -31,7 +33,6 @@ from thermopylae.engine.observation import (
     array_maker,
     f32,
     histogram,
-    join_parts,
     keep,
     onehot,
     onehots,
@@ -262,12 +263,32 @@ space looked up, as on a new board)."""
 SPACE_RANGE = range(2 * SPACES)
 
 CACHE = 20_000
-"""Entries each cache of an observer keeps (spaces by their contents, piles of units,
-scores), emptied when full."""
+"""Entries each cache of an observer keeps (spaces by their pieces or by their sums,
+counts of pieces, scores), emptied when full."""
+
+# A space's pieces summed into one number (`HotGatesObserver._piece_sum`), in bit fields
+# from the lowest: the side of its first piece + 1 (2 bits), then 8 bits each: the places
+# used, the pieces with a flag (they marched), each type's count, each type's wounded
+LOAD_AT = 2
+MOVED_AT = LOAD_AT + 8
+KINDS_AT = MOVED_AT + 8
+FIELD = 8
+
+
+def _lists(value: list[list[int]]) -> list[list[int]]:
+    """A copy of a list of lists (the rules change the inner lists in place)."""
+    return list(map(list, value))
 
 
 class HotGatesObserver(Fields):
-    """The observation layout of the Board Game for one player count."""
+    """The observation layout of the Board Game for one player count.
+
+    `state_features` keeps the last observation in a buffer, with copies of what it was
+    made from (copies: the rules change the state's lists in place). Each call compares
+    the state with those copies, in C, and rewrites only the fields that differ (a
+    decision changes a space or two and a few other parts), then returns a copy of the
+    buffer as the array. Another state than the last (a jump, the vector environment's
+    games in turn) only differs in more parts."""
 
     def __init__(self, game: HotGates, players: int) -> None:
         super().__init__(game.id, _fields(game, players))
@@ -279,11 +300,9 @@ class HotGatesObserver(Fields):
         ncodes = len(codes)
         place = {code: i for i, code in enumerate(codes)}
         # a card's number -> the place of its code
-        self._code = [place[k.code] for k in c.cards]
-        card_place = dict(enumerate(self._code))
-        # `state_features` joins the float32 bytes of the fields (`engine.observation`),
-        # each from a table by the state's number, or a cache: a one-hot row per value
-        # (the last entry, also found at -1, all zero)
+        card_place = {i: place[k.code] for i, k in enumerate(c.cards)}
+        # each field's float32 bytes come from a table by the state's number, or a
+        # cache: a one-hot row per value (the last entry, also found at -1, all zero)
         self._seat = onehots(n)
         # the `phase` row by `s.phase * PHASE_STRIDE + s.window + 1` (`phase_name`'s
         # name, one-hot)
@@ -304,18 +323,16 @@ class HotGatesObserver(Fields):
         self._persians = persian_seats(players)
         self._win_glory = c.rules.win_glory_2p if players == 2 else c.rules.win_glory_team
         self._path = c.goat_path
-        sides = ["persian", "spartan"]
-        self._side = [sides.index(name) if name in sides else -1 for name in SIDE_NAMES]
         # each space's Glory bonus while it waits (`view.bonuses`: 0 in the Hot Gates)
         bonus = c.rules.glory_bonus
         self._bonus = [bonus[sp % SPACES] if sp % SPACES < 3 else 0 for sp in range(2 * SPACES)]
-        # (space, its bonus-taken bit, its Persians-entered bit) -> its pieces -> that
-        # space's part of `board`: a move changes a few spaces, and most boards are new.
-        # Spaces whose row depends on the same numbers (capacity, bonus shown, entered)
-        # share one cache: pieces that march on to the next space, or the same pieces in
-        # the other row, find the row made for the first (a fifth fewer misses in play)
-        shared: dict[tuple[int, int, int], dict[tuple[int, ...], bytes]] = {}
-        self._space_rows: dict[tuple[int, int, int], dict[tuple[int, ...], bytes]] = {
+        # (space, its bonus-taken bit, its Persians-entered bit) -> that space's part of
+        # `board` by its pieces, and by their sum. Spaces whose row depends on the same
+        # numbers (capacity, bonus shown, entered) share one cache: pieces that march on
+        # to the next space, or the same pieces in the other row, find the row made for
+        # the first
+        shared: dict[tuple[int, int, int], dict[tuple[int, ...] | int, bytes]] = {}
+        self._space_rows = {
             (sp, taken, entered): shared.setdefault(
                 (t.capacity[sp], 0 if taken else self._bonus[sp], entered), {}
             )
@@ -324,20 +341,25 @@ class HotGatesObserver(Fields):
             for entered in (0, 1)
         }
         # (bonus taken, Persians entered) -> each space's cache for those bits
-        self._boards: dict[tuple[int, int], list[dict[tuple[int, ...], bytes]]] = {}
-        # the board at the last call (copies of its spaces), its flags and its rows
-        self._last_board: list[list[int]] = []
-        self._last_flags: tuple[int, int] | None = None
-        self._last_rows: list[bytes] = []
+        self._boards: dict[tuple[int, int], list[dict[tuple[int, ...] | int, bytes]]] = {}
+        # A piece with its flags -> its part of its space's sum (see `LOAD_AT`), and a
+        # first piece's side + 1. A space's row depends on the sum only: pieces met in
+        # another order, or with other pieces marched, find the row made for the first
+        # (half the spaces not found by their pieces in play)
+        sides = ["persian", "spartan"]
+        side = [sides.index(name) if name in sides else -1 for name in SIDE_NAMES]
+        pieces = range(len(t.places))
+        self._piece_sum = [
+            (t.places[p] << LOAD_AT) + (int(p > PIECE) << MOVED_AT) + self._kind_bits(p & PIECE)
+            for p in pieces
+        ].__getitem__
+        self._first_side = [side[t.piece_side[p]] + 1 for p in pieces]
+        # the counts by type and by wounded type of a space's pieces, by those fields of
+        # the sum
+        self._kinds: dict[int, bytes] = {}
         # a piece (type * 2 + wounded) -> its type's place; a leader is its type
         self._unit_counts = Counts({p: p >> 1 for p in range(2 * nt)}, nt, raw=True).__call__
         self._leader_counts = Counts({k: k for k in range(nt)}, nt, raw=True).__call__
-        # the piles of units at the last call (copies: camp, leaders, dead, pulled back,
-        # boxes), their five fields in the layout's order (camp, boxes, leaders, dead,
-        # pulled back) and those joined
-        self._last_piles: tuple[list[int] | list[list[int]], ...] = ([], [], [], [], [])
-        self._pile_rows = [self._unit_counts(())] * 5
-        self._last_units = b"".join(self._pile_rows)
         self._breach = [f32([0.0]), f32([1.0])]
         self._hand_size = steps(100, 10)
         # `Counts` and `PileBytes` called through their bound `__call__`: calling an
@@ -357,89 +379,246 @@ class HotGatesObserver(Fields):
         self._no_result = f32([0.0] * n)
         # the rows made on a cache miss are packed (NumPy's rounding to float32, without
         # an array each)
-        self._space_bytes = Struct(f"{6 + 2 * self._nt}f").pack
-        # 1 for a piece with a flag (it moved), by the piece with its flags
-        self._flagged = [int(p > PIECE) for p in range(len(t.places))]
+        self._head_bytes = Struct("6f").pack
+        self._kinds_bytes = Struct(f"{2 * nt}f").pack
         self._scores_bytes = Struct(f"{3 + 2 * n}f").pack
-        self._array = array_maker(self._size)  # the observation from its parts joined
+        # where each field's bytes lie in the observation; each space's part of `board`
+        span = {
+            name: slice(4 * self._at[name], 4 * (self._at[name] + size))
+            for name, size, _ in self.layout()
+        }
+        self._seat_at, self._to_act_at, self._phase_at = span["seat"], span["to_act"], span["phase"]
+        self._scores_at = slice(span["round"].start, span["kills"].stop)
+        self._board_at, self._window_at = span["board"], span["window"]
+        self._camp_at, self._boxes_at = span["spartan_camp"], span["boxes"]
+        self._leaders_at, self._dead_at = span["persian_camp"], span["eliminated"]
+        self._pool_at, self._breach_at = span["pulled_back"], span["breach"]
+        self._hands_at, self._decks_at = span["hands"], span["decks"]
+        self._discards_at, self._extra_at = span["discards"], span["extra_marches"]
+        self._battle_at, self._result_at = span["battle"], span["result"]
+        row = 4 * (6 + 2 * nt)
+        at = self._board_at.start
+        self._space_at = [slice(at + sp * row, at + (sp + 1) * row) for sp in SPACE_RANGE]
+        # The last observation, written through a memoryview (a bytearray's own slice
+        # assignment copies bytes into a new bytearray first), and the array over it,
+        # whose copy `state_features` returns
+        buf = bytearray(4 * self._size)
+        self._buf = memoryview(buf)
+        self._new_array = array_maker(self._size)(buf).copy
+        # What the last observation was made from: numbers, tuples, and copies of the
+        # state's lists (the rules change them in place); at first, values unequal to
+        # any, so that the first call writes every field
+        unseen: Any = object()
+        self._seen_seat: object = unseen
+        self._seen_to_act: object = unseen
+        self._seen_phase: object = unseen
+        self._seen_scores: object = unseen
+        self._taken = self._entered = -1
+        self._spaces: list[dict[tuple[int, ...] | int, bytes]] = []
+        self._last_board: list[list[int]] = []
+        self._in_battle = True
+        self._last_played: list[list[int]] = unseen
+        self._last_piles: list[Any] = [unseen] * 6  # camp, leaders, dead, pool, boxes, breach
+        self._last_hands: list[list[int]] = unseen
+        self._last_decks: list[list[int]] = unseen
+        self._last_discards: list[list[int]] = unseen
+        self._last_extra: list[int] = unseen
+        self._seen_reason: str = unseen
+        self._last_winners: list[int] = unseen
 
-    def _space(self, sp: int, taken: int, entered: int, raw: tuple[int, ...]) -> bytes:
-        """A space's part of `board` from its pieces, the spaces' bonus taken and
-        Persians entered (bits by space)."""
-        t, nt = self._t, self._nt
-        bit = 1 << sp
-        row = [0.0] * (6 + 2 * nt)
-        if raw:
-            # the load and the pieces with a flag (moved) summed through tables in C
-            row[0] = sum(map(t.places.__getitem__, raw)) / max(1, t.capacity[sp])
-            k = self._side[t.piece_side[raw[0]]]
-            if k >= 0:
-                row[1 + k] = 1.0
-            row[3] = sum(map(self._flagged.__getitem__, raw)) / 6
-            for p in raw:
-                p &= PIECE
-                row[6 + (p >> 1)] += 1.0
-                if p & WOUNDED:
-                    row[6 + nt + (p >> 1)] += 1.0
-        if self._bonus[sp] and not taken & bit:
-            row[4] = self._bonus[sp] / 12
-        if entered & bit:
-            row[5] = 1.0
-        return self._space_bytes(*row)
+    def _kind_bits(self, piece: int) -> int:
+        """A piece's (without its flags) counts in its space's sum (`LOAD_AT`)."""
+        kind, nt = piece >> 1, self._nt
+        if kind >= nt:
+            return 0
+        return (1 << (KINDS_AT + FIELD * kind)) + (
+            (piece & WOUNDED) << (KINDS_AT + FIELD * (nt + kind))
+        )
 
-    def _space_row(
-        self,
-        spaces: list[dict[tuple[int, ...], bytes]],
-        sp: int,
-        flags: tuple[int, int],
-        key: tuple[int, ...],
-    ) -> bytes:
-        """Space `sp`'s row for its pieces `key`, made and kept in its cache (a miss).
-        A row does not depend on the pieces' order, so the pieces sorted are a key of the
-        same row: the same pieces met in another order find it (about half the misses in
-        play), for a sort of a few numbers where a row costs ten times as much."""
-        cache = spaces[sp]
-        if len(cache) >= CACHE:
-            cache.clear()
-        ordered = tuple(sorted(key))
-        row = cache.get(ordered)
+    def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
+        """`features(view(s, seat))` as float32, read from the state: what `view.view`
+        shows. Each field is compared with what it was made from at the last call (in
+        C: a number, a tuple, or lists against their copies) and written anew only when
+        that differs."""
+        buf = self._buf
+        if seat != self._seen_seat:
+            buf[self._seat_at] = self._seat[seat if 0 <= seat < self._n else -1]
+            self._seen_seat = seat
+            self._put_hands(s, seat)
+        elif s.hands != self._last_hands:
+            self._put_hands(s, seat)
+        if to_act != self._seen_to_act:
+            buf[self._to_act_at] = self._to_act[to_act]
+            self._seen_to_act = to_act
+        phase = s.phase * PHASE_STRIDE + s.window
+        if phase != self._seen_phase:
+            buf[self._phase_at] = self._phase[phase + 1]
+            self._seen_phase = phase
+            self._put_window(s)
+        elif s.played != self._last_played:
+            self._put_window(s)
+        scores = (s.round, s.eph, s.eph_move, *s.glory, *s.kills)
+        if scores != self._seen_scores:
+            self._put_scores(scores)
+        # the spaces that changed (a decision changes one or two), from their caches
+        board = s.board
+        if s.bonus_taken == self._taken and s.gates_entered == self._entered:
+            changed = list(compress(SPACE_RANGE, map(ne, board, self._last_board)))
+            if len(changed) > FEW:
+                self._put_board(board)
+            elif changed:
+                caches, spans, last = self._spaces, self._space_at, self._last_board
+                for sp in changed:
+                    pieces = board[sp]
+                    key = tuple(pieces)
+                    buf[spans[sp]] = caches[sp].get(key) or self._space_row(sp, key)
+                    last[sp] = pieces[:]  # a copy: the state's list changes in place
+        else:
+            self._new_flags(s.bonus_taken, s.gates_entered)
+            self._put_board(board)
+        if [s.camp, s.leaders, s.dead, s.pool, s.boxes, s.breach] != self._last_piles:
+            self._put_piles(s)
+        if s.decks != self._last_decks:
+            buf[self._decks_at] = b"".join(map(self._deck.__getitem__, map(len, s.decks)))
+            self._last_decks = _lists(s.decks)
+        if s.discards != self._last_discards:
+            buf[self._discards_at] = b"".join(map(call, self._discards, s.discards))
+            self._last_discards = _lists(s.discards)
+        if s.extra != self._last_extra:
+            buf[self._extra_at] = b"".join(map(self._extra.__getitem__, s.extra))
+            self._last_extra = s.extra[:]
+        # a battle's row, made at each call (it changes at most decisions of a battle)
+        bt = s.bt
+        if bt:
+            buf[self._battle_at] = (
+                self._battle(s) if len(bt) > battle.WINNER else self._pull_back[bt[battle.ROW]]
+            )
+            self._in_battle = True
+        elif self._in_battle:
+            buf[self._battle_at] = self._no_battle
+            self._in_battle = False
+        if s.reason != self._seen_reason or s.winners != self._last_winners:
+            self._put_result(s)
+        return self._new_array()
+
+    # -- the board ----------------------------------------------------------------------
+
+    def _new_flags(self, taken: int, entered: int) -> None:
+        """The spaces' bonus taken and Persians entered (bits by space) changed: each
+        space's cache is the one of its own two bits."""
+        flags = (taken, entered)
+        spaces = self._boards.get(flags)
+        if spaces is None:
+            spaces = [
+                self._space_rows[sp, (taken >> sp) & 1, (entered >> sp) & 1]
+                for sp in range(2 * SPACES)
+            ]
+            keep(self._boards, flags, spaces, CACHE)
+        self._spaces, self._taken, self._entered = spaces, taken, entered
+
+    def _put_board(self, board: list[list[int]]) -> None:
+        """Every space's row, found in C (a new board, or another state's)."""
+        keys = list(map(tuple, board))
+        found: list[bytes | None] = list(map(dict.get, self._spaces, keys))
+        if not all(found):  # a miss (`None`; no row is empty): `in` would compare each
+            for sp, row in enumerate(found):
+                if row is None:
+                    found[sp] = self._space_row(sp, keys[sp])
+        self._buf[self._board_at] = b"".join(cast("list[bytes]", found))
+        self._last_board = list(map(list, board))
+
+    def _space_row(self, sp: int, key: tuple[int, ...]) -> bytes:
+        """Space `sp`'s row for its pieces `key`, found by their sum or made, and kept
+        in its cache by both (a miss)."""
+        cache = self._spaces[sp]
+        total = sum(map(self._piece_sum, key), self._first_side[key[0]]) if key else 0
+        row = cache.get(total)
         if row is None:
-            row = cache[ordered] = self._space(sp, *flags, ordered)
-        cache[key] = row
-        return row
+            row = keep(cache, total, self._space(sp, total), CACHE)
+        return keep(cache, key, row, CACHE)
 
-    def _caches(self, taken: int, entered: int) -> list[dict[tuple[int, ...], bytes]]:
-        """Each space's cache of rows by its pieces, for the spaces' bonus taken and
-        Persians entered (bits by space): the one of its own two bits."""
-        return [
-            self._space_rows[sp, (taken >> sp) & 1, (entered >> sp) & 1] for sp in range(2 * SPACES)
-        ]
+    def _space(self, sp: int, total: int) -> bytes:
+        """Space `sp`'s row from its pieces' sum (`LOAD_AT`)."""
+        side, bit = (total & 3) - 1, 1 << sp
+        head = self._head_bytes(
+            ((total >> LOAD_AT) & 255) / max(1, self._t.capacity[sp]),
+            float(side == 0),
+            float(side == 1),
+            ((total >> MOVED_AT) & 255) / 6,
+            0.0 if self._taken & bit else self._bonus[sp] / 12,
+            1.0 if self._entered & bit else 0.0,
+        )
+        kinds = total >> KINDS_AT
+        counts = self._kinds.get(kinds)
+        if counts is None:
+            fields = [(kinds >> (FIELD * i)) & 255 for i in range(2 * self._nt)]
+            counts = keep(self._kinds, kinds, self._kinds_bytes(*fields), CACHE)
+        return head + counts
 
-    def _units(self, s: State) -> bytes:
-        """The fields `spartan_camp`, `boxes`, `persian_camp`, `eliminated` and
-        `pulled_back` when some pile changed since the last call: each pile that changed
-        counted by its contents (`Counts`), the others kept (one pile changes at a time,
-        and most piles are new: a key of all five missed where each pile alone hits)."""
-        last, rows, units = self._last_piles, self._pile_rows, self._unit_counts
-        camp, leaders, dead, pool, boxes = s.camp, s.leaders, s.dead, s.pool, s.boxes
-        if camp != last[0]:
-            rows[0] = units(camp)
-        if boxes != last[4]:
-            rows[1] = units(chain.from_iterable(boxes))
-        if leaders != last[1]:
-            rows[2] = self._leader_counts(leaders)
-        if dead != last[2]:
-            rows[3] = units(dead)
-        if pool != last[3]:
-            rows[4] = units(pool)
-        # copies: the state's lists change in place
-        self._last_piles = (camp[:], leaders[:], dead[:], pool[:], list(map(list, boxes)))
-        joined = self._last_units = b"".join(rows)
-        return joined
+    # -- the other fields ----------------------------------------------------------------
 
-    def _scores_of(self, key: tuple[int, ...]) -> bytes:
+    def _put_hands(self, s: State, seat: int) -> None:
+        """Each hand's size, then its cards if it is the seat's (all zero if hidden)."""
+        hands = self._hands[:]
+        hands[::2] = map(self._hand_size.__getitem__, map(len, s.hands))
+        if 0 <= seat < self._n:
+            hands[2 * seat + 1] = self._cards(s.hands[seat])
+        self._buf[self._hands_at] = b"".join(hands)
+        self._last_hands = _lists(s.hands)
+
+    def _put_window(self, s: State) -> None:
+        """The `window` field: open or not, the cards played in it and not cancelled."""
+        if s.window >= 0:
+            row = self._window_open + self._played([e[1] for e in s.played if not e[2]])
+        else:
+            row = self._no_window
+        self._buf[self._window_at] = row
+        self._last_played = _lists(s.played)
+
+    def _put_scores(self, scores: tuple[int, ...]) -> None:
         """The fields `round`, `goat_path`, `glory` and `kills` from (round, Goat Path
         space, its moves this round, then each seat's glory, then each seat's kills)."""
+        row = self._scores.get(scores)
+        if row is None:
+            row = keep(self._scores, scores, self._scores_of(scores), CACHE)
+        self._buf[self._scores_at] = row
+        self._seen_scores = scores
+
+    def _put_piles(self, s: State) -> None:
+        """The fields `spartan_camp`, `boxes`, `persian_camp`, `eliminated`,
+        `pulled_back` and `breach`: each whose pile changed (one at a time, mostly),
+        counted by its contents (`Counts`)."""
+        buf, last, units = self._buf, self._last_piles, self._unit_counts
+        if s.camp != last[0]:
+            buf[self._camp_at] = units(s.camp)
+            last[0] = s.camp[:]
+        if s.leaders != last[1]:
+            buf[self._leaders_at] = self._leader_counts(s.leaders)
+            last[1] = s.leaders[:]
+        if s.dead != last[2]:
+            buf[self._dead_at] = units(s.dead)
+            last[2] = s.dead[:]
+        if s.pool != last[3]:
+            buf[self._pool_at] = units(s.pool)
+            last[3] = s.pool[:]
+        if s.boxes != last[4]:
+            buf[self._boxes_at] = units(chain.from_iterable(s.boxes))
+            last[4] = _lists(s.boxes)
+        if s.breach != last[5]:
+            buf[self._breach_at] = self._breach[bool(s.breach)]
+            last[5] = s.breach
+
+    def _put_result(self, s: State) -> None:
+        if s.reason:
+            won = s.winners
+            row = pack(f"{self._n}f", *[float(p in won) for p in range(self._n)])
+        else:
+            row = self._no_result
+        self._buf[self._result_at] = row
+        self._seen_reason, self._last_winners = s.reason, s.winners[:]
+
+    def _scores_of(self, key: tuple[int, ...]) -> bytes:
+        """The row of `_put_scores`, made."""
         n = self._n
         glory, kills = key[3 : 3 + n], key[3 + n :]
         block = [key[0] / 10, key[1] / self._path, float(key[2])]
@@ -467,86 +646,6 @@ class HotGatesObserver(Fields):
             left[1] / 10,
             float(s.phase == CONQUER and bt[battle.WINNER] == PERSIAN),
         )
-
-    def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
-        """`features(view(s, seat))` as float32, read from the state: what `view.view`
-        shows (every field's float32 bytes from a table or a cache, joined)."""
-        n = self._n
-        key: tuple[int, ...] = (s.round, s.eph, s.eph_move, *s.glory, *s.kills)
-        scores = self._scores.get(key)
-        if scores is None:
-            scores = keep(self._scores, key, self._scores_of(key), CACHE)
-        parts = [
-            self._seat[seat if 0 <= seat < n else -1],
-            self._phase[s.phase * PHASE_STRIDE + s.window + 1],
-            self._to_act[to_act],
-            scores,
-        ]
-        # each space's numbers by its contents, from that space's cache for its bonus
-        # taken and Persians entered (the flags change a few times a game). A space equal
-        # to its content at the last call (any seat) keeps its row: a decision changes a
-        # few spaces, and comparing the lists costs less than a key made and hashed for
-        # each space
-        flags = (s.bonus_taken, s.gates_entered)
-        board = s.board
-        last = self._last_board
-        changed = (
-            list(compress(SPACE_RANGE, map(ne, board, last))) if flags == self._last_flags else None
-        )
-        if changed is not None and len(changed) <= FEW:
-            rows = self._last_rows
-            if changed:
-                caches = self._boards[flags]
-                for sp in changed:
-                    key = tuple(board[sp])
-                    rows[sp] = caches[sp].get(key) or self._space_row(caches, sp, flags, key)
-                    last[sp] = board[sp][:]  # a copy: the state's list changes in place
-        else:
-            spaces = self._boards.get(flags)
-            if spaces is None:
-                spaces = keep(self._boards, flags, self._caches(*flags), CACHE)
-            keys = list(map(tuple, board))
-            found: list[bytes | None] = list(map(dict.get, spaces, keys))
-            if not all(found):  # a miss (`None`; no row is empty): `in` would compare each
-                for sp, row in enumerate(found):
-                    if row is None:
-                        found[sp] = self._space_row(spaces, sp, flags, keys[sp])
-            rows = cast("list[bytes]", found)
-            self._last_board = list(map(list, board))
-            self._last_rows = rows
-            self._last_flags = flags
-        parts += rows
-        # the camps, boxes and piles of units (five fields in a row): those of the last
-        # call if they are the same (three positions in four), else the piles changed
-        now = (s.camp, s.leaders, s.dead, s.pool, s.boxes)
-        units = self._last_units if now == self._last_piles else self._units(s)
-        parts += (units, self._breach[bool(s.breach)])
-        # each hand's size, then its cards if it is the seat's (all zero if hidden)
-        hands = self._hands[:]
-        hands[::2] = map(self._hand_size.__getitem__, map(len, s.hands))
-        if 0 <= seat < n:
-            hands[2 * seat + 1] = self._cards(s.hands[seat])
-        parts += hands
-        parts += map(self._deck.__getitem__, map(len, s.decks))
-        parts += map(call, self._discards, s.discards)
-        if s.window >= 0:
-            parts += (self._window_open, self._played([e[1] for e in s.played if not e[2]]))
-        else:
-            parts.append(self._no_window)
-        parts += map(self._extra.__getitem__, s.extra)
-        bt = s.bt
-        if not bt:
-            parts.append(self._no_battle)
-        elif len(bt) <= battle.WINNER:  # a pull-back: the row only
-            parts.append(self._pull_back[bt[battle.ROW]])
-        else:
-            parts.append(self._battle(s))
-        if s.reason:
-            won = s.winners
-            parts.append(pack(f"{n}f", *[float(p in won) for p in range(n)]))
-        else:
-            parts.append(self._no_result)
-        return self._array(join_parts(parts))
 
 
 @lru_cache(maxsize=16)
