@@ -33,6 +33,7 @@ from thermopylae.engine.observation import (
     array_maker,
     f32,
     histogram,
+    join_parts,
     keep,
     onehot,
     onehots,
@@ -404,7 +405,13 @@ class HotGatesObserver(Fields):
         # whose copy `state_features` returns
         buf = bytearray(4 * self._size)
         self._buf = memoryview(buf)
-        self._new_array = array_maker(self._size)(buf).copy
+        self._array = array_maker(self._size)
+        self._new_array = self._array(buf).copy
+        # the state object of the last call: another one (the vector environment's
+        # games in turn, a jump) is observed whole, its fields joined, the buffer left
+        # as it is (comparing with the copies of another game's parts, and copying its
+        # parts, would cost more than the fields they save)
+        self._state: State | None = None
         # What the last observation was made from: numbers, tuples, and copies of the
         # state's lists (the rules change them in place); at first, values unequal to
         # any, so that the first call writes every field
@@ -437,9 +444,13 @@ class HotGatesObserver(Fields):
 
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`
-        shows. Each field is compared with what it was made from at the last call (in
-        C: a number, a tuple, or lists against their copies) and written anew only when
-        that differs."""
+        shows. The state of the last call again (the environments step one state in
+        place): each field is compared with what it was made from at the last such call
+        (in C: a number, a tuple, or lists against their copies) and written anew only
+        when that differs. Another state: every field, joined (`_whole`)."""
+        if s is not self._state:
+            self._state = s
+            return self._whole(s, seat, to_act)
         buf = self._buf
         if seat != self._seen_seat:
             buf[self._seat_at] = self._seat[seat if 0 <= seat < self._n else -1]
@@ -459,10 +470,12 @@ class HotGatesObserver(Fields):
             self._put_window(s)
         scores = (s.round, s.eph, s.eph_move, *s.glory, *s.kills)
         if scores != self._seen_scores:
-            self._put_scores(scores)
+            buf[self._scores_at] = self._scores_row(scores)
+            self._seen_scores = scores
         # the spaces that changed (a decision changes one or two), from their caches
         board = s.board
-        if s.bonus_taken == self._taken and s.gates_entered == self._entered:
+        taken, entered = s.bonus_taken, s.gates_entered
+        if taken == self._taken and entered == self._entered:
             changed = list(compress(SPACE_RANGE, map(ne, board, self._last_board)))
             if len(changed) > FEW:
                 self._put_board(board)
@@ -471,41 +484,65 @@ class HotGatesObserver(Fields):
                 for sp in changed:
                     pieces = board[sp]
                     key = tuple(pieces)
-                    buf[spans[sp]] = caches[sp].get(key) or self._space_row(sp, key)
+                    row = caches[sp].get(key) or self._space_row(caches, sp, key, taken, entered)
+                    buf[spans[sp]] = row
                     last[sp] = pieces[:]  # a copy: the state's list changes in place
         else:
-            self._new_flags(s.bonus_taken, s.gates_entered)
+            self._spaces, self._taken, self._entered = self._caches(taken, entered), taken, entered
             self._put_board(board)
         if [s.camp, s.leaders, s.dead, s.pool, s.boxes, s.breach] != self._last_piles:
             self._put_piles(s)
         if s.decks != self._last_decks:
-            buf[self._decks_at] = b"".join(map(self._deck.__getitem__, map(len, s.decks)))
+            buf[self._decks_at] = self._decks_row(s)
             self._last_decks = _lists(s.decks)
         if s.discards != self._last_discards:
-            buf[self._discards_at] = b"".join(map(call, self._discards, s.discards))
+            buf[self._discards_at] = self._discards_row(s)
             self._last_discards = _lists(s.discards)
         if s.extra != self._last_extra:
-            buf[self._extra_at] = b"".join(map(self._extra.__getitem__, s.extra))
+            buf[self._extra_at] = self._extra_row(s)
             self._last_extra = s.extra[:]
         # a battle's row, made at each call (it changes at most decisions of a battle)
-        bt = s.bt
-        if bt:
-            buf[self._battle_at] = (
-                self._battle(s) if len(bt) > battle.WINNER else self._pull_back[bt[battle.ROW]]
-            )
+        if s.bt:
+            buf[self._battle_at] = self._battle_row(s)
             self._in_battle = True
         elif self._in_battle:
             buf[self._battle_at] = self._no_battle
             self._in_battle = False
         if s.reason != self._seen_reason or s.winners != self._last_winners:
-            self._put_result(s)
+            buf[self._result_at] = self._result_row(s)
+            self._seen_reason, self._last_winners = s.reason, s.winners[:]
         return self._new_array()
+
+    def _whole(self, s: State, seat: int, to_act: int | None) -> Obs:
+        """Every field of the observation, joined (the buffer and the copies untouched)."""
+        units, taken, entered = self._unit_counts, s.bonus_taken, s.gates_entered
+        parts = [
+            self._seat[seat if 0 <= seat < self._n else -1],
+            self._phase[s.phase * PHASE_STRIDE + s.window + 1],
+            self._to_act[to_act],
+            self._scores_row((s.round, s.eph, s.eph_move, *s.glory, *s.kills)),
+            *self._board_rows(s.board, self._caches(taken, entered), taken, entered),
+            units(s.camp),
+            units(chain.from_iterable(s.boxes)),
+            self._leader_counts(s.leaders),
+            units(s.dead),
+            units(s.pool),
+            self._breach[bool(s.breach)],
+            self._hands_row(s, seat),
+            self._decks_row(s),
+            self._discards_row(s),
+            self._window_row(s),
+            self._extra_row(s),
+            self._battle_row(s) if s.bt else self._no_battle,
+            self._result_row(s),
+        ]
+        return self._array(join_parts(parts))
 
     # -- the board ----------------------------------------------------------------------
 
-    def _new_flags(self, taken: int, entered: int) -> None:
-        """The spaces' bonus taken and Persians entered (bits by space) changed: each
-        space's cache is the one of its own two bits."""
+    def _caches(self, taken: int, entered: int) -> list[dict[tuple[int, ...] | int, bytes]]:
+        """Each space's cache of rows for the spaces' bonus taken and Persians entered
+        (bits by space): the one of its own two bits."""
         flags = (taken, entered)
         spaces = self._boards.get(flags)
         if spaces is None:
@@ -514,30 +551,48 @@ class HotGatesObserver(Fields):
                 for sp in range(2 * SPACES)
             ]
             keep(self._boards, flags, spaces, CACHE)
-        self._spaces, self._taken, self._entered = spaces, taken, entered
+        return spaces
 
-    def _put_board(self, board: list[list[int]]) -> None:
+    def _board_rows(
+        self,
+        board: list[list[int]],
+        spaces: list[dict[tuple[int, ...] | int, bytes]],
+        taken: int,
+        entered: int,
+    ) -> list[bytes]:
         """Every space's row, found in C (a new board, or another state's)."""
         keys = list(map(tuple, board))
-        found: list[bytes | None] = list(map(dict.get, self._spaces, keys))
+        found: list[bytes | None] = list(map(dict.get, spaces, keys))
         if not all(found):  # a miss (`None`; no row is empty): `in` would compare each
             for sp, row in enumerate(found):
                 if row is None:
-                    found[sp] = self._space_row(sp, keys[sp])
-        self._buf[self._board_at] = b"".join(cast("list[bytes]", found))
+                    found[sp] = self._space_row(spaces, sp, keys[sp], taken, entered)
+        return cast("list[bytes]", found)
+
+    def _put_board(self, board: list[list[int]]) -> None:
+        """Every space's row written (more spaces changed than `FEW`, or the flags)."""
+        rows = self._board_rows(board, self._spaces, self._taken, self._entered)
+        self._buf[self._board_at] = b"".join(rows)
         self._last_board = list(map(list, board))
 
-    def _space_row(self, sp: int, key: tuple[int, ...]) -> bytes:
+    def _space_row(
+        self,
+        spaces: list[dict[tuple[int, ...] | int, bytes]],
+        sp: int,
+        key: tuple[int, ...],
+        taken: int,
+        entered: int,
+    ) -> bytes:
         """Space `sp`'s row for its pieces `key`, found by their sum or made, and kept
         in its cache by both (a miss)."""
-        cache = self._spaces[sp]
+        cache = spaces[sp]
         total = sum(map(self._piece_sum, key), self._first_side[key[0]]) if key else 0
         row = cache.get(total)
         if row is None:
-            row = keep(cache, total, self._space(sp, total), CACHE)
+            row = keep(cache, total, self._space(sp, total, taken, entered), CACHE)
         return keep(cache, key, row, CACHE)
 
-    def _space(self, sp: int, total: int) -> bytes:
+    def _space(self, sp: int, total: int, taken: int, entered: int) -> bytes:
         """Space `sp`'s row from its pieces' sum (`LOAD_AT`)."""
         side, bit = (total & 3) - 1, 1 << sp
         head = self._head_bytes(
@@ -545,8 +600,8 @@ class HotGatesObserver(Fields):
             float(side == 0),
             float(side == 1),
             ((total >> MOVED_AT) & 255) / 6,
-            0.0 if self._taken & bit else self._bonus[sp] / 12,
-            1.0 if self._entered & bit else 0.0,
+            0.0 if taken & bit else self._bonus[sp] / 12,
+            1.0 if entered & bit else 0.0,
         )
         kinds = total >> KINDS_AT
         counts = self._kinds.get(kinds)
@@ -555,34 +610,38 @@ class HotGatesObserver(Fields):
             counts = keep(self._kinds, kinds, self._kinds_bytes(*fields), CACHE)
         return head + counts
 
-    # -- the other fields ----------------------------------------------------------------
+    # -- the other fields: each row, and its writing with the copies it was made from --
 
-    def _put_hands(self, s: State, seat: int) -> None:
+    def _hands_row(self, s: State, seat: int) -> bytes:
         """Each hand's size, then its cards if it is the seat's (all zero if hidden)."""
         hands = self._hands[:]
         hands[::2] = map(self._hand_size.__getitem__, map(len, s.hands))
         if 0 <= seat < self._n:
             hands[2 * seat + 1] = self._cards(s.hands[seat])
-        self._buf[self._hands_at] = b"".join(hands)
+        return b"".join(hands)
+
+    def _put_hands(self, s: State, seat: int) -> None:
+        self._buf[self._hands_at] = self._hands_row(s, seat)
         self._last_hands = _lists(s.hands)
 
-    def _put_window(self, s: State) -> None:
+    def _window_row(self, s: State) -> bytes:
         """The `window` field: open or not, the cards played in it and not cancelled."""
         if s.window >= 0:
-            row = self._window_open + self._played([e[1] for e in s.played if not e[2]])
-        else:
-            row = self._no_window
-        self._buf[self._window_at] = row
+            played: bytes = self._played([e[1] for e in s.played if not e[2]])
+            return self._window_open + played
+        return self._no_window
+
+    def _put_window(self, s: State) -> None:
+        self._buf[self._window_at] = self._window_row(s)
         self._last_played = _lists(s.played)
 
-    def _put_scores(self, scores: tuple[int, ...]) -> None:
+    def _scores_row(self, scores: tuple[int, ...]) -> bytes:
         """The fields `round`, `goat_path`, `glory` and `kills` from (round, Goat Path
         space, its moves this round, then each seat's glory, then each seat's kills)."""
         row = self._scores.get(scores)
         if row is None:
             row = keep(self._scores, scores, self._scores_of(scores), CACHE)
-        self._buf[self._scores_at] = row
-        self._seen_scores = scores
+        return row
 
     def _put_piles(self, s: State) -> None:
         """The fields `spartan_camp`, `boxes`, `persian_camp`, `eliminated`,
@@ -608,17 +667,28 @@ class HotGatesObserver(Fields):
             buf[self._breach_at] = self._breach[bool(s.breach)]
             last[5] = s.breach
 
-    def _put_result(self, s: State) -> None:
+    def _decks_row(self, s: State) -> bytes:
+        return b"".join(map(self._deck.__getitem__, map(len, s.decks)))
+
+    def _discards_row(self, s: State) -> bytes:
+        return b"".join(map(call, self._discards, s.discards))
+
+    def _extra_row(self, s: State) -> bytes:
+        return b"".join(map(self._extra.__getitem__, s.extra))
+
+    def _battle_row(self, s: State) -> bytes:
+        """The `battle` field of a battle under way or a pull-back (`s.bt` not empty)."""
+        bt = s.bt
+        return self._battle(s) if len(bt) > battle.WINNER else self._pull_back[bt[battle.ROW]]
+
+    def _result_row(self, s: State) -> bytes:
         if s.reason:
             won = s.winners
-            row = pack(f"{self._n}f", *[float(p in won) for p in range(self._n)])
-        else:
-            row = self._no_result
-        self._buf[self._result_at] = row
-        self._seen_reason, self._last_winners = s.reason, s.winners[:]
+            return pack(f"{self._n}f", *[float(p in won) for p in range(self._n)])
+        return self._no_result
 
     def _scores_of(self, key: tuple[int, ...]) -> bytes:
-        """The row of `_put_scores`, made."""
+        """The row of `_scores_row`, made."""
         n = self._n
         glory, kills = key[3 : 3 + n], key[3 + n :]
         block = [key[0] / 10, key[1] / self._path, float(key[2])]
