@@ -129,10 +129,10 @@ def histogram(
 #
 # A `state_features` that writes its entries one by one into a NumPy array pays for a
 # NumPy item or slice assignment at each (several times a list's), and that was most of
-# its time. The observers of Thermopyles and Earth & Water instead hand `assemble` the
-# parts of the observation in order, each the float32 bytes of a field or a run of
-# fields, almost all taken ready-made from a table (`onehots`, `steps`) or a cache
-# (`Counts` with `raw=True`, `PileBytes`): one join and one array per observation.
+# its time. The observers instead make the parts of the observation in order, each the
+# float32 bytes of a field or a run of fields, almost all taken ready-made from a table
+# (`onehots`, `steps`) or a cache (`Counts` with `raw=True`, `PileBytes`), and make one
+# array of them: `assemble`, or on a hot path `array_maker` over `join_parts`.
 
 
 def f32(values: Iterable[float]) -> bytes:
