@@ -33,21 +33,12 @@ from thermopylae.engine.protocol import GenericGame
 
 
 def _observer(game: GenericGame, options: dict[str, Any]) -> StateObserver:
-    """A new observer (not the game's shared one: its caches start empty), built as the
-    game builds its own."""
-    players = len(game.seats(options))
-    if game.id == "hot-gates":
-        from thermopylae.games.hot_gates.observe import HotGatesObserver
-
-        return HotGatesObserver(game, players)  # type: ignore[arg-type]
-    if game.id == "earth-and-water":
-        from thermopylae.games.earth_and_water.observe import EarthAndWaterObserver
-
-        return EarthAndWaterObserver(game.c, game.id, players)  # type: ignore[attr-defined]
+    """A new observer (not the game's shared one: its caches start empty), as each
+    environment holds its own."""
     found = game.observer(options)
     if not isinstance(found, StateObserver):
         raise SystemExit(f"{game.id} has no state observer")
-    return found
+    return found.fresh()
 
 
 def live(game: GenericGame, options: dict[str, Any], games: int, observe: bool) -> int:

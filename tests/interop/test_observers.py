@@ -332,10 +332,10 @@ def test_state_features_after_jumps_back(case: tuple[str, dict[str, Any]]) -> No
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=case_id)
-def test_two_environments_share_an_observer(case: tuple[str, dict[str, Any]]) -> None:
-    """Two PettingZoo environments of one game hold the game's one observer, whose
-    caches keep the last call's state: stepped in turn, each one's observations are
-    still those of its own state (the view's numbers), not the other's."""
+def test_two_environments_stepped_in_turn(case: tuple[str, dict[str, Any]]) -> None:
+    """Two PettingZoo environments of one game, each with an observer of its own (an
+    observer keeps what its last call saw: `StateObserver.fresh`), stepped in turn:
+    each one's observations are those of its own state (the view's numbers)."""
     pettingzoo = pytest.importorskip("thermopylae.interop.pettingzoo")
     game_id, options = case
     g = registry.get(game_id)
@@ -343,7 +343,7 @@ def test_two_environments_share_an_observer(case: tuple[str, dict[str, Any]]) ->
     found = g.observer(opts)
     assert found is not None
     envs = [pettingzoo.env(game_id, **options) for _ in range(2)]
-    assert envs[0].observer is envs[1].observer
+    assert envs[0].observer is not envs[1].observer
     for i, env in enumerate(envs):
         env.reset(seed=20 + i)
     rng = random.Random(3)

@@ -85,6 +85,14 @@ class StateObserver(Observer, Protocol):
         they are not clipped again)."""
         ...
 
+    def fresh(self) -> StateObserver:
+        """A new observer of the same layout with its own caches and memory of the last
+        call. `state_features` may keep what it last saw and write on from it, so one
+        observer must not serve two threads at once, and two environments stepped in
+        turn would each undo what the other's last call kept: each environment holds
+        its own (`interop.observe.Encoder`)."""
+        ...
+
 
 Getter = Callable[[JSON], Sequence[float]]
 """Reads one field's values from a view."""

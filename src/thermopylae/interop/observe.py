@@ -242,10 +242,12 @@ class Encoder(Masks):
 
     def __init__(self, game: GenericGame, options: Mapping[str, Any]) -> None:
         super().__init__(game)
-        self.observer = observer(game, options)
-        self.size = int(self.observer.size)
-        found = self.observer
-        self._direct: StateObserver | None = found if isinstance(found, StateObserver) else None
+        found = observer(game, options)
+        # an observer of its own where the game's reads the state (`StateObserver.fresh`:
+        # it keeps what its last call saw, so environments must not share one)
+        self._direct = found.fresh() if isinstance(found, StateObserver) else None
+        self.observer: Observer = found if self._direct is None else self._direct
+        self.size = int(found.size)
         # `observation_at` itself where the observer reads the state (one call less)
         self.features: Callable[[Any, int, int | None], Obs] = (
             self._direct.state_features if self._direct is not None else self.observation_at

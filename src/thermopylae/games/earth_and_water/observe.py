@@ -217,6 +217,7 @@ class EarthAndWaterObserver(Fields):
 
     def __init__(self, components: Components, game_id: str, players: int) -> None:
         super().__init__(game_id, _fields(components))
+        self._made_of = (components, game_id, players)
         c = components
         self._ncities = len(c.names)
         self._ncards = len(c.greek_names)
@@ -426,6 +427,10 @@ class EarthAndWaterObserver(Fields):
         block[5], block[6] = float(cav), float(imm)
         block[7 + city] = 1.0
         return f32(block)
+
+    def fresh(self) -> EarthAndWaterObserver:
+        """A new observer of this layout, its caches empty (`StateObserver.fresh`)."""
+        return EarthAndWaterObserver(*self._made_of)
 
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`

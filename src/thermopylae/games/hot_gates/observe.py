@@ -293,6 +293,7 @@ class HotGatesObserver(Fields):
 
     def __init__(self, game: HotGates, players: int) -> None:
         super().__init__(game.id, _fields(game, players))
+        self._made_of = (game, players)
         n = self._n = players
         t = self._t = game.t
         c = t.c
@@ -441,6 +442,10 @@ class HotGatesObserver(Fields):
         return (1 << (KINDS_AT + FIELD * kind)) + (
             (piece & WOUNDED) << (KINDS_AT + FIELD * (nt + kind))
         )
+
+    def fresh(self) -> HotGatesObserver:
+        """A new observer of this layout, its caches empty (`StateObserver.fresh`)."""
+        return HotGatesObserver(*self._made_of)
 
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`

@@ -164,6 +164,7 @@ class ThermopylesObserver(Fields):
         super().__init__(game_id, _fields(t, players))
         self.players = players
         self._tables = t
+        self._made_of = (t, game_id, players)
         n = players
         values = tuple(sorted(set(t.components.spartan)))
         kinds = tuple(dict.fromkeys(t.kind_texts))
@@ -205,6 +206,10 @@ class ThermopylesObserver(Fields):
         self._draws = steps(100, 4)
         self._result = [f32((0.0, 0.0)), f32((1.0, 0.0)), f32((0.0, 1.0))]  # by result
         self._array = array_maker(self._size)  # the observation from its parts joined
+
+    def fresh(self) -> ThermopylesObserver:
+        """A new observer of this layout, its caches empty (`StateObserver.fresh`)."""
+        return ThermopylesObserver(*self._made_of)
 
     def state_features(self, s: State, seat: int, to_act: int | None) -> Obs:
         """`features(view(s, seat))` as float32, read from the state: what `view.view`
