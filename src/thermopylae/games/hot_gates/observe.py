@@ -578,7 +578,7 @@ class HotGatesObserver(Fields):
         """Every space's row written (more spaces changed than `FEW`, or the flags)."""
         rows = self._board_rows(board, self._spaces, self._taken, self._entered)
         self._buf[self._board_at] = b"".join(rows)
-        self._last_board = list(map(list, board))
+        self._last_board = _lists(board)
 
     def _space_row(
         self,
