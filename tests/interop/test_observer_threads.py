@@ -4,7 +4,6 @@ an observer of its own (`StateObserver.fresh`), never the game's shared one."""
 
 from __future__ import annotations
 
-import random
 import sys
 import threading
 from collections.abc import Iterator
@@ -13,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.helpers import random_game
 from thermopylae.engine import registry
 from thermopylae.engine.observation import StateObserver
 from thermopylae.engine.protocol import CHANCE
@@ -38,17 +38,17 @@ def _observe_games(encoder: Encoder, options: dict[str, Any], seed: int, wrong: 
     """Random games, the acting seat observed through `encoder` at every decision and
     held to the view's numbers."""
     g = encoder.game
-    rng = random.Random(seed)
-    for _ in range(3):
-        state = g.new(options)
-        while (who := g.to_act(state)) is not None:
-            if who == CHANCE:
-                g.apply(state, g.sample_chance(state, rng), quiet=True)
-                continue
-            got = encoder.observation_at(state, who, who)
-            if not np.array_equal(got, observe.observation(g, options, g.view(state, who))):
-                wrong.append(f"seed {seed}, seat {who}")
-            g.apply(state, rng.choice(g.legal(state)), quiet=True)
+
+    def check(state: Any) -> None:
+        who = g.to_act(state)
+        if who is None or who == CHANCE:
+            return
+        got = encoder.observation_at(state, who, who)
+        if not np.array_equal(got, observe.observation(g, options, g.view(state, who))):
+            wrong.append(f"seed {seed}, seat {who}")
+
+    for game in range(3):
+        random_game(g, options, 10 * seed + game, check)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
