@@ -143,47 +143,26 @@ def test_cached_masks_are_the_plain_masks(case: tuple[str, dict[str, Any]]) -> N
     assert checked > 50
 
 
-def test_pile_bytes_counts_every_pile_as_histogram() -> None:
-    """`PileBytes` (a pile grown by one item counted from the last row, others looked up
-    or counted) gives `histogram`'s numbers for piles that grow, shrink, start again and
-    alternate between games, with items outside the choices left out."""
+@pytest.mark.parametrize(("most_added", "seed", "steps"), [(1, 2, 600), (5, 4, 800)])
+def test_pile_bytes_counts_every_pile_as_histogram(most_added: int, seed: int, steps: int) -> None:
+    """`PileBytes` (a pile grown by a few items counted from the last row, others looked
+    up or counted) gives `histogram`'s numbers for piles that grow (by one item, or by
+    up to five at once: several cards put together), shrink, start again and alternate
+    between games, with items outside the choices left out."""
     from thermopylae.engine.observation import PileBytes
 
     choices = (3, 5, 8)
     pile = PileBytes({c: i for i, c in enumerate(choices)}, len(choices), limit=4)
-    rng = random.Random(2)
+    rng = random.Random(seed)
     games: list[list[int]] = [[], []]
-    for _ in range(600):
+    for _ in range(steps):
         g = games[rng.random() < 0.2]  # mostly one game in order, sometimes the other
         r = rng.random()
-        if r < 0.7:
-            g.append(rng.choice((3, 5, 8, 9)))  # 9 is not counted
+        if r < 0.7:  # 9 is not counted
+            g += [rng.choice((3, 5, 8, 9)) for _ in range(1 + int(rng.random() * most_added))]
         elif r < 0.8 and g:
             g.pop()
         elif r < 0.85:
-            g.clear()
-        row = np.frombuffer(pile(g), dtype=np.float32)
-        assert row.tolist() == histogram(g, choices), g
-
-
-def test_pile_bytes_counts_piles_grown_by_several_items() -> None:
-    """`PileBytes` on piles that grow by one to five items at once (several cards
-    put together), shrink and start again, alternating between two games: `histogram`'s
-    numbers each time."""
-    from thermopylae.engine.observation import PileBytes
-
-    choices = (3, 5, 8)
-    pile = PileBytes({c: i for i, c in enumerate(choices)}, len(choices), limit=4)
-    rng = random.Random(4)
-    games: list[list[int]] = [[], []]
-    for _ in range(800):
-        g = games[rng.random() < 0.15]
-        r = rng.random()
-        if r < 0.75:
-            g += [rng.choice((3, 5, 8, 9)) for _ in range(1 + int(rng.random() * 5))]
-        elif r < 0.85 and g:
-            g.pop()
-        elif r < 0.9:
             g.clear()
         row = np.frombuffer(pile(g), dtype=np.float32)
         assert row.tolist() == histogram(g, choices), g
